@@ -1,0 +1,84 @@
+/**
+ * The command line: `sextant [serve] [--project PATH] [--context NAME] [--mode NAME]...
+ * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { LOG_LEVELS, type LogLevel } from "../log.ts";
+
+export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP (stdio).
+
+Usage:
+  sextant [serve] [options]      serve a project over MCP on stdin/stdout
+
+Options:
+  --project PATH       project root (default: the current directory)
+  --context NAME       desktop-app (default), agent, claude-code, codex, ide, ada
+  --mode NAME          a mode; repeat for several (default: interactive, editing)
+  --tools LIST         expose only these tools (comma-separated names)
+  --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
+  --enable-shell       enable execute_shell_command (off by default)
+  --no-project         start without an active project (use activate_project)
+  -h, --help           show this help
+  -V, --version        show the version
+`;
+
+export interface CliOptions {
+  command: "serve" | "help" | "version";
+  project?: string | undefined;
+  noProject: boolean;
+  context?: string | undefined;
+  modes?: string[] | undefined;
+  tools?: string[] | undefined;
+  logLevel?: LogLevel | undefined;
+  enableShell: boolean;
+}
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export function parseCommandLine(argv: string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        project: { type: "string" },
+        "no-project": { type: "boolean", default: false },
+        context: { type: "string" },
+        mode: { type: "string", multiple: true },
+        tools: { type: "string" },
+        "log-level": { type: "string" },
+        "enable-shell": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "V", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const [command = "serve", ...rest] = positionals;
+  if (command !== "serve") throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
+  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
+  const level = values["log-level"];
+  if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
+  }
+  if (values.project !== undefined && values["no-project"]) {
+    throw new UsageError("--project and --no-project cannot be used together.");
+  }
+  return {
+    command: values.help ? "help" : values.version ? "version" : "serve",
+    project: values.project,
+    noProject: values["no-project"],
+    context: values.context,
+    modes: values.mode,
+    tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
+    logLevel: level as LogLevel | undefined,
+    enableShell: values["enable-shell"],
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Reading JSONC settings files, with errors that name the file, line and field.
+ * @module
+ */
+import { join } from "node:path";
+import { jsonc } from "../deps.ts";
+import { ToolError } from "../errors.ts";
+import { DEFAULT_SETTINGS, layerSettings, type Settings, type SettingsFile } from "./schema.ts";
+import { SettingsSchema } from "./schema.ts";
+
+/** The global config file: `$XDG_CONFIG_HOME/sextant/config.jsonc` (or `~/.config/...`). */
+export function globalConfigPath(): string | undefined {
+  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  if (xdg) return join(xdg, "sextant", "config.jsonc");
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  return home ? join(home, ".config", "sextant", "config.jsonc") : undefined;
+}
+
+export function projectConfigPath(root: string): string {
+  return join(root, ".sextant", "project.jsonc");
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  return `${line}:${column}`;
+}
+
+/** Parse and validate settings text; `file` is only used in error messages. */
+export function parseSettings(text: string, file: string): SettingsFile {
+  const errors: jsonc.ParseError[] = [];
+  const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first) {
+    throw new ToolError(
+      `Invalid config file ${file}:${lineAndColumn(text, first.offset)}: ` +
+        `${jsonc.printParseErrorCode(first.error)}.`,
+    );
+  }
+  const value = tree ? jsonc.getNodeValue(tree) : {};
+  const parsed = SettingsSchema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+  // Point at the deepest node that exists; an unknown key's own node is more useful still.
+  let node = tree;
+  for (let depth = path.length; depth >= 0 && tree; depth--) {
+    const found = jsonc.findNodeAtLocation(tree, path.slice(0, depth));
+    if (found) {
+      node = found;
+      break;
+    }
+  }
+  const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+  if (node && keys.length > 0 && node.type === "object") {
+    const keyNode = node.children?.find((p) => p.children?.[0]?.value === keys[0]);
+    if (keyNode) node = keyNode;
+  }
+  const where = node ? `:${lineAndColumn(text, node.offset)}` : "";
+  const field = [...path, ...keys].join(".") || "(top level)";
+  throw new ToolError(`Invalid config file ${file}${where}: field '${field}': ${issue.message}.`);
+}
+
+/** Read a settings file; a missing file is an empty one. */
+export async function readSettingsFile(file: string): Promise<SettingsFile> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return {};
+    throw error;
+  }
+  return parseSettings(text, file);
+}
+
+export interface LoadSettingsOptions {
+  /** Project root whose `.sextant/project.jsonc` is layered over the global file. */
+  projectRoot?: string | undefined;
+  /** Command-line values: the top layer. */
+  overrides?: SettingsFile;
+  /** Global config file; defaults to {@linkcode globalConfigPath}. `null` skips it. */
+  globalFile?: string | null;
+}
+
+/** defaults < global < project < command line. */
+export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
+  let settings: Settings = structuredClone(DEFAULT_SETTINGS) as Settings;
+  const globalFile = options.globalFile === undefined ? globalConfigPath() : options.globalFile;
+  if (globalFile) settings = layerSettings(settings, await readSettingsFile(globalFile));
+  if (options.projectRoot) {
+    const projectFile = await readSettingsFile(projectConfigPath(options.projectRoot));
+    // Registered projects live only in the global file.
+    const { projects: _ignored, ...projectLayer } = projectFile;
+    settings = layerSettings(settings, projectLayer);
+  }
+  if (options.overrides) settings = layerSettings(settings, options.overrides);
+  return settings;
+}

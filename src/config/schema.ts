@@ -1,0 +1,113 @@
+/**
+ * The configuration schema, shared by the global file (`$XDG_CONFIG_HOME/sextant/config.jsonc`)
+ * and the project file (`<root>/.sextant/project.jsonc`). Keys are snake_case like Serena's.
+ * @module
+ */
+import { z } from "../deps.ts";
+
+export const LanguageServerConfigSchema = z.strictObject({
+  command: z.string().min(1).describe("Executable to start (name on PATH or absolute path)."),
+  args: z.array(z.string()).optional(),
+  extensions: z.array(z.string()).optional().describe('File extensions, e.g. [".ts", ".tsx"].'),
+  language_id: z.string().optional(),
+  initialization_options: z.unknown().optional(),
+  settings: z.unknown().optional(),
+  disabled: z.boolean().optional(),
+});
+export type LanguageServerConfig = z.infer<typeof LanguageServerConfigSchema>;
+
+/** A context or mode: data, not code. Either may be defined or overridden in config. */
+export const ToolSetDefinitionSchema = z.strictObject({
+  description: z.string().optional(),
+  prompt: z.string().optional(),
+  included_tools: z.array(z.string()).optional(),
+  excluded_tools: z.array(z.string()).optional(),
+  excluded_markers: z.array(z.string()).optional(),
+});
+export type ToolSetDefinition = z.infer<typeof ToolSetDefinitionSchema>;
+
+export const RegisteredProjectSchema = z.strictObject({
+  name: z.string().min(1),
+  path: z.string().min(1),
+});
+export type RegisteredProject = z.infer<typeof RegisteredProjectSchema>;
+
+export const SettingsSchema = z.strictObject({
+  encoding: z.string().optional(),
+  ignored_paths: z.array(z.string()).optional(),
+  ignore_all_files_in_gitignore: z.boolean().optional(),
+  default_max_tool_answer_chars: z.number().int().positive().optional(),
+  tool_timeout: z.number().positive().optional().describe("Seconds before a tool call fails."),
+  read_only: z.boolean().optional(),
+  included_tools: z.array(z.string()).optional(),
+  excluded_tools: z.array(z.string()).optional(),
+  context: z.string().optional(),
+  modes: z.array(z.string()).optional(),
+  enable_shell: z.boolean().optional(),
+  log_level: z.enum(["debug", "info", "warn", "error", "off"]).optional(),
+  language_servers: z.record(z.string(), LanguageServerConfigSchema).optional(),
+  contexts: z.record(z.string(), ToolSetDefinitionSchema).optional(),
+  mode_definitions: z.record(z.string(), ToolSetDefinitionSchema).optional(),
+  projects: z.array(RegisteredProjectSchema).optional(),
+});
+export type SettingsFile = z.infer<typeof SettingsSchema>;
+
+/** Settings after layering: every field has a value. */
+export interface Settings {
+  encoding: string;
+  ignored_paths: string[];
+  ignore_all_files_in_gitignore: boolean;
+  default_max_tool_answer_chars: number;
+  tool_timeout: number;
+  read_only: boolean;
+  included_tools: string[];
+  excluded_tools: string[];
+  context: string;
+  modes: string[];
+  enable_shell: boolean;
+  log_level: "debug" | "info" | "warn" | "error" | "off";
+  language_servers: Record<string, LanguageServerConfig>;
+  contexts: Record<string, ToolSetDefinition>;
+  mode_definitions: Record<string, ToolSetDefinition>;
+  projects: RegisteredProject[];
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  encoding: "utf-8",
+  ignored_paths: [],
+  ignore_all_files_in_gitignore: true,
+  default_max_tool_answer_chars: 150_000,
+  tool_timeout: 240,
+  read_only: false,
+  included_tools: [],
+  excluded_tools: [],
+  context: "desktop-app",
+  modes: ["interactive", "editing"],
+  enable_shell: false,
+  log_level: "info",
+  language_servers: {},
+  contexts: {},
+  mode_definitions: {},
+  projects: [],
+});
+
+/** Keys whose lists add up across layers instead of replacing each other. */
+const ADDITIVE_KEYS = ["ignored_paths", "included_tools", "excluded_tools"] as const;
+/** Keys whose records merge entry by entry across layers. */
+const RECORD_KEYS = ["language_servers", "contexts", "mode_definitions"] as const;
+
+/** Layer `over` on top of `base`: scalars replace, some lists add, records merge by key. */
+export function layerSettings(base: Settings, over: SettingsFile): Settings {
+  const result: Settings = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    (result as unknown as Record<string, unknown>)[key] = value;
+  }
+  for (const key of ADDITIVE_KEYS) {
+    if (over[key]) result[key] = [...new Set([...base[key], ...over[key]])];
+  }
+  for (const key of RECORD_KEYS) {
+    if (over[key]) result[key] = { ...base[key], ...over[key] } as never;
+  }
+  return result;
+}

@@ -1,0 +1,129 @@
+/**
+ * Serena's text replacement: literal or regex needles (regex with DOTALL and MULTILINE),
+ * `$!N` backreferences in the replacement, refusal of unexpected multiple matches, and
+ * detection of ambiguous multi-line matches.
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+
+export type ReplaceMode = "literal" | "regex";
+
+/** Escape text for literal use inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/**
+ * Compile a pattern written in Python's `re` dialect (what Serena users write) to a JS RegExp:
+ * named groups `(?P<n>...)`/`(?P=n)`, and `\A`/`\Z` anchors.
+ */
+export function compilePattern(pattern: string, flags = "gms"): RegExp {
+  const translated = pattern
+    .replace(/\(\?P<([A-Za-z_]\w*)>/g, "(?<$1>")
+    .replace(/\(\?P=([A-Za-z_]\w*)\)/g, "\\k<$1>")
+    .replace(/(^|[^\\])\\A/g, "$1^(?<![\\s\\S])")
+    .replace(/(^|[^\\])\\Z/g, "$1(?![\\s\\S])");
+  try {
+    return new RegExp(translated, flags);
+  } catch (error) {
+    throw new ToolError(`Invalid regular expression '${pattern}': ${(error as Error).message}`);
+  }
+}
+
+/** Expand `$!N` in a replacement with match group N (Serena's backreference syntax). */
+export function expandBackreferences(repl: string, match: RegExpExecArray): string {
+  return repl.replace(/\$!(\d+)/g, (_whole, digits: string) => {
+    const index = Number(digits);
+    if (index >= match.length) {
+      throw new ToolError(
+        `Replacement refers to group $!${index}, but the pattern has only ${
+          match.length - 1
+        } group(s).`,
+      );
+    }
+    return match[index] ?? "";
+  });
+}
+
+export interface ReplaceResult {
+  text: string;
+  count: number;
+}
+
+export interface ReplaceOptions {
+  allowMultipleOccurrences?: boolean;
+  /** Name used in error messages. */
+  fileLabel?: string;
+}
+
+/** Find all matches of the needle; shared by replacement and by the dry runs that preview it. */
+export function findMatches(text: string, needle: string, mode: ReplaceMode): RegExpExecArray[] {
+  if (needle === "") throw new ToolError("The needle must not be empty.");
+  const regex = mode === "regex" ? compilePattern(needle) : new RegExp(escapeRegExp(needle), "g");
+  const matches: RegExpExecArray[] = [];
+  let match: RegExpExecArray | null;
+  while ((match = regex.exec(text)) !== null) {
+    matches.push(match);
+    if (match[0] === "") regex.lastIndex++;
+    if (mode === "regex" && match[0].includes("\n")) {
+      // A multi-line match that contains another match of the same pattern is ambiguous:
+      // the agent probably meant a shorter span.
+      const inner = compilePattern(needle, "ms");
+      const rest = match[0].slice(1);
+      if (inner.test(rest)) {
+        throw new ToolError(
+          "Match is ambiguous: the search pattern matches again inside a multi-line match. " +
+            "Make the pattern more specific (e.g. use non-greedy quantifiers like .*?).",
+        );
+      }
+    }
+  }
+  return matches;
+}
+
+/** The replacement text for one match. */
+export function replacementFor(match: RegExpExecArray, repl: string, mode: ReplaceMode): string {
+  return mode === "regex" ? expandBackreferences(repl, match) : repl;
+}
+
+/** Apply the replacement to the given matches (sorted by index), returning the new text. */
+export function applyMatches(
+  text: string,
+  matches: readonly RegExpExecArray[],
+  repl: string,
+  mode: ReplaceMode,
+): string {
+  let out = "";
+  let last = 0;
+  for (const match of matches) {
+    out += text.slice(last, match.index) + replacementFor(match, repl, mode);
+    last = match.index + match[0].length;
+  }
+  return out + text.slice(last);
+}
+
+/** Serena's `replace_content` semantics on a string. */
+export function replaceContent(
+  text: string,
+  needle: string,
+  repl: string,
+  mode: ReplaceMode,
+  options: ReplaceOptions = {},
+): ReplaceResult {
+  const label = options.fileLabel ? ` in file '${options.fileLabel}'` : "";
+  const matches = findMatches(text, needle, mode);
+  if (matches.length === 0) {
+    throw new ToolError(
+      `No matches of search expression found${label}. ` +
+        "Read the file to check the exact text (whitespace and indentation count).",
+    );
+  }
+  if (matches.length > 1 && !options.allowMultipleOccurrences) {
+    throw new ToolError(
+      `Expression matches ${matches.length} occurrences${label}. ` +
+        "Please revise the expression to be more specific or enable allow_multiple_occurrences " +
+        "if this is expected.",
+    );
+  }
+  return { text: applyMatches(text, matches, repl, mode), count: matches.length };
+}

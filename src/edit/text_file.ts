@@ -1,0 +1,138 @@
+/**
+ * Text files as tools see them: decoded, BOM removed, line endings normalized to `\n`; and
+ * written back atomically with the original line endings, BOM, final-newline state and mode.
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { ToolError } from "../errors.ts";
+
+/** How a file was stored, so a rewrite keeps it that way. */
+export interface TextFormat {
+  eol: "\n" | "\r\n";
+  bom: boolean;
+  finalNewline: boolean;
+  encoding: string;
+  /** Unix permission bits, when known. */
+  mode: number | null;
+}
+
+export interface TextFile {
+  /** Content with `\n` line endings and no BOM. */
+  text: string;
+  format: TextFormat;
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** True when the bytes look binary (a NUL in the first 8 KiB). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** Decode bytes into a {@linkcode TextFile}; throws a ToolError for binary content. */
+export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file"): TextFile {
+  if (looksBinary(bytes)) {
+    throw new ToolError(`'${name}' is a binary file; only text files can be read or edited.`);
+  }
+  const isUtf8 = /^utf-?8$/i.test(encoding);
+  const bom = isUtf8 && UTF8_BOM.every((b, i) => bytes[i] === b);
+  let raw: string;
+  try {
+    raw = new TextDecoder(encoding, { fatal: isUtf8, ignoreBOM: true }).decode(
+      bom ? bytes.subarray(3) : bytes,
+    );
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new ToolError(`Unknown encoding '${encoding}' (set 'encoding' in the project config).`);
+    }
+    throw new ToolError(
+      `'${name}' is not valid ${encoding}; set the project's 'encoding' in .sextant/project.jsonc.`,
+    );
+  }
+  const crlf = raw.match(/\r\n/g)?.length ?? 0;
+  const lf = (raw.match(/\n/g)?.length ?? 0) - crlf;
+  const eol = crlf > lf ? "\r\n" : "\n";
+  const text = crlf > 0 ? raw.replace(/\r\n/g, "\n") : raw;
+  return {
+    text,
+    format: { eol, bom, finalNewline: text.endsWith("\n"), encoding, mode: null },
+  };
+}
+
+/** Encode text (with `\n` endings) in the given format. */
+export function encodeText(text: string, format: TextFormat): Uint8Array {
+  const withEol = format.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+  let bytes: Uint8Array;
+  if (/^utf-?8$/i.test(format.encoding)) {
+    bytes = new TextEncoder().encode(withEol);
+  } else if (/^(latin-?1|iso-?8859-1|windows-1252|ascii|us-ascii)$/i.test(format.encoding)) {
+    bytes = new Uint8Array(withEol.length);
+    for (let i = 0; i < withEol.length; i++) {
+      const code = withEol.charCodeAt(i);
+      if (code > 0xff) {
+        throw new ToolError(
+          `The text contains '${withEol[i]}', which ${format.encoding} cannot store.`,
+        );
+      }
+      bytes[i] = code;
+    }
+  } else {
+    throw new ToolError(`Writing files in encoding '${format.encoding}' is not supported.`);
+  }
+  if (!format.bom) return bytes;
+  const out = new Uint8Array(bytes.length + 3);
+  out.set(UTF8_BOM);
+  out.set(bytes, 3);
+  return out;
+}
+
+/** Read and decode a text file, remembering its format and mode. */
+export async function readTextFile(path: string, encoding = "utf-8"): Promise<TextFile> {
+  const [bytes, info] = await Promise.all([Deno.readFile(path), Deno.stat(path)]);
+  const file = decodeText(bytes, encoding, basename(path));
+  file.format.mode = info.mode;
+  return file;
+}
+
+let tempCounter = 0;
+
+/**
+ * Write bytes atomically: a temporary file in the same folder, then a rename over the target.
+ * `mode` is applied to the new file so permissions survive the replacement.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array,
+  mode: number | null = null,
+): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.sextant-${Deno.pid}-${++tempCounter}.tmp`);
+  try {
+    await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
+    if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */
+export function newFileFormat(encoding = "utf-8"): TextFormat {
+  return { eol: "\n", bom: false, finalNewline: true, encoding, mode: null };
+}
+
+/**
+ * Keep the original final-newline state: when the original ended with a newline and an edit
+ * dropped it (or the reverse), the original state wins.
+ */
+export function keepFinalNewline(text: string, format: TextFormat): string {
+  if (text.length === 0) return text;
+  if (format.finalNewline && !text.endsWith("\n")) return text + "\n";
+  if (!format.finalNewline && text.endsWith("\n")) return text.replace(/\n+$/, "");
+  return text;
+}
+
+/** Write edited text back atomically in its original format. */
+export async function writeTextFile(path: string, text: string, format: TextFormat): Promise<void> {
+  await writeFileAtomic(path, encodeText(keepFinalNewline(text, format), format), format.mode);
+}

@@ -1,0 +1,31 @@
+/**
+ * Logging to stderr only: stdout carries nothing but MCP messages.
+ * @module
+ */
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "off"] as const;
+export type LogLevel = typeof LOG_LEVELS[number];
+
+let threshold = LOG_LEVELS.indexOf("info");
+const encoder = new TextEncoder();
+
+export function setLogLevel(level: LogLevel): void {
+  threshold = LOG_LEVELS.indexOf(level);
+}
+
+function emit(level: LogLevel, parts: unknown[]): void {
+  if (LOG_LEVELS.indexOf(level) < threshold) return;
+  const text = parts.map((p) => typeof p === "string" ? p : Deno.inspect(p)).join(" ");
+  try {
+    Deno.stderr.writeSync(encoder.encode(`[sextant ${level}] ${text}\n`));
+  } catch {
+    // stderr closed: nothing sensible left to do with a log line.
+  }
+}
+
+export const log = {
+  debug: (...parts: unknown[]) => emit("debug", parts),
+  info: (...parts: unknown[]) => emit("info", parts),
+  warn: (...parts: unknown[]) => emit("warn", parts),
+  error: (...parts: unknown[]) => emit("error", parts),
+};

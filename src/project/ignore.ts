@@ -1,0 +1,88 @@
+/**
+ * Which project files are ignored: always-ignored folders, nested `.gitignore` files, and the
+ * config's `ignored_paths` (gitignore syntax, relative to the root).
+ * @module
+ */
+import { join } from "node:path";
+import { type Ignore, ignore } from "../deps.ts";
+
+/** Folders no tool should ever walk into. */
+export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  ".sextant",
+  ".serena",
+  "node_modules",
+]);
+
+export interface IgnoreOptions {
+  /** Gitignore-syntax patterns relative to the root. */
+  ignoredPaths?: readonly string[];
+  /** Honour `.gitignore` files (default true). */
+  useGitignore?: boolean;
+}
+
+/** Answers "is this project-relative path ignored?", reading `.gitignore` files lazily once. */
+export class IgnoreRules {
+  readonly #root: string;
+  readonly #useGitignore: boolean;
+  readonly #configured: Ignore;
+  /** `.gitignore` matcher per folder (project-relative, "" for the root); null when none. */
+  readonly #perDir = new Map<string, Ignore | null>();
+
+  constructor(root: string, options: IgnoreOptions = {}) {
+    this.#root = root;
+    this.#useGitignore = options.useGitignore ?? true;
+    this.#configured = ignore().add([...(options.ignoredPaths ?? [])]);
+  }
+
+  #gitignoreOf(dir: string): Ignore | null {
+    let matcher = this.#perDir.get(dir);
+    if (matcher !== undefined) return matcher;
+    matcher = null;
+    try {
+      const text = Deno.readTextFileSync(join(this.#root, dir, ".gitignore"));
+      matcher = ignore().add(text);
+    } catch { /* no .gitignore here */ }
+    this.#perDir.set(dir, matcher);
+    return matcher;
+  }
+
+  /** Forget cached `.gitignore` contents (after files changed). */
+  reset(): void {
+    this.#perDir.clear();
+  }
+
+  /**
+   * Whether `relPath` (posix separators, relative to the root) is ignored. Parents are not
+   * checked here: walkers prune ignored folders, and {@linkcode isIgnoredDeep} checks the chain.
+   */
+  isIgnored(relPath: string, isDir: boolean): boolean {
+    if (relPath === "." || relPath === "") return false;
+    const parts = relPath.split("/");
+    const base = parts[parts.length - 1]!;
+    if (isDir && ALWAYS_IGNORED_DIRS.has(base)) return true;
+    const probe = isDir ? `${relPath}/` : relPath;
+    if (this.#configured.ignores(probe)) return true;
+    if (!this.#useGitignore) return false;
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const matcher = this.#gitignoreOf(dir);
+      if (!matcher) continue;
+      const sub = parts.slice(i).join("/");
+      if (matcher.ignores(isDir ? `${sub}/` : sub)) return true;
+    }
+    return false;
+  }
+
+  /** Like {@linkcode isIgnored}, but also true when any parent folder is ignored. */
+  isIgnoredDeep(relPath: string, isDir: boolean): boolean {
+    if (relPath === "." || relPath === "") return false;
+    const parts = relPath.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      if (this.isIgnored(parts.slice(0, i).join("/"), true)) return true;
+    }
+    return this.isIgnored(relPath, isDir);
+  }
+}

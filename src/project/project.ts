@@ -1,0 +1,152 @@
+/**
+ * A project: a real root folder, its layered settings and ignore rules, and safe file access.
+ * Every file operation a tool performs on a project goes through here.
+ * @module
+ */
+import { basename, join } from "node:path";
+import type { Settings } from "../config/schema.ts";
+import { ToolError } from "../errors.ts";
+import {
+  newFileFormat,
+  readTextFile,
+  type TextFile,
+  type TextFormat,
+  writeTextFile,
+} from "../edit/text_file.ts";
+import { IgnoreRules } from "./ignore.ts";
+import { type ResolvedPath, resolveInProject, type ResolveOptions } from "./sandbox.ts";
+
+export interface WalkEntry {
+  /** Project-relative posix path. */
+  path: string;
+  isDirectory: boolean;
+}
+
+export interface WalkOptions {
+  /** Skip ignored files and prune ignored folders (default true). */
+  skipIgnored?: boolean;
+  /** Descend into sub-folders (default true). */
+  recursive?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ValidateOptions extends ResolveOptions {
+  /** Refuse paths matched by the ignore rules (default true). */
+  requireNotIgnored?: boolean;
+}
+
+export class Project {
+  readonly root: string;
+  readonly name: string;
+  readonly settings: Settings;
+  readonly ignore: IgnoreRules;
+
+  constructor(realRoot: string, settings: Settings, name = basename(realRoot)) {
+    this.root = realRoot;
+    this.name = name;
+    this.settings = settings;
+    this.ignore = new IgnoreRules(realRoot, {
+      ignoredPaths: settings.ignored_paths,
+      useGitignore: settings.ignore_all_files_in_gitignore,
+    });
+  }
+
+  /** Open a project folder; throws a ToolError when it is not a directory. */
+  static open(path: string, settings: Settings, name?: string): Project {
+    let real: string;
+    try {
+      real = Deno.realPathSync(path);
+      if (!Deno.statSync(real).isDirectory) throw new ToolError(`'${path}' is not a directory.`);
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      throw new ToolError(`Project folder '${path}' does not exist or cannot be read.`);
+    }
+    return new Project(real, settings, name);
+  }
+
+  /** Resolve a tool's path argument inside the sandbox, optionally refusing ignored paths. */
+  resolve(userPath: string, options: ValidateOptions = {}): ResolvedPath {
+    const resolved = resolveInProject(this.root, userPath, options);
+    if ((options.requireNotIgnored ?? true) && resolved.relative !== ".") {
+      const isDir = resolved.exists && Deno.statSync(resolved.real).isDirectory;
+      if (this.ignore.isIgnoredDeep(resolved.relative, isDir)) {
+        throw new ToolError(
+          `Path '${resolved.relative}' is ignored by the project's ignore rules ` +
+            "(.gitignore or ignored_paths in .sextant/project.jsonc).",
+        );
+      }
+    }
+    return resolved;
+  }
+
+  /** Resolve a path that must be an existing regular file. */
+  resolveFile(userPath: string, options: ValidateOptions = {}): ResolvedPath {
+    const resolved = this.resolve(userPath, options);
+    if (Deno.statSync(resolved.real).isDirectory) {
+      throw new ToolError(`'${resolved.relative}' is a directory, not a file.`);
+    }
+    return resolved;
+  }
+
+  absolute(relPath: string): string {
+    return join(this.root, relPath);
+  }
+
+  async readText(resolved: ResolvedPath): Promise<TextFile> {
+    return await readTextFile(resolved.real, this.settings.encoding);
+  }
+
+  /** Write text to an existing or new file, keeping the format of what was there. */
+  async writeText(resolved: ResolvedPath, text: string, format?: TextFormat): Promise<void> {
+    const target = resolved.real;
+    await writeTextFile(target, text, format ?? newFileFormat(this.settings.encoding));
+  }
+
+  /** Walk files and folders below `start` (project-relative), in sorted order. */
+  async *walk(start = ".", options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+    const skipIgnored = options.skipIgnored ?? true;
+    const recursive = options.recursive ?? true;
+    const stack: string[] = [start === "." ? "" : start];
+    // Linked folders are listed but not walked: that avoids cycles through links.
+    const linkedDirs = new Set<string>();
+    while (stack.length > 0) {
+      options.signal?.throwIfAborted();
+      const dir = stack.pop()!;
+      const entries: WalkEntry[] = [];
+      try {
+        for await (const entry of Deno.readDir(join(this.root, dir))) {
+          const path = dir ? `${dir}/${entry.name}` : entry.name;
+          let isDirectory = entry.isDirectory;
+          if (entry.isSymlink) {
+            // Follow links only when they stay inside the root; never walk out of the sandbox.
+            try {
+              const resolved = resolveInProject(this.root, path);
+              isDirectory = Deno.statSync(resolved.real).isDirectory;
+              if (isDirectory) linkedDirs.add(path);
+            } catch {
+              continue;
+            }
+          }
+          if (skipIgnored && this.ignore.isIgnored(path, isDirectory)) continue;
+          if (!skipIgnored && isDirectory && entry.name === ".git") continue;
+          entries.push({ path, isDirectory });
+        }
+      } catch (error) {
+        if (
+          error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied
+        ) {
+          continue;
+        }
+        throw error;
+      }
+      entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (const entry of entries) yield entry;
+      if (recursive) {
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const entry = entries[i]!;
+          if (entry.isDirectory && !linkedDirs.has(entry.path)) stack.push(entry.path);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Every tool Sextant has, registered from this one list. Contexts and modes choose which of
+ * them a session exposes (see config/toolsets.ts).
+ * @module
+ */
+import { editTool } from "./edit_tool.ts";
+import { createTextFile, findFile, listDir, readFile } from "./file_tools.ts";
+import { deleteLines, insertAtLine, replaceLines } from "./line_tools.ts";
+import { replaceContentTool, replaceInFiles } from "./replace_tools.ts";
+import { searchForPattern } from "./search_tools.ts";
+import type { Tool } from "./tool.ts";
+
+export const ALL_TOOLS: readonly Tool[] = [
+  readFile,
+  createTextFile,
+  listDir,
+  findFile,
+  replaceContentTool,
+  replaceInFiles,
+  searchForPattern,
+  deleteLines,
+  replaceLines,
+  insertAtLine,
+  editTool,
+];

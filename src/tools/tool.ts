@@ -1,0 +1,77 @@
+/**
+ * What a tool is: a name, a zod parameter shape, a short description, annotations, markers and
+ * a handler. Each tool is defined once with {@linkcode defineTool}; `registry.ts` lists them all.
+ * @module
+ */
+import type { z } from "../deps.ts";
+import type { Session } from "../session.ts";
+import type { Project } from "../project/project.ts";
+
+/** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
+export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
+
+export const ALL_MARKERS: readonly Marker[] = [
+  "can-edit",
+  "symbolic-read",
+  "symbolic-edit",
+  "optional",
+  "no-project",
+];
+
+/** Serena's success result for edits. */
+export const SUCCESS_RESULT = "OK";
+
+export interface ToolContext {
+  session: Session;
+  /** The active project; throws a ToolError when none is active. */
+  project(): Project;
+  /** Aborted when the client cancels the call or the tool times out. */
+  signal: AbortSignal;
+  /** Report progress to the client, when it asked for it (no-op otherwise). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+/**
+ * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
+ * lists progressively shorter forms, tried in order when the full text is too long.
+ */
+export type ToolAnswer = string | {
+  text: string;
+  shorter?: ReadonlyArray<{ note: string; text: () => string }>;
+};
+
+export interface ToolSpec<Shape extends z.ZodRawShape> {
+  name: string;
+  /** Short, most important fact first, under 1 KB. */
+  description: string;
+  params: Shape;
+  markers?: Marker[];
+  /** Changes nothing (MCP `readOnlyHint`). */
+  readOnly: boolean;
+  /** May overwrite or delete content (MCP `destructiveHint`); only meaningful when not readOnly. */
+  destructive?: boolean;
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<ToolAnswer>;
+}
+
+/** A tool with its types erased, as the registry and the server hold it. */
+export interface Tool {
+  name: string;
+  description: string;
+  params: z.ZodRawShape;
+  markers: readonly Marker[];
+  readOnly: boolean;
+  destructive: boolean;
+  handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
+}
+
+export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
+  return {
+    name: spec.name,
+    description: spec.description,
+    params: spec.params,
+    markers: spec.markers ?? [],
+    readOnly: spec.readOnly,
+    destructive: spec.destructive ?? !spec.readOnly,
+    handler: spec.handler as Tool["handler"],
+  };
+}

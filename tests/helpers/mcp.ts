@@ -1,0 +1,81 @@
+/**
+ * Test helpers: spawn Sextant's `main.ts` with the `start` task's permission set and talk to it
+ * with the MCP SDK client over stdio; build throwaway project folders.
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const MAIN = join(REPO_ROOT, "main.ts");
+export const DENO_CONFIG = join(REPO_ROOT, "deno.json");
+
+/** `deno run` arguments exactly as `deno task start` uses them (the `sextant` permission set). */
+export function startArgs(extra: string[] = []): string[] {
+  return ["run", "-P=sextant", "--config", DENO_CONFIG, MAIN, ...extra];
+}
+
+export interface Connected {
+  client: Client;
+  transport: StdioClientTransport;
+  /** Server process id. */
+  pid: number | null;
+  close(): Promise<void>;
+}
+
+/** Start Sextant on `project` and connect an MCP client to it. */
+export async function connect(
+  project: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: startArgs(["--project", project, "--log-level", "warn", ...extraArgs]),
+    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project, ".xdg-test"), ...env },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "sextant-test", version: "0" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid,
+    close: async () => {
+      await client.close();
+    },
+  };
+}
+
+/** Text of a tool result, and whether it was an error. */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as Array<{ type: string; text?: string }>;
+  return { text: content.map((c) => c.text ?? "").join(""), isError: result.isError === true };
+}
+
+/** A fresh project folder with the given files (path → content). Removed by the returned dispose. */
+export async function tempProject(
+  files: Record<string, string> = {},
+): Promise<{ root: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-test-" }));
+  for (const [path, content] of Object.entries(files)) {
+    const abs = join(root, path);
+    await Deno.mkdir(join(abs, ".."), { recursive: true });
+    await Deno.writeTextFile(abs, content);
+  }
+  return {
+    root,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    },
+  };
+}
