@@ -29,6 +29,8 @@ function lineAndColumn(text: string, offset: number): string {
 
 /** Parse and validate settings text; `file` is only used in error messages. */
 export function parseSettings(text: string, file: string): SettingsFile {
+  // A new file may hold nothing yet, or only comments: that is an empty config.
+  if (jsonc.stripComments(text).trim() === "") return {};
   const errors: jsonc.ParseError[] = [];
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true });
   const first = errors[0];

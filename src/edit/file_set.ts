@@ -4,10 +4,10 @@
  * fails, the files already replaced are restored, so a multi-file edit lands whole or not at all.
  * @module
  */
-import { basename, dirname, join } from "node:path";
 import {
   encodeText,
   keepFinalNewline,
+  tempPathFor,
   type TextFormat,
   writeFileAtomic,
   writeTextFile,
@@ -19,12 +19,6 @@ export interface PlannedWrite {
   /** New content with `\n` line endings. */
   text: string;
   format: TextFormat;
-}
-
-let counter = 0;
-
-function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.sextant-${Deno.pid}-${++counter}.tmp`);
 }
 
 export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promise<void> {

@@ -15,10 +15,20 @@ export function escapeRegExp(text: string): string {
 
 /**
  * Compile a pattern written in Python's `re` dialect (what Serena users write) to a JS RegExp:
- * named groups `(?P<n>...)`/`(?P=n)`, and `\A`/`\Z` anchors.
+ * named groups `(?P<n>...)`/`(?P=n)`, `\A`/`\Z` anchors, and leading inline flags like `(?i)`.
  */
 export function compilePattern(pattern: string, flags = "gms"): RegExp {
-  const translated = pattern
+  let body = pattern;
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(pattern);
+  if (inline) {
+    if (inline[1]!.includes("x")) {
+      throw new ToolError(`Verbose patterns ('(?x)') are not supported: '${pattern}'.`);
+    }
+    // m and s are always on; a, L and u change nothing that matters here.
+    if (inline[1]!.includes("i") && !flags.includes("i")) flags += "i";
+    body = pattern.slice(inline[0].length);
+  }
+  const translated = body
     .replace(/\(\?P<([A-Za-z_]\w*)>/g, "(?<$1>")
     .replace(/\(\?P=([A-Za-z_]\w*)\)/g, "\\k<$1>")
     .replace(/(^|[^\\])\\A/g, "$1^(?<![\\s\\S])")

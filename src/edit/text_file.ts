@@ -29,6 +29,32 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, 8192).includes(0);
 }
 
+/** True ISO-8859-1 (byte n is U+00nn). WHATWG's TextDecoder reads these labels as windows-1252. */
+const LATIN1 = /^(latin-?1|iso-?8859-1|l1)$/i;
+/** Labels TextDecoder decodes as windows-1252; written back through the reverse table. */
+const CP1252 = /^(windows-1252|cp1252|ascii|us-ascii)$/i;
+
+function decodeLatin1(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 8192) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  }
+  return out;
+}
+
+let cp1252Table: Map<number, number> | null = null;
+
+/** Character code → byte for windows-1252. */
+function cp1252Bytes(): Map<number, number> {
+  if (cp1252Table) return cp1252Table;
+  const decoder = new TextDecoder("windows-1252");
+  cp1252Table = new Map();
+  for (let b = 0; b < 256; b++) {
+    cp1252Table.set(decoder.decode(new Uint8Array([b])).charCodeAt(0), b);
+  }
+  return cp1252Table;
+}
+
 /** Decode bytes into a {@linkcode TextFile}; throws a ToolError for binary content. */
 export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file"): TextFile {
   if (looksBinary(bytes)) {
@@ -38,9 +64,11 @@ export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file")
   const bom = isUtf8 && UTF8_BOM.every((b, i) => bytes[i] === b);
   let raw: string;
   try {
-    raw = new TextDecoder(encoding, { fatal: isUtf8, ignoreBOM: true }).decode(
-      bom ? bytes.subarray(3) : bytes,
-    );
+    raw = LATIN1.test(encoding)
+      ? decodeLatin1(bytes)
+      : new TextDecoder(encoding, { fatal: isUtf8, ignoreBOM: true }).decode(
+        bom ? bytes.subarray(3) : bytes,
+      );
   } catch (error) {
     if (error instanceof RangeError) {
       throw new ToolError(`Unknown encoding '${encoding}' (set 'encoding' in the project config).`);
@@ -55,7 +83,8 @@ export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file")
   const text = crlf > 0 ? raw.replace(/\r\n/g, "\n") : raw;
   return {
     text,
-    format: { eol, bom, finalNewline: text.endsWith("\n"), encoding, mode: null },
+    // An empty file has no final-newline habit; text added to it ends lines like a text file.
+    format: { eol, bom, finalNewline: text === "" || text.endsWith("\n"), encoding, mode: null },
   };
 }
 
@@ -65,16 +94,18 @@ export function encodeText(text: string, format: TextFormat): Uint8Array {
   let bytes: Uint8Array;
   if (/^utf-?8$/i.test(format.encoding)) {
     bytes = new TextEncoder().encode(withEol);
-  } else if (/^(latin-?1|iso-?8859-1|windows-1252|ascii|us-ascii)$/i.test(format.encoding)) {
+  } else if (LATIN1.test(format.encoding) || CP1252.test(format.encoding)) {
+    const table = LATIN1.test(format.encoding) ? null : cp1252Bytes();
     bytes = new Uint8Array(withEol.length);
     for (let i = 0; i < withEol.length; i++) {
       const code = withEol.charCodeAt(i);
-      if (code > 0xff) {
+      const byte = table ? table.get(code) : code <= 0xff ? code : undefined;
+      if (byte === undefined) {
         throw new ToolError(
           `The text contains '${withEol[i]}', which ${format.encoding} cannot store.`,
         );
       }
-      bytes[i] = code;
+      bytes[i] = byte;
     }
   } else {
     throw new ToolError(`Writing files in encoding '${format.encoding}' is not supported.`);
@@ -97,6 +128,15 @@ export async function readTextFile(path: string, encoding = "utf-8"): Promise<Te
 let tempCounter = 0;
 
 /**
+ * A fresh temporary path beside `path`. The name is kept short (a long file name plus the
+ * suffix would pass the 255-byte name limit), and hidden.
+ */
+export function tempPathFor(path: string): string {
+  const base = Array.from(basename(path)).slice(0, 50).join("");
+  return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}.tmp`);
+}
+
+/**
  * Write bytes atomically: a temporary file in the same folder, then a rename over the target.
  * `mode` is applied to the new file so permissions survive the replacement.
  */
@@ -105,7 +145,7 @@ export async function writeFileAtomic(
   data: Uint8Array,
   mode: number | null = null,
 ): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.sextant-${Deno.pid}-${++tempCounter}.tmp`);
+  const temp = tempPathFor(path);
   try {
     await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);

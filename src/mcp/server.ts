@@ -133,7 +133,8 @@ async function callTool(
   if (!parsed.success) return errorResult(formatIssues(tool, parsed.error));
   const args = parsed.data as Record<string, unknown>;
 
-  const timeoutSeconds = session.settings.tool_timeout;
+  // The project's config may set its own timeout (a big monorepo needs longer).
+  const timeoutSeconds = session.project?.settings.tool_timeout ?? session.settings.tool_timeout;
   const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
   const signal = AbortSignal.any([extra.signal, timeout]);
   const progressToken = extra._meta?.progressToken;
@@ -157,12 +158,21 @@ async function callTool(
 
   const started = performance.now();
   try {
+    let onAbort = () => {};
     const aborted = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(signal.reason);
+      onAbort = () => reject(signal.reason);
       if (signal.aborted) onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
     });
-    const answer = await Promise.race([tool.handler(args, ctx), aborted]);
+    // A handler that throws synchronously, or a signal aborted after the answer (on shutdown),
+    // must not leave this promise rejected with nobody listening: that would crash the server.
+    aborted.catch(() => {});
+    let answer;
+    try {
+      answer = await Promise.race([(async () => await tool.handler(args, ctx))(), aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;
     const limit = session.project?.settings.default_max_tool_answer_chars ??
       session.settings.default_max_tool_answer_chars;

@@ -66,14 +66,18 @@ export class IgnoreRules {
     const probe = isDir ? `${relPath}/` : relPath;
     if (this.#configured.ignores(probe)) return true;
     if (!this.#useGitignore) return false;
+    // As in git, a deeper .gitignore overrides its parents (e.g. re-includes with `!`).
+    let ignored = false;
     for (let i = 0; i < parts.length; i++) {
       const dir = parts.slice(0, i).join("/");
       const matcher = this.#gitignoreOf(dir);
       if (!matcher) continue;
       const sub = parts.slice(i).join("/");
-      if (matcher.ignores(isDir ? `${sub}/` : sub)) return true;
+      const verdict = matcher.test(isDir ? `${sub}/` : sub);
+      if (verdict.ignored) ignored = true;
+      else if (verdict.unignored) ignored = false;
     }
-    return false;
+    return ignored;
   }
 
   /** Like {@linkcode isIgnored}, but also true when any parent folder is ignored. */

@@ -3,7 +3,7 @@
  * Every file operation a tool performs on a project goes through here.
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import type { Settings } from "../config/schema.ts";
 import { ToolError } from "../errors.ts";
 import {
@@ -15,6 +15,10 @@ import {
 } from "../edit/text_file.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { type ResolvedPath, resolveInProject, type ResolveOptions } from "./sandbox.ts";
+
+function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
 
 export interface WalkEntry {
   /** Project-relative posix path. */
@@ -69,7 +73,12 @@ export class Project {
     const resolved = resolveInProject(this.root, userPath, options);
     if ((options.requireNotIgnored ?? true) && resolved.relative !== ".") {
       const isDir = resolved.exists && Deno.statSync(resolved.real).isDirectory;
-      if (this.ignore.isIgnoredDeep(resolved.relative, isDir)) {
+      // Check where a symlink leads as well: a link must not open an ignored folder.
+      const realRel = toPosix(relative(this.root, resolved.real)) || ".";
+      if (
+        this.ignore.isIgnoredDeep(resolved.relative, isDir) ||
+        (realRel !== resolved.relative && this.ignore.isIgnoredDeep(realRel, isDir))
+      ) {
         throw new ToolError(
           `Path '${resolved.relative}' is ignored by the project's ignore rules ` +
             "(.gitignore or ignored_paths in .sextant/project.jsonc).",
@@ -122,6 +131,8 @@ export class Project {
             try {
               const resolved = resolveInProject(this.root, path);
               isDirectory = Deno.statSync(resolved.real).isDirectory;
+              const realRel = toPosix(relative(this.root, resolved.real));
+              if (skipIgnored && this.ignore.isIgnoredDeep(realRel, isDirectory)) continue;
               if (isDirectory) linkedDirs.add(path);
             } catch {
               continue;

@@ -5,7 +5,7 @@
  * parent) that lead out of the root.
  * @module
  */
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "../errors.ts";
 
 /** True when `child` is `parent` or lies below it (both absolute and normalized). */
@@ -33,12 +33,37 @@ function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false; // does not exist at all
+  }
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+function realOfNearest(path: string): string | null {
+  let current = path;
+  const tail: string[] = [];
+  while (true) {
+    const real = realOrNull(current);
+    if (real !== null) return join(real, ...tail);
+    const up = dirname(current);
+    if (up === current) return null;
+    tail.unshift(basename(current));
+    current = up;
+  }
+}
+
 function realOrNull(path: string): string | null {
   try {
     return Deno.realPathSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return null;
+    }
+    if (error instanceof Deno.errors.FilesystemLoop) {
+      throw new ToolError(`Cannot resolve '${path}': it is part of a symbolic link loop.`);
     }
     throw error;
   }
@@ -60,6 +85,15 @@ export function resolveInProject(
   const given = userPath.trim() === "" ? "." : userPath;
   const absolute = resolve(realRoot, given);
   if (!isWithin(realRoot, absolute)) {
+    // An absolute path may reach the root through a symlinked alias (/tmp vs /private/tmp):
+    // accept it when its real location is inside, and go on with that location.
+    let mapped: string | null = null;
+    try {
+      if (isAbsolute(given)) mapped = realOfNearest(absolute);
+    } catch { /* unreadable: treat as outside */ }
+    if (mapped !== null && isWithin(realRoot, mapped)) {
+      return resolveInProject(realRoot, mapped, options);
+    }
     throw new ToolError(
       `Path '${userPath}' is outside the project root ${realRoot}. ` +
         "Give a path relative to the project root.",
@@ -76,11 +110,7 @@ export function resolveInProject(
     return { absolute, relative: rel, real, exists: true };
   }
   // A dangling symlink must not become a way to create a file outside the root.
-  let isLink = false;
-  try {
-    isLink = Deno.lstatSync(absolute).isSymlink;
-  } catch { /* does not exist at all */ }
-  if (isLink) {
+  if (isSymlink(absolute)) {
     throw new ToolError(`Path '${userPath}' is a symbolic link whose target does not exist.`);
   }
   if (mustExist) {
@@ -91,6 +121,12 @@ export function resolveInProject(
   let tail = [absolute.slice(parent.length + 1)];
   let realParent = realOrNull(parent);
   while (realParent === null && parent !== realRoot && isWithin(realRoot, parent)) {
+    if (isSymlink(parent)) {
+      throw new ToolError(
+        `Cannot create '${rel}': '${toPosix(relative(realRoot, parent))}' is a symbolic link ` +
+          "whose target does not exist.",
+      );
+    }
     const up = dirname(parent);
     tail = [parent.slice(up.length + 1), ...tail];
     parent = up;

@@ -14,6 +14,34 @@ export interface EditOutcome {
   after: string;
 }
 
+/** The tail of the chain of edits per real path: edits of one file run one after another. */
+const fileQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Run `fn` when every earlier call for the same real path has finished. Clients may send tool
+ * calls in parallel; without this, two edits of one file would both read the old content and
+ * the second write would silently drop the first edit.
+ */
+export async function withFileLock<T>(realPath: string, fn: () => Promise<T>): Promise<T> {
+  const previous = fileQueues.get(realPath) ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(fn);
+  const tail = run.catch(() => {});
+  fileQueues.set(realPath, tail);
+  try {
+    return await run;
+  } finally {
+    if (fileQueues.get(realPath) === tail) fileQueues.delete(realPath);
+  }
+}
+
+/** {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock). */
+export function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(realPaths)].sort();
+  const step = (i: number): Promise<T> =>
+    i === sorted.length ? fn() : withFileLock(sorted[i]!, () => step(i + 1));
+  return step(0);
+}
+
 export async function editFile(
   ctx: ToolContext,
   userPath: string,
@@ -22,6 +50,15 @@ export async function editFile(
 ): Promise<EditOutcome> {
   const project = ctx.project();
   const resolved = project.resolveFile(userPath, options);
+  return await withFileLock(resolved.real, () => edit(ctx, resolved, transform));
+}
+
+async function edit(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  transform: (text: string, resolved: ResolvedPath) => string,
+): Promise<EditOutcome> {
+  const project = ctx.project();
   const file = await project.readText(resolved);
   const after = transform(file.text, resolved);
   if (after !== file.text) {

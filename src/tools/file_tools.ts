@@ -2,15 +2,17 @@
  * Serena's basic file tools: read_file, create_text_file, list_dir, find_file.
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import { picomatch, z } from "../deps.ts";
 import { ToolError } from "../errors.ts";
 import { decodeText, newFileFormat, readTextFile } from "../edit/text_file.ts";
+import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
+import { withFileLock } from "./file_edit.ts";
 import { defineTool } from "./tool.ts";
 
-export const maxAnswerChars = z.number().int().default(-1).describe(
-  "Answer length limit in characters; -1 uses the configured default.",
-);
+export const maxAnswerChars = z.number().int().refine((n) => n === -1 || n > 0, {
+  message: "must be positive or -1 (the configured default)",
+}).default(-1).describe("Answer length limit in characters; -1 uses the configured default.");
 
 export const readFile = defineTool({
   name: "read_file",
@@ -70,20 +72,40 @@ export const createTextFile = defineTool({
     if (resolved.exists) {
       // Overwriting requires the same checks as reading: not ignored, not a folder.
       project.resolveFile(args.relative_path);
-    }
-    let format = newFileFormat(project.settings.encoding);
-    if (resolved.exists) {
-      try {
-        format = (await readTextFile(resolved.real, project.settings.encoding)).format;
-      } catch { /* unreadable or binary: write fresh */ }
-      format = { ...format, finalNewline: args.content.endsWith("\n") };
     } else {
-      await Deno.mkdir(dirname(resolved.real), { recursive: true });
+      // New files may go to ignored places (as in Serena), but never into VCS, package-manager
+      // or Sextant folders: a file in .git/hooks would run code on the user's next commit.
+      const folders = [
+        ...resolved.relative.split("/").slice(0, -1),
+        ...relative(project.root, resolved.real).split(sep).slice(0, -1),
+      ];
+      const folder = folders.find((part) => ALWAYS_IGNORED_DIRS.has(part));
+      if (folder !== undefined) {
+        throw new ToolError(
+          `Cannot create '${resolved.relative}': files inside '${folder}' folders are not ` +
+            "managed by Sextant's file tools.",
+        );
+      }
     }
     // Content is written as given: normalize to \n so the file's own line ending is applied.
-    const text = decodeText(new TextEncoder().encode(args.content), "utf-8", resolved.relative)
-      .text;
-    await project.writeText(resolved, text, format);
+    const given = decodeText(new TextEncoder().encode(args.content), "utf-8", resolved.relative);
+    // A new file takes its line endings and BOM from the content itself.
+    let format = {
+      ...newFileFormat(project.settings.encoding),
+      eol: given.format.eol,
+      bom: given.format.bom,
+    };
+    await withFileLock(resolved.real, async () => {
+      if (resolved.exists) {
+        try {
+          format = (await readTextFile(resolved.real, project.settings.encoding)).format;
+        } catch { /* unreadable or binary: write fresh */ }
+      } else {
+        await Deno.mkdir(dirname(resolved.real), { recursive: true });
+      }
+      format = { ...format, finalNewline: given.text.endsWith("\n") };
+      await project.writeText(resolved, given.text, format);
+    });
     ctx.session.reads.noteCreated(resolved.real);
     await ctx.session.filesChanged([resolved.real]);
     return `File created: ${resolved.relative}.${
