@@ -7,7 +7,7 @@ import type { Settings } from "./config/schema.ts";
 import { ToolError } from "./errors.ts";
 import type { Project } from "./project/project.ts";
 import type { Tool } from "./tools/tool.ts";
-import { selectTools } from "./config/toolsets.ts";
+import { modeDefinition, selectTools } from "./config/toolsets.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -69,6 +69,9 @@ export class Session {
   onToolsChanged: () => void = () => {};
   readonly #disposables = new Set<Disposable>();
   readonly #fileListeners = new Set<(realPaths: readonly string[]) => void | Promise<void>>();
+  readonly #projectListeners = new Set<
+    (project: Project | null, previous: Project | null) => void | Promise<void>
+  >();
 
   constructor(options: SessionOptions) {
     this.settings = options.settings;
@@ -87,6 +90,35 @@ export class Session {
       );
     }
     return this.project;
+  }
+
+  /**
+   * Make `project` the active one (activate_project). Project listeners run first (e.g. to stop
+   * the previous project's language servers), then the client is told the tool set may differ.
+   */
+  async setProject(project: Project | null): Promise<void> {
+    const previous = this.project;
+    this.project = project;
+    await Promise.allSettled([...this.#projectListeners].map((l) => l(project, previous)));
+    this.onToolsChanged();
+  }
+
+  /** Listen for project switches. */
+  onProjectChanged(
+    listener: (project: Project | null, previous: Project | null) => void | Promise<void>,
+  ): void {
+    this.#projectListeners.add(listener);
+  }
+
+  /**
+   * Replace the active modes (switch_modes); a ToolError for an unknown mode, naming the known
+   * ones, leaves the modes unchanged. The client is told the tool set changed.
+   */
+  setModes(modes: readonly string[]): void {
+    const settings = this.project?.settings ?? this.settings;
+    for (const mode of modes) modeDefinition(settings, mode);
+    this.modes = [...new Set(modes)];
+    this.onToolsChanged();
   }
 
   /** The tools the current context, modes and settings expose. */

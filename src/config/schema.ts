@@ -6,7 +6,10 @@
 import { z } from "../deps.ts";
 
 export const LanguageServerConfigSchema = z.strictObject({
-  command: z.string().min(1).describe("Executable to start (name on PATH or absolute path)."),
+  command: z.string().min(1).optional().describe(
+    "Executable to start (name on PATH or absolute path); required for a new language, " +
+      "optional when overriding or disabling a built-in one (typescript, python, ...).",
+  ),
   args: z.array(z.string()).optional(),
   extensions: z.array(z.string()).optional().describe('File extensions, e.g. [".ts", ".tsx"].'),
   language_id: z.string().optional(),
@@ -16,13 +19,23 @@ export const LanguageServerConfigSchema = z.strictObject({
 });
 export type LanguageServerConfig = z.infer<typeof LanguageServerConfigSchema>;
 
+/** Tool markers a context or mode may select by (the `Marker` type of tools/tool.ts). */
+export const MarkerSchema = z.enum([
+  "can-edit",
+  "symbolic-read",
+  "symbolic-edit",
+  "optional",
+  "no-project",
+]);
+
 /** A context or mode: data, not code. Either may be defined or overridden in config. */
 export const ToolSetDefinitionSchema = z.strictObject({
   description: z.string().optional(),
   prompt: z.string().optional(),
   included_tools: z.array(z.string()).optional(),
   excluded_tools: z.array(z.string()).optional(),
-  excluded_markers: z.array(z.string()).optional(),
+  included_markers: z.array(MarkerSchema).optional(),
+  excluded_markers: z.array(MarkerSchema).optional(),
 });
 export type ToolSetDefinition = z.infer<typeof ToolSetDefinitionSchema>;
 

@@ -1,81 +1,86 @@
 /**
  * Contexts and modes: data that selects which tools are exposed and adds prompt fragments.
- * Built-ins are defined here; config (`contexts`, `mode_definitions`) may add or override them.
+ * A context describes the client (chat app, coding agent, IDE) and is fixed for a session; modes
+ * describe the way of working and can be switched live (switch_modes). Built-ins are defined
+ * here; config (`contexts`, `mode_definitions`) may add new ones or override a built-in's fields.
  * @module
  */
 import { ToolError } from "../errors.ts";
 import type { Marker, Tool } from "../tools/tool.ts";
 import type { Settings, ToolSetDefinition } from "./schema.ts";
 
-/** Tools an IDE-hosted or coding-agent client already has built in. */
-const CLIENT_BUILTIN_FILE_TOOLS = [
-  "create_text_file",
-  "read_file",
-  "execute_shell_command",
-  "list_dir",
-  "find_file",
-  "replace_content",
-  "search_for_pattern",
-  "delete_lines",
-  "replace_lines",
-  "insert_at_line",
-  "edit",
-  "replace_in_files",
-];
+/** Plain file and shell tools that coding-agent and IDE clients already have built in. */
+const CLIENT_FILE_TOOLS = ["create_text_file", "read_file", "execute_shell_command"];
+/** Sextant's line tools and `edit` duplicate a client's own edit tool. */
+const CLIENT_EDIT_TOOLS = ["edit", "delete_lines", "replace_lines", "insert_at_line"];
+
+const CLIENT_PROMPT = "Prefer Sextant's symbolic tools for code: get_symbols_overview to see a " +
+  "file's structure, find_symbol to read just the symbol you need, find_referencing_symbols " +
+  "for usages; they are more precise and cheaper in tokens than reading or grepping whole files.";
 
 export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
   "desktop-app": {
-    description: "A chat client (e.g. Claude Desktop) with no file tools of its own.",
-    prompt: "You have no other file tools: use Sextant's tools for reading, searching and editing.",
+    description: "A chat client (e.g. Claude Desktop) with no file tools of its own: all tools.",
+    prompt: "You talk to the user through a chat window that does not show the code: keep " +
+      "them informed with short summaries of what you found and what you changed.",
   },
   agent: {
-    description: "An autonomous agent that relies on Sextant for all code work.",
+    description: "An autonomous agent that gets these instructions at startup.",
     prompt: "Work autonomously: gather what you need with the tools, then act.",
+    // The instructions reach the agent as its system prompt; the tool would repeat them.
+    excluded_tools: ["initial_instructions"],
   },
   "claude-code": {
     description: "Claude Code: it reads, edits and runs commands itself; Sextant adds semantics.",
-    prompt: "Use your own file and shell tools for plain text work; use Sextant for symbols, " +
-      "references, renames and diagnostics.",
-    excluded_tools: CLIENT_BUILTIN_FILE_TOOLS,
+    prompt: "Your own tools cover plain reads, edits and shell commands. " + CLIENT_PROMPT,
+    excluded_tools: [
+      ...CLIENT_FILE_TOOLS,
+      "find_file",
+      "list_dir",
+      "search_for_pattern",
+      ...CLIENT_EDIT_TOOLS,
+    ],
   },
   codex: {
-    description: "OpenAI Codex CLI: it has its own file and shell tools.",
-    prompt: "Use your own file and shell tools for plain text work; use Sextant for symbols, " +
-      "references, renames and diagnostics.",
-    excluded_tools: CLIENT_BUILTIN_FILE_TOOLS,
+    description: "OpenAI Codex CLI: it has its own file, edit and shell tools.",
+    prompt: "Your own tools cover plain reads, edits and shell commands. " + CLIENT_PROMPT,
+    excluded_tools: [...CLIENT_FILE_TOOLS, "replace_content", ...CLIENT_EDIT_TOOLS],
   },
   ide: {
-    description: "An IDE assistant (Cursor, VS Code): the editor already reads and edits files.",
-    prompt: "The IDE handles plain file edits; use Sextant for code understanding and refactoring.",
-    excluded_tools: CLIENT_BUILTIN_FILE_TOOLS,
+    description: "An IDE assistant (Cursor, VS Code, ...): the editor reads and edits files.",
+    prompt: "The IDE handles plain file reads, edits and commands. " + CLIENT_PROMPT,
+    excluded_tools: [...CLIENT_FILE_TOOLS, "find_file", "list_dir", ...CLIENT_EDIT_TOOLS],
   },
   ada: {
-    description: "Ada projects: exposes the Ada LSP tool names as aliases.",
-    prompt: "This is an Ada project; GPR and Alire project files describe its layout.",
+    description: "Ada projects: also exposes the Ada LSP tool names (ada_*) as aliases.",
+    prompt: "This is an Ada project: GPR and Alire project files describe its layout; specs " +
+      "(.ads) and bodies (.adb) are separate files.",
   },
 };
 
 export const BUILTIN_MODES: Readonly<Record<string, ToolSetDefinition>> = {
   editing: {
     description: "Read and change code.",
-    prompt: "Prefer symbolic edits (replace_symbol_body, insert_after_symbol) over line edits; " +
-      "read before you edit.",
+    prompt: "Prefer symbol-level edits (replace_symbol_body, insert_after_symbol) for whole " +
+      "symbols and replace_content or edit for a few lines; read code before you change it.",
   },
   planning: {
     description: "Analyse and plan only: every editing tool is hidden.",
-    prompt: "Do not change files. Explore the code and produce a plan.",
+    prompt: "Do not change any file. Explore the code and produce an analysis or a plan.",
     excluded_markers: ["can-edit", "symbolic-edit"],
   },
   interactive: {
     description: "Work with the user step by step; ask when the task is unclear.",
-    prompt: "Work step by step with the user and ask when a decision is theirs to make.",
+    prompt: "Work step by step with the user; ask when a decision is theirs to make.",
   },
   "one-shot": {
     description: "Finish the task in one go without asking questions.",
-    prompt: "Complete the task without asking questions; state assumptions you made.",
+    prompt: "Complete the task without asking questions; state the assumptions you made and " +
+      "end with summarize_changes.",
+    included_tools: ["summarize_changes"],
   },
   "no-onboarding": {
-    description: "Skip onboarding.",
+    description: "Skip onboarding (the project is known or memories are not wanted).",
     excluded_tools: ["onboarding", "check_onboarding_performed"],
   },
   "no-memories": {
@@ -89,26 +94,43 @@ export const BUILTIN_MODES: Readonly<Record<string, ToolSetDefinition>> = {
       "rename_memory",
       "onboarding",
       "check_onboarding_performed",
+      "prepare_for_new_conversation",
     ],
   },
 };
 
-export function contextDefinition(settings: Settings, name: string): ToolSetDefinition {
-  const def = settings.contexts[name] ?? BUILTIN_CONTEXTS[name];
-  if (!def) {
-    const known = Object.keys({ ...BUILTIN_CONTEXTS, ...settings.contexts }).join(", ");
-    throw new ToolError(`Unknown context '${name}'. Known contexts: ${known}.`);
-  }
-  return def;
+function lookup(
+  kind: "context" | "mode",
+  builtins: Readonly<Record<string, ToolSetDefinition>>,
+  configured: Record<string, ToolSetDefinition>,
+  name: string,
+): ToolSetDefinition {
+  const builtin = builtins[name];
+  const own = configured[name];
+  // A configured definition with a built-in's name overrides that built-in field by field.
+  if (builtin || own) return { ...builtin, ...own };
+  const known = [...new Set([...Object.keys(builtins), ...Object.keys(configured)])].join(", ");
+  throw new ToolError(`Unknown ${kind} '${name}'. Known ${kind}s: ${known}.`);
 }
 
+/** The definition of a context (built-in, configured, or a built-in with configured fields). */
+export function contextDefinition(settings: Settings, name: string): ToolSetDefinition {
+  return lookup("context", BUILTIN_CONTEXTS, settings.contexts, name);
+}
+
+/** The definition of a mode (built-in, configured, or a built-in with configured fields). */
 export function modeDefinition(settings: Settings, name: string): ToolSetDefinition {
-  const def = settings.mode_definitions[name] ?? BUILTIN_MODES[name];
-  if (!def) {
-    const known = Object.keys({ ...BUILTIN_MODES, ...settings.mode_definitions }).join(", ");
-    throw new ToolError(`Unknown mode '${name}'. Known modes: ${known}.`);
-  }
-  return def;
+  return lookup("mode", BUILTIN_MODES, settings.mode_definitions, name);
+}
+
+/** Names of every context the settings know (built-in first). */
+export function knownContexts(settings: Settings): string[] {
+  return [...new Set([...Object.keys(BUILTIN_CONTEXTS), ...Object.keys(settings.contexts)])];
+}
+
+/** Names of every mode the settings know (built-in first). */
+export function knownModes(settings: Settings): string[] {
+  return [...new Set([...Object.keys(BUILTIN_MODES), ...Object.keys(settings.mode_definitions)])];
 }
 
 export interface SelectOptions {
@@ -117,28 +139,55 @@ export interface SelectOptions {
   modes: readonly string[];
 }
 
+/** The layers of a selection, in the order they apply. */
+function layers(options: SelectOptions): ToolSetDefinition[] {
+  const { settings } = options;
+  return [
+    contextDefinition(settings, options.context),
+    { included_tools: settings.included_tools, excluded_tools: settings.excluded_tools },
+    ...options.modes.map((m) => modeDefinition(settings, m)),
+  ];
+}
+
+function matches(tool: Tool, names?: readonly string[], markers?: readonly Marker[]): boolean {
+  return (names?.includes(tool.name) ?? false) ||
+    tool.markers.some((m) => markers?.includes(m) ?? false);
+}
+
 /**
- * The exposed tool set: every tool not marked optional, plus included ones, minus those a
- * context, mode or the settings exclude (by name or marker). `read_only` hides editing tools.
- * An explicit exclusion always wins over an inclusion.
+ * The exposed tool set. It starts with every tool not marked optional; then the context, the
+ * settings' `included_tools`/`excluded_tools`, and each mode apply in that order, each first
+ * adding what it includes and then removing what it excludes (by name or marker), so a later
+ * layer overrides an earlier one (the config can bring back a tool a context hides; planning
+ * hides editing tools whatever the config enabled). Last, the settings' `excluded_tools` are
+ * removed again (the user's explicit exclusion is final) and `read_only` hides editing tools.
  */
 export function selectTools(all: readonly Tool[], options: SelectOptions): Tool[] {
-  const { settings } = options;
-  const layers = [
-    contextDefinition(settings, options.context),
-    ...options.modes.map((m) => modeDefinition(settings, m)),
-    { included_tools: settings.included_tools, excluded_tools: settings.excluded_tools },
-  ];
-  const included = new Set(layers.flatMap((l) => l.included_tools ?? []));
-  const excluded = new Set(layers.flatMap((l) => l.excluded_tools ?? []));
-  const excludedMarkers = new Set<string>(layers.flatMap((l) => l.excluded_markers ?? []));
-  if (settings.read_only) {
-    excludedMarkers.add("can-edit" satisfies Marker);
-    excludedMarkers.add("symbolic-edit" satisfies Marker);
+  const active = new Set(all.filter((t) => !t.markers.includes("optional")));
+  for (const layer of layers(options)) {
+    for (const tool of all) {
+      if (matches(tool, layer.included_tools, layer.included_markers)) active.add(tool);
+    }
+    for (const tool of all) {
+      if (matches(tool, layer.excluded_tools, layer.excluded_markers)) active.delete(tool);
+    }
   }
-  return all.filter((tool) => {
-    if (excluded.has(tool.name)) return false;
-    if (tool.markers.some((m) => excludedMarkers.has(m))) return false;
-    return included.has(tool.name) || !tool.markers.includes("optional");
-  });
+  const { settings } = options;
+  const readOnlyMarkers: Marker[] = settings.read_only ? ["can-edit", "symbolic-edit"] : [];
+  return all.filter((tool) =>
+    active.has(tool) && !matches(tool, settings.excluded_tools, readOnlyMarkers)
+  );
+}
+
+/**
+ * Tool names that the active context, modes or settings mention but no tool has: usually a
+ * typo in the config (reported by get_current_config).
+ */
+export function unknownToolNames(all: readonly Tool[], options: SelectOptions): string[] {
+  const known = new Set(all.map((t) => t.name));
+  const named = layers(options).flatMap((l) => [
+    ...(l.included_tools ?? []),
+    ...(l.excluded_tools ?? []),
+  ]);
+  return [...new Set(named)].filter((name) => !known.has(name)).sort();
 }

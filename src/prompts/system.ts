@@ -1,16 +1,21 @@
 /**
- * The system prompt ("instructions"): names the active project, context, modes and the tools
- * actually exposed, and gives short guidance for using them well.
+ * The system prompt ("instructions", the 'Sextant Instructions Manual' that initial_instructions
+ * returns): names the active project, context, modes and the tools actually exposed, and gives
+ * short guidance for using them well. Guidance for a tool appears only when the tool is exposed.
  * @module
  */
 import { contextDefinition, modeDefinition } from "../config/toolsets.ts";
 import type { Session } from "../session.ts";
+import { MANUAL_NAME } from "./workflow.ts";
 
+/** The system prompt for the session's current state. */
 export function systemPrompt(session: Session): string {
   const settings = session.project?.settings ?? session.settings;
   const tools = session.activeTools().map((t) => t.name);
   const has = (name: string) => tools.includes(name);
   const lines: string[] = [
+    `# ${MANUAL_NAME}`,
+    "",
     "You are working with Sextant, a code-intelligence server backed by real language servers.",
   ];
   lines.push(
@@ -35,6 +40,41 @@ export function systemPrompt(session: Session): string {
       "- Edit precisely: read a file before editing it; prefer symbol-level edits, then `edit` " +
         "or replace_content with a unique needle. Edits are atomic: on error nothing changed.",
     );
+  }
+  if (has("check_onboarding_performed") && has("list_memories")) {
+    lines.push(
+      "- Project memories hold what earlier conversations learned (commands, conventions, " +
+        "layout). After activating a project, call check_onboarding_performed; read a memory " +
+        "only when its name suggests it matters for the task.",
+    );
+  } else if (has("list_memories")) {
+    lines.push(
+      "- Project memories (list_memories, read_memory) hold what earlier sessions learned.",
+    );
+  }
+  const thinking = ["think_about_collected_information", "think_about_task_adherence"];
+  if (thinking.every(has)) {
+    lines.push(
+      "- Call think_about_collected_information after a series of searches, " +
+        "think_about_task_adherence before you change code" +
+        (has("think_about_whether_you_are_done")
+          ? ", and think_about_whether_you_are_done when you believe the task is complete."
+          : "."),
+    );
+  }
+  if (has("execute_shell_command") && session.settings.enable_shell) {
+    lines.push(
+      "- execute_shell_command runs short, non-interactive commands (tests, builds) in the " +
+        "project; never start servers or anything that waits for input.",
+    );
+  } else if (has("execute_shell_command")) {
+    lines.push(
+      "- execute_shell_command is switched off; when a command must run, give it to the user " +
+        "(they can enable the tool with enable_shell in the global config or --enable-shell).",
+    );
+  }
+  if (has("switch_modes")) {
+    lines.push("- switch_modes changes the way of working (e.g. planning hides editing tools).");
   }
   lines.push("- Tool errors say what was wrong and what to do; fix the input and retry.");
   const context = safely(() => contextDefinition(settings, session.context).prompt);

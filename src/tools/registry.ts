@@ -3,12 +3,16 @@
  * them a session exposes (see config/toolsets.ts).
  * @module
  */
+import { CONFIG_TOOLS } from "./config_tools.ts";
 import { editTool } from "./edit_tool.ts";
 import { createTextFile, findFile, listDir, readFile } from "./file_tools.ts";
 import { deleteLines, insertAtLine, replaceLines } from "./line_tools.ts";
+import { MEMORY_TOOLS } from "./memory_tools.ts";
 import { replaceContentTool, replaceInFiles } from "./replace_tools.ts";
 import { searchForPattern } from "./search_tools.ts";
+import { executeShellCommand } from "./shell_tool.ts";
 import type { Tool } from "./tool.ts";
+import { WORKFLOW_TOOLS } from "./workflow_tools.ts";
 
 export const ALL_TOOLS: readonly Tool[] = [
   readFile,
@@ -22,4 +26,8 @@ export const ALL_TOOLS: readonly Tool[] = [
   replaceLines,
   insertAtLine,
   editTool,
+  ...MEMORY_TOOLS,
+  ...CONFIG_TOOLS,
+  ...WORKFLOW_TOOLS,
+  executeShellCommand,
 ];

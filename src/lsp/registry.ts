@@ -1,0 +1,453 @@
+/**
+ * The registry of language servers (engine rule 9): which server handles which files, how to
+ * start it, and with which options; detection by file extension and project markers; user
+ * servers from the `language_servers` config; binary lookup in `SEXTANT_LSP_PATH`, the project's
+ * `node_modules/.bin` and `PATH`.
+ * @module
+ */
+import { basename, delimiter, extname, isAbsolute, join, resolve } from "node:path";
+import type { LanguageServerConfig } from "../config/schema.ts";
+import { log } from "../log.ts";
+import type { Project } from "../project/project.ts";
+import { mergeSettings } from "./settings.ts";
+
+/** One way to run a server; a spec lists alternatives, the first one installed wins. */
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  /** How to install it, for the "not found" message. */
+  install: string;
+  initializationOptions?: unknown;
+  settings?: unknown;
+  /** Push `settings` with didChangeConfiguration too (for servers that never ask for them). */
+  pushSettings?: boolean;
+  /** The server is loading until it logs a matching line (see LspClient). */
+  readyLogPattern?: RegExp;
+}
+
+/** A language and the server(s) that can handle it. */
+export interface ServerSpec {
+  /** Stable id: "typescript", "python", ..., or the key of a user-defined server. */
+  id: string;
+  /** Human name of the language, for messages. */
+  label: string;
+  /** Lower-case extensions with the dot. */
+  extensions: string[];
+  /** LSP language id per extension; `languageId` for the rest. */
+  languageIds: Record<string, string>;
+  languageId: string;
+  /** Root files that show the language is used (e.g. "Cargo.toml"); "*.gpr" globs a suffix. */
+  markers: string[];
+  /** Started for project-wide work (global symbol search) when the language is detected. */
+  primary: boolean;
+  commands: ServerCommand[];
+  /** Whether the spec came from config. */
+  userDefined?: boolean;
+}
+
+/** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
+export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
+
+const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const TS_LANGUAGE_IDS: Record<string, string> = {
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "typescriptreact",
+  ".jsx": "javascriptreact",
+};
+
+function builtinSpecs(root: string): ServerSpec[] {
+  const deno = isDenoProject(root);
+  const typescript: ServerSpec = deno
+    ? {
+      id: "deno",
+      label: "TypeScript/JavaScript (Deno)",
+      extensions: TS_EXTENSIONS,
+      languageIds: TS_LANGUAGE_IDS,
+      languageId: "javascript",
+      markers: ["deno.json", "deno.jsonc"],
+      primary: true,
+      commands: [{
+        command: denoCommand(),
+        args: ["lsp"],
+        install: "install Deno from https://deno.com",
+        initializationOptions: { enable: true, lint: false },
+        settings: { deno: { enable: true, lint: false } },
+      }],
+    }
+    : {
+      id: "typescript",
+      label: "TypeScript/JavaScript",
+      extensions: TS_EXTENSIONS,
+      languageIds: TS_LANGUAGE_IDS,
+      languageId: "javascript",
+      markers: ["tsconfig.json", "jsconfig.json", "package.json"],
+      primary: true,
+      commands: [{
+        command: "typescript-language-server",
+        args: ["--stdio"],
+        install: "npm install -g typescript-language-server typescript",
+        initializationOptions: {
+          hostInfo: "sextant",
+          // Rule 1: every query goes to the semantic server, never to the partial syntax server.
+          tsserver: { useSyntaxServer: "never" },
+          // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
+          disableAutomaticTypingAcquisition: true,
+        },
+      }],
+    };
+  // pyright enumerates the workspace in time slices after `initialized` and answers queries from
+  // the files found so far; it reports the end of that only in its log.
+  const pyrightReady = /^(Found \d+ source files?|No source files found)/;
+  const pythonSettings = {
+    python: { analysis: { autoSearchPaths: true, useLibraryCodeForTypes: true } },
+  };
+  return [
+    typescript,
+    {
+      id: "python",
+      label: "Python",
+      extensions: [".py", ".pyi"],
+      languageIds: {},
+      languageId: "python",
+      markers: [
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "requirements.txt",
+        "pyrightconfig.json",
+      ],
+      primary: true,
+      commands: [
+        {
+          command: "pyright-langserver",
+          args: ["--stdio"],
+          install: "npm install -g pyright",
+          settings: pythonSettings,
+          readyLogPattern: pyrightReady,
+        },
+        {
+          command: "basedpyright-langserver",
+          args: ["--stdio"],
+          install: "pip install basedpyright",
+          settings: { ...pythonSettings, basedpyright: pythonSettings.python },
+          readyLogPattern: pyrightReady,
+        },
+        {
+          command: "pylsp",
+          args: [],
+          install: "pip install python-lsp-server",
+          pushSettings: true,
+        },
+      ],
+    },
+    {
+      id: "rust",
+      label: "Rust",
+      extensions: [".rs"],
+      languageIds: {},
+      languageId: "rust",
+      markers: ["Cargo.toml"],
+      primary: true,
+      commands: [{
+        command: "rust-analyzer",
+        args: [],
+        install: "rustup component add rust-analyzer",
+      }],
+    },
+    {
+      id: "go",
+      label: "Go",
+      extensions: [".go"],
+      languageIds: {},
+      languageId: "go",
+      markers: ["go.mod", "go.work"],
+      primary: true,
+      commands: [{
+        command: "gopls",
+        args: [],
+        install: "go install golang.org/x/tools/gopls@latest",
+      }],
+    },
+    {
+      id: "cpp",
+      label: "C/C++",
+      extensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".m", ".mm"],
+      languageIds: { ".c": "c", ".h": "c", ".m": "objective-c", ".mm": "objective-cpp" },
+      languageId: "cpp",
+      markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"],
+      primary: true,
+      commands: [{
+        command: "clangd",
+        args: ["--background-index"],
+        install: "apt-get install clangd (or your system's clangd package)",
+      }],
+    },
+    {
+      id: "ada",
+      label: "Ada",
+      extensions: [".ads", ".adb", ".ada"],
+      languageIds: {},
+      languageId: "ada",
+      markers: ["alire.toml", "*.gpr"],
+      primary: true,
+      commands: [{
+        command: "ada_language_server",
+        args: [],
+        install: "alr install ada_language_server (or take it from an AdaCore release)",
+      }],
+    },
+    {
+      id: "bash",
+      label: "Bash",
+      extensions: [".sh", ".bash"],
+      languageIds: {},
+      languageId: "shellscript",
+      markers: [],
+      primary: false,
+      commands: [{
+        command: "bash-language-server",
+        args: ["start"],
+        install: "npm install -g bash-language-server",
+      }],
+    },
+    {
+      id: "yaml",
+      label: "YAML",
+      extensions: [".yaml", ".yml"],
+      languageIds: {},
+      languageId: "yaml",
+      markers: [],
+      primary: false,
+      commands: [{
+        command: "yaml-language-server",
+        args: ["--stdio"],
+        install: "npm install -g yaml-language-server",
+      }],
+    },
+    {
+      id: "json",
+      label: "JSON",
+      extensions: [".json", ".jsonc"],
+      languageIds: { ".jsonc": "jsonc" },
+      languageId: "json",
+      markers: [],
+      primary: false,
+      commands: [{
+        command: "vscode-json-language-server",
+        args: ["--stdio"],
+        install: "npm install -g vscode-langservers-extracted",
+      }],
+    },
+  ];
+}
+
+/**
+ * The specs for a project: user-defined servers first (they may claim any extension), then the
+ * built-in ones, with config overrides applied and disabled ones removed.
+ */
+export function serverSpecs(
+  root: string,
+  config: Readonly<Record<string, LanguageServerConfig>> = {},
+): ServerSpec[] {
+  const builtins = builtinSpecs(root);
+  const user: ServerSpec[] = [];
+  for (const [id, cfg] of Object.entries(config)) {
+    const index = builtins.findIndex((s) => s.id === id);
+    if (cfg.disabled) {
+      if (index >= 0) builtins.splice(index, 1);
+      continue;
+    }
+    if (index >= 0) {
+      builtins[index] = overrideSpec(builtins[index]!, cfg);
+      continue;
+    }
+    if (!cfg.command || !cfg.extensions?.length) {
+      log.warn(
+        `language_servers.${id}: a new language server needs "command" and "extensions"; ignored.`,
+      );
+      continue;
+    }
+    const extensions = cfg.extensions.map(normalizeExtension);
+    user.push({
+      id,
+      label: id,
+      extensions,
+      languageIds: {},
+      languageId: cfg.language_id ?? id,
+      markers: [],
+      primary: true,
+      userDefined: true,
+      commands: [{
+        command: cfg.command,
+        args: cfg.args ?? [],
+        install: `install '${cfg.command}' or fix language_servers.${id}.command in your config`,
+        ...(cfg.initialization_options !== undefined
+          ? { initializationOptions: cfg.initialization_options }
+          : {}),
+        ...(cfg.settings !== undefined ? { settings: cfg.settings, pushSettings: true } : {}),
+      }],
+    });
+  }
+  return [...user, ...builtins];
+}
+
+function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
+  const result: ServerSpec = { ...spec, userDefined: true };
+  if (cfg.extensions?.length) result.extensions = cfg.extensions.map(normalizeExtension);
+  if (cfg.language_id) {
+    result.languageId = cfg.language_id;
+    result.languageIds = {};
+  }
+  const base = cfg.command
+    ? [{
+      command: cfg.command,
+      args: cfg.args ?? [],
+      install: `install '${cfg.command}' or fix language_servers.${spec.id}.command in your config`,
+    }]
+    : spec.commands;
+  result.commands = base.map((c) => {
+    const merged: ServerCommand = { ...c };
+    if (!cfg.command && cfg.args) merged.args = cfg.args;
+    const init = mergeSettings(
+      (c as ServerCommand).initializationOptions,
+      cfg.initialization_options,
+    );
+    const settings = mergeSettings((c as ServerCommand).settings, cfg.settings);
+    if (init !== undefined) merged.initializationOptions = init;
+    if (settings !== undefined) merged.settings = settings;
+    return merged;
+  });
+  return result;
+}
+
+function normalizeExtension(ext: string): string {
+  const lower = ext.toLowerCase();
+  return lower.startsWith(".") ? lower : `.${lower}`;
+}
+
+/** The spec that handles a file, by extension. */
+export function specForFile(specs: readonly ServerSpec[], relPath: string): ServerSpec | undefined {
+  const ext = extname(relPath).toLowerCase();
+  if (!ext) return undefined;
+  return specs.find((s) => s.extensions.includes(ext));
+}
+
+/** The LSP language id of a file for a spec. */
+export function languageIdOf(spec: ServerSpec, relPath: string): string {
+  return spec.languageIds[extname(relPath).toLowerCase()] ?? spec.languageId;
+}
+
+/** A Deno project: a deno.json(c) at the root and no tsconfig.json (which means Node tooling). */
+export function isDenoProject(root: string): boolean {
+  const has = (name: string) => {
+    try {
+      return Deno.statSync(join(root, name)).isFile;
+    } catch {
+      return false;
+    }
+  };
+  return (has("deno.json") || has("deno.jsonc")) && !has("tsconfig.json");
+}
+
+/** `deno` itself when we run under it, else whatever `deno` is on PATH. */
+function denoCommand(): string {
+  try {
+    const exec = Deno.execPath();
+    if (/^deno(\.exe)?$/i.test(basename(exec))) return exec;
+  } catch { /* no permission to know: fall back to PATH */ }
+  return "deno";
+}
+
+/** Languages present in a project: by root markers and by the extensions of its files. */
+export async function detectLanguages(
+  project: Project,
+  specs: readonly ServerSpec[],
+  signal?: AbortSignal,
+  maxFiles = 20_000,
+): Promise<ServerSpec[]> {
+  const counts = new Map<ServerSpec, number>();
+  const rootNames: string[] = [];
+  for await (const entry of Deno.readDir(project.root)) rootNames.push(entry.name);
+  for (const spec of specs) {
+    if (!spec.primary) continue;
+    const marked = spec.markers.some((m) =>
+      m.startsWith("*") ? rootNames.some((n) => n.endsWith(m.slice(1))) : rootNames.includes(m)
+    );
+    if (marked) counts.set(spec, 0);
+  }
+  let seen = 0;
+  for await (const entry of project.walk(".", { signal })) {
+    if (entry.isDirectory) continue;
+    const spec = specForFile(specs, entry.path);
+    if (spec?.primary) counts.set(spec, (counts.get(spec) ?? 0) + 1);
+    if (++seen >= maxFiles) break;
+  }
+  // A marker alone (package.json in a Python project) does not make a language: it needs files,
+  // unless no file of any language was seen at all.
+  const withFiles = [...counts].filter(([, n]) => n > 0);
+  const chosen = withFiles.length > 0 ? withFiles : [...counts];
+  return chosen.sort((a, b) => b[1] - a[1]).map(([spec]) => spec);
+}
+
+/** Folders searched for binaries, in order. */
+export function searchFolders(root: string): string[] {
+  const folders: string[] = [];
+  const extra = Deno.env.get(LSP_PATH_ENV);
+  if (extra) {
+    for (const dir of extra.split(delimiter).filter(Boolean)) {
+      const abs = resolve(dir);
+      folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
+    }
+  }
+  folders.push(join(root, "node_modules", ".bin"));
+  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean)) {
+    folders.push(dir);
+  }
+  return folders;
+}
+
+/** The absolute path of an executable, or null when it is nowhere to be found. */
+export function findExecutable(command: string, root: string): string | null {
+  if (isAbsolute(command) || command.includes("/")) {
+    const abs = resolve(root, command);
+    return isExecutable(abs) ? abs : null;
+  }
+  const suffixes = Deno.build.os === "windows" ? ["", ".exe", ".cmd", ".bat"] : [""];
+  for (const dir of searchFolders(root)) {
+    for (const suffix of suffixes) {
+      const candidate = join(dir, command + suffix);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) return false;
+    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The first installed command of a spec, with its resolved path; or a message saying what to do. */
+export function resolveCommand(
+  spec: ServerSpec,
+  root: string,
+): { command: ServerCommand; path: string } | { error: string } {
+  for (const command of spec.commands) {
+    const path = findExecutable(command.command, root);
+    if (path) return { command, path };
+  }
+  const names = spec.commands.map((c) => `'${c.command}'`).join(" or ");
+  const installs = spec.commands.map((c) => c.install).join("; or ");
+  return {
+    error: `The ${spec.label} language server ${names} was not found (searched ${LSP_PATH_ENV}, ` +
+      `the project's node_modules/.bin and PATH). Install it: ${installs}. ` +
+      "Other languages keep working.",
+  };
+}
