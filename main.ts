@@ -3,6 +3,7 @@
  * @module
  */
 import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
+import { doctor } from "./src/cli/doctor.ts";
 import { serve } from "./src/cli/serve.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
@@ -14,6 +15,8 @@ if (import.meta.main) {
       console.log(USAGE);
     } else if (options.command === "version") {
       console.log(`sextant ${VERSION}`);
+    } else if (options.command === "doctor") {
+      Deno.exit(await doctor(options));
     } else {
       await serve(options);
     }

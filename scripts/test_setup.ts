@@ -1,8 +1,79 @@
 /**
- * Prepares what the test suite needs before `deno test` runs. Language servers for the
- * integration tests are installed here (see the language-server engine).
+ * Prepares what the test suite needs before `deno test` runs: the language servers of the
+ * integration tests, installed from npm into `.cache/lsp/` inside the repository (never
+ * globally). A second run finds them in place and does nothing. The tests point the registry at
+ * that folder with `SEXTANT_LSP_PATH` (see tests/helpers/lsp.ts).
  * @module
  */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9. */
+export const LSP_PACKAGES: Readonly<Record<string, string>> = {
+  "typescript-language-server": "6.0.2",
+  "typescript": "5.9.3",
+  "pyright": "1.1.414",
+};
+
+/** The cache folder the test servers are installed into. */
+export const LSP_CACHE_DIR = join(
+  dirname(dirname(fileURLToPath(import.meta.url))),
+  ".cache",
+  "lsp",
+);
+
+async function installedVersion(prefix: string, name: string): Promise<string | null> {
+  try {
+    const text = await Deno.readTextFile(join(prefix, "node_modules", name, "package.json"));
+    return (JSON.parse(text) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Install the pinned servers into `prefix` unless they are already there. */
+export async function installLanguageServers(prefix = LSP_CACHE_DIR): Promise<void> {
+  const missing: string[] = [];
+  for (const [name, version] of Object.entries(LSP_PACKAGES)) {
+    if (await installedVersion(prefix, name) !== version) missing.push(`${name}@${version}`);
+  }
+  if (missing.length === 0) {
+    console.error(`test setup: language servers present in ${prefix}`);
+    return;
+  }
+  await Deno.mkdir(prefix, { recursive: true });
+  // Our own package.json keeps npm from walking up to a parent project.
+  const manifest = join(prefix, "package.json");
+  try {
+    await Deno.stat(manifest);
+  } catch {
+    await Deno.writeTextFile(manifest, '{ "name": "sextant-test-lsp", "private": true }\n');
+  }
+  console.error(`test setup: installing ${missing.join(" ")} into ${prefix}`);
+  const npm = Deno.build.os === "windows" ? "npm.cmd" : "npm";
+  const { success, code } = await new Deno.Command(npm, {
+    args: [
+      "install",
+      "--prefix",
+      prefix,
+      "--no-audit",
+      "--no-fund",
+      "--save-exact",
+      "--loglevel=error",
+      "--engine-strict=false",
+      ...missing,
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error(`npm install failed with exit code ${code}`);
+}
+
 if (import.meta.main) {
-  console.error("test setup: nothing to install yet");
+  try {
+    await installLanguageServers();
+  } catch (error) {
+    // Tests of servers that are missing skip with a reason; the other tests still run.
+    console.error(`test setup: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

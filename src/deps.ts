@@ -38,3 +38,19 @@ export { default as picomatch } from "npm:picomatch@4.0.7";
 export { default as ignore } from "npm:ignore@7.0.16";
 export type { Ignore } from "npm:ignore@7.0.16";
 export { structuredPatch } from "npm:diff@9.0.0";
+
+// JSON-RPC to language servers. Deno resolves the types of the `/node` entry from the package's
+// exports map; the hint keeps that explicit (a `lib/node/main.d.ts` hint silently yields `any`).
+// @ts-types="npm:vscode-jsonrpc@10.0.0/node"
+export {
+  CancellationTokenSource,
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "npm:vscode-jsonrpc@10.0.0/node";
+// @ts-types="npm:vscode-jsonrpc@10.0.0/node"
+export type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
+
+// TOML (Cargo.toml, pyproject.toml, alire.toml) for the toolchain tools.
+export { parse as parseToml } from "npm:smol-toml@1.9.1";

@@ -1,5 +1,5 @@
 /**
- * The command line: `sextant [serve] [--project PATH] [--context NAME] [--mode NAME]...
+ * The command line: `sextant [serve|doctor] [--project PATH] [--context NAME] [--mode NAME]...
  * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
  * @module
  */
@@ -10,6 +10,8 @@ export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP 
 
 Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
+  sextant doctor [--project PATH]
+                                 check the project's language servers and Sextant's permissions
 
 Options:
   --project PATH       project root (default: the current directory)
@@ -24,7 +26,7 @@ Options:
 `;
 
 export interface CliOptions {
-  command: "serve" | "help" | "version";
+  command: "serve" | "doctor" | "help" | "version";
   project?: string | undefined;
   noProject: boolean;
   context?: string | undefined;
@@ -62,7 +64,9 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (command !== "serve") throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
+  if (command !== "serve" && command !== "doctor") {
+    throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
+  }
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
   const level = values["log-level"];
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -72,7 +76,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
   return {
-    command: values.help ? "help" : values.version ? "version" : "serve",
+    command: values.help ? "help" : values.version ? "version" : command,
     project: values.project,
     noProject: values["no-project"],
     context: values.context,

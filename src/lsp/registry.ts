@@ -355,7 +355,10 @@ export function isDenoProject(root: string): boolean {
 function denoCommand(): string {
   try {
     const exec = Deno.execPath();
-    if (/^deno(\.exe)?$/i.test(basename(exec))) return exec;
+    // Under a restricted --allow-run list only the exact allowed path may run (symlinks are not
+    // followed), so prefer our own executable only when it is itself allowed.
+    const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
+    if (allowed && /^deno(\.exe)?$/i.test(basename(exec))) return exec;
   } catch { /* no permission to know: fall back to PATH */ }
   return "deno";
 }

@@ -9,6 +9,29 @@
 /** Reports long waits (server start, project loading) so callers can forward them as progress. */
 export type ProgressReporter = (message: string) => void;
 
+/** An LSP position: 0-based line, UTF-16 column. */
+export interface LspPosition {
+  line: number;
+  character: number;
+}
+
+export interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+
+/** An LSP `Diagnostic` as the server sent it (severity 1 error, 2 warning, 3 info, 4 hint). */
+export interface LspDiagnostic {
+  range: LspRange;
+  severity?: number;
+  code?: string | number;
+  source?: string;
+  message: string;
+  tags?: number[];
+  relatedInformation?: unknown;
+  data?: unknown;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ProgressReporter | undefined;
@@ -36,6 +59,13 @@ export interface LanguageServer {
 
   /** Make sure the server has the current disk content of these project-relative files. */
   syncFiles(relPaths: readonly string[], options?: RequestOptions): Promise<void>;
+
+  /**
+   * Diagnostics of a project-relative file for its content on disk now: the file is synced, then
+   * its diagnostics are pulled (`textDocument/diagnostic`, or tsserver's own commands) or, from
+   * push-only servers, awaited for exactly the document version just sent. No sleeps.
+   */
+  diagnostics(relPath: string, options?: RequestOptions): Promise<LspDiagnostic[]>;
 
   /** `file://` URI of a project-relative path, and back (null when outside the project). */
   uriOf(relPath: string): string;

@@ -3,12 +3,15 @@
  * with the MCP SDK client over stdio; build throwaway project folders.
  * @module
  */
-import { join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+
+/** The SDK client classes, for tests that start Sextant their own way. */
+export { Client, StdioClientTransport };
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN = join(REPO_ROOT, "main.ts");
@@ -36,7 +39,11 @@ export async function connect(
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: startArgs(["--project", project, "--log-level", "warn", ...extraArgs]),
-    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project, ".xdg-test"), ...env },
+    env: withLspPath({
+      ...Deno.env.toObject(),
+      XDG_CONFIG_HOME: join(project, ".xdg-test"),
+      ...env,
+    }),
     stderr: "pipe",
   });
   const client = new Client({ name: "sextant-test", version: "0" });
@@ -49,6 +56,21 @@ export async function connect(
       await client.close();
     },
   };
+}
+
+/**
+ * `env` with the folders of `SEXTANT_LSP_PATH` put first on `PATH`, in the order the registry
+ * searches them. The `sextant` set allows programs by name, and Deno resolves those names on
+ * `PATH` when Sextant starts: a test server is then allowed exactly as a user's server on PATH is.
+ */
+export function withLspPath(env: Record<string, string>): Record<string, string> {
+  const extra = env.SEXTANT_LSP_PATH;
+  if (!extra) return env;
+  const folders = extra.split(delimiter).filter(Boolean).flatMap((dir) => {
+    const abs = resolve(dir);
+    return [abs, join(abs, "node_modules", ".bin"), join(abs, "bin")];
+  });
+  return { ...env, PATH: [...folders, env.PATH ?? ""].filter(Boolean).join(delimiter) };
 }
 
 /** Text of a tool result, and whether it was an error. */

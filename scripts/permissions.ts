@@ -1,0 +1,235 @@
+/**
+ * Sextant's Deno permissions, defined once: the `sextant` permission set in deno.json, which
+ * `deno task start` and the end-to-end tests use as `-P=sextant`. This module turns that set into
+ * explicit flags for everything that cannot name the set: `deno compile` (scripts/compile.ts),
+ * `deno run` from a URL or another folder, `deno install`, and the README's client snippets.
+ *
+ * ```sh
+ * deno run -A scripts/permissions.ts                  # the flags, on one line
+ * deno run -A scripts/permissions.ts --json           # the flags as a JSON array
+ * deno run -A scripts/permissions.ts --update-readme  # rewrite the flags in README.md's snippets
+ * ```
+ *
+ * `SEXTANT_EXTRA_RUN` (comma-separated program names or absolute paths; `*` for any program)
+ * widens `--allow-run` for user-defined language servers; see {@linkcode extraRunFromEnv}.
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { jsonc } from "../src/deps.ts";
+
+/** The name of the permission set in deno.json. */
+export const PERMISSION_SET_NAME = "sextant";
+
+/** The repository's deno.json. */
+export const DENO_JSON: string = fileURLToPath(new URL("../deno.json", import.meta.url));
+
+/** The repository's README.md. */
+export const README: string = fileURLToPath(new URL("../README.md", import.meta.url));
+
+/** A permission's grant: everything (`true`), nothing (`false`), or a list of items. */
+export type PermissionList = boolean | string[];
+
+/** A permission in a deno.json permission set: a grant, or `allow`/`deny`/`ignore` grants. */
+export type PermissionValue = PermissionList | {
+  allow?: PermissionList;
+  deny?: PermissionList;
+  ignore?: PermissionList;
+};
+
+/** The permission kinds Deno knows, in the order their flags are written. */
+export const PERMISSION_KINDS = [
+  "read",
+  "write",
+  "run",
+  "env",
+  "net",
+  "ffi",
+  "sys",
+  "import",
+] as const;
+
+/** One of {@linkcode PERMISSION_KINDS}. */
+export type PermissionKind = typeof PERMISSION_KINDS[number];
+
+/** A deno.json permission set. */
+export type PermissionSet = Partial<Record<PermissionKind, PermissionValue>>;
+
+/** Options of {@linkcode permissionFlags} and {@linkcode sextantFlags}. */
+export interface FlagOptions {
+  /**
+   * Programs added to the set's `run` list (names or absolute paths). `"*"` lifts the
+   * restriction: `--allow-run` for every program.
+   */
+  extraRun?: readonly string[];
+}
+
+/**
+ * Flags that are not permissions but belong with them wherever Sextant runs outside
+ * `deno task start`: never stop to ask for a permission (an MCP server has no one to ask), and
+ * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr.
+ */
+export const RUNTIME_FLAGS: readonly string[] = ["--quiet", "--no-prompt"];
+
+/**
+ * Read the permission set `name` from a deno.json (or deno.jsonc) file.
+ *
+ * @example
+ * ```ts
+ * import { loadPermissionSet } from "./permissions.ts";
+ * const set = loadPermissionSet();
+ * console.log(set.net); // false
+ * ```
+ */
+export function loadPermissionSet(
+  configPath = DENO_JSON,
+  name = PERMISSION_SET_NAME,
+): PermissionSet {
+  const text = Deno.readTextFileSync(configPath);
+  const errors: jsonc.ParseError[] = [];
+  const config = jsonc.parse(text, errors, { allowTrailingComma: true }) as {
+    permissions?: Record<string, PermissionSet>;
+  };
+  if (errors.length > 0) throw new SyntaxError(`Cannot parse ${configPath}.`);
+  const set = config.permissions?.[name];
+  if (!set || typeof set !== "object") {
+    throw new TypeError(`No permission set "${name}" under "permissions" in ${configPath}.`);
+  }
+  for (const kind of Object.keys(set)) {
+    if (!(PERMISSION_KINDS as readonly string[]).includes(kind)) {
+      throw new TypeError(`Unknown permission "${kind}" in set "${name}" of ${configPath}.`);
+    }
+  }
+  return set;
+}
+
+/** The allow/deny/ignore grants of one permission value, normalized. */
+export function grantsOf(value: PermissionValue | undefined): {
+  allow: PermissionList;
+  deny: PermissionList;
+  ignore: PermissionList;
+} {
+  if (value === undefined) return { allow: false, deny: false, ignore: false };
+  if (typeof value === "boolean" || Array.isArray(value)) {
+    return { allow: value, deny: false, ignore: false };
+  }
+  return { allow: value.allow ?? false, deny: value.deny ?? false, ignore: value.ignore ?? false };
+}
+
+function flag(mode: "allow" | "deny" | "ignore", kind: PermissionKind, list: PermissionList) {
+  if (list === true) return [`--${mode}-${kind}`];
+  if (list === false || list.length === 0) return [];
+  for (const item of list) {
+    if (item.includes(",")) throw new TypeError(`A ${kind} item cannot hold a comma: "${item}".`);
+  }
+  return [`--${mode}-${kind}=${list.join(",")}`];
+}
+
+/** The `run` list of a set with `extra` programs added (`true` when `extra` holds `"*"`). */
+export function runGrant(set: PermissionSet, extra: readonly string[] = []): PermissionList {
+  const allow = grantsOf(set.run).allow;
+  if (allow === true || extra.includes("*")) return true;
+  const base = allow === false ? [] : allow;
+  return [...new Set([...base, ...extra.map((e) => e.trim()).filter(Boolean)])];
+}
+
+/**
+ * The `--allow-*`, `--deny-*` and `--ignore-*` flags equivalent to a permission set. A `false`
+ * or absent permission gives no flag: Deno denies what is not granted.
+ *
+ * @example
+ * ```ts
+ * import { permissionFlags } from "./permissions.ts";
+ * const flags = permissionFlags({ read: true, run: ["gopls"], env: { allow: ["HOME"], ignore: true } });
+ * console.log(flags.join(" ")); // --allow-read --allow-run=gopls --allow-env=HOME --ignore-env
+ * ```
+ */
+export function permissionFlags(set: PermissionSet, options: FlagOptions = {}): string[] {
+  const flags: string[] = [];
+  for (const kind of PERMISSION_KINDS) {
+    const grants = grantsOf(set[kind]);
+    const allow = kind === "run" ? runGrant(set, options.extraRun) : grants.allow;
+    flags.push(...flag("allow", kind, allow));
+    flags.push(...flag("deny", kind, grants.deny));
+    flags.push(...flag("ignore", kind, grants.ignore));
+  }
+  return flags;
+}
+
+/** {@linkcode RUNTIME_FLAGS} followed by the flags of the `sextant` set (from deno.json). */
+export function sextantFlags(options: FlagOptions = {}, configPath = DENO_JSON): string[] {
+  return [...RUNTIME_FLAGS, ...permissionFlags(loadPermissionSet(configPath), options)];
+}
+
+/**
+ * Programs to add to `--allow-run`, from `SEXTANT_EXTRA_RUN` (comma-separated names or absolute
+ * paths, `*` for any program). Read by scripts/compile.ts: a compiled binary's permissions are
+ * fixed when it is built.
+ */
+export function extraRunFromEnv(): string[] {
+  const value = Deno.env.get("SEXTANT_EXTRA_RUN") ?? "";
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+/** A permission flag, with its list if any. */
+const PERMISSION_FLAG = String.raw`--(?:allow|deny|ignore)-(?:${PERMISSION_KINDS.join("|")})` +
+  String.raw`(?:=[^\s"',\]]+(?:,[^\s"',\]]+)*)?(?![\w-])`;
+/** Matches one flag that {@linkcode sextantFlags} can produce. */
+const FLAG = String.raw`(?:--quiet|--no-prompt|${PERMISSION_FLAG})(?![\w-])`;
+/** A run of such flags in a shell command, space separated, not inside quotes. */
+const SHELL_RUN = new RegExp(String.raw`(?<!["\w-])${FLAG}(?:[ \t]+${FLAG})*`, "g");
+/** A run of such flags as quoted items of a JSON or TOML array. */
+const QUOTED_RUN = new RegExp(String.raw`"${FLAG}"(?:,\s*"${FLAG}")*`, "g");
+const ONE_FLAG = new RegExp(FLAG, "g");
+/** A run counts only when it grants or denies something: `--quiet` alone is another tool's. */
+const isPermissionRun = (run: string) => new RegExp(PERMISSION_FLAG).test(run);
+
+/**
+ * Fenced code blocks of a Markdown text that hold commands or client configs (sh, json, toml):
+ * prose, and sample output in `text` blocks, may name a flag without being a snippet.
+ */
+const CODE_BLOCK = /^```(?:sh|bash|shell|console|powershell|json|jsonc|toml)[ \t]*\n[\s\S]*?^```/gm;
+
+/**
+ * Every run of Sextant flags in the fenced code blocks of a Markdown `text` (shell words, or
+ * quoted items of JSON/TOML arrays), each as its list of flags, in the order they appear.
+ */
+export function findFlagRuns(text: string): string[][] {
+  const runs: string[][] = [];
+  for (const block of text.match(CODE_BLOCK) ?? []) {
+    const found: Array<{ index: number; flags: string[] }> = [];
+    for (const pattern of [QUOTED_RUN, SHELL_RUN]) {
+      for (const match of block.matchAll(pattern)) {
+        if (!isPermissionRun(match[0])) continue;
+        found.push({ index: match.index, flags: match[0].match(ONE_FLAG) ?? [] });
+      }
+    }
+    runs.push(...found.sort((a, b) => a.index - b.index).map((run) => run.flags));
+  }
+  return runs;
+}
+
+/** `text` with every run of Sextant flags in its code blocks replaced by `flags`, in its style. */
+export function rewriteFlagRuns(text: string, flags: readonly string[]): string {
+  const quoted = flags.map((f) => `"${f}"`).join(", ");
+  return text.replace(
+    CODE_BLOCK,
+    (block) =>
+      block
+        .replace(QUOTED_RUN, (run) => isPermissionRun(run) ? quoted : run)
+        .replace(SHELL_RUN, (run) => isPermissionRun(run) ? flags.join(" ") : run),
+  );
+}
+
+if (import.meta.main) {
+  const flags = sextantFlags({ extraRun: extraRunFromEnv() });
+  if (Deno.args.includes("--json")) {
+    console.log(JSON.stringify(flags));
+  } else if (Deno.args.includes("--update-readme")) {
+    const text = Deno.readTextFileSync(README);
+    const updated = rewriteFlagRuns(text, sextantFlags());
+    if (updated !== text) Deno.writeTextFileSync(README, updated);
+    console.error(updated === text ? "README.md already up to date" : "README.md updated");
+  } else {
+    console.log(flags.join(" "));
+  }
+}

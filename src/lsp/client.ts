@@ -1,0 +1,331 @@
+/**
+ * One language-server process and its JSON-RPC connection: spawn, `initialize`/`initialized`,
+ * answers to the server's own requests (engine rule 6), progress and diagnostics notifications,
+ * and `shutdown`/`exit` followed by a kill of the whole process group.
+ * @module
+ */
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  type MessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "../deps.ts";
+import { log } from "../log.ts";
+import { clientCapabilities } from "./capabilities.ts";
+import { DiagnosticsStore } from "./diagnostics.ts";
+import { type ExitStatus, type ServerProcess, spawnServer } from "./process.ts";
+import { ProgressTracker } from "./progress.ts";
+import { lookupSection } from "./settings.ts";
+
+/** What {@linkcode LspClient.start} needs to run one server. */
+export interface ClientOptions {
+  /** Registry id, for messages ("typescript"). */
+  id: string;
+  /** Absolute path of the executable. */
+  command: string;
+  args: readonly string[];
+  /** Project root (real path): the working directory and the single workspace folder. */
+  root: string;
+  rootUri: string;
+  projectName: string;
+  initializationOptions?: unknown;
+  /** Answers `workspace/configuration` (looked up by section) and goes in didChangeConfiguration. */
+  settings?: unknown;
+  /**
+   * The server is loading until it logs a line matching this (`window/logMessage`); for servers
+   * with no progress reporting of their project load.
+   */
+  readyLogPattern?: RegExp;
+  /** Also push `settings` with `workspace/didChangeConfiguration` after `initialized`. */
+  pushSettings?: boolean;
+  env?: Record<string, string>;
+  /** How long `initialize` may take. */
+  initializeTimeoutMs?: number;
+  /** Decide `workspace/applyEdit`; without it edits are refused (tools apply edits themselves). */
+  applyEdit?: (edit: unknown) => Promise<{ applied: boolean; failureReason?: string }>;
+}
+
+/** A dynamic registration from `client/registerCapability`. */
+export interface Registration {
+  id: string;
+  method: string;
+  registerOptions?: unknown;
+}
+
+/** The running process and connection of one language server. Not restartable: make a new one. */
+export class LspClient {
+  readonly id: string;
+  readonly process: ServerProcess;
+  readonly connection: MessageConnection;
+  readonly progress = new ProgressTracker();
+  readonly diagnostics = new DiagnosticsStore();
+  /** Dynamic registrations by id. */
+  readonly registrations = new Map<string, Registration>();
+  capabilities: Record<string, unknown> = {};
+  serverInfo: { name?: string; version?: string } = {};
+  /** Resolves when the process has ended, for whatever reason. */
+  readonly exited: Promise<ExitStatus>;
+  #alive = true;
+  #stopping = false;
+  readonly #options: ClientOptions;
+
+  private constructor(options: ClientOptions) {
+    this.id = options.id;
+    this.#options = options;
+    this.process = spawnServer(options.command, options.args, {
+      cwd: options.root,
+      label: options.id,
+      ...(options.env ? { env: options.env } : {}),
+    });
+    this.connection = createMessageConnection(
+      new StreamMessageReader(this.process.stdout),
+      new StreamMessageWriter(this.process.stdin),
+    );
+    this.exited = this.process.exited.then((status) => {
+      this.#alive = false;
+      this.progress.reset();
+      this.connection.dispose();
+      if (!this.#stopping) {
+        log.warn(
+          `language server ${this.id} (pid ${this.process.pid}) exited unexpectedly ` +
+            `(code ${status.code}${status.signal ? `, signal ${status.signal}` : ""})`,
+        );
+      }
+      return status;
+    });
+    if (options.readyLogPattern) this.progress.hold("startup", "loading the project");
+    this.#installHandlers();
+    this.connection.listen();
+  }
+
+  /** Spawn the server and complete `initialize`/`initialized`. Kills the process on failure. */
+  static async start(options: ClientOptions): Promise<LspClient> {
+    const client = new LspClient(options);
+    try {
+      await client.#initialize();
+      return client;
+    } catch (error) {
+      await client.stop();
+      throw error;
+    }
+  }
+
+  get pid(): number {
+    return this.process.pid;
+  }
+
+  /** Whether the process still runs (and we did not start stopping it). */
+  get alive(): boolean {
+    return this.#alive && !this.#stopping;
+  }
+
+  /**
+   * Send a request; rejects when the process dies first. `signal` sends `$/cancelRequest`.
+   */
+  async request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    if (!this.alive) throw new ServerExitedError(this.id, this.process.stderrTail());
+    const source = new CancellationTokenSource();
+    const onAbort = () => source.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await Promise.race([
+        this.connection.sendRequest<R>(method, params, source.token),
+        this.exited.then((): never => {
+          throw new ServerExitedError(this.id, this.process.stderrTail());
+        }),
+      ]);
+    } catch (error) {
+      // A dead server shows first as a broken pipe or a disposed connection: wait for its exit.
+      if (this.#alive && !isServerAnswer(error)) {
+        await withTimeout(this.exited, 2_000, "exit").catch(() => {});
+      }
+      if (!this.#alive) throw new ServerExitedError(this.id, this.process.stderrTail());
+      throw error;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      source.dispose();
+    }
+  }
+
+  /** Send a notification (dropped when the server is gone). */
+  async notify(method: string, params: unknown): Promise<void> {
+    if (!this.alive) return;
+    try {
+      await this.connection.sendNotification(method, params);
+    } catch (error) {
+      log.debug(`${this.id}: notification ${method} failed: ${String(error)}`);
+    }
+  }
+
+  /** `shutdown` + `exit`, then kill the process group. Safe to call more than once. */
+  async stop(graceMs = 2_000): Promise<void> {
+    if (this.#stopping) {
+      await this.exited;
+      return;
+    }
+    const wasAlive = this.#alive;
+    this.#stopping = true;
+    if (wasAlive) {
+      try {
+        await withTimeout(this.connection.sendRequest("shutdown"), graceMs, "shutdown");
+        await this.connection.sendNotification("exit");
+        await withTimeout(this.exited, graceMs, "exit");
+      } catch (error) {
+        log.debug(`${this.id}: clean shutdown failed (${String(error)}); killing it`);
+      }
+    }
+    // Even after a clean exit, helpers the server started may linger in its group.
+    await this.process.killGroup(graceMs);
+    this.connection.dispose();
+    await this.exited;
+  }
+
+  async #initialize(): Promise<void> {
+    const o = this.#options;
+    const params = {
+      processId: Deno.pid,
+      clientInfo: { name: "sextant" },
+      locale: "en",
+      rootPath: o.root,
+      rootUri: o.rootUri,
+      workspaceFolders: [{ uri: o.rootUri, name: o.projectName }],
+      capabilities: clientCapabilities(),
+      initializationOptions: o.initializationOptions ?? null,
+      trace: "off",
+    };
+    const result = await withTimeout(
+      this.request<{ capabilities?: Record<string, unknown>; serverInfo?: object }>(
+        "initialize",
+        params,
+      ),
+      o.initializeTimeoutMs ?? 60_000,
+      `${this.id}: initialize`,
+    );
+    this.capabilities = result?.capabilities ?? {};
+    this.serverInfo = (result?.serverInfo ?? {}) as typeof this.serverInfo;
+    await this.notify("initialized", {});
+    // Servers that pull settings (workspace/configuration) must not get a push as well: pyright
+    // re-initialises its workspace on it and answers queries from a half-built program meanwhile.
+    if (o.settings !== undefined && o.pushSettings) {
+      await this.notify("workspace/didChangeConfiguration", { settings: o.settings });
+    }
+  }
+
+  #installHandlers(): void {
+    const c = this.connection;
+    const o = this.#options;
+    c.onRequest("workspace/configuration", (params: { items?: Array<{ section?: string }> }) => {
+      const items = params?.items ?? [];
+      return items.map((item) => lookupSection(o.settings, item.section) ?? null);
+    });
+    c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
+      this.progress.create(params.token);
+      return null;
+    });
+    c.onRequest("client/registerCapability", (params: { registrations?: Registration[] }) => {
+      for (const r of params?.registrations ?? []) this.registrations.set(r.id, r);
+      return null;
+    });
+    c.onRequest("client/unregisterCapability", (params: {
+      unregisterations?: Array<{ id: string }>;
+      unregistrations?: Array<{ id: string }>;
+    }) => {
+      // The LSP spec spells the field "unregisterations"; accept the corrected spelling too.
+      for (const r of params?.unregisterations ?? params?.unregistrations ?? []) {
+        this.registrations.delete(r.id);
+      }
+      return null;
+    });
+    c.onRequest("workspace/applyEdit", async (params: { edit?: unknown }) => {
+      if (o.applyEdit) return await o.applyEdit(params?.edit);
+      return {
+        applied: false,
+        failureReason: "Sextant applies workspace edits through its own tools.",
+      };
+    });
+    c.onRequest("workspace/workspaceFolders", () => [{ uri: o.rootUri, name: o.projectName }]);
+    c.onRequest("window/showMessageRequest", (params: { message?: string }) => {
+      log.debug(`${this.id} asks: ${params?.message ?? ""}`);
+      return null;
+    });
+    c.onRequest("window/showDocument", () => ({ success: false }));
+    c.onRequest("workspace/diagnostic/refresh", () => {
+      this.diagnostics.invalidateAll();
+      return null;
+    });
+    for (
+      const refresh of ["semanticTokens", "codeLens", "inlayHint", "inlineValue", "foldingRange"]
+    ) {
+      c.onRequest(`workspace/${refresh}/refresh`, () => null);
+    }
+    c.onNotification("$/progress", (params: { token: string | number; value: unknown }) => {
+      this.progress.progress(params.token, params.value);
+    });
+    c.onNotification("experimental/serverStatus", (params: { quiescent?: boolean }) => {
+      this.progress.serverStatus(params ?? {});
+    });
+    c.onNotification("textDocument/publishDiagnostics", (params: {
+      uri: string;
+      version?: number | null;
+      diagnostics: unknown[];
+    }) => {
+      this.diagnostics.publish(params.uri, params.version ?? null, params.diagnostics ?? []);
+    });
+    c.onNotification("window/logMessage", (params: { type?: number; message?: string }) => {
+      const message = params?.message ?? "";
+      log.debug(`[${this.id}] ${message}`);
+      if (o.readyLogPattern?.test(message)) this.progress.release("startup");
+    });
+    c.onNotification("window/showMessage", (params: { type?: number; message?: string }) => {
+      log.debug(`[${this.id} message] ${params?.message ?? ""}`);
+    });
+    c.onNotification(() => {/* telemetry and server-specific notifications: not needed */});
+    c.onError(([error]) => log.debug(`${this.id}: connection error: ${error.message}`));
+  }
+}
+
+/** The server process ended while a request was pending or before it was sent. */
+export class ServerExitedError extends Error {
+  override name = "ServerExitedError";
+  constructor(id: string, stderrTail: string) {
+    super(
+      `The ${id} language server exited` +
+        (stderrTail ? `. Its last output:\n${stderrTail.split("\n").slice(-5).join("\n")}` : "."),
+    );
+  }
+}
+
+/** A request that the server answered with an error (keeps the LSP code). */
+export function isResponseError(error: unknown): error is ResponseError<unknown> {
+  return error instanceof ResponseError;
+}
+
+/** An error response the server sent (as opposed to a transport failure on our side). */
+function isServerAnswer(error: unknown): boolean {
+  return error instanceof ResponseError && error.code !== -32099 && error.code !== -32098;
+}
+
+/** Race a promise against a timer; the timer never outlives the race. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A bounded wait ran out. */
+export class TimeoutError extends Error {
+  override name = "TimeoutError";
+  constructor(what: string, ms: number) {
+    super(`${what} timed out after ${Math.round(ms / 1000)} s`);
+  }
+}

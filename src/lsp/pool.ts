@@ -1,0 +1,138 @@
+/**
+ * The language-server pool of a project: one server per language, started lazily on first need,
+ * shared by every tool call, restarted after a crash, and stopped with the session.
+ * Tool code gets it with {@linkcode poolFor}.
+ * @module
+ */
+import { extname } from "node:path";
+import { ToolError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Project } from "../project/project.ts";
+import type { Session } from "../session.ts";
+import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
+import { detectLanguages, type ServerSpec, serverSpecs, specForFile } from "./registry.ts";
+import { ManagedServer, type ServerTimeouts } from "./server.ts";
+
+const pools = new WeakMap<Project, ServerPool>();
+
+/**
+ * The pool of a project, created on first use. It is owned by the session (stopped on shutdown)
+ * and hears about every file our tools write, so the servers see our edits at once.
+ */
+export function poolFor(session: Session, project: Project): LanguageServerPool {
+  let pool = pools.get(project);
+  if (!pool || pool.disposed) {
+    const created = new ServerPool(project);
+    pools.set(project, created);
+    session.own(created);
+    session.onFilesChanged((paths) => created.filesChanged(paths));
+    pool = created;
+  }
+  return pool;
+}
+
+/** One server per registry entry for one project; see {@linkcode LanguageServerPool}. */
+export class ServerPool implements LanguageServerPool {
+  readonly project: Project;
+  readonly #specs: ServerSpec[];
+  readonly #servers = new Map<string, ManagedServer>();
+  readonly #timeouts: Partial<ServerTimeouts>;
+  #disposed = false;
+
+  constructor(project: Project, specs?: ServerSpec[], timeouts: Partial<ServerTimeouts> = {}) {
+    this.project = project;
+    this.#specs = specs ?? serverSpecs(project.root, project.settings.language_servers);
+    this.#timeouts = timeouts;
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** The registry entries this pool chooses from (after config and project markers). */
+  get specs(): readonly ServerSpec[] {
+    return this.#specs;
+  }
+
+  handles(relPath: string): boolean {
+    return specForFile(this.#specs, relPath) !== undefined;
+  }
+
+  async serverFor(relPath: string, options: RequestOptions = {}): Promise<LanguageServer> {
+    const spec = specForFile(this.#specs, relPath);
+    if (!spec) {
+      throw new ToolError(
+        `No language server handles '${relPath}' (extension '${extname(relPath) || "none"}'). ` +
+          "Add one under language_servers in .sextant/project.jsonc.",
+      );
+    }
+    const server = this.#server(spec);
+    await server.start(options);
+    return server;
+  }
+
+  async serversForProject(options: RequestOptions = {}): Promise<LanguageServer[]> {
+    const specs = await detectLanguages(this.project, this.#specs, options.signal);
+    const started = await Promise.allSettled(specs.map(async (spec) => {
+      const server = this.#server(spec);
+      await server.start(options);
+      return server;
+    }));
+    const servers: LanguageServer[] = [];
+    const failures: string[] = [];
+    for (const result of started) {
+      if (result.status === "fulfilled") servers.push(result.value);
+      else {failures.push(
+          result.reason instanceof Error ? result.reason.message : String(result.reason),
+        );}
+    }
+    // One failing server never blocks the others: report it only when nothing else works.
+    if (servers.length === 0 && failures.length > 0) throw new ToolError(failures.join("\n"));
+    for (const failure of failures) log.warn(failure);
+    return servers;
+  }
+
+  /** Servers already created (running or restartable), for status reports and tests. */
+  running(): ManagedServer[] {
+    return [...this.#servers.values()];
+  }
+
+  /** Our own tools wrote these files (real absolute paths): sync them with every server now. */
+  async filesChanged(realPaths: readonly string[]): Promise<void> {
+    const rel: string[] = [];
+    for (const path of realPaths) {
+      const relPath = this.#relative(path);
+      if (relPath !== null) rel.push(relPath);
+    }
+    if (rel.length === 0) return;
+    await Promise.allSettled([...this.#servers.values()].map((s) => s.notifyChanged(rel)));
+  }
+
+  async restartAll(): Promise<void> {
+    const servers = [...this.#servers.values()];
+    this.#servers.clear();
+    await Promise.allSettled(servers.map((s) => s.dispose()));
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    await this.restartAll();
+  }
+
+  #server(spec: ServerSpec): ManagedServer {
+    if (this.#disposed) throw new ToolError("The language-server pool is shut down.");
+    let server = this.#servers.get(spec.id);
+    if (!server) {
+      server = new ManagedServer(spec, this.project, this.#timeouts);
+      this.#servers.set(spec.id, server);
+    }
+    return server;
+  }
+
+  #relative(realPath: string): string | null {
+    const root = this.project.root;
+    if (realPath === root) return null;
+    const prefix = root.endsWith("/") ? root : root + "/";
+    return realPath.startsWith(prefix) ? realPath.slice(prefix.length) : null;
+  }
+}

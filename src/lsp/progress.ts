@@ -1,0 +1,196 @@
+/**
+ * Readiness of a language server (engine rule 1): work-done progress tokens the server creates
+ * and reports on (`window/workDoneProgress/create`, `$/progress` begin/report/end), plus the
+ * `experimental/serverStatus` signal of rust-analyzer-style servers. A server with any token
+ * open, or that says it is not quiescent, is still loading: queries wait for it.
+ * @module
+ */
+
+/** The value of a `$/progress` notification for work-done progress. */
+export interface WorkDoneValue {
+  kind: "begin" | "report" | "end";
+  title?: string;
+  message?: string;
+  percentage?: number;
+}
+
+interface Task {
+  title: string;
+  message: string;
+  percentage: number | undefined;
+  begun: boolean;
+}
+
+/**
+ * Prefix of the `workDoneToken`s Sextant puts into its own requests. Progress on them is the
+ * progress of that request (e.g. "Finding references"), not project loading: it never makes the
+ * server count as busy. Without our token, servers such as pyright create one per request.
+ */
+export const REQUEST_TOKEN_PREFIX = "sextant/";
+
+/** Tokens created but never begun are forgotten after this long (servers that create eagerly). */
+const UNBEGUN_TOKEN_TTL_MS = 10_000;
+
+export class ProgressTracker {
+  readonly #tasks = new Map<string, Task & { created: number }>();
+  readonly #waiters = new Set<() => void>();
+  /** Increases whenever loading work starts; lets callers see work that began during a request. */
+  #epoch = 0;
+  /** From `experimental/serverStatus`; true when the server has not said so. */
+  #quiescent = true;
+
+  /** `window/workDoneProgress/create`: the token counts as busy until its `end`. */
+  create(token: string | number): void {
+    if (isRequestToken(token)) return;
+    this.#tasks.set(String(token), {
+      title: "",
+      message: "",
+      percentage: undefined,
+      begun: false,
+      created: Date.now(),
+    });
+    this.#epoch++;
+  }
+
+  /** A `$/progress` notification; values that are not work-done progress are ignored. */
+  progress(token: string | number, value: unknown): void {
+    if (!isWorkDoneValue(value) || isRequestToken(token)) return;
+    const key = String(token);
+    if (value.kind === "end") {
+      this.#tasks.delete(key);
+      this.#notify();
+      return;
+    }
+    const task = this.#tasks.get(key) ??
+      { title: "", message: "", percentage: undefined, begun: false, created: Date.now() };
+    if (value.kind === "begin") {
+      task.begun = true;
+      task.title = value.title ?? "";
+      this.#epoch++;
+    }
+    if (value.message !== undefined) task.message = value.message;
+    if (value.percentage !== undefined) task.percentage = value.percentage;
+    this.#tasks.set(key, task);
+    this.#notify();
+  }
+
+  /**
+   * Count as busy until {@linkcode release}: for servers whose only sign of having loaded the
+   * project is a log line (pyright's "Found N source files").
+   */
+  hold(name: string, title: string): void {
+    this.#tasks.set(`hold:${name}`, {
+      title,
+      message: "",
+      percentage: undefined,
+      begun: true,
+      created: Date.now(),
+    });
+    this.#epoch++;
+    this.#notify();
+  }
+
+  release(name: string): void {
+    if (this.#tasks.delete(`hold:${name}`)) this.#notify();
+  }
+
+  /** rust-analyzer's `experimental/serverStatus` notification. */
+  serverStatus(status: { quiescent?: boolean; health?: string }): void {
+    const quiescent = status.quiescent !== false;
+    if (!quiescent && this.#quiescent) this.#epoch++;
+    this.#quiescent = quiescent;
+    this.#notify();
+  }
+
+  /** Work counter: compare before and after a request to notice loading that began meanwhile. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Whether the server is loading or analysing now. */
+  get busy(): boolean {
+    this.#expire();
+    return !this.#quiescent || this.#tasks.size > 0;
+  }
+
+  /** A short human text of what the server is doing, e.g. "Initializing JS/TS… (40%)". */
+  describe(): string {
+    const parts: string[] = [];
+    for (const task of this.#tasks.values()) {
+      if (!task.begun) continue;
+      let text = task.title || "working";
+      if (task.message) text += `: ${task.message}`;
+      if (task.percentage !== undefined) text += ` (${Math.round(task.percentage)}%)`;
+      parts.push(text);
+    }
+    if (!this.#quiescent) parts.push("indexing");
+    return parts.join("; ") || "loading";
+  }
+
+  /**
+   * Resolve once the server is idle. Rejects with `onTimeout()`'s error after `timeoutMs`, or
+   * with the signal's reason. `report` hears every change while waiting.
+   */
+  async whenIdle(options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    report?: ((text: string) => void) | undefined;
+    onTimeout: () => Error;
+  }): Promise<void> {
+    if (!this.busy) return;
+    options.signal?.throwIfAborted();
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    let lastReport = "";
+    const check = () => {
+      if (!this.busy) return resolve();
+      const text = this.describe();
+      if (text !== lastReport) {
+        lastReport = text;
+        options.report?.(text);
+      }
+    };
+    const onAbort = () => reject(options.signal?.reason);
+    const timer = setTimeout(() => reject(options.onTimeout()), options.timeoutMs);
+    // Tokens created but never begun expire on their own; look again now and then for them.
+    const sweep = setInterval(check, 1_000);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    this.#waiters.add(check);
+    check();
+    try {
+      await promise;
+    } finally {
+      clearTimeout(timer);
+      clearInterval(sweep);
+      this.#waiters.delete(check);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Forget everything (the server process ended). Waiters are released. */
+  reset(): void {
+    this.#tasks.clear();
+    this.#quiescent = true;
+    this.#notify();
+  }
+
+  #expire(): void {
+    const now = Date.now();
+    for (const [key, task] of this.#tasks) {
+      if (!task.begun && now - task.created > UNBEGUN_TOKEN_TTL_MS) this.#tasks.delete(key);
+    }
+  }
+
+  #notify(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+}
+
+function isRequestToken(token: string | number): boolean {
+  return typeof token === "string" && token.startsWith(REQUEST_TOKEN_PREFIX);
+}
+
+function isWorkDoneValue(value: unknown): value is WorkDoneValue {
+  if (typeof value !== "object" || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === "begin" || kind === "report" || kind === "end";
+}

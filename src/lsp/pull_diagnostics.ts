@@ -1,0 +1,110 @@
+/**
+ * Diagnostics asked for rather than waited for (engine rule 3): LSP pull diagnostics
+ * (`textDocument/diagnostic`) where the server offers them, and tsserver's synchronous
+ * diagnostics commands through typescript-language-server, which only pushes diagnostics without
+ * versions and in several batches.
+ * @module
+ */
+import type { LspDiagnostic } from "./types.ts";
+
+/** Sends one request to the server (already synced and ready). */
+export type Send = <R>(method: string, params: unknown) => Promise<R>;
+
+interface PullReport {
+  kind: "full" | "unchanged";
+  resultId?: string;
+  items?: LspDiagnostic[];
+}
+
+/** Pull diagnostics with `textDocument/diagnostic`, reusing the last report when "unchanged". */
+export class PullDiagnostics {
+  readonly #last = new Map<string, { resultId: string | undefined; items: LspDiagnostic[] }>();
+
+  async pull(send: Send, uri: string): Promise<LspDiagnostic[]> {
+    const previous = this.#last.get(uri);
+    const report = await send<PullReport | null>("textDocument/diagnostic", {
+      textDocument: { uri },
+      ...(previous?.resultId ? { previousResultId: previous.resultId } : {}),
+    });
+    if (report?.kind === "unchanged" && previous) return previous.items;
+    const items = report?.items ?? [];
+    this.#last.set(uri, { resultId: report?.resultId, items });
+    return items;
+  }
+
+  forget(): void {
+    this.#last.clear();
+  }
+}
+
+/** Whether a server offers pull diagnostics, statically or by dynamic registration. */
+export function supportsPull(
+  capabilities: Record<string, unknown>,
+  registeredMethods: Iterable<string>,
+): boolean {
+  if (capabilities.diagnosticProvider) return true;
+  for (const method of registeredMethods) if (method === "textDocument/diagnostic") return true;
+  return false;
+}
+
+interface TsLocation {
+  line: number;
+  offset: number;
+}
+interface TsDiagnostic {
+  start: TsLocation;
+  end: TsLocation;
+  text: string;
+  code?: number;
+  category?: string;
+  source?: string;
+  reportsUnnecessary?: unknown;
+  reportsDeprecated?: unknown;
+}
+
+const TS_COMMANDS = [
+  "syntacticDiagnosticsSync",
+  "semanticDiagnosticsSync",
+  "suggestionDiagnosticsSync",
+] as const;
+
+/**
+ * Ask tsserver (via typescript-language-server's `typescript.tsserverRequest` command) for a
+ * file's diagnostics synchronously: exactly those of the content we sent, no waiting.
+ */
+export async function pullTsserverDiagnostics(send: Send, uri: string): Promise<LspDiagnostic[]> {
+  const out: LspDiagnostic[] = [];
+  for (const command of TS_COMMANDS) {
+    const response = await send<{ body?: TsDiagnostic[] } | TsDiagnostic[] | null>(
+      "workspace/executeCommand",
+      { command: "typescript.tsserverRequest", arguments: [command, { file: uri }] },
+    );
+    const list = Array.isArray(response) ? response : response?.body ?? [];
+    for (const d of list) out.push(fromTsDiagnostic(d, command));
+  }
+  return out;
+}
+
+function fromTsDiagnostic(d: TsDiagnostic, command: string): LspDiagnostic {
+  const severity = d.category === "error"
+    ? 1
+    : d.category === "warning"
+    ? 2
+    : d.category === "suggestion" || command === "suggestionDiagnosticsSync"
+    ? 4
+    : 3;
+  const tags: number[] = [];
+  if (d.reportsUnnecessary) tags.push(1);
+  if (d.reportsDeprecated) tags.push(2);
+  return {
+    range: {
+      start: { line: d.start.line - 1, character: d.start.offset - 1 },
+      end: { line: d.end.line - 1, character: d.end.offset - 1 },
+    },
+    severity,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+    source: d.source ?? "typescript",
+    message: d.text,
+    ...(tags.length ? { tags } : {}),
+  };
+}

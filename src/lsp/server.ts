@@ -1,0 +1,470 @@
+/**
+ * A managed language server: the {@linkcode LanguageServer} the rest of Sextant uses. It starts
+ * its process lazily, restarts it after a crash with exponential backoff (retrying the
+ * interrupted request once), syncs documents before each query, waits until the server has
+ * loaded the project, times out hung requests and cancels abandoned ones.
+ * @module
+ */
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ToolError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Project } from "../project/project.ts";
+import {
+  isResponseError,
+  LspClient,
+  ServerExitedError,
+  TimeoutError,
+  withTimeout,
+} from "./client.ts";
+import { DocumentSync } from "./documents.ts";
+import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
+import { REQUEST_TOKEN_PREFIX } from "./progress.ts";
+import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
+import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+import { ProjectWatcher } from "./watcher.ts";
+
+/** Time limits of a managed server; tests shorten them. */
+export interface ServerTimeouts {
+  /** One request, once the server is ready. */
+  requestMs: number;
+  /** Waiting for the server to finish loading the project. */
+  readyMs: number;
+  /** Spawn to `initialize` answered. */
+  initializeMs: number;
+  /** Waiting for pushed diagnostics of the version we sent. */
+  diagnosticsMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
+  requestMs: 60_000,
+  readyMs: 120_000,
+  initializeMs: 60_000,
+  diagnosticsMs: 30_000,
+});
+
+/** Consecutive crashes after which we stop restarting until `restartAll`. */
+const MAX_CRASHES = 8;
+/** A server that ran this long without crashing starts its backoff from zero again. */
+const STABLE_MS = 60_000;
+/** Requests never retried: they may have had effects before the server died or went busy. */
+const NOT_RETRIED = new Set(["workspace/executeCommand", "shutdown"]);
+
+/** Delay before restart attempt `n` (1-based): 0, 0.5 s, 1 s, 2 s, ... up to 30 s. */
+export function backoffMs(crashes: number): number {
+  if (crashes <= 1) return 0;
+  return Math.min(30_000, 500 * 2 ** (crashes - 2));
+}
+
+export class ManagedServer implements LanguageServer {
+  readonly id: string;
+  readonly spec: ServerSpec;
+  readonly #project: Project;
+  readonly #timeouts: ServerTimeouts;
+  #client: LspClient | null = null;
+  #docs: DocumentSync | null = null;
+  #watcher: ProjectWatcher | null = null;
+  #pull = new PullDiagnostics();
+  #starting: Promise<LspClient> | null = null;
+  #crashes = 0;
+  #startedAt = 0;
+  #restarts = 0;
+  #disposed = false;
+
+  constructor(spec: ServerSpec, project: Project, timeouts: Partial<ServerTimeouts> = {}) {
+    this.id = spec.id;
+    this.spec = spec;
+    this.#project = project;
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  }
+
+  /** Executable name of the first candidate (or the one running), for messages. */
+  get command(): string {
+    return this.#running?.command ?? this.spec.commands[0]?.command ?? this.id;
+  }
+
+  #running: { command: string; path: string } | null = null;
+  /** Path of the executable last tried, for messages. */
+  #attemptPath: string | null = null;
+
+  get capabilities(): Record<string, unknown> {
+    return this.#client?.capabilities ?? {};
+  }
+
+  /** Process id of the running server (its process group id too), or null. */
+  get pid(): number | null {
+    return this.#client?.alive ? this.#client.pid : null;
+  }
+
+  /** How often the process was started again after it ended unexpectedly. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** The `serverInfo` of `initialize` (name and version), when running. */
+  get serverInfo(): { name?: string; version?: string } {
+    return this.#client?.serverInfo ?? {};
+  }
+
+  /** Start the process now if it does not run (lazily called by every request). */
+  async start(options: RequestOptions = {}): Promise<void> {
+    await this.#ensureClient(options);
+  }
+
+  uriOf(relPath: string): string {
+    return this.#documents().uriOf(relPath);
+  }
+
+  relPathOf(uri: string): string | null {
+    let abs: string;
+    try {
+      abs = fileURLToPath(uri);
+    } catch {
+      return null;
+    }
+    const rel = relative(this.#project.root, abs);
+    if (rel === "" || rel.startsWith("..") || rel.startsWith("/")) return null;
+    return rel.split("\\").join("/");
+  }
+
+  async request<R>(
+    method: string,
+    params: unknown,
+    options: RequestOptions & { sync?: readonly string[] } = {},
+  ): Promise<R> {
+    const attempt = async (): Promise<R> => {
+      const client = await this.#ensureClient(options);
+      await this.#syncWith(client, options.sync ?? []);
+      await this.#waitReady(client, options);
+      const epoch = client.progress.epoch;
+      const result = await this.#send<R>(client, method, params, options);
+      if (NOT_RETRIED.has(method)) return result;
+      if (client.progress.epoch === epoch && !client.progress.busy) return result;
+      // The server began (re)loading while answering: that answer may be partial. Ask again.
+      log.debug(`${this.id}: ${method} answered while loading; asking again once ready`);
+      await this.#waitReady(client, options);
+      return await this.#send<R>(client, method, params, options);
+    };
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof ServerExitedError) || this.#disposed || NOT_RETRIED.has(method)) {
+        throw this.#describe(error, method);
+      }
+      options.signal?.throwIfAborted();
+      log.info(`${this.id} language server died during ${method}; restarting and retrying once`);
+      try {
+        return await attempt();
+      } catch (second) {
+        throw this.#describe(second, method);
+      }
+    }
+  }
+
+  async syncFiles(relPaths: readonly string[], options: RequestOptions = {}): Promise<void> {
+    const client = await this.#ensureClient(options);
+    await this.#syncWith(client, relPaths);
+  }
+
+  async diagnostics(relPath: string, options: RequestOptions = {}): Promise<LspDiagnostic[]> {
+    const client = await this.#ensureClient(options);
+    const docs = this.#documents();
+    const uri = docs.uriOf(relPath);
+    const serialBefore = client.diagnostics.serial(uri);
+    const versionBefore = docs.versionOf(relPath);
+    await this.#syncWith(client, [relPath]);
+    await this.#waitReady(client, options);
+    const send = <R>(method: string, params: unknown) =>
+      this.#send<R>(client, method, params, options);
+    try {
+      if (
+        supportsPull(
+          client.capabilities,
+          [...client.registrations.values()].map((r) => r.method),
+        )
+      ) {
+        return await this.#pull.pull(send, uri);
+      }
+      if (this.#running?.command === "typescript-language-server") {
+        return await pullTsserverDiagnostics(send, uri);
+      }
+    } catch (error) {
+      throw this.#describe(error, "diagnostics");
+    }
+    const version = docs.versionOf(relPath) ?? 0;
+    const unchanged = versionBefore === version;
+    const published = await client.diagnostics.waitFor(uri, {
+      version,
+      // Unchanged content keeps the diagnostics already published; new content needs new ones.
+      afterSerial: unchanged && serialBefore > 0 ? serialBefore - 1 : serialBefore,
+    }, { timeoutMs: this.#timeouts.diagnosticsMs, signal: options.signal });
+    if (!published) {
+      throw new ToolError(
+        `The ${this.id} language server (${this.command}) published no diagnostics for ` +
+          `'${relPath}' within ${Math.round(this.#timeouts.diagnosticsMs / 1000)} s.`,
+      );
+    }
+    return published.diagnostics as LspDiagnostic[];
+  }
+
+  /** Our own tools changed these files: resync them now if the server runs. */
+  async notifyChanged(relPaths: readonly string[]): Promise<void> {
+    const relevant = relPaths;
+    if (!this.#client?.alive || !this.#docs) return;
+    this.#pull.forget();
+    await this.#docs.changed(relevant);
+  }
+
+  /** Stop the process (shutdown, exit, kill the process group). The server may start again. */
+  async stop(): Promise<void> {
+    const starting = this.#starting;
+    if (starting) await starting.catch(() => {});
+    const client = this.#client;
+    this.#client = null;
+    this.#docs = null;
+    this.#pull = new PullDiagnostics();
+    await this.#stopWatching();
+    if (client) await client.stop();
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    await this.stop();
+  }
+
+  #documents(): DocumentSync {
+    if (!this.#docs) {
+      // Before the first start: a detached sync object only used for URIs.
+      return new DocumentSync({
+        root: this.#project.root,
+        server: { notify: () => Promise.resolve() },
+        languageId: (rel) => languageIdOf(this.spec, rel),
+      });
+    }
+    return this.#docs;
+  }
+
+  async #syncWith(client: LspClient, relPaths: readonly string[]): Promise<void> {
+    if (this.#client !== client || !this.#docs) throw new ServerExitedError(this.id, "");
+    this.#watchIfAsked(client);
+    await this.#docs.sync(relPaths);
+  }
+
+  /** Start forwarding file events once the server registered for them (pyright does). */
+  #watchIfAsked(client: LspClient): void {
+    if (this.#watcher) return;
+    const asked = [...client.registrations.values()].some((r) =>
+      r.method === "workspace/didChangeWatchedFiles"
+    );
+    if (!asked) return;
+    try {
+      this.#watcher = new ProjectWatcher(this.#project.root, (changes) => {
+        void client.notify("workspace/didChangeWatchedFiles", { changes });
+      });
+    } catch (error) {
+      log.debug(`${this.id}: cannot watch ${this.#project.root}: ${String(error)}`);
+    }
+  }
+
+  async #stopWatching(): Promise<void> {
+    const watcher = this.#watcher;
+    this.#watcher = null;
+    await watcher?.close();
+  }
+
+  async #ensureClient(options: RequestOptions): Promise<LspClient> {
+    if (this.#disposed) throw new ToolError(`The ${this.id} language server was shut down.`);
+    if (this.#client?.alive) return this.#client;
+    this.#starting ??= this.#spawn(options).finally(() => {
+      this.#starting = null;
+    });
+    return await this.#starting;
+  }
+
+  async #spawn(options: RequestOptions): Promise<LspClient> {
+    const resolved = resolveCommand(this.spec, this.#project.root);
+    if ("error" in resolved) throw new ToolError(resolved.error);
+    if (this.#startedAt && Date.now() - this.#startedAt > STABLE_MS) this.#crashes = 0;
+    if (this.#crashes >= MAX_CRASHES) {
+      throw new ToolError(
+        `The ${this.id} language server (${resolved.command.command}) crashed ${this.#crashes} ` +
+          "times in a row; not restarting it. Restart the language servers to try again.",
+      );
+    }
+    const delay = backoffMs(this.#crashes);
+    if (delay > 0) {
+      options.onProgress?.(`Restarting the ${this.id} language server in ${delay / 1000} s`);
+      await abortableDelay(delay, options.signal);
+    }
+    options.onProgress?.(`Starting the ${this.id} language server (${resolved.command.command})`);
+    const began = performance.now();
+    this.#startedAt = Date.now();
+    this.#attemptPath = resolved.path;
+    let client: LspClient;
+    try {
+      client = await LspClient.start({
+        id: this.id,
+        command: resolved.path,
+        args: resolved.command.args,
+        root: this.#project.root,
+        rootUri: this.#documents().uriOf("."),
+        projectName: this.#project.name,
+        initializationOptions: resolved.command.initializationOptions,
+        settings: resolved.command.settings,
+        ...(resolved.command.pushSettings ? { pushSettings: true } : {}),
+        ...(resolved.command.readyLogPattern
+          ? { readyLogPattern: resolved.command.readyLogPattern }
+          : {}),
+        initializeTimeoutMs: this.#timeouts.initializeMs,
+      });
+    } catch (error) {
+      this.#crashes++;
+      throw this.#describe(error, "initialize");
+    }
+    if (this.#disposed) {
+      await client.stop();
+      throw new ToolError(`The ${this.id} language server was shut down.`);
+    }
+    log.debug(
+      `${this.id}: started ${resolved.path} (pid ${client.pid}) in ` +
+        `${Math.round(performance.now() - began)} ms`,
+    );
+    if (this.#running) this.#restarts++;
+    this.#running = { command: resolved.command.command, path: resolved.path };
+    this.#client = client;
+    this.#pull = new PullDiagnostics();
+    this.#docs = new DocumentSync({
+      root: this.#project.root,
+      server: client,
+      languageId: (rel) => languageIdOf(this.spec, rel),
+      encoding: this.#project.settings.encoding,
+    });
+    void client.exited.then(() => {
+      if (this.#client !== client) return;
+      this.#crashes++;
+      this.#client = null;
+      this.#docs = null;
+      void this.#stopWatching();
+    });
+    return client;
+  }
+
+  async #waitReady(client: LspClient, options: RequestOptions): Promise<void> {
+    if (!client.progress.busy) return;
+    const report = (text: string) => options.onProgress?.(`${this.id} language server: ${text}`);
+    await Promise.race([
+      client.progress.whenIdle({
+        timeoutMs: this.#timeouts.readyMs,
+        signal: options.signal,
+        report,
+        onTimeout: () =>
+          new ToolError(
+            `The ${this.id} language server (${this.command}) is still loading the project ` +
+              `after ${
+                Math.round(this.#timeouts.readyMs / 1000)
+              } s (${client.progress.describe()}).` +
+              " Try again later.",
+          ),
+      }),
+      client.exited.then((): never => {
+        throw new ServerExitedError(this.id, client.process.stderrTail());
+      }),
+    ]);
+  }
+
+  async #send<R>(
+    client: LspClient,
+    method: string,
+    params: unknown,
+    options: RequestOptions,
+  ): Promise<R> {
+    // Our own controller: cancels on the caller's signal and on our timeout ($/cancelRequest).
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      options.signal?.throwIfAborted();
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+          once: true,
+        });
+      });
+      return await withTimeout(
+        Promise.race([
+          client.request<R>(method, withWorkDoneToken(method, params), controller.signal),
+          aborted,
+        ]),
+        this.#timeouts.requestMs,
+        `${method} to the ${this.id} language server (${this.command})`,
+      );
+    } catch (error) {
+      if (error instanceof TimeoutError) controller.abort(error);
+      throw error;
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Turn low-level failures into messages that name the server and the method. */
+  #describe(error: unknown, method: string): unknown {
+    if (error instanceof ToolError) return error;
+    if (error instanceof TimeoutError) {
+      return new ToolError(
+        `${error.message}. The server may be overloaded or hung; try again, or restart it.`,
+      );
+    }
+    if (error instanceof ServerExitedError) {
+      return new ToolError(`${error.message} (during ${method}).`);
+    }
+    if (isResponseError(error)) {
+      return new ToolError(
+        `The ${this.id} language server (${this.command}) failed ${method}: ${error.message}`,
+      );
+    }
+    if (error instanceof Deno.errors.NotCapable) {
+      return new ToolError(
+        `Sextant may not run the ${this.id} language server (${
+          this.#attemptPath ?? this.command
+        }):` +
+          ` ${error.message}. Allow it with --allow-run, or put the server on PATH before starting.`,
+      );
+    }
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
+      return new ToolError(
+        `Could not start the ${this.id} language server (${this.command}): ${error.message}`,
+      );
+    }
+    return error;
+  }
+}
+
+let tokenCounter = 0;
+
+/**
+ * Give a request our own `workDoneToken` when its params take one, so the server reports the
+ * request's progress there instead of creating a token that would look like project loading.
+ */
+function withWorkDoneToken(method: string, params: unknown): unknown {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
+  if ("workDoneToken" in params || method.endsWith("/resolve")) return params;
+  const takesToken = method.startsWith("textDocument/") || method.startsWith("callHierarchy/") ||
+    method.startsWith("typeHierarchy/") || method === "workspace/symbol" ||
+    method === "workspace/executeCommand" || method === "workspace/diagnostic";
+  if (!takesToken) return params;
+  return { ...params, workDoneToken: `${REQUEST_TOKEN_PREFIX}${++tokenCounter}` };
+}
+
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

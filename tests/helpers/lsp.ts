@@ -1,0 +1,140 @@
+/**
+ * Helpers for language-server integration tests: the test server cache (`.cache/lsp`, filled by
+ * scripts/test_setup.ts) on `SEXTANT_LSP_PATH`, fixture projects copied to a temp folder, a
+ * pool with short timeouts, and process checks that prove no server outlives its test.
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSettings } from "../../src/config/load.ts";
+import type { SettingsFile } from "../../src/config/schema.ts";
+import { groupMembers } from "../../src/lsp/process.ts";
+import { findExecutable, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
+import { ServerPool } from "../../src/lsp/pool.ts";
+import type { ServerTimeouts } from "../../src/lsp/server.ts";
+import { Project } from "../../src/project/project.ts";
+
+export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+export const LSP_CACHE = join(REPO_ROOT, ".cache", "lsp");
+export const FIXTURES = join(REPO_ROOT, "fixtures");
+
+// Every test process finds the servers scripts/test_setup.ts installed.
+Deno.env.set(LSP_PATH_ENV, LSP_CACHE);
+
+/** Whether a server binary is installed (and, with `probe`, actually runs with those args). */
+export function hasServer(command: string, probe?: string[]): boolean {
+  const path = findExecutable(command, REPO_ROOT);
+  if (!path) return false;
+  if (!probe) return true;
+  try {
+    return new Deno.Command(path, { args: probe, stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** `Deno.test` ignore flag for a missing server, printing why the test is skipped. */
+export function skipUnless(available: boolean, what: string): boolean {
+  if (!available) {
+    console.log(`skipping ${what}: not installed (run 'deno task test', or install it)`);
+  }
+  return !available;
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const src = join(from, entry.name);
+    const dst = join(to, entry.name);
+    if (entry.isDirectory) await copyTree(src, dst);
+    else if (entry.isFile) await Deno.copyFile(src, dst);
+  }
+}
+
+export interface FixtureProject {
+  root: string;
+  project: Project;
+  pool: ServerPool;
+  path(rel: string): string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Copy `fixtures/<name>` to a temp folder and open it as a project with its own pool. */
+export async function fixtureProject(
+  name: string,
+  options: { config?: SettingsFile; timeouts?: Partial<ServerTimeouts> } = {},
+): Promise<FixtureProject> {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-lsp-" }));
+  const root = join(parent, name);
+  await copyTree(join(FIXTURES, name), root);
+  if (options.config) {
+    await Deno.mkdir(join(root, ".sextant"), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, ".sextant", "project.jsonc"),
+      JSON.stringify(options.config),
+    );
+  }
+  const settings = await loadSettings({ projectRoot: root, globalFile: null });
+  const project = Project.open(root, settings);
+  const pool = new ServerPool(project, undefined, options.timeouts);
+  return {
+    root,
+    project,
+    pool,
+    path: (rel) => join(root, rel),
+    async [Symbol.asyncDispose]() {
+      await pool.dispose();
+      await Deno.remove(parent, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Whether a process id is alive (not a zombie). Linux only; true elsewhere. */
+export function processAlive(pid: number): boolean {
+  if (Deno.build.os !== "linux") return true;
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Live processes in a process group (Linux), -1 elsewhere. */
+export function liveInGroup(pgid: number): number {
+  return groupMembers(pgid);
+}
+
+/** An LSP Location or LocationLink, reduced to uri and start line/character. */
+export interface Loc {
+  uri: string;
+  line: number;
+  character: number;
+}
+
+export function toLocs(result: unknown): Loc[] {
+  if (!Array.isArray(result)) return [];
+  return result.map((r) => {
+    const uri = (r.uri ?? r.targetUri) as string;
+    const range = (r.range ?? r.targetSelectionRange) as {
+      start: { line: number; character: number };
+    };
+    return { uri, line: range.start.line, character: range.start.character };
+  });
+}
+
+/** 0-based position of the first `needle` in a file (after `after`, when given). */
+export async function positionOf(
+  file: string,
+  needle: string,
+  after?: string,
+): Promise<{ line: number; character: number }> {
+  const text = await Deno.readTextFile(file);
+  const from = after ? text.indexOf(after) : 0;
+  const offset = text.indexOf(needle, from < 0 ? 0 : from);
+  if (offset < 0) throw new Error(`'${needle}' not found in ${file}`);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length - 1;
+  return { line, character: offset - (before.lastIndexOf("\n") + 1) };
+}
