@@ -77,8 +77,11 @@ export class Session {
     this.settings = options.settings;
     this.project = options.project ?? null;
     this.allTools = options.tools;
-    this.context = options.settings.context;
-    this.modes = [...options.settings.modes];
+    // The starting project's config may choose the context and modes (command line still wins:
+    // it is layered into the project's settings too).
+    const initial = options.project?.settings ?? options.settings;
+    this.context = initial.context;
+    this.modes = [...initial.modes];
     this.onlyTools = options.onlyTools ? new Set(options.onlyTools) : null;
   }
 

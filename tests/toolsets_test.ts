@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./helpers/assert.ts";
 import { z } from "../src/deps.ts";
-import { parseSettings } from "../src/config/load.ts";
+import { loadSettings, parseSettings } from "../src/config/load.ts";
+import { Project } from "../src/project/project.ts";
+import { ALL_TOOLS } from "../src/tools/registry.ts";
 import {
   DEFAULT_SETTINGS,
   layerSettings,
@@ -217,4 +219,28 @@ Deno.test("Session.setModes validates, changes the tool set and notifies", () =>
   assertStringIncludes(error.message, "Known modes:");
   assertEquals(session.modes, ["planning"], "a failed switch changes nothing");
   assertEquals(notified, 1);
+});
+
+Deno.test("session: the project's config chooses the starting context and modes", async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-modes-" }));
+  try {
+    await Deno.mkdir(`${root}/.sextant`);
+    await Deno.writeTextFile(
+      `${root}/.sextant/project.jsonc`,
+      '{ "context": "ide", "modes": ["planning"] }',
+    );
+    const globalSettings = await loadSettings({ globalFile: null });
+    const settings = await loadSettings({ projectRoot: root, globalFile: null });
+    const session = new Session({
+      settings: globalSettings,
+      tools: ALL_TOOLS,
+      project: Project.open(root, settings),
+    });
+    assertEquals(session.context, "ide");
+    assertEquals(session.modes, ["planning"]);
+    const names = session.activeTools().map((t) => t.name);
+    assertEquals(names.includes("replace_content"), false);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

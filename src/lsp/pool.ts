@@ -13,20 +13,35 @@ import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types
 import { detectLanguages, type ServerSpec, serverSpecs, specForFile } from "./registry.ts";
 import { ManagedServer, type ServerTimeouts } from "./server.ts";
 
-const pools = new WeakMap<Project, ServerPool>();
+/** Live pools per session, by project. */
+const sessionPools = new WeakMap<Session, Map<Project, ServerPool>>();
 
 /**
- * The pool of a project, created on first use. It is owned by the session (stopped on shutdown)
- * and hears about every file our tools write, so the servers see our edits at once.
+ * The pool of a project, created on first use. It is owned by the session (stopped on shutdown),
+ * hears about every file our tools write, so the servers see our edits at once, and is stopped
+ * when the session switches to another project.
  */
 export function poolFor(session: Session, project: Project): LanguageServerPool {
+  let pools = sessionPools.get(session);
+  if (!pools) {
+    const live = new Map<Project, ServerPool>();
+    pools = live;
+    sessionPools.set(session, live);
+    session.onFilesChanged(async (paths) => {
+      await Promise.allSettled([...live.values()].map((p) => p.filesChanged(paths)));
+    });
+    session.onProjectChanged(async (_project, previous) => {
+      const old = previous ? live.get(previous) : undefined;
+      if (!old) return;
+      live.delete(previous!);
+      await old.dispose();
+    });
+  }
   let pool = pools.get(project);
   if (!pool || pool.disposed) {
-    const created = new ServerPool(project);
-    pools.set(project, created);
-    session.own(created);
-    session.onFilesChanged((paths) => created.filesChanged(paths));
-    pool = created;
+    pool = new ServerPool(project);
+    pools.set(project, pool);
+    session.own(pool);
   }
   return pool;
 }
