@@ -3,6 +3,7 @@
  * them a session exposes (see config/toolsets.ts).
  * @module
  */
+import { ADA_TOOLS } from "./ada_tools.ts";
 import { CONFIG_TOOLS } from "./config_tools.ts";
 import { editTool } from "./edit_tool.ts";
 import { createTextFile, findFile, listDir, readFile } from "./file_tools.ts";
@@ -12,6 +13,7 @@ import { replaceContentTool, replaceInFiles } from "./replace_tools.ts";
 import { searchForPattern } from "./search_tools.ts";
 import { executeShellCommand } from "./shell_tool.ts";
 import type { Tool } from "./tool.ts";
+import { TOOLCHAIN_TOOLS } from "./toolchain_tools.ts";
 import { WORKFLOW_TOOLS } from "./workflow_tools.ts";
 
 export const ALL_TOOLS: readonly Tool[] = [
@@ -26,6 +28,8 @@ export const ALL_TOOLS: readonly Tool[] = [
   replaceLines,
   insertAtLine,
   editTool,
+  ...TOOLCHAIN_TOOLS,
+  ...ADA_TOOLS,
   ...MEMORY_TOOLS,
   ...CONFIG_TOOLS,
   ...WORKFLOW_TOOLS,

@@ -1,0 +1,123 @@
+/**
+ * Which toolchains a project uses (by the marker files in its root), and where their programs
+ * are: the project's own `node_modules/.bin`, the folders of `SEXTANT_LSP_PATH`, Sextant's
+ * `.cache/lsp/node_modules/.bin` (where the test setup installs tsc and pyright), then PATH.
+ * @module
+ */
+import { basename, delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pathExists } from "./paths.ts";
+import type { ToolchainId } from "./types.ts";
+
+/** A toolchain found in a project, with the file that shows it. */
+export interface DetectedToolchain {
+  id: ToolchainId;
+  /** The marker file, relative to the root (e.g. `Cargo.toml`, `demo.gpr`). */
+  marker: string;
+}
+
+const MARKERS: ReadonlyArray<{ id: ToolchainId; files: readonly string[] }> = [
+  { id: "rust", files: ["Cargo.toml"] },
+  { id: "deno", files: ["deno.json", "deno.jsonc"] },
+  { id: "typescript", files: ["tsconfig.json"] },
+  { id: "node", files: ["package.json"] },
+  {
+    id: "python",
+    files: ["pyproject.toml", "setup.py", "setup.cfg", "pyrightconfig.json", "requirements.txt"],
+  },
+  { id: "go", files: ["go.mod"] },
+  { id: "ada", files: ["alire.toml"] },
+];
+
+/** Names of the files directly in `dir` (empty when it cannot be read). */
+export function listDir(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The toolchains of the project at `root`, in a fixed order. A Deno project is not also
+ * reported as TypeScript or Node (Deno checks and tests its TypeScript itself).
+ *
+ * @example
+ * ```ts
+ * const found = detectToolchains("/path/to/crate"); // [{ id: "rust", marker: "Cargo.toml" }]
+ * ```
+ */
+export function detectToolchains(root: string): DetectedToolchain[] {
+  const names = new Set(listDir(root));
+  const found: DetectedToolchain[] = [];
+  for (const { id, files } of MARKERS) {
+    const marker = files.find((f) => names.has(f));
+    if (marker) found.push({ id, marker });
+  }
+  const gpr = [...names].filter((n) => n.toLowerCase().endsWith(".gpr"));
+  if (gpr.length > 0 && !found.some((t) => t.id === "ada")) {
+    found.push({ id: "ada", marker: gpr[0]! });
+  }
+  if (found.some((t) => t.id === "deno")) {
+    return found.filter((t) => t.id !== "typescript" && t.id !== "node");
+  }
+  return found;
+}
+
+/** Sextant's own tool cache (`<checkout>/.cache/lsp/node_modules/.bin`), when run from files. */
+function sextantToolCache(): string | null {
+  const url = new URL("../../.cache/lsp/node_modules/.bin", import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : null;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    const stat = Deno.statSync(path);
+    return stat.isFile && (stat.mode === null || (stat.mode & 0o111) !== 0);
+  } catch {
+    return false;
+  }
+}
+
+/** Options of {@linkcode findExecutable}. */
+export interface FindOptions {
+  /** Look in `<root>/node_modules/.bin` first (for npm-installed tools). */
+  projectRoot?: string;
+  /** Also look in Sextant's own tool cache (default true). */
+  useToolCache?: boolean;
+}
+
+/**
+ * The absolute path of program `name`, or null when it is not installed.
+ *
+ * @example
+ * ```ts
+ * findExecutable("tsc", { projectRoot: "/app" }); // "/app/node_modules/.bin/tsc" if present
+ * ```
+ */
+export function findExecutable(name: string, options: FindOptions = {}): string | null {
+  const dirs: string[] = [];
+  if (options.projectRoot) dirs.push(join(options.projectRoot, "node_modules", ".bin"));
+  if (options.useToolCache ?? true) {
+    // The language-server engine's search path (SEXTANT_LSP_PATH), then Sextant's own cache.
+    for (const dir of (Deno.env.get("SEXTANT_LSP_PATH") ?? "").split(delimiter).filter(Boolean)) {
+      dirs.push(join(dir, "node_modules", ".bin"), join(dir, "bin"), dir);
+    }
+    const cache = sextantToolCache();
+    if (cache) dirs.push(cache);
+  }
+  dirs.push(...(Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean));
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** The deno executable: from PATH, else this process when it is deno itself. */
+export function findDeno(): string | null {
+  const onPath = findExecutable("deno", { useToolCache: false });
+  if (onPath) return onPath;
+  const self = Deno.execPath();
+  return basename(self).startsWith("deno") && pathExists(self) ? self : null;
+}
