@@ -5,7 +5,14 @@
  */
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { call, Client, REPO_ROOT, StdioClientTransport, tempProject } from "./helpers/mcp.ts";
+import {
+  call,
+  Client,
+  REPO_ROOT,
+  StdioClientTransport,
+  tempProject,
+  withLspPath,
+} from "./helpers/mcp.ts";
 import { sextantFlags } from "../scripts/permissions.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -83,7 +90,12 @@ Deno.test("run from a URL: only the entry point's host is imported; Sextant has 
     const out = await new Deno.Command(Deno.execPath(), {
       args: urlRunArgs(url, ["doctor", "--project", project.root]),
       cwd: project.root,
-      env: { XDG_CONFIG_HOME: join(project.root, ".xdg-test") },
+      // Servers found through SEXTANT_LSP_PATH (set by other test modules in this process) must
+      // also be on PATH, as the run allow-list resolves names there.
+      env: withLspPath({
+        ...Deno.env.toObject(),
+        XDG_CONFIG_HOME: join(project.root, ".xdg-test"),
+      }),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
