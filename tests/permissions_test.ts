@@ -82,7 +82,7 @@ async function programsSextantStarts(): Promise<Set<string>> {
       }
     }
   }
-  // Test runners chosen by a variable in src/toolchain/tests.ts.
+  // Test runners chosen by a variable in src/toolchain/test_plans.ts.
   programs.add("vitest");
   programs.add("jest");
   return programs;

@@ -55,6 +55,23 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     description: "Ada projects: also exposes the Ada LSP tool names (ada_*) as aliases.",
     prompt: "This is an Ada project: GPR and Alire project files describe its layout; specs " +
       "(.ads) and bodies (.adb) are separate files.",
+    // The seed-003 names (src/tools/ada_aliases.ts): optional tools only this context includes.
+    included_tools: [
+      "ada_goto_definition",
+      "ada_hover",
+      "ada_diagnostics",
+      "ada_find_references",
+      "ada_document_symbols",
+      "ada_workspace_symbols",
+      "ada_type_definition",
+      "ada_implementation",
+      "ada_call_hierarchy",
+      "ada_completions",
+      "ada_signature_help",
+      "ada_code_actions",
+      "ada_rename_symbol",
+      "ada_format_file",
+    ],
   },
 };
 

@@ -251,6 +251,9 @@ export class LspClient {
       return null;
     });
     c.onRequest("window/showDocument", () => ({ success: false }));
+    // typescript-language-server asks the editor to start an interactive rename after some
+    // refactorings; there is no editor, and answering keeps its command from failing.
+    c.onRequest("_typescript.rename", () => null);
     c.onRequest("workspace/diagnostic/refresh", () => {
       this.diagnostics.invalidateAll();
       return null;

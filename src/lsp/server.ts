@@ -21,7 +21,12 @@ import { DocumentSync } from "./documents.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { REQUEST_TOKEN_PREFIX } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
-import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+import type {
+  ApplyEditHandler,
+  LanguageServer,
+  LspDiagnostic,
+  RequestOptions,
+} from "./types.ts";
 import { ProjectWatcher } from "./watcher.ts";
 
 /** Time limits of a managed server; tests shorten them. */
@@ -70,6 +75,7 @@ export class ManagedServer implements LanguageServer {
   #startedAt = 0;
   #restarts = 0;
   #disposed = false;
+  #applyEdit: ApplyEditHandler | null = null;
 
   constructor(spec: ServerSpec, project: Project, timeouts: Partial<ServerTimeouts> = {}) {
     this.id = spec.id;
@@ -104,6 +110,10 @@ export class ManagedServer implements LanguageServer {
   /** The `serverInfo` of `initialize` (name and version), when running. */
   get serverInfo(): { name?: string; version?: string } {
     return this.#client?.serverInfo ?? {};
+  }
+
+  setApplyEditHandler(handler: ApplyEditHandler | null): void {
+    this.#applyEdit = handler;
   }
 
   /** Start the process now if it does not run (lazily called by every request). */
@@ -316,6 +326,12 @@ export class ManagedServer implements LanguageServer {
           ? { readyLogPattern: resolved.command.readyLogPattern }
           : {}),
         initializeTimeoutMs: this.#timeouts.initializeMs,
+        // Looked up per request, so a handler set later (and restarts) are honoured.
+        applyEdit: (edit) =>
+          this.#applyEdit?.(edit) ?? Promise.resolve({
+            applied: false,
+            failureReason: "Sextant applies workspace edits through its own tools.",
+          }),
       });
     } catch (error) {
       this.#crashes++;

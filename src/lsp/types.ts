@@ -67,10 +67,26 @@ export interface LanguageServer {
    */
   diagnostics(relPath: string, options?: RequestOptions): Promise<LspDiagnostic[]>;
 
+  /**
+   * Decide the server's `workspace/applyEdit` requests; null refuses them (the default, since
+   * tools apply edits themselves). One handler at a time: set it around a
+   * `workspace/executeCommand` and clear it afterwards.
+   */
+  setApplyEditHandler(handler: ApplyEditHandler | null): void;
+
   /** `file://` URI of a project-relative path, and back (null when outside the project). */
   uriOf(relPath: string): string;
   relPathOf(uri: string): string | null;
 }
+
+/** The answer to a server's `workspace/applyEdit` request. */
+export interface ApplyEditResult {
+  applied: boolean;
+  failureReason?: string;
+}
+
+/** Decides a server's `workspace/applyEdit` requests (the raw LSP WorkspaceEdit). */
+export type ApplyEditHandler = (edit: unknown) => Promise<ApplyEditResult>;
 
 export interface LanguageServerPool {
   /** The server for a file, chosen by extension and project markers; started lazily. */

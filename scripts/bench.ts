@@ -1,0 +1,395 @@
+/**
+ * `deno task bench`: latency of the symbol tools on a generated TypeScript project of ~3,000
+ * files, cold and warm, measured through the tool handlers, with the same LSP requests sent
+ * straight to the language server in the same run as baselines (DESIGN.md §8). Prints a table
+ * of medians, ratios, and this process's RSS.
+ *
+ * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
+ * the generated project.
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../src/config/load.ts";
+import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
+import { poolFor, ServerPool } from "../src/lsp/pool.ts";
+import { Project } from "../src/project/project.ts";
+import { Session } from "../src/session.ts";
+import { limitAnswer } from "../src/mcp/limit.ts";
+import { z } from "../src/deps.ts";
+import { ALL_TOOLS } from "../src/tools/registry.ts";
+import type { Tool, ToolContext } from "../src/tools/tool.ts";
+import {
+  findReferencingSymbols,
+  findSymbol,
+  getSymbolsOverview,
+} from "../src/tools/symbol_read_tools.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGES = 30;
+
+/** Write the generated project: `src/core.ts` plus `files` modules in PACKAGES folders. */
+async function generate(root: string, files: number): Promise<void> {
+  await Deno.mkdir(join(root, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(root, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+      },
+      include: ["src/**/*.ts"],
+    }),
+  );
+  await Deno.writeTextFile(join(root, "package.json"), '{ "name": "bench", "private": true }\n');
+  await Deno.writeTextFile(
+    join(root, "src", "core.ts"),
+    "/** The core every tenth module uses. */\nexport class Core {\n" +
+      "  constructor(readonly name: string) {}\n\n  run(input: number): number {\n" +
+      "    return input * 2;\n  }\n}\n\nexport interface Renderable {\n  render(): string;\n}\n",
+  );
+  const pathOf = (i: number) => {
+    const pkg = `pkg${String(i % PACKAGES).padStart(2, "0")}`;
+    return { dir: pkg, file: `${pkg}/mod${String(i).padStart(4, "0")}.ts` };
+  };
+  for (let i = 0; i < PACKAGES; i++) {
+    await Deno.mkdir(join(root, "src", `pkg${String(i).padStart(2, "0")}`), { recursive: true });
+  }
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < files; i++) {
+    const me = pathOf(i);
+    const lines: string[] = [`/** Generated module ${i}. */`];
+    lines.push('import type { Renderable } from "../core.ts";');
+    if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
+    if (i > 0) {
+      const prev = pathOf(i - 1);
+      lines.push(`import { Widget${i - 1} } from "../${prev.file}";`);
+    }
+    lines.push("");
+    lines.push(`export interface Options${i} {\n  size: number;\n  label: string;\n}`);
+    lines.push("");
+    lines.push(`export class Widget${i} implements Renderable {`);
+    lines.push(`  private count = ${i};`);
+    lines.push("");
+    lines.push(`  constructor(readonly options: Options${i}) {}`);
+    lines.push("");
+    lines.push("  render(): string {");
+    lines.push("    return `${this.options.label}:${this.count}`;");
+    lines.push("  }");
+    lines.push("");
+    lines.push("  grow(by: number): number {");
+    lines.push("    this.count += by;");
+    lines.push("    return this.count;");
+    lines.push("  }");
+    lines.push("}");
+    lines.push("");
+    lines.push(`export function makeWidget${i}(label: string): Widget${i} {`);
+    lines.push(`  return new Widget${i}({ size: ${i}, label });`);
+    lines.push("}");
+    if (i % 10 === 0) {
+      lines.push("");
+      lines.push(`export function useCore${i}(): number {`);
+      lines.push(`  const core = new Core("m${i}");`);
+      lines.push(`  return core.run(${i});`);
+      lines.push("}");
+    }
+    if (i > 0) {
+      lines.push("");
+      lines.push(`export const previous${i} = new Widget${i - 1}({ size: 1, label: "p" });`);
+    }
+    writes.push(Deno.writeTextFile(join(root, "src", me.file), lines.join("\n") + "\n"));
+    if (writes.length >= 64) await Promise.all(writes.splice(0));
+  }
+  await Promise.all(writes);
+}
+
+/** Start and stop a server once on a one-file copy, to load its code into the OS cache. */
+async function prime(root: string): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "sextant-bench-prime-" });
+  try {
+    await Deno.copyFile(join(root, "tsconfig.json"), join(dir, "tsconfig.json"));
+    await Deno.mkdir(join(dir, "src"));
+    await Deno.copyFile(join(root, "src", "core.ts"), join(dir, "src", "core.ts"));
+    const project = Project.open(dir, await loadSettings({ projectRoot: dir, globalFile: null }));
+    const pool = new ServerPool(project);
+    try {
+      const server = await pool.serverFor("src/core.ts");
+      await server.request("textDocument/documentSymbol", {
+        textDocument: { uri: server.uriOf("src/core.ts") },
+      }, { sync: ["src/core.ts"] });
+    } finally {
+      await pool.dispose();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+interface Harness {
+  session: Session;
+  project: Project;
+  ctx: ToolContext;
+  call(tool: Tool, args: Record<string, unknown>): Promise<string>;
+}
+
+async function harness(root: string): Promise<Harness> {
+  const settings = await loadSettings({ projectRoot: root, globalFile: null });
+  const project = Project.open(root, settings);
+  const session = new Session({ settings, tools: ALL_TOOLS, project });
+  const ctx: ToolContext = {
+    session,
+    project: () => session.requireProject(),
+    signal: new AbortController().signal,
+    progress: () => Promise.resolve(),
+  };
+  return {
+    session,
+    project,
+    ctx,
+    call: async (tool, raw) => {
+      const args = z.strictObject(tool.params).parse(raw) as Record<string, unknown>;
+      const answer = await tool.handler(args, ctx);
+      return limitAnswer(answer, 10_000_000, 10_000_000);
+    },
+  };
+}
+
+let peakRss = 0;
+
+async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+  return { ms, value };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Medians of two operations run alternately (so both see the same server state). */
+async function paired(
+  runs: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    tb.push((await time(b)).ms);
+    ta.push((await time(a)).ms);
+  }
+  return [median(ta), median(tb)];
+}
+
+async function warm<T>(runs: number, fn: () => Promise<T>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push((await time(fn)).ms);
+  return median(times);
+}
+
+interface Row {
+  what: string;
+  ours: number;
+  baseline?: number;
+  baselineName?: string;
+  note?: string;
+}
+
+function fmt(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+function printTable(rows: Row[]): void {
+  const header = ["measurement", "ours ms", "baseline ms", "ratio", "overhead ms", "note"];
+  const body = rows.map((r) => [
+    r.what,
+    fmt(r.ours),
+    r.baseline === undefined ? "" : `${fmt(r.baseline)} (${r.baselineName})`,
+    r.baseline === undefined ? "" : (r.ours / r.baseline).toFixed(2),
+    r.baseline === undefined ? "" : fmt(r.ours - r.baseline),
+    r.note ?? "",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    "| " + cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ") + " |";
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
+  for (const b of body) console.log(line(b));
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      files: { type: "string", default: "3000" },
+      runs: { type: "string", default: "5" },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const startRss = Deno.memoryUsage().rss;
+  const files = Number(values.files);
+  const runs = Number(values.runs);
+  if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-" }));
+  const root = join(parent, "project");
+  const rows: Row[] = [];
+  try {
+    const gen = await time(() => generate(root, files));
+    console.error(`generated ${files + 1} files in ${fmt(gen.ms)} ms under ${root}`);
+    const target = "src/pkg05/mod0005.ts"; // Widget5: used by mod0006
+    const core = "src/core.ts";
+    // Core's identifier position in core.ts (line 1, "export class Core").
+    const corePos = { line: 1, character: 13 };
+
+    const rareName = `Widget${Math.floor(files / 2)}`;
+    // 0. Prime the OS file cache with the server's own files (typescript is ~10 MB of JS), so
+    // neither cold run below pays for that alone.
+    await prime(root);
+
+    // 1. Baseline cold: a bare pool, the references request sent straight to the server.
+    const rawProject = Project.open(
+      root,
+      await loadSettings({ projectRoot: root, globalFile: null }),
+    );
+    const rawPool = new ServerPool(rawProject);
+    let rawRefCount = 0;
+    let rawColdMs = 0;
+    try {
+      const cold = await time(async () => {
+        const server = await rawPool.serverFor(core);
+        return await server.request<unknown[]>("textDocument/references", {
+          textDocument: { uri: server.uriOf(core) },
+          position: corePos,
+          context: { includeDeclaration: false },
+        }, { sync: [core] });
+      });
+      rawColdMs = cold.ms;
+      rawRefCount = cold.value.length;
+    } finally {
+      await rawPool.dispose();
+    }
+
+    // 2. Ours, cold: a new session; the first call starts the server.
+    const ours = await harness(root);
+    try {
+      const coldRefs = await time(() =>
+        ours.call(findReferencingSymbols, { name_path: "Core", relative_path: core })
+      );
+      const refCount = JSON.parse(coldRefs.value).length;
+      rows.push({
+        what: "find_referencing_symbols Core, cold (server start + load)",
+        ours: coldRefs.ms,
+        baseline: rawColdMs,
+        baselineName: "raw references, cold",
+        note: `${refCount} refs (raw: ${rawRefCount} incl. ${rawRefCount - refCount} imports)`,
+      });
+      const rare = await time(() => ours.call(findSymbol, { name_path_pattern: rareName }));
+      rows.push({
+        what: `find_symbol ${rareName} (global), cache cold`,
+        ours: rare.ms,
+        note: `${JSON.parse(rare.value).length} match(es)`,
+      });
+      const common = await time(() =>
+        ours.call(findSymbol, { name_path_pattern: "render", include_kinds: [6] })
+      );
+      rows.push({
+        what: "find_symbol render (global, in every file), cache cold",
+        ours: common.ms,
+        note: `${JSON.parse(common.value).length} matches; every file asked (no cache yet)`,
+      });
+
+      // 3. Warm: ours and the same request sent straight to our session's server, alternating.
+      const server = await poolFor(ours.session, ours.project).serverFor(core);
+      const refsParams = {
+        textDocument: { uri: server.uriOf(core) },
+        position: corePos,
+        context: { includeDeclaration: false },
+      };
+      const [refsOurs, refsRaw] = await paired(
+        runs,
+        () => ours.call(findReferencingSymbols, { name_path: "Core", relative_path: core }),
+        () => server.request("textDocument/references", refsParams, { sync: [core] }),
+      );
+      rows.push({
+        what: "find_referencing_symbols Core, warm",
+        ours: refsOurs,
+        baseline: refsRaw,
+        baselineName: "raw references",
+      });
+      const [overviewOurs, overviewRaw] = await paired(
+        runs,
+        () => ours.call(getSymbolsOverview, { relative_path: target }),
+        () =>
+          server.request("textDocument/documentSymbol", {
+            textDocument: { uri: server.uriOf(target) },
+          }, { sync: [target] }),
+      );
+      rows.push({
+        what: "get_symbols_overview one file, warm",
+        ours: overviewOurs,
+        baseline: overviewRaw,
+        baselineName: "raw documentSymbol",
+      });
+      rows.push({
+        what: `find_symbol ${rareName} (global), warm`,
+        ours: await warm(runs, () => ours.call(findSymbol, { name_path_pattern: rareName })),
+      });
+      const [renderOurs, renderRaw] = await paired(
+        runs,
+        () => ours.call(findSymbol, { name_path_pattern: "render", include_kinds: [6] }),
+        () => server.request("workspace/symbol", { query: "render" }),
+      );
+      rows.push({
+        what: "find_symbol render (global), warm",
+        ours: renderOurs,
+        baseline: renderRaw,
+        baselineName: "raw workspace/symbol",
+        note: "workspace/symbol gives no name paths or bodies",
+      });
+    } finally {
+      await ours.session.dispose(); // saves the symbol cache
+    }
+
+    // 4. A new session on the warm persistent cache: no server needed for find_symbol.
+    const next = await harness(root);
+    try {
+      const fromCache = await time(() =>
+        next.call(findSymbol, { name_path_pattern: "render", include_kinds: [6] })
+      );
+      const pool = poolFor(next.session, next.project) as ServerPool;
+      rows.push({
+        what: "find_symbol render (global), new session, persistent cache",
+        ours: fromCache.ms,
+        note: `servers started: ${pool.running().length}`,
+      });
+    } finally {
+      await next.session.dispose();
+    }
+
+    const cacheBytes = (await Deno.stat(join(root, ".sextant", "cache", "symbols-typescript.json")))
+      .size;
+    console.log(
+      `\nSextant symbol tools on ${files + 1} TypeScript files (median of ${runs} warm runs)\n`,
+    );
+    printTable(rows);
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    console.log(
+      `\nRSS of this process: ${mb(Deno.memoryUsage().rss)} at the end, ${mb(peakRss)} peak ` +
+        `(${mb(startRss)} after loading Sextant's modules; language servers excluded). ` +
+        `Symbol cache on disk: ${(cacheBytes / 1024 / 1024).toFixed(1)} MB.`,
+    );
+  } finally {
+    if (values.keep) console.error(`kept ${root}`);
+    else await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
+}

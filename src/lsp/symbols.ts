@@ -1,0 +1,459 @@
+/**
+ * The symbol model: what a language server answers to `textDocument/documentSymbol`
+ * (hierarchical `DocumentSymbol[]` or flat `SymbolInformation[]`) becomes one tree of
+ * {@linkcode SymbolNode}s with Serena name paths (`Outer/inner`, overloads `name[i]`), kinds,
+ * body ranges and selection ranges. Pure logic: no I/O, no server.
+ * @module
+ */
+
+/** An LSP position: 0-based line, UTF-16 character offset in the line. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** An LSP range; `end` is exclusive. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** LSP `DocumentSymbol` (hierarchical form). */
+export interface LspDocumentSymbol {
+  name: string;
+  detail?: string;
+  kind: number;
+  range: Range;
+  selectionRange: Range;
+  children?: LspDocumentSymbol[];
+}
+
+/** LSP `SymbolInformation` (flat form). */
+export interface LspSymbolInformation {
+  name: string;
+  kind: number;
+  location: { uri: string; range: Range };
+  containerName?: string;
+}
+
+/** One symbol of one file, in a tree. */
+export interface SymbolNode {
+  name: string;
+  /** LSP `SymbolKind` number. */
+  kind: number;
+  /** 0-based index among siblings of the same name, when there are several; else null. */
+  overloadIndex: number | null;
+  /** The whole definition (Serena's body). */
+  range: Range;
+  /** The identifier. */
+  selectionRange: Range;
+  /** Project-relative path of the file. */
+  relPath: string;
+  parent: SymbolNode | null;
+  children: SymbolNode[];
+}
+
+/** LSP SymbolKind names as Serena prints them (`SymbolKind(k).name`). */
+export const SYMBOL_KIND_NAMES: readonly string[] = [
+  "",
+  "File",
+  "Module",
+  "Namespace",
+  "Package",
+  "Class",
+  "Method",
+  "Property",
+  "Field",
+  "Constructor",
+  "Enum",
+  "Interface",
+  "Function",
+  "Variable",
+  "Constant",
+  "String",
+  "Number",
+  "Boolean",
+  "Array",
+  "Object",
+  "Key",
+  "Null",
+  "EnumMember",
+  "Struct",
+  "Event",
+  "Operator",
+  "TypeParameter",
+];
+
+/** Named constants for the kinds our logic cares about. */
+export const SymbolKind = {
+  File: 1,
+  Module: 2,
+  Namespace: 3,
+  Package: 4,
+  Class: 5,
+  Method: 6,
+  Property: 7,
+  Field: 8,
+  Constructor: 9,
+  Enum: 10,
+  Interface: 11,
+  Function: 12,
+  Variable: 13,
+  Constant: 14,
+  Struct: 23,
+} as const;
+
+/** The name of a kind, e.g. 5 → "Class"; unknown kinds → "Kind<n>". */
+export function symbolKindName(kind: number): string {
+  return SYMBOL_KIND_NAMES[kind] || `Kind${kind}`;
+}
+
+/** Whether `kind` is a valid LSP SymbolKind (1..26). */
+export function isSymbolKind(kind: number): boolean {
+  return Number.isInteger(kind) && kind >= 1 && kind < SYMBOL_KIND_NAMES.length;
+}
+
+/** One name-path segment: `name`, or `name[i]` for an overload. */
+export function segmentOf(node: SymbolNode): string {
+  return node.overloadIndex === null ? node.name : `${node.name}[${node.overloadIndex}]`;
+}
+
+/** The Serena name path of a symbol within its file, e.g. `Outer/inner` or `A/f[1]`. */
+export function namePathOf(node: SymbolNode): string {
+  const parts: string[] = [];
+  for (let n: SymbolNode | null = node; n !== null; n = n.parent) parts.push(segmentOf(n));
+  return parts.reverse().join("/");
+}
+
+/** Compare positions: negative when a is before b. */
+export function comparePositions(a: Position, b: Position): number {
+  return a.line !== b.line ? a.line - b.line : a.character - b.character;
+}
+
+/** Whether `outer` contains `inner` (inclusive at both ends). */
+export function rangeContains(outer: Range, inner: Range): boolean {
+  return comparePositions(outer.start, inner.start) <= 0 &&
+    comparePositions(inner.end, outer.end) <= 0;
+}
+
+/** Whether a position lies in a range (start inclusive, end inclusive: a cursor at the end counts). */
+export function rangeContainsPosition(range: Range, pos: Position): boolean {
+  return comparePositions(range.start, pos) <= 0 && comparePositions(pos, range.end) <= 0;
+}
+
+function isDocumentSymbol(value: unknown): value is LspDocumentSymbol {
+  return typeof value === "object" && value !== null && "selectionRange" in value &&
+    "range" in value;
+}
+
+function isSymbolInformation(value: unknown): value is LspSymbolInformation {
+  return typeof value === "object" && value !== null && "location" in value;
+}
+
+function cloneRange(r: Range): Range {
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
+}
+
+function byPosition(a: SymbolNode, b: SymbolNode): number {
+  return comparePositions(a.range.start, b.range.start) ||
+    comparePositions(b.range.end, a.range.end) ||
+    comparePositions(a.selectionRange.start, b.selectionRange.start);
+}
+
+/** Sort siblings by position and number same-named siblings (overloads), recursively. */
+export function finishSiblings(nodes: SymbolNode[]): SymbolNode[] {
+  nodes.sort(byPosition);
+  const counts = new Map<string, number>();
+  for (const n of nodes) counts.set(n.name, (counts.get(n.name) ?? 0) + 1);
+  const next = new Map<string, number>();
+  for (const n of nodes) {
+    if ((counts.get(n.name) ?? 0) > 1) {
+      const i = next.get(n.name) ?? 0;
+      n.overloadIndex = i;
+      next.set(n.name, i + 1);
+    } else {
+      n.overloadIndex = null;
+    }
+    finishSiblings(n.children);
+  }
+  return nodes;
+}
+
+function fromDocumentSymbols(
+  symbols: readonly LspDocumentSymbol[],
+  relPath: string,
+  parent: SymbolNode | null,
+): SymbolNode[] {
+  const out: SymbolNode[] = [];
+  for (const s of symbols) {
+    if (!isDocumentSymbol(s)) continue;
+    const node: SymbolNode = {
+      name: s.name,
+      kind: s.kind,
+      overloadIndex: null,
+      range: cloneRange(s.range),
+      selectionRange: cloneRange(s.selectionRange),
+      relPath,
+      parent,
+      children: [],
+    };
+    node.children = fromDocumentSymbols(s.children ?? [], relPath, node);
+    out.push(node);
+  }
+  return out;
+}
+
+/** Offsets of line starts in `text` (index = line). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** Offset of an LSP position in `text`; characters past the end of a line are clamped. */
+export function offsetAt(text: string, starts: readonly number[], pos: Position): number {
+  if (pos.line < 0) return 0;
+  if (pos.line >= starts.length) return text.length;
+  const lineStart = starts[pos.line]!;
+  const next = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
+  return Math.min(lineStart + Math.max(0, pos.character), next);
+}
+
+/** LSP position of an offset in `text`. */
+export function positionAt(starts: readonly number[], offset: number): Position {
+  let lo = 0, hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - starts[lo]! };
+}
+
+/**
+ * Nest flat `SymbolInformation`s: a symbol's parent is the innermost earlier symbol whose range
+ * contains it, preferring one named like its `containerName`; when ranges say nothing (some
+ * servers give only the name's range), the latest earlier symbol named `containerName`.
+ * Selection ranges are found in `text` (the name inside the range) when the text is given.
+ */
+function fromSymbolInformation(
+  symbols: readonly LspSymbolInformation[],
+  relPath: string,
+  text: string | undefined,
+): SymbolNode[] {
+  const starts = text === undefined ? null : lineStarts(text);
+  const items = symbols.filter(isSymbolInformation).map((s) => ({
+    info: s,
+    node: {
+      name: s.name,
+      kind: s.kind,
+      overloadIndex: null,
+      range: cloneRange(s.location.range),
+      selectionRange: cloneRange(s.location.range),
+      relPath,
+      parent: null,
+      children: [],
+    } as SymbolNode,
+  }));
+  if (text !== undefined && starts !== null) {
+    for (const { node } of items) {
+      const from = offsetAt(text, starts, node.range.start);
+      const to = offsetAt(text, starts, node.range.end);
+      const at = text.slice(from, to).indexOf(node.name);
+      if (at >= 0) {
+        node.selectionRange = {
+          start: positionAt(starts, from + at),
+          end: positionAt(starts, from + at + node.name.length),
+        };
+      } else {
+        node.selectionRange = { start: { ...node.range.start }, end: { ...node.range.start } };
+      }
+    }
+  }
+  items.sort((a, b) => byPosition(a.node, b.node));
+  const roots: SymbolNode[] = [];
+  const stack: SymbolNode[] = [];
+  const seen: SymbolNode[] = [];
+  for (const { info, node } of items) {
+    while (stack.length > 0 && !rangeContains(stack[stack.length - 1]!.range, node.range)) {
+      stack.pop();
+    }
+    let parent: SymbolNode | null = null;
+    const container = info.containerName;
+    if (container) {
+      for (let i = stack.length - 1; i >= 0 && parent === null; i--) {
+        if (stack[i]!.name === container) parent = stack[i]!;
+      }
+      if (parent === null && stack.length === 0) {
+        for (let i = seen.length - 1; i >= 0 && parent === null; i--) {
+          if (seen[i]!.name === container) parent = seen[i]!;
+        }
+      }
+    }
+    if (parent === null && stack.length > 0) parent = stack[stack.length - 1]!;
+    node.parent = parent;
+    (parent ? parent.children : roots).push(node);
+    stack.push(node);
+    seen.push(node);
+  }
+  return roots;
+}
+
+/**
+ * Build the symbol tree of one file from a `textDocument/documentSymbol` result (either form,
+ * or null). `text` (the file content the server saw) refines selection ranges of the flat form.
+ */
+export function buildSymbolTree(
+  result: unknown,
+  relPath: string,
+  text?: string,
+): SymbolNode[] {
+  if (!Array.isArray(result) || result.length === 0) return [];
+  const roots = result.some(isDocumentSymbol)
+    ? fromDocumentSymbols(result as LspDocumentSymbol[], relPath, null)
+    : fromSymbolInformation(result as LspSymbolInformation[], relPath, text);
+  return finishSiblings(roots);
+}
+
+/** Every symbol of a forest, depth first in document order. */
+export function* walkSymbols(roots: readonly SymbolNode[]): Generator<SymbolNode> {
+  for (const root of roots) {
+    yield root;
+    yield* walkSymbols(root.children);
+  }
+}
+
+/** The body text of a symbol (its full range) within the file text. */
+export function bodyOf(node: SymbolNode, text: string, starts = lineStarts(text)): string {
+  return text.slice(
+    offsetAt(text, starts, node.range.start),
+    offsetAt(text, starts, node.range.end),
+  );
+}
+
+/** Kinds that enclose code worth naming as the place of a reference. */
+const CONTAINER_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.Module,
+  SymbolKind.Namespace,
+  SymbolKind.Package,
+  SymbolKind.Class,
+  SymbolKind.Method,
+  SymbolKind.Constructor,
+  SymbolKind.Enum,
+  SymbolKind.Interface,
+  SymbolKind.Function,
+  SymbolKind.Struct,
+]);
+
+/** Innermost symbols first: the chain of symbols whose range contains `pos`. */
+export function symbolsAt(roots: readonly SymbolNode[], pos: Position): SymbolNode[] {
+  const chain: SymbolNode[] = [];
+  let level = roots;
+  for (;;) {
+    const hit = level.find((n) => rangeContainsPosition(n.range, pos));
+    if (!hit) break;
+    chain.push(hit);
+    level = hit.children;
+  }
+  return chain.reverse();
+}
+
+/**
+ * The symbol a reference at `pos` belongs to: the innermost enclosing definition (class,
+ * function, method, ...); outside any, the outermost enclosing symbol (e.g. a top-level
+ * variable); null at file level.
+ */
+export function containingSymbol(roots: readonly SymbolNode[], pos: Position): SymbolNode | null {
+  const chain = symbolsAt(roots, pos);
+  return chain.find((n) => CONTAINER_KINDS.has(n.kind)) ?? chain[chain.length - 1] ?? null;
+}
+
+/** A File-kind pseudo symbol standing for a whole file (for references at file level). */
+export function fileSymbol(relPath: string, text: string): SymbolNode {
+  const base = relPath.slice(relPath.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  const starts = lineStarts(text);
+  const end = positionAt(starts, text.length);
+  return {
+    name: dot > 0 ? base.slice(0, dot) : base,
+    kind: SymbolKind.File,
+    overloadIndex: null,
+    range: { start: { line: 0, character: 0 }, end },
+    selectionRange: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    relPath,
+    parent: null,
+    children: [],
+  };
+}
+
+/**
+ * Compact, JSON-friendly form of a forest for the persistent cache:
+ * `[name, kind, r0, r1, r2, r3, s0, s1, s2, s3, children?]`.
+ */
+export type CompactSymbol = [
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  CompactSymbol[]?,
+];
+
+/** Encode a forest compactly (see {@linkcode CompactSymbol}). */
+export function toCompact(nodes: readonly SymbolNode[]): CompactSymbol[] {
+  return nodes.map((n) => {
+    const c: CompactSymbol = [
+      n.name,
+      n.kind,
+      n.range.start.line,
+      n.range.start.character,
+      n.range.end.line,
+      n.range.end.character,
+      n.selectionRange.start.line,
+      n.selectionRange.start.character,
+      n.selectionRange.end.line,
+      n.selectionRange.end.character,
+    ];
+    if (n.children.length > 0) c.push(toCompact(n.children));
+    return c;
+  });
+}
+
+/** Decode a compact forest; throws on malformed data (a corrupt cache entry). */
+export function fromCompact(
+  data: readonly CompactSymbol[],
+  relPath: string,
+  parent: SymbolNode | null = null,
+): SymbolNode[] {
+  const out: SymbolNode[] = [];
+  for (const c of data) {
+    if (!Array.isArray(c) || typeof c[0] !== "string" || c.length < 10) {
+      throw new Error("malformed symbol cache entry");
+    }
+    const node: SymbolNode = {
+      name: c[0],
+      kind: c[1],
+      overloadIndex: null,
+      range: { start: { line: c[2], character: c[3] }, end: { line: c[4], character: c[5] } },
+      selectionRange: {
+        start: { line: c[6], character: c[7] },
+        end: { line: c[8], character: c[9] },
+      },
+      relPath,
+      parent,
+      children: [],
+    };
+    node.children = fromCompact(c[10] ?? [], relPath, node);
+    out.push(node);
+  }
+  if (parent === null) finishSiblings(out);
+  return out;
+}

@@ -1,0 +1,382 @@
+/**
+ * Symbol retrieval for a project: symbol trees per file (from the persistent cache when the
+ * content hash matches, else from the language server), name-path search over a file, a folder
+ * or the whole project, and the symbol-anchored queries the tools need (references,
+ * implementations, rename edits, diagnostics: see symbols_queries.ts). Tools ask these
+ * modules; they ask the servers.
+ *
+ * A search over many files does not walk the servers file by file: each file is read once; a
+ * file whose text does not contain the searched name cannot declare it and is skipped (see
+ * {@linkcode prefilterNeedle}); the rest come from the cache, and only uncached candidates are
+ * sent to the server, several requests in flight at once.
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+import { decodeText, looksBinary } from "../edit/text_file.ts";
+import type { Project } from "../project/project.ts";
+import type { Session } from "../session.ts";
+import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
+import { poolFor } from "./pool.ts";
+import { specForFile } from "./registry.ts";
+import { contentHash, SymbolCache } from "./symbol_cache.ts";
+import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
+import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
+
+/** The symbols of one file, with the text they were computed for. */
+export interface FileSymbols {
+  relPath: string;
+  /** Content with `\n` line endings (what positions refer to). */
+  text: string;
+  roots: SymbolNode[];
+  /** Whether the tree came from the persistent cache. */
+  cached: boolean;
+}
+
+/** A symbol together with its file. */
+export interface SymbolMatch {
+  node: SymbolNode;
+  file: FileSymbols;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** How many documentSymbol requests may be in flight at once. */
+const SERVER_CONCURRENCY = 8;
+/** How many files are read at once. */
+const READ_CONCURRENCY = 32;
+/** Decoded symbol trees kept in memory (the persistent cache holds every file). */
+const TREE_MEMO = 500;
+/** Idle time before a changed cache is written. */
+const SAVE_DELAY_MS = 1500;
+
+/** Names servers invent (tsserver: "<function>", "describe() callback", ...), never prefiltered. */
+const SYNTHETIC_WORDS: ReadonlySet<string> = new Set([
+  "callback",
+  "function",
+  "class",
+  "new",
+  "export",
+  "default",
+  "anonymous",
+  "lambda",
+]);
+
+/**
+ * The text a file must contain to possibly declare a symbol matching the pattern: the longest
+ * identifier run of the last segment. A symbol's name comes from its declaration in the source,
+ * so a file without it has no match. Null (no prefilter) when the segment has no identifier
+ * characters or is a word servers use in invented names.
+ */
+export function prefilterNeedle(pattern: NamePathPattern): string | null {
+  const last = pattern.segments[pattern.segments.length - 1]!.name;
+  const runs = last.match(/[\p{L}\p{N}_$]+/gu) ?? [];
+  let best = "";
+  for (const run of runs) if (run.length > best.length) best = run;
+  if (best === "" || SYNTHETIC_WORDS.has(best.toLowerCase())) return null;
+  return best;
+}
+
+/** Run `fn` over `items` with at most `limit` running at once; results in input order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A counting semaphore. */
+class Gate {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const wake = this.#waiting.shift();
+      if (wake) wake();
+      else this.#free++;
+    }
+  }
+}
+
+/** A server's identity for cache keys: id, command and (when known) version. */
+function identityOf(server: LanguageServer): string {
+  const s = server as LanguageServer & {
+    version?: string;
+    serverInfo?: { name?: string; version?: string };
+  };
+  const version = s.version ?? s.serverInfo?.version ?? "";
+  return [server.id, server.command, version].join("|");
+}
+
+const indexes = new WeakMap<Project, SymbolIndex>();
+
+/** The symbol index of a project in this session (created on first use, saved on shutdown). */
+export function symbolIndexFor(session: Session, project: Project): SymbolIndex {
+  const pool = poolFor(session, project);
+  let index = indexes.get(project);
+  if (!index || index.pool !== pool) {
+    index?.flush().catch(() => {});
+    index = new SymbolIndex(project, pool);
+    indexes.set(project, index);
+    session.own(index);
+  }
+  return index;
+}
+
+/** See the module documentation. */
+export class SymbolIndex {
+  readonly project: Project;
+  readonly pool: LanguageServerPool;
+  readonly #caches = new Map<string, SymbolCache>();
+  readonly #inflight = new Map<string, Promise<FileSymbols>>();
+  /** Recently used decoded trees (by path, valid for one content hash), most recent last. */
+  readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
+  readonly #serverGate = new Gate(SERVER_CONCURRENCY);
+  #saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(project: Project, pool: LanguageServerPool) {
+    this.project = project;
+    this.pool = pool;
+  }
+
+  /** The registry id of the server for a file without starting it; null if none handles it. */
+  #serverIdFor(relPath: string): string | null {
+    const pool = this.pool as LanguageServerPool & {
+      serverIdFor?: (relPath: string) => string | null;
+      specs?: Parameters<typeof specForFile>[0];
+    };
+    if (typeof pool.serverIdFor === "function") return pool.serverIdFor(relPath);
+    if (Array.isArray(pool.specs)) return specForFile(pool.specs, relPath)?.id ?? null;
+    return null;
+  }
+
+  #cacheFor(serverId: string): SymbolCache {
+    let cache = this.#caches.get(serverId);
+    if (!cache) {
+      cache = new SymbolCache(this.project.root, serverId);
+      this.#caches.set(serverId, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * Whether a file belongs in folder-wide symbol work: its server is a primary one (a
+   * programming language, not JSON or YAML data files).
+   */
+  #isPrimary(relPath: string): boolean {
+    const pool = this.pool as LanguageServerPool & { specs?: Parameters<typeof specForFile>[0] };
+    if (!Array.isArray(pool.specs)) return true;
+    return specForFile(pool.specs, relPath)?.primary ?? false;
+  }
+
+  /**
+   * Project-relative paths of the source files below a folder: handled by a primary language
+   * server, not ignored; sorted.
+   */
+  async sourceFiles(scope: string, signal?: AbortSignal): Promise<string[]> {
+    const files: string[] = [];
+    for await (const entry of this.project.walk(scope, { signal })) {
+      if (entry.isDirectory || !this.pool.handles(entry.path)) continue;
+      if (this.#isPrimary(entry.path)) files.push(entry.path);
+    }
+    return files.sort();
+  }
+
+  /** Read and decode a file (project encoding, `\n` line endings). */
+  async #read(relPath: string): Promise<{ bytes: Uint8Array; text: string }> {
+    const bytes = await Deno.readFile(this.project.absolute(relPath));
+    const encoding = this.project.settings.encoding;
+    if (/^utf-?8$/i.test(encoding) && !looksBinary(bytes)) {
+      // The common case, without decodeText's line-ending statistics (this runs per file of a
+      // project-wide search).
+      try {
+        const raw = utf8.decode(bytes);
+        return { bytes, text: raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw };
+      } catch { /* not valid UTF-8: decodeText explains */ }
+    }
+    return { bytes, text: decodeText(bytes, encoding, relPath).text };
+  }
+
+  /** The symbol tree of one file (a project-relative path the caller validated). */
+  async fileSymbols(relPath: string, options: RequestOptions = {}): Promise<FileSymbols> {
+    if (!this.pool.handles(relPath)) {
+      throw new ToolError(
+        `No language server handles '${relPath}', so it has no symbols. Symbol tools work on ` +
+          "source files of a configured language.",
+      );
+    }
+    const { bytes, text } = await this.#read(relPath);
+    return await this.#symbolsOf(relPath, bytes, text, options);
+  }
+
+  async #symbolsOf(
+    relPath: string,
+    bytes: Uint8Array,
+    text: string,
+    options: RequestOptions,
+  ): Promise<FileSymbols> {
+    const hash = await contentHash(bytes);
+    const key = `${relPath}\0${hash}`;
+    const running = this.#inflight.get(key);
+    if (running) return await running;
+    const work = this.#computeSymbols(relPath, hash, text, options);
+    this.#inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.#inflight.delete(key);
+    }
+  }
+
+  async #computeSymbols(
+    relPath: string,
+    hash: string,
+    text: string,
+    options: RequestOptions,
+  ): Promise<FileSymbols> {
+    const memo = this.#trees.get(relPath);
+    if (memo?.hash === hash) {
+      this.#remember(relPath, hash, memo.roots);
+      return { relPath, text, roots: memo.roots, cached: true };
+    }
+    let serverId = this.#serverIdFor(relPath);
+    if (serverId !== null) {
+      const cache = this.#cacheFor(serverId);
+      await cache.load();
+      try {
+        const stored = cache.get(relPath, hash);
+        if (stored) {
+          const roots = fromCompact(stored, relPath);
+          this.#remember(relPath, hash, roots);
+          return { relPath, text, roots, cached: true };
+        }
+      } catch { /* corrupt entry: ask the server */ }
+    }
+    return await this.#serverGate.run(async () => {
+      options.signal?.throwIfAborted();
+      const server = await this.pool.serverFor(relPath, options);
+      serverId = server.id;
+      const result = await server.request<unknown>(
+        "textDocument/documentSymbol",
+        { textDocument: { uri: server.uriOf(relPath) } },
+        { ...options, sync: [relPath] },
+      );
+      const roots = buildSymbolTree(result, relPath, text);
+      const cache = this.#cacheFor(serverId);
+      await cache.load();
+      cache.identify(identityOf(server));
+      cache.set(relPath, hash, toCompact(roots));
+      this.#remember(relPath, hash, roots);
+      this.#scheduleSave();
+      return { relPath, text, roots, cached: false };
+    });
+  }
+
+  #remember(relPath: string, hash: string, roots: SymbolNode[]): void {
+    this.#trees.delete(relPath);
+    this.#trees.set(relPath, { hash, roots });
+    if (this.#trees.size > TREE_MEMO) this.#trees.delete(this.#trees.keys().next().value!);
+  }
+
+  /**
+   * Every symbol matching a pattern in `scope` (a file or folder, project-relative; "." for
+   * the whole project), in path order, then document order.
+   */
+  async find(
+    pattern: NamePathPattern,
+    findOptions: FindOptions,
+    scope: { relPath: string; isDirectory: boolean },
+    options: RequestOptions = {},
+  ): Promise<SymbolMatch[]> {
+    if (!scope.isDirectory) {
+      const file = await this.fileSymbols(scope.relPath, options);
+      return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
+    }
+    const files = await this.sourceFiles(scope.relPath, options.signal);
+    const needle = prefilterNeedle(pattern);
+    let asked = 0;
+    let lastReport = Date.now();
+    const perFile = await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
+      options.signal?.throwIfAborted();
+      let read;
+      try {
+        read = await this.#read(relPath);
+      } catch {
+        return []; // vanished, binary or undecodable
+      }
+      if (needle !== null && !read.text.includes(needle)) return [];
+      const file = await this.#symbolsOf(relPath, read.bytes, read.text, options);
+      if (!file.cached && options.onProgress) {
+        asked++;
+        if (Date.now() - lastReport > 1000) {
+          lastReport = Date.now();
+          options.onProgress(`Reading symbols from the language server: ${asked} files so far`);
+        }
+      }
+      return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
+    });
+    if (scope.relPath === ".") {
+      // Every file of these servers was listed: entries of files that are gone can go too.
+      const present = new Set(files);
+      const ids = new Set(files.map((f) => this.#serverIdFor(f)));
+      for (const [id, cache] of this.#caches) {
+        if (ids.has(id)) cache.prune((p) => present.has(p));
+      }
+    }
+    return perFile.flat();
+  }
+
+  /** The one symbol a name path denotes in a file (see pickUnique for the rules). */
+  async resolveUnique(
+    pattern: NamePathPattern,
+    relPath: string,
+    options: RequestOptions = {},
+  ): Promise<SymbolMatch> {
+    const file = await this.fileSymbols(relPath, options);
+    const node = pickUnique(findInTree(file.roots, pattern), pattern, {
+      relPath,
+      roots: file.roots,
+    });
+    return { node, file };
+  }
+
+  #scheduleSave(): void {
+    if (this.#saveTimer !== null) return;
+    const timer = setTimeout(() => {
+      this.#saveTimer = null;
+      this.flush().catch(() => {});
+    }, SAVE_DELAY_MS);
+    Deno.unrefTimer(timer);
+    this.#saveTimer = timer;
+  }
+
+  /** Write every changed cache now. */
+  async flush(): Promise<void> {
+    if (this.#saveTimer !== null) {
+      clearTimeout(this.#saveTimer);
+      this.#saveTimer = null;
+    }
+    await Promise.all([...this.#caches.values()].map((c) => c.save()));
+  }
+
+  /** Save the caches (on session shutdown). */
+  async dispose(): Promise<void> {
+    await this.flush();
+  }
+}

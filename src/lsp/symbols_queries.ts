@@ -1,0 +1,234 @@
+/**
+ * Symbol-anchored language-server queries: references (each with the symbol that contains it),
+ * implementations, rename edits and diagnostics. A query is sent at the symbol's selection
+ * range; answers are mapped back onto the symbol model of the files they name.
+ * @module
+ */
+import { ToolError } from "../errors.ts";
+import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
+import {
+  comparePositions,
+  containingSymbol,
+  fileSymbol,
+  type Position,
+  type Range,
+  rangeContains,
+  rangeContainsPosition,
+  type SymbolNode,
+  symbolsAt,
+  walkSymbols,
+} from "./symbols.ts";
+import { type FileSymbols, mapLimit, type SymbolIndex, type SymbolMatch } from "./symbols_index.ts";
+import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+
+/** One reference: where it is, and the symbol that contains it (a File symbol at top level). */
+export interface ReferenceHit {
+  relPath: string;
+  position: Position;
+  file: FileSymbols;
+  symbol: SymbolNode;
+}
+
+/** A location as servers send it (Location or LocationLink), normalized. */
+export interface NormalizedLocation {
+  uri: string;
+  range: Range;
+}
+
+/** Location | LocationLink | arrays of them | null → a flat list of {uri, range}. */
+export function normalizeLocations(result: unknown): NormalizedLocation[] {
+  const items = Array.isArray(result) ? result : result ? [result] : [];
+  const out: NormalizedLocation[] = [];
+  for (const item of items) {
+    const l = item as Record<string, unknown>;
+    if (typeof l.uri === "string" && l.range) {
+      out.push({ uri: l.uri, range: l.range as Range });
+    } else if (typeof l.targetUri === "string") {
+      const range = (l.targetSelectionRange ?? l.targetRange) as Range | undefined;
+      if (range) out.push({ uri: l.targetUri, range });
+    }
+  }
+  return out;
+}
+
+const IMPORT_START = /^(import\b|from\s+\S+\s+import\b|export\s+(type\s+)?(\{|\*))/;
+
+/**
+ * Whether a file-level reference on `line` is part of an import (or re-export) statement:
+ * `import {A} from`, `from m import A`, `export {A} from`, also when spread over several lines.
+ * Such references say where a symbol is imported, not where it is used; they are left out,
+ * as Serena does.
+ */
+export function isImportLine(lines: readonly string[], line: number): boolean {
+  const here = (lines[line] ?? "").trim();
+  if (IMPORT_START.test(here)) return true;
+  for (let i = line - 1; i >= 0 && i >= line - 200; i--) {
+    const text = (lines[i] ?? "").trim();
+    if (text === "") return false;
+    if (IMPORT_START.test(text)) {
+      // Inside the braces/parentheses this statement opened and has not closed yet.
+      const opened = /[{(]\s*$/.test(text) || (/[{(]/.test(text) && !/[})]/.test(text));
+      return opened;
+    }
+    if (/[;})]\s*$/.test(text) && i < line) return false;
+  }
+  return false;
+}
+
+/** Project-relative path of a URI when it is a project file that is not ignored; else null. */
+export function projectPathOf(
+  index: SymbolIndex,
+  server: LanguageServer,
+  uri: string,
+): string | null {
+  const rel = server.relPathOf(uri);
+  if (rel === null || rel === "" || rel.startsWith("..")) return null;
+  if (index.project.ignore.isIgnoredDeep(rel, false)) return null;
+  return rel;
+}
+
+/**
+ * References to a symbol, each with the symbol containing it, in path and position order. Left
+ * out: the declaration itself, references in import statements, and references outside the
+ * project (libraries) or in ignored files.
+ */
+export async function findReferences(
+  index: SymbolIndex,
+  target: SymbolMatch,
+  options: RequestOptions = {},
+): Promise<ReferenceHit[]> {
+  const relPath = target.node.relPath;
+  const server = await index.pool.serverFor(relPath, options);
+  const result = await server.request<unknown>(
+    "textDocument/references",
+    {
+      textDocument: { uri: server.uriOf(relPath) },
+      position: target.node.selectionRange.start,
+      context: { includeDeclaration: false },
+    },
+    { ...options, sync: [relPath] },
+  );
+  const byFile = new Map<string, Position[]>();
+  for (const loc of normalizeLocations(result)) {
+    const rel = projectPathOf(index, server, loc.uri);
+    if (rel === null) continue;
+    const start = loc.range.start;
+    if (rel === relPath && comparePositions(start, target.node.selectionRange.start) === 0) {
+      continue; // the declaration itself
+    }
+    const list = byFile.get(rel) ?? [];
+    if (!list.some((p) => comparePositions(p, start) === 0)) list.push(start);
+    byFile.set(rel, list);
+  }
+  const files = [...byFile.keys()].sort();
+  const hits = await mapLimit(files, 16, async (rel) => {
+    let file: FileSymbols;
+    try {
+      file = rel === relPath ? target.file : await index.fileSymbols(rel, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return [];
+    }
+    let whole: SymbolNode | null = null;
+    let lines: string[] | null = null;
+    const out: ReferenceHit[] = [];
+    for (const position of byFile.get(rel)!.sort(comparePositions)) {
+      const symbol = containingSymbol(file.roots, position);
+      if (symbol === null) {
+        lines ??= file.text.split("\n");
+        if (isImportLine(lines, position.line)) continue;
+      }
+      out.push({
+        relPath: rel,
+        position,
+        file,
+        symbol: symbol ?? (whole ??= fileSymbol(rel, file.text)),
+      });
+    }
+    return out;
+  });
+  return hits.flat();
+}
+
+/** The symbols implementing a symbol (`textDocument/implementation`), in path order. */
+export async function findImplementations(
+  index: SymbolIndex,
+  target: SymbolMatch,
+  options: RequestOptions = {},
+): Promise<SymbolMatch[]> {
+  const relPath = target.node.relPath;
+  const server = await index.pool.serverFor(relPath, options);
+  if (!(server.capabilities as { implementationProvider?: unknown }).implementationProvider) {
+    throw new ToolError(
+      `The ${server.id} language server (${server.command}) does not support finding ` +
+        "implementations.",
+    );
+  }
+  const result = await server.request<unknown>(
+    "textDocument/implementation",
+    { textDocument: { uri: server.uriOf(relPath) }, position: target.node.selectionRange.start },
+    { ...options, sync: [relPath] },
+  );
+  const out: SymbolMatch[] = [];
+  const seen = new Set<SymbolNode>();
+  for (const loc of normalizeLocations(result)) {
+    const rel = projectPathOf(index, server, loc.uri);
+    if (rel === null) continue;
+    let file: FileSymbols;
+    try {
+      file = rel === relPath ? target.file : await index.fileSymbols(rel, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      continue;
+    }
+    // A declaration: the location is the symbol's name, or a range around its name. Other
+    // locations (tsserver also reports e.g. array literals typed by an interface) are skipped.
+    const chain = symbolsAt(file.roots, loc.range.start);
+    const node = chain.find((n) => rangeContainsPosition(n.selectionRange, loc.range.start)) ??
+      [...walkSymbols(file.roots)].find((n) => rangeContains(loc.range, n.selectionRange));
+    if (!node || seen.has(node) || node === target.node) continue;
+    seen.add(node);
+    out.push({ node, file });
+  }
+  return out.sort((a, b) =>
+    a.node.relPath !== b.node.relPath
+      ? (a.node.relPath < b.node.relPath ? -1 : 1)
+      : comparePositions(a.node.range.start, b.node.range.start)
+  );
+}
+
+/** Ask the server to rename a symbol: its WorkspaceEdit, and the server (for URI mapping). */
+export async function requestRename(
+  index: SymbolIndex,
+  target: SymbolMatch,
+  newName: string,
+  options: RequestOptions = {},
+): Promise<{ edit: LspWorkspaceEdit | null; server: LanguageServer }> {
+  const relPath = target.node.relPath;
+  const server = await index.pool.serverFor(relPath, options);
+  if (!(server.capabilities as { renameProvider?: unknown }).renameProvider) {
+    throw new ToolError(
+      `The ${server.id} language server (${server.command}) does not support renaming.`,
+    );
+  }
+  const edit = await server.request<LspWorkspaceEdit | null>(
+    "textDocument/rename",
+    {
+      textDocument: { uri: server.uriOf(relPath) },
+      position: target.node.selectionRange.start,
+      newName,
+    },
+    { ...options, sync: [relPath] },
+  );
+  return { edit, server };
+}
+
+/** Diagnostics of a file for its current disk content (the engine's version-matched ones). */
+export async function fileDiagnostics(
+  index: SymbolIndex,
+  relPath: string,
+  options: RequestOptions = {},
+): Promise<LspDiagnostic[]> {
+  const server = await index.pool.serverFor(relPath, options);
+  return await server.diagnostics(relPath, options);
+}

@@ -1,0 +1,37 @@
+/**
+ * Helpers for the symbol tool tests: a fixture as a file tree for toolHarness, and a shutdown
+ * check proving no language server outlives its test.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "./assert.ts";
+import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
+import type { FileTree, ToolHarness } from "./tool_ctx.ts";
+import { poolFor, type ServerPool } from "../../src/lsp/pool.ts";
+
+/** Every file of `fixtures/<name>`, as a tree for toolHarness. */
+export async function fixtureTree(name: string): Promise<FileTree> {
+  const tree: FileTree = {};
+  const walk = async (dir: string, prefix: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory) await walk(join(dir, entry.name), rel);
+      else tree[rel] = await Deno.readFile(join(dir, entry.name));
+    }
+  };
+  await walk(join(FIXTURES, name), "");
+  return tree;
+}
+
+/** Stop the session's language servers and prove no server process is left. */
+export async function disposeAndCheck(h: ToolHarness): Promise<void> {
+  const pool = poolFor(h.session, h.project) as ServerPool;
+  const pids = pool.running().map((s) => s.pid).filter((p): p is number => p !== null);
+  assert(pids.length > 0, "a language server was running");
+  await h.session.dispose();
+  for (const pid of pids) {
+    assert(!processAlive(pid), `server ${pid} is still alive`);
+    const live = liveInGroup(pid);
+    if (live >= 0) assertEquals(live, 0, `processes left in group ${pid}`);
+  }
+}
