@@ -21,12 +21,7 @@ import { DocumentSync } from "./documents.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { REQUEST_TOKEN_PREFIX } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
-import type {
-  ApplyEditHandler,
-  LanguageServer,
-  LspDiagnostic,
-  RequestOptions,
-} from "./types.ts";
+import type { ApplyEditHandler, LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
 import { ProjectWatcher } from "./watcher.ts";
 
 /** Time limits of a managed server; tests shorten them. */
