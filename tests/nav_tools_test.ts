@@ -113,10 +113,14 @@ Deno.test("ada aliases share the implementation, rename the file parameter, are 
   for (const alias of ADA_ALIAS_NAMES) assert(ada.includes(alias), `${alias} in ada`);
   const desktop = names("desktop-app");
   assert(!desktop.some((n) => n.startsWith("ada_")), "no aliases by default");
-  for (const core of ["goto_definition", "hover", "find_references", "diagnostics"]) {
+  for (const core of ["goto_definition", "hover"]) {
     assert(desktop.includes(core), `${core} by default`);
   }
   assert(!desktop.includes("completions"), "completions is optional");
+  // Raw references and project diagnostics duplicate Serena's tools by default; ide adds them.
+  assert(!desktop.includes("find_references") && !desktop.includes("diagnostics"));
+  const ide = names("ide");
+  assert(ide.includes("find_references") && ide.includes("diagnostics"), "ide adds them");
 });
 
 Deno.test({

@@ -50,6 +50,8 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     description: "An IDE assistant (Cursor, VS Code, ...): the editor reads and edits files.",
     prompt: "The IDE handles plain file reads, edits and commands. " + CLIENT_PROMPT,
     excluded_tools: [...CLIENT_FILE_TOOLS, "find_file", "list_dir", ...CLIENT_EDIT_TOOLS],
+    // An IDE user thinks in positions: raw references and project diagnostics fit here.
+    included_tools: ["find_references", "diagnostics"],
   },
   ada: {
     description: "Ada projects: also exposes the Ada LSP tool names (ada_*) as aliases.",
@@ -71,6 +73,11 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
       "ada_code_actions",
       "ada_rename_symbol",
       "ada_format_file",
+      // Ada project intelligence (src/tools/ada_tools.ts), optional elsewhere.
+      "get_spec",
+      "stub_body",
+      "alire_info",
+      "dependency_graph",
     ],
   },
 };

@@ -148,7 +148,8 @@ export const diagnostics = defineTool({
     ),
     max_answer_chars: maxAnswerChars,
   },
-  markers: ["symbolic-read"],
+  // Optional: get_diagnostics_for_file and check_project cover the default set.
+  markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
     const collected = await collectDiagnostics(ctx, args.relative_path, args.max_files);

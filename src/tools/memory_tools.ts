@@ -127,6 +127,7 @@ export const renameMemory = defineTool({
     old_name: memoryFileName.describe("Current memory name."),
     new_name: memoryFileName.describe("New memory name ('.md' optional; no '/' or '\\')."),
   },
+  markers: ["optional"],
   readOnly: false,
   async handler(args, ctx) {
     const outcome = await memoriesOf(ctx).rename(args.old_name, args.new_name);

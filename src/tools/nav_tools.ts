@@ -239,7 +239,8 @@ export const findReferences = defineTool({
     ),
     max_answer_chars: maxAnswerChars,
   },
-  markers: ["symbolic-read"],
+  // Optional: find_referencing_symbols covers the default set; the ide and ada contexts add it.
+  markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
     const target = await resolvePosition(ctx, args);

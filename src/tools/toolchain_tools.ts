@@ -369,6 +369,7 @@ export const dependencyGraph = defineTool({
     ),
     max_answer_chars: z.number().int().default(-1),
   },
+  markers: ["optional"],
   readOnly: true,
   async handler(args, ctx) {
     const project = ctx.project();
