@@ -39,6 +39,16 @@ export function checkKinds(kinds: readonly number[], param: string): number[] {
   return [...kinds];
 }
 
+/** A predicate for `include_kinds`/`exclude_kinds` (validated; exclusion wins, empty = all). */
+export function kindFilter(
+  includeKinds: readonly number[],
+  excludeKinds: readonly number[],
+): (kind: number) => boolean {
+  const include = new Set(checkKinds(includeKinds, "include_kinds"));
+  const exclude = new Set(checkKinds(excludeKinds, "exclude_kinds"));
+  return (kind) => (include.size === 0 || include.has(kind)) && !exclude.has(kind);
+}
+
 /** The symbol index of the active project. */
 export function indexOf(ctx: ToolContext): SymbolIndex {
   return symbolIndexFor(ctx.session, ctx.project());

@@ -21,6 +21,7 @@ import {
   checkKinds,
   describe,
   indexOf,
+  kindFilter,
   kindList,
   requestOptions,
   type SymbolDict,
@@ -218,14 +219,13 @@ export const findReferencingSymbols = defineTool({
   async handler(args, ctx) {
     const project = ctx.project();
     const pattern = parseNamePath(args.name_path);
-    const include = new Set(checkKinds(args.include_kinds, "include_kinds"));
-    const exclude = new Set(checkKinds(args.exclude_kinds, "exclude_kinds"));
+    const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
     const relPath = resolveSourceFile(project, args.relative_path, "find_referencing_symbols");
     const index = indexOf(ctx);
     const options = requestOptions(ctx);
     const target = await index.resolveUnique(pattern, relPath, options);
     const hits = (await findReferences(index, target, options)).filter((h) =>
-      (include.size === 0 || include.has(h.symbol.kind)) && !exclude.has(h.symbol.kind)
+      wanted(h.symbol.kind)
     );
     const linesOf = new Map<string, string[]>();
     const full = hits.map((h) => {
@@ -281,14 +281,13 @@ export const findImplementations = defineTool({
   async handler(args, ctx) {
     const project = ctx.project();
     const pattern = parseNamePath(args.name_path);
-    const include = new Set(checkKinds(args.include_kinds, "include_kinds"));
-    const exclude = new Set(checkKinds(args.exclude_kinds, "exclude_kinds"));
+    const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
     const relPath = resolveSourceFile(project, args.relative_path, "find_implementations");
     const index = indexOf(ctx);
     const options = requestOptions(ctx);
     const target = await index.resolveUnique(pattern, relPath, options);
     const found = (await implementationsOf(index, target, options)).filter((m) =>
-      (include.size === 0 || include.has(m.node.kind)) && !exclude.has(m.node.kind)
+      wanted(m.node.kind)
     );
     return toJson(found.map((m) => symbolDict(m.node, { depth: 0, relativePath: true })));
   },
