@@ -8,6 +8,7 @@ import { ToolError } from "./errors.ts";
 import type { Project } from "./project/project.ts";
 import type { Tool } from "./tools/tool.ts";
 import { modeDefinition, selectTools } from "./config/toolsets.ts";
+import { Workspace } from "./project/workspace.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -59,7 +60,10 @@ export interface SessionOptions {
 
 export class Session {
   settings: Settings;
+  /** The active project (Serena's); always one of {@linkcode projects}. */
   project: Project | null;
+  /** Every project loaded in this session, the last used one, smart project selection. */
+  readonly projects = new Workspace();
   readonly reads = new ReadTracker();
   readonly allTools: readonly Tool[];
   context: string;
@@ -76,6 +80,7 @@ export class Session {
   constructor(options: SessionOptions) {
     this.settings = options.settings;
     this.project = options.project ?? null;
+    if (this.project) this.projects.load(this.project);
     this.allTools = options.tools;
     // The starting project's config may choose the context and modes (command line still wins:
     // it is layered into the project's settings too).
@@ -96,11 +101,18 @@ export class Session {
   }
 
   /**
-   * Make `project` the active one (activate_project). Project listeners run first (e.g. to stop
-   * the previous project's language servers), then the client is told the tool set may differ.
+   * Make `project` the active one (activate_project); it is loaded into {@linkcode projects} and
+   * becomes the last used one. Project listeners run first (e.g. to stop the previous project's
+   * language servers), then the client is told the tool set may differ. Activating the active
+   * project again changes nothing.
    */
   async setProject(project: Project | null): Promise<void> {
     const previous = this.project;
+    if (project) {
+      this.projects.load(project);
+      this.projects.use(project);
+    }
+    if (project === previous) return;
     this.project = project;
     await Promise.allSettled([...this.#projectListeners].map((l) => l(project, previous)));
     this.onToolsChanged();

@@ -534,7 +534,9 @@ Deno.test({
     assertEquals(check.diagnostics[0].file, "src/report.ts");
     assertEquals([check.diagnostics[0].line, check.diagnostics[0].column], [5, 9]);
     assertEquals(check.diagnostics[0].code, "TS2322");
-    assertStringIncludes(check.note, "code actions (not yet available)");
+    // The fixes come from deno lsp's quick fixes (none for this type error).
+    assertStringIncludes(check.note, "available_fixes");
+    assert(Array.isArray(check.diagnostics[0].available_fixes));
 
     const tests = await callJson(h, testProject);
     const run = tests.runs[0];
@@ -672,11 +674,11 @@ def test_sleeps():
   },
 });
 
-Deno.test("check_project: project_name must be the active project; no toolchain is an error", async () => {
+Deno.test("check_project: project_name must name a loaded project; no toolchain is an error", async () => {
   await using h = await toolHarness({ "README.md": "nothing to build\n" });
   const other = await h.run(checkProject, { project_name: "elsewhere" });
   assert(other.isError);
-  assertMatch(other.text, /not the active project \('project'\)/);
+  assertMatch(other.text, /No project named 'elsewhere' is loaded\. Loaded projects: 'project' /);
   const none = await h.run(testProject, {});
   assert(none.isError);
   assertStringIncludes(none.text, "No known toolchain");

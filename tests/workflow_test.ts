@@ -160,7 +160,10 @@ Deno.test("initial_instructions returns the system prompt for the current tool s
 Deno.test("markers and descriptions of this issue's tools", () => {
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const markers = (name: string) => [...(byName.get(name)?.markers ?? [])].sort();
-  for (const t of MEMORY_TOOLS) assertEquals(markers(t.name), [], t.name);
+  for (const t of MEMORY_TOOLS) {
+    // rename_memory (Serena's newer tool) is optional to keep the default set near 40 tools.
+    assertEquals(markers(t.name), t.name === "rename_memory" ? ["optional"] : [], t.name);
+  }
   assertEquals(markers("activate_project"), ["no-project"]);
   assertEquals(markers("initial_instructions"), ["no-project"]);
   assertEquals(markers("remove_project"), ["no-project", "optional"]);

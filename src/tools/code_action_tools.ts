@@ -12,6 +12,7 @@ import { parseNamePath } from "../lsp/name_path.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../lsp/positions.ts";
 import type { LspDiagnostic, LspRange } from "../lsp/types.ts";
 import { executeStoredAction, requestCodeActions } from "./code_action_exec.ts";
+import { forProject, projectOfAction } from "./project_tools.ts";
 import { collectDiagnostics } from "./diagnostics_tools.ts";
 import { maxAnswerChars } from "./file_tools.ts";
 import { type FileTarget, ideDescribe, resolveFile, toJson } from "./ide_common.ts";
@@ -201,7 +202,12 @@ export const executeCodeAction = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    const result = await executeStoredAction(ctx, args.action_id);
+    // Fix ids from check_project may belong to another loaded project: run them there.
+    const owner = projectOfAction(ctx.session, args.action_id);
+    const result = await executeStoredAction(
+      owner ? forProject(ctx, owner) : ctx,
+      args.action_id,
+    );
     const files = result.files.map(({ diff: _diff, ...rest }) => rest);
     const diff = result.files.map((f) => f.diff).join("\n");
     const base = {

@@ -26,6 +26,7 @@ import { Project } from "../project/project.ts";
 import { readManualReminder } from "../prompts/workflow.ts";
 import type { Session } from "../session.ts";
 import { memoriesOf } from "./memory_tools.ts";
+import { stopProjectServers } from "./project_tools.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
 
 /** How to turn the shell on; shared with the shell tool's error. */
@@ -89,26 +90,44 @@ async function resolveTarget(arg: string): Promise<Target> {
 
 export const activateProject = defineTool({
   name: "activate_project",
-  description: "Activates a project by registered name or by folder path. A new path is " +
-    "registered in the global config so it can later be activated by name.",
+  description: "Activates a project by registered name, by the name of a project loaded in " +
+    "this session, or by folder path. A new path is registered in the global config so it " +
+    "can later be activated by name.",
   params: {
-    project: z.string().min(1).describe("Name of a registered project, or path to its folder."),
+    project: z.string().min(1).describe(
+      "Name of a registered or loaded project, or path to its folder.",
+    ),
   },
   markers: ["no-project"],
   readOnly: false,
   destructive: false,
   async handler(args, ctx) {
-    const target = await resolveTarget(args.project.trim());
+    const workspace = ctx.session.projects;
+    // A project loaded in this session (manage_projects) is found by its name first.
+    const loaded = workspace.byName(args.project.trim());
+    const target: Target = loaded
+      ? { entry: { name: loaded.name, path: loaded.root }, registeredIn: null }
+      : await resolveTarget(args.project.trim());
     const settings = await loadSettings({ projectRoot: target.entry.path });
+    // Already loaded with the same settings: keep it, with its servers and code actions.
+    const existing = workspace.byRoot(realPathOrNull(target.entry.path) ?? target.entry.path);
     let project: Project;
-    try {
-      project = Project.open(target.entry.path, settings, target.entry.name);
-    } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
-      throw new ToolError(
-        `${error.message} Project '${target.entry.name}' is registered at ${target.entry.path}; ` +
-          "remove it with remove_project if it moved or is gone.",
-      );
+    if (existing && JSON.stringify(existing.settings) === JSON.stringify(settings)) {
+      project = existing;
+    } else {
+      try {
+        project = Project.open(target.entry.path, settings, target.entry.name);
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        throw new ToolError(
+          `${error.message} Project '${target.entry.name}' is registered at ${target.entry.path}; ` +
+            "remove it with remove_project if it moved or is gone.",
+        );
+      }
+      // Its config changed: the new project object replaces the loaded one and its servers.
+      if (existing && existing !== ctx.session.project) {
+        await stopProjectServers(ctx.session, existing);
+      }
     }
     await ctx.session.setProject(project);
     const lines = [`The project '${project.name}' at ${project.root} is now active.`];
@@ -202,6 +221,16 @@ async function languageServerSummary(ctx: ToolContext, project: Project): Promis
   ];
 }
 
+/** The projects loaded in the session (manage_projects), when there is more than one. */
+function loadedProjectsLine(session: Session): string[] {
+  const loaded = session.projects.list();
+  if (loaded.length < 2) return [];
+  const described = loaded.map((p) =>
+    `${p.name} (${p.root})${p === session.projects.lastUsed ? " [last used]" : ""}`
+  );
+  return [`Loaded projects (manage_projects): ${described.join(", ")}`];
+}
+
 export const getCurrentConfig = defineTool({
   name: "get_current_config",
   description: "Shows the current configuration: active and registered projects, context, " +
@@ -223,6 +252,7 @@ export const getCurrentConfig = defineTool({
       project
         ? `Active project: '${project.name}' at ${project.root}`
         : "Active project: none (activate one with activate_project)",
+      ...loadedProjectsLine(session),
       `Registered projects${file ? ` (${file})` : ""}:` +
       (registered.length === 0 ? " none" : ""),
       ...registered.map((p) =>

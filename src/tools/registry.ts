@@ -15,9 +15,11 @@ import { deleteLines, insertAtLine, replaceLines } from "./line_tools.ts";
 import { MEMORY_TOOLS } from "./memory_tools.ts";
 import { NAV_SYMBOL_TOOLS } from "./nav_symbols_tools.ts";
 import { NAV_TOOLS } from "./nav_tools.ts";
+import { PROJECT_TOOLS } from "./project_tools.ts";
 import { replaceContentTool, replaceInFiles } from "./replace_tools.ts";
 import { searchForPattern } from "./search_tools.ts";
 import { executeShellCommand } from "./shell_tool.ts";
+import { SYMBOL_INFO_TOOLS } from "./symbol_info_tools.ts";
 import { SYMBOL_TOOLS } from "./symbol_tools.ts";
 import type { Tool } from "./tool.ts";
 import { TOOLCHAIN_TOOLS } from "./toolchain_tools.ts";
@@ -36,6 +38,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   insertAtLine,
   editTool,
   ...SYMBOL_TOOLS,
+  ...SYMBOL_INFO_TOOLS,
   ...NAV_TOOLS,
   ...NAV_SYMBOL_TOOLS,
   ...DIAGNOSTICS_TOOLS,
@@ -46,6 +49,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...ADA_TOOLS,
   ...MEMORY_TOOLS,
   ...CONFIG_TOOLS,
+  ...PROJECT_TOOLS,
   ...WORKFLOW_TOOLS,
   executeShellCommand,
 ];

@@ -22,22 +22,16 @@ import {
   sortDiagnostics,
   type TestFailure,
 } from "../toolchain/types.ts";
+import { fixesFor, fixesNote } from "./check_fixes.ts";
+import { projectNameParam, selectProject } from "./project_tools.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "./tool.ts";
 
-const projectNameParam = z.string().optional().describe(
-  "The project; omitted means the active project.",
-);
-
-/** The active project; a different `project_name` is an error until multi-project support. */
+/**
+ * The project a tool with `project_name` works on: smart project selection (seed 000) over the
+ * projects loaded in the session (see project_tools.ts).
+ */
 export function resolveProject(ctx: ToolContext, projectName: string | undefined): Project {
-  const project = ctx.project();
-  if (projectName !== undefined && projectName !== "" && projectName !== project.name) {
-    throw new ToolError(
-      `Project '${projectName}' is not the active project ('${project.name}'). Omit ` +
-        "project_name to use the active project (several loaded projects are not supported yet).",
-    );
-  }
-  return project;
+  return selectProject(ctx, projectName);
 }
 
 function noToolchain(project: Project): ToolError {
@@ -108,21 +102,20 @@ interface CheckEntry {
   output_tail?: string;
 }
 
-const FIXES_NOTE = "include_fixes: fixes come from the language server's code actions (not yet " +
-  "available); the diagnostics are listed without fixes.";
-
 export const checkProject = defineTool({
   name: "check_project",
   description:
     "Runs the project's own checker and returns its diagnostics as JSON: file (project-" +
     "relative), 1-based line/column, severity, message, code, source, with counts by severity. " +
     "Rust: cargo check; Deno: deno check; TypeScript: tsc --noEmit; Python: pyright; Go: go vet; " +
-    "Ada: gprbuild. Every toolchain found in the project root is checked. May write build output " +
-    "(target/, obj/). Reports progress and stops the checker when cancelled.",
+    "Ada: gprbuild. Every toolchain found in the project root is checked. include_fixes adds " +
+    "the language server's quick fixes, with ids for execute_code_action. May write build " +
+    "output (target/, obj/). Reports progress and stops the checker when cancelled.",
   params: {
     project_name: projectNameParam,
     include_fixes: z.boolean().default(false).describe(
-      "Also list fixes per diagnostic (not available yet: a note says so).",
+      "Also list the language server's quick fixes per error/warning (first 50), each with an " +
+        "id for execute_code_action.",
     ),
     max_answer_chars: z.number().int().default(-1).describe(
       "Answer size limit; -1 means the configured default. Over it, warnings are dropped first.",
@@ -175,15 +168,20 @@ export const checkProject = defineTool({
     diagnostics = sortDiagnostics(diagnostics);
     const ran = checks.filter((c) => c.status !== "skipped");
     const summary = countBySeverity(diagnostics);
+    const fixes = args.include_fixes ? await fixesFor(ctx, project, diagnostics) : null;
+    const withFixes = (d: Diagnostic) => {
+      const found = fixes?.fixes.get(d);
+      return found ? { ...d, available_fixes: found } : d;
+    };
     const answer = (shown: Diagnostic[], omitted?: string) =>
       JSON.stringify({
         project: project.name,
         ok: ran.length > 0 && ran.every((c) => c.status === "ok"),
         summary,
         checks,
-        ...(args.include_fixes ? { note: FIXES_NOTE } : {}),
+        ...(fixes ? { note: fixesNote(fixes) } : {}),
         ...(omitted ? { omitted } : {}),
-        diagnostics: shown,
+        diagnostics: shown.map(withFixes),
       });
     const errors = diagnostics.filter((d) => d.severity === "error");
     const result: ToolAnswer = {
