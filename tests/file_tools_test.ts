@@ -267,8 +267,9 @@ Deno.test("list_dir: too long → directories only, then the too-long message", 
     max_answer_chars: 300,
   });
   assert(shorter.length <= 300);
-  assertStringIncludes(shorter, "50 files omitted");
-  assertEquals(JSON.parse(shorter.slice(shorter.indexOf("\n") + 1)), { dirs: ["d0", "d1", "d2"] });
+  const parsed = JSON.parse(shorter);
+  assertStringIncludes(parsed.shortened, "50 files omitted");
+  assertEquals(parsed.result, { dirs: ["d0", "d1", "d2"] });
   const tiny = await h.call(listDir, { relative_path: ".", recursive: true, max_answer_chars: 10 });
   assertEquals(tiny, tooLongMessage(full.length));
 });
@@ -277,6 +278,10 @@ Deno.test("list_dir: too long → directories only, then the too-long message", 
 
 Deno.test("find_file: matches file names by mask, recursively, skipping ignored files", async () => {
   await using h = await toolHarness(TREE);
+  assertEquals(
+    JSON.parse(await h.call(findFile, { file_mask: "*.{ts,md}", relative_path: "src/lib" })),
+    { files: ["src/lib/b.ts"] },
+  );
   assertEquals(JSON.parse(await h.call(findFile, { file_mask: "*.ts", relative_path: "." })), {
     files: ["src/a.ts", "src/lib/b.ts"],
   });

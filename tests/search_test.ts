@@ -199,8 +199,9 @@ Deno.test("search: too long → counts per file, then the too-long message", asy
     max_answer_chars: 600,
   });
   assert(shorter.length <= 600);
-  assertStringIncludes(shorter, "showing the number of matches per file");
-  const counts = JSON.parse(shorter.slice(shorter.indexOf("\n") + 1));
+  const parsed = JSON.parse(shorter);
+  assertStringIncludes(parsed.shortened, "showing the number of matches per file");
+  const counts = parsed.result;
   assertEquals(counts["f0.txt"], 20);
   assertEquals(Object.keys(counts).length, 20);
   const tiny = await h.call(searchForPattern, { substring_pattern: "needle", max_answer_chars: 5 });

@@ -50,6 +50,15 @@ Deno.test({
 }, async (t) => {
   await using h = await toolHarness({
     ...(await fixtureTree("typescript")),
+    // A function assigned to a property inside a callback: tsserver's selection range for it
+    // does not start at its name.
+    "src/parsers.ts": "export interface Parser {\n  parse(input: string): number;\n}\n" +
+      "export function build(setup: (inst: Parser) => void): Parser {\n" +
+      "  const inst = {} as Parser;\n  setup(inst);\n  return inst;\n}\n" +
+      "export const lengthParser = build((inst) => {\n" +
+      "  inst.parse = (input: string) => input.length;\n});\n",
+    "src/use_parsers.ts": 'import { lengthParser } from "./parsers";\n' +
+      'export const three = lengthParser.parse("abc");\n',
     "src/docs.ts": "/** Documented. */\nexport function documented(): number {\n" +
       "  return 1;\n}\n\n// A comment.\n// Two lines.\nexport function commented(): number {\n" +
       "  return 2;\n}\n",
@@ -192,6 +201,22 @@ Deno.test({
       await h.read("src/registry.ts"),
       "    this.shapes.set(key, shape);\n  }\n\n  circles(): Round[] {\n",
     );
+  });
+
+  await t.step("safe_delete_symbol asks about the name of a property-assigned function", async () => {
+    const found = JSON.parse(
+      await h.call(findSymbol, { name_path_pattern: "parse", relative_path: "src/parsers.ts" }),
+    ) as Array<{ name_path: string }>;
+    const assigned = found.find((f) => f.name_path.endsWith("callback/parse"));
+    assert(assigned, JSON.stringify(found));
+    const before = await h.read("src/parsers.ts");
+    const used = await h.run(safeDeleteSymbol, {
+      name_path_pattern: assigned.name_path,
+      relative_path: "src/parsers.ts",
+    });
+    assert(used.isError, used.text);
+    assertStringIncludes(used.text, "src/use_parsers.ts");
+    assertEquals(await h.read("src/parsers.ts"), before);
   });
 
   await t.step("shutdown leaves no server process", () => disposeAndCheck(h));

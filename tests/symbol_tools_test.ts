@@ -176,16 +176,16 @@ Deno.test({
       include_body: true,
       max_answer_chars: 500,
     });
-    assertMatch(shorter, /^Without bodies/);
+    assertMatch(JSON.parse(shorter).shortened, /^Without bodies/);
     const paths = await h.call(findSymbol, {
       name_path_pattern: "area",
       include_body: true,
       max_answer_chars: 120,
     });
-    assertEquals(
-      paths,
-      '3 matches; name paths per file:\n{"src/shapes.ts":["Shape/area","Circle/area","Square/area"]}',
-    );
+    assertEquals(JSON.parse(paths), {
+      shortened: "3 matches; name paths per file:",
+      result: { "src/shapes.ts": ["Shape/area", "Circle/area", "Square/area"] },
+    });
     const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
     assertMatch(tooLong, /^The answer is too long/);
   });
@@ -245,11 +245,16 @@ Deno.test({
       relative_path: "src/shapes.ts",
       max_answer_chars: 200,
     });
-    assertEquals(
-      counts,
-      'Reference counts per file:\n{"src/broken.ts":1,"src/geometry.ts":6,"src/main.ts":3,' +
-        '"src/registry.ts":3,"src/shapes.ts":2}',
-    );
+    assertEquals(JSON.parse(counts), {
+      shortened: "Reference counts per file:",
+      result: {
+        "src/broken.ts": 1,
+        "src/geometry.ts": 6,
+        "src/main.ts": 3,
+        "src/registry.ts": 3,
+        "src/shapes.ts": 2,
+      },
+    });
   });
 
   await t.step("find_implementations of an interface and of a method", async () => {

@@ -8,7 +8,7 @@ import type { SettingsFile } from "../config/schema.ts";
 import { log, setLogLevel } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
-import { Project } from "../project/project.ts";
+import { Project, refuseBroadRoot } from "../project/project.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
 import { ALL_TOOLS } from "../tools/registry.ts";
@@ -23,13 +23,28 @@ export function cliOverrides(options: CliOptions): SettingsFile {
   return overrides;
 }
 
+function isBroadRoot(path: string): boolean {
+  try {
+    refuseBroadRoot(Deno.realPathSync(path));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export async function serve(options: CliOptions): Promise<void> {
   if (options.logLevel) setLogLevel(options.logLevel);
   const overrides = cliOverrides(options);
   const globalSettings = await loadSettings({ overrides });
   let project: Project | null = null;
-  if (!options.noProject) {
-    const root = options.project ?? Deno.cwd();
+  // Clients often start servers in `/` or the home folder: without --project, that is no
+  // project, and the agent activates one.
+  let root = options.project ?? Deno.cwd();
+  if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
+    log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
+    root = "";
+  }
+  if (!options.noProject && root !== "") {
     const settings = await loadSettings({ projectRoot: root, overrides });
     project = Project.open(root, settings);
   }

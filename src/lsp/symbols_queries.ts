@@ -87,6 +87,46 @@ export function projectPathOf(
   return rel;
 }
 
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+function isWordAt(line: string, at: number, name: string): boolean {
+  if (!line.startsWith(name, at)) return false;
+  const before = line[at - 1];
+  const after = line[at + name.length];
+  return !(before && IDENTIFIER_CHAR.test(before)) && !(after && IDENTIFIER_CHAR.test(after));
+}
+
+/**
+ * Where to ask the server about a symbol: the start of its name. Servers do not always put the
+ * selection range there (tsserver starts a function assigned to a property, `a.parse = (x) =>
+ * ...`, at the parenthesis, where references and hover find nothing), so the name is looked for
+ * in the selection range's line, then in the symbol's range. Null when the name is not in the
+ * text (a synthetic name such as `describe() callback`): no query can be trusted then.
+ */
+export function namePosition(match: SymbolMatch): Position | null {
+  const { node, file } = match;
+  const lines = file.text.split("\n");
+  const sel = node.selectionRange.start;
+  if (isWordAt(lines[sel.line] ?? "", sel.character, node.name)) return sel;
+  const search = (from: number, to: number, firstColumn: number): Position | null => {
+    for (let line = from; line <= to; line++) {
+      const text = lines[line] ?? "";
+      for (let at = text.indexOf(node.name, line === from ? firstColumn : 0); at !== -1;) {
+        if (isWordAt(text, at, node.name)) return { line, character: at };
+        at = text.indexOf(node.name, at + 1);
+      }
+    }
+    return null;
+  };
+  return search(sel.line, sel.line, 0) ??
+    search(node.range.start.line, node.range.end.line, node.range.start.character);
+}
+
+/** {@linkcode namePosition}, falling back to the selection range when the name is not found. */
+function queryPosition(match: SymbolMatch): Position {
+  return namePosition(match) ?? match.node.selectionRange.start;
+}
+
 /**
  * References to a symbol, each with the symbol containing it, in path and position order. Left
  * out: the declaration itself, references in import statements, and references outside the
@@ -98,12 +138,13 @@ export async function findReferences(
   options: RequestOptions = {},
 ): Promise<ReferenceHit[]> {
   const relPath = target.node.relPath;
+  const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
   const result = await server.request<unknown>(
     "textDocument/references",
     {
       textDocument: { uri: server.uriOf(relPath) },
-      position: target.node.selectionRange.start,
+      position: at,
       context: { includeDeclaration: false },
     },
     { ...options, sync: [relPath] },
@@ -113,7 +154,7 @@ export async function findReferences(
     const rel = projectPathOf(index, server, loc.uri);
     if (rel === null) continue;
     const start = loc.range.start;
-    if (rel === relPath && comparePositions(start, target.node.selectionRange.start) === 0) {
+    if (rel === relPath && comparePositions(start, at) === 0) {
       continue; // the declaration itself
     }
     const list = byFile.get(rel) ?? [];
@@ -166,7 +207,7 @@ export async function findImplementations(
   }
   const result = await server.request<unknown>(
     "textDocument/implementation",
-    { textDocument: { uri: server.uriOf(relPath) }, position: target.node.selectionRange.start },
+    { textDocument: { uri: server.uriOf(relPath) }, position: queryPosition(target) },
     { ...options, sync: [relPath] },
   );
   const out: SymbolMatch[] = [];
@@ -215,7 +256,7 @@ export async function requestRename(
     "textDocument/rename",
     {
       textDocument: { uri: server.uriOf(relPath) },
-      position: target.node.selectionRange.start,
+      position: queryPosition(target),
       newName,
     },
     { ...options, sync: [relPath] },

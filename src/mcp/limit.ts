@@ -11,8 +11,23 @@ export function tooLongMessage(length: number): string {
 }
 
 /**
+ * A shorter form with its note. JSON stays JSON: `{"shortened": note, "result": <the form>}`;
+ * other text gets the note on a line of its own before it.
+ */
+export function withNote(note: string, text: string): string {
+  const first = text.trimStart()[0];
+  if (first === "{" || first === "[") {
+    try {
+      return JSON.stringify({ shortened: note, result: JSON.parse(text) });
+    } catch { /* not JSON after all */ }
+  }
+  return `${note}\n${text}`;
+}
+
+/**
  * Fit an answer into `maxChars` (-1 means `defaultMax`): the full text if it fits, else the first
- * shorter form that fits (prefixed by its note), else Serena's "too long" message.
+ * shorter form that fits (with its note, see {@linkcode withNote}), else Serena's "too long"
+ * message.
  */
 export function limitAnswer(answer: ToolAnswer, maxChars: number, defaultMax: number): string {
   const max = maxChars === -1 ? defaultMax : maxChars;
@@ -23,7 +38,7 @@ export function limitAnswer(answer: ToolAnswer, maxChars: number, defaultMax: nu
   if (full.length <= max) return full;
   if (typeof answer !== "string") {
     for (const form of answer.shorter ?? []) {
-      const text = `${form.note}\n${form.text()}`;
+      const text = withNote(form.note, form.text());
       if (text.length <= max) return text;
     }
   }

@@ -3,7 +3,7 @@
  * Every file operation a tool performs on a project goes through here.
  * @module
  */
-import { basename, join, relative, sep } from "node:path";
+import { basename, join, parse, relative, sep } from "node:path";
 import type { Settings } from "../config/schema.ts";
 import { ToolError } from "../errors.ts";
 import {
@@ -37,6 +37,26 @@ export interface WalkOptions {
 export interface ValidateOptions extends ResolveOptions {
   /** Refuse paths matched by the ignore rules (default true). */
   requireNotIgnored?: boolean;
+}
+
+/**
+ * Refuse a folder that would put all of the user's files inside the sandbox: the filesystem root
+ * or the home folder. Agents choose projects with activate_project and manage_projects; without
+ * this, one call would undo the sandbox.
+ */
+export function refuseBroadRoot(realPath: string): void {
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  let realHome: string | null = null;
+  try {
+    realHome = home ? Deno.realPathSync(home) : null;
+  } catch { /* no such folder */ }
+  if (realPath === parse(realPath).root || realPath === realHome) {
+    throw new ToolError(
+      `'${realPath}' is ${realPath === realHome ? "the home folder" : "the filesystem root"}, ` +
+        "not a project: every file below it would be inside the sandbox. Give the project's own " +
+        "folder.",
+    );
+  }
 }
 
 export class Project {

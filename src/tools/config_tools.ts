@@ -22,7 +22,7 @@ import {
   unknownToolNames,
 } from "../config/toolsets.ts";
 import { detectLanguages, resolveCommand, serverSpecs } from "../lsp/registry.ts";
-import { Project } from "../project/project.ts";
+import { Project, refuseBroadRoot } from "../project/project.ts";
 import { readManualReminder } from "../prompts/workflow.ts";
 import type { Session } from "../session.ts";
 import { memoriesOf } from "./memory_tools.ts";
@@ -80,6 +80,7 @@ async function resolveTarget(arg: string): Promise<Target> {
   }
   const byPath = registered.find((p) => realPathOrNull(p.path) === real);
   if (byPath) return { entry: byPath, registeredIn: null };
+  refuseBroadRoot(real);
   const entry = { name: uniqueProjectName(real, registered), path: real };
   if (!file) {
     return { entry, registeredIn: null, notRegistered: "no config folder (set XDG_CONFIG_HOME)" };

@@ -179,7 +179,8 @@ export const listDir = defineTool({
 
 export const findFile = defineTool({
   name: "find_file",
-  description: "Finds non-ignored files whose name matches a mask (wildcards * and ?) below a " +
+  description: "Finds non-ignored files whose name matches a mask (wildcards * and ?, braces " +
+    "{a,b}) below a " +
     'directory. Returns JSON {"files": [...]}.',
   params: {
     file_mask: z.string().min(1).describe("File name or mask, e.g. '*.ts' or 'config.?son'."),
@@ -192,7 +193,8 @@ export const findFile = defineTool({
     if (!Deno.statSync(resolved.real).isDirectory) {
       throw new ToolError(`'${resolved.relative}' is a file, not a directory.`);
     }
-    const matches = picomatch(args.file_mask, { dot: true, nobrace: true, noextglob: true });
+    // Braces as in search_for_pattern's globs ('*.{ts,tsx}'); fnmatch has none, but agents use them.
+    const matches = picomatch(args.file_mask, { dot: true, noextglob: true });
     const files: string[] = [];
     for await (const entry of project.walk(resolved.relative, { signal: ctx.signal })) {
       if (!entry.isDirectory && matches(basename(entry.path))) files.push(entry.path);

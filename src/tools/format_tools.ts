@@ -5,6 +5,7 @@
  * stores the edit as a code action for `execute_code_action`.
  * @module
  */
+import { checkNewName } from "../lsp/identifiers.ts";
 import { z } from "../deps.ts";
 import { ToolError } from "../errors.ts";
 import { unifiedDiff } from "../edit/diff.ts";
@@ -138,8 +139,7 @@ export const renameAtPosition = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    const newName = args.new_name.trim();
-    if (newName === "") throw new ToolError("new_name is empty.");
+    const newName = checkNewName(args.new_name);
     const target = await resolvePosition(ctx, args);
     const oldName = target.symbol?.name ?? target.word;
     const edit = await ask<LspWorkspaceEdit | null>(

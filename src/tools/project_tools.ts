@@ -14,7 +14,7 @@ import type { RegisteredProject } from "../config/schema.ts";
 import { codeActionsFor } from "../lsp/code_actions.ts";
 import { poolFor, type ServerPool } from "../lsp/pool.ts";
 import { detectLanguages, serverSpecs } from "../lsp/registry.ts";
-import { Project } from "../project/project.ts";
+import { Project, refuseBroadRoot } from "../project/project.ts";
 import type { Session } from "../session.ts";
 import { detectToolchains } from "../toolchain/detect.ts";
 import { defineTool, type Tool, type ToolContext } from "./tool.ts";
@@ -101,6 +101,7 @@ async function addProject(session: Session, path: string): Promise<string[]> {
     workspace.use(loaded);
     return [`Project '${loaded.name}' at ${root} is already loaded; it is now the last used one.`];
   }
+  refuseBroadRoot(root);
   // The name it is registered under (activate_project knows it by that name), else the folder
   // name, made unique among the loaded and the registered projects.
   const known = await registered();

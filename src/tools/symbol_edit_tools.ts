@@ -5,6 +5,7 @@
  * editFile, so language servers see them at once.
  * @module
  */
+import { checkNewName } from "../lsp/identifiers.ts";
 import { extname } from "node:path";
 import { z } from "../deps.ts";
 import { ToolError } from "../errors.ts";
@@ -20,7 +21,7 @@ import {
   walkSymbols,
 } from "../lsp/symbols.ts";
 import type { SymbolMatch } from "../lsp/symbols_index.ts";
-import { findReferences, requestRename } from "../lsp/symbols_queries.ts";
+import { findReferences, namePosition, requestRename } from "../lsp/symbols_queries.ts";
 import type { Project } from "../project/project.ts";
 import { editFile } from "./file_edit.ts";
 import { describe, indexOf, requestOptions, toJson } from "./symbol_common.ts";
@@ -280,8 +281,7 @@ export const renameSymbol = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    const newName = args.new_name.trim();
-    if (newName === "") throw new ToolError("new_name is empty.");
+    const newName = checkNewName(args.new_name);
     const target = await locate(ctx, args.name_path, args.relative_path);
     const oldPath = namePathOf(target.node);
     if (newName === target.node.name) {
@@ -334,6 +334,14 @@ export const safeDeleteSymbol = defineTool({
   async handler(args, ctx) {
     const target = await locate(ctx, args.name_path_pattern, args.relative_path);
     const { node, file } = target;
+    // No references found from a position that is not the symbol's name proves nothing.
+    if (namePosition(target) === null) {
+      throw new ToolError(
+        `Cannot check the references of ${namePathOf(node)}: its name '${node.name}' does not ` +
+          "appear in its code, so the language server cannot be asked about it. Nothing was " +
+          "deleted; delete it with an edit tool if you are sure it is unused.",
+      );
+    }
     const hits = await findReferences(indexOf(ctx), target, requestOptions(ctx));
     const outside = hits.filter((h) => {
       if (h.relPath !== node.relPath) return true;

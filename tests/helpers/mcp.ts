@@ -19,7 +19,7 @@ export const DENO_CONFIG = join(REPO_ROOT, "deno.json");
 
 /** `deno run` arguments exactly as `deno task start` uses them (the `sextant` permission set). */
 export function startArgs(extra: string[] = []): string[] {
-  return ["run", "-P=sextant", "--config", DENO_CONFIG, MAIN, ...extra];
+  return ["run", "--quiet", "-P=sextant", "--config", DENO_CONFIG, MAIN, ...extra];
 }
 
 export interface Connected {
