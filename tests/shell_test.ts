@@ -267,8 +267,9 @@ Deno.test("shell: an answer over max_answer_chars keeps the start and end of the
   const result = await setup.run({ command: "seq 1 5000", max_answer_chars: 600 });
   assertEquals(result.isError, false);
   assert(result.text.length <= 600, `${result.text.length}`);
-  assert(result.text.startsWith("The output was too long"));
-  const json = JSON.parse(result.text.slice(result.text.indexOf("\n") + 1));
+  const answer = JSON.parse(result.text);
+  assert(answer.shortened.startsWith("The output was too long"));
+  const json = answer.result;
   assert(json.stdout.startsWith("1\n2\n"));
   assert(json.stdout.endsWith("5000\n"));
   assertEquals(json.return_code, 0);

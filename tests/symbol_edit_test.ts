@@ -203,21 +203,24 @@ Deno.test({
     );
   });
 
-  await t.step("safe_delete_symbol asks about the name of a property-assigned function", async () => {
-    const found = JSON.parse(
-      await h.call(findSymbol, { name_path_pattern: "parse", relative_path: "src/parsers.ts" }),
-    ) as Array<{ name_path: string }>;
-    const assigned = found.find((f) => f.name_path.endsWith("callback/parse"));
-    assert(assigned, JSON.stringify(found));
-    const before = await h.read("src/parsers.ts");
-    const used = await h.run(safeDeleteSymbol, {
-      name_path_pattern: assigned.name_path,
-      relative_path: "src/parsers.ts",
-    });
-    assert(used.isError, used.text);
-    assertStringIncludes(used.text, "src/use_parsers.ts");
-    assertEquals(await h.read("src/parsers.ts"), before);
-  });
+  await t.step(
+    "safe_delete_symbol asks about the name of a property-assigned function",
+    async () => {
+      const found = JSON.parse(
+        await h.call(findSymbol, { name_path_pattern: "parse", relative_path: "src/parsers.ts" }),
+      ) as Array<{ name_path: string }>;
+      const assigned = found.find((f) => f.name_path.endsWith("callback/parse"));
+      assert(assigned, JSON.stringify(found));
+      const before = await h.read("src/parsers.ts");
+      const used = await h.run(safeDeleteSymbol, {
+        name_path_pattern: assigned.name_path,
+        relative_path: "src/parsers.ts",
+      });
+      assert(used.isError, used.text);
+      assertStringIncludes(used.text, "src/use_parsers.ts");
+      assertEquals(await h.read("src/parsers.ts"), before);
+    },
+  );
 
   await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
 });

@@ -3,25 +3,11 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { ToolAnswer } from "../tools/tool.ts";
+import { type ToolAnswer, withNote } from "../tools/tool.ts";
 
 export function tooLongMessage(length: number): string {
   return `The answer is too long (${length} characters). ` +
     "Please try a more specific tool query or raise max_answer_chars.";
-}
-
-/**
- * A shorter form with its note. JSON stays JSON: `{"shortened": note, "result": <the form>}`;
- * other text gets the note on a line of its own before it.
- */
-export function withNote(note: string, text: string): string {
-  const first = text.trimStart()[0];
-  if (first === "{" || first === "[") {
-    try {
-      return JSON.stringify({ shortened: note, result: JSON.parse(text) });
-    } catch { /* not JSON after all */ }
-  }
-  return `${note}\n${text}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { ToolError } from "../errors.ts";
 import type { Session } from "../session.ts";
 import { ENABLE_SHELL_HINT } from "./config_tools.ts";
 import { maxAnswerChars } from "./file_tools.ts";
-import { defineTool, type ToolAnswer } from "./tool.ts";
+import { defineTool, type ToolAnswer, withNote } from "./tool.ts";
 
 /** Bytes kept per output stream; beyond that the middle is dropped (head and tail stay). */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;
@@ -373,7 +373,8 @@ export const executeShellCommand = defineTool({
       text: JSON.stringify(result),
       shorter: [{
         note: TOO_LONG_NOTE,
-        text: () => fitShellJson(result, Math.max(0, max - TOO_LONG_NOTE.length - 1)),
+        // The note wraps the JSON ({"shortened", "result"}): leave room for it.
+        text: () => fitShellJson(result, Math.max(0, max - withNote(TOO_LONG_NOTE, "{}").length)),
       }],
     };
   },

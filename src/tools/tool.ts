@@ -40,6 +40,20 @@ export type ToolAnswer = string | {
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
 };
 
+/**
+ * A shorter form with its note. JSON stays JSON: `{"shortened": note, "result": <the form>}`;
+ * other text gets the note on a line of its own before it.
+ */
+export function withNote(note: string, text: string): string {
+  const first = text.trimStart()[0];
+  if (first === "{" || first === "[") {
+    try {
+      return JSON.stringify({ shortened: note, result: JSON.parse(text) });
+    } catch { /* not JSON after all */ }
+  }
+  return `${note}\n${text}`;
+}
+
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   name: string;
   /** Short, most important fact first, under 1 KB. */
