@@ -59,6 +59,8 @@ Deno.test({
       "  inst.parse = (input: string) => input.length;\n});\n",
     "src/use_parsers.ts": 'import { lengthParser } from "./parsers";\n' +
       'export const three = lengthParser.parse("abc");\n',
+    "src/dup.ts": "export function alpha(): number {\n  return 1;\n}\n" +
+      "export function beta(): number {\n  return 2;\n}\n",
     "src/docs.ts": "/** Documented. */\nexport function documented(): number {\n" +
       "  return 1;\n}\n\n// A comment.\n// Two lines.\nexport function commented(): number {\n" +
       "  return 2;\n}\n",
@@ -201,6 +203,22 @@ Deno.test({
       await h.read("src/registry.ts"),
       "    this.shapes.set(key, shape);\n  }\n\n  circles(): Round[] {\n",
     );
+  });
+
+  await t.step("rename_symbol warns when the rename adds errors", async () => {
+    const clean = await h.call(renameSymbol, {
+      name_path: "beta",
+      relative_path: "src/dup.ts",
+      new_name: "gamma",
+    });
+    assert(!clean.includes("Warning"), clean);
+    const clash = await h.call(renameSymbol, {
+      name_path: "alpha",
+      relative_path: "src/dup.ts",
+      new_name: "gamma",
+    });
+    assertStringIncludes(clash, "Renamed 'alpha' to 'gamma'");
+    assertStringIncludes(clash, "Warning: the rename added errors in src/dup.ts (0 -> ");
   });
 
   await t.step(
