@@ -74,3 +74,16 @@ Deno.test({
     await session.dispose();
   },
 });
+
+Deno.test("serverIdFor names the server serverFor would pick, without starting it", async () => {
+  await using fx = await fixtureProject("typescript");
+  assertEquals(fx.pool.serverIdFor("src/shapes.ts"), "typescript");
+  assertEquals(fx.pool.serverIdFor("lib/widget.TSX"), "typescript");
+  assertEquals(fx.pool.serverIdFor("tools/gen.py"), "python");
+  assertEquals(fx.pool.serverIdFor("README.md"), null);
+  assertEquals(fx.pool.serverIdFor("Makefile"), null);
+  assertEquals(fx.pool.running().length, 0, "nothing was started");
+  await using deno = await fixtureProject("deno");
+  assertEquals(deno.pool.serverIdFor("src/math.ts"), "deno");
+  assertEquals(deno.pool.running().length, 0);
+});

@@ -80,6 +80,8 @@ Deno.test("registry: config adds, overrides and disables servers", async () => {
   const init = ts.initializationOptions as Record<string, Record<string, unknown>>;
   assertEquals(init.tsserver, { useSyntaxServer: "never" }, "built-in options kept");
   assertEquals(init.preferences, { quotePreference: "single" });
+  assertEquals(ts.queuedAnswers, undefined, "own options may change how it answers");
+  assertEquals(specForFile(serverSpecs(dir.path), "a.ts")!.commands[0]!.queuedAnswers, true);
   assertEquals(specForFile(specs, "a.yaml"), undefined);
   assertEquals(specForFile(specs, "a.x"), undefined, "a new server without command is ignored");
 });
@@ -191,4 +193,19 @@ Deno.test("diagnostics: waiting for the version sent, or the next publish withou
     await store.waitFor("file:///c", { version: 1, afterSerial: 0 }, { timeoutMs: 20 }),
     null,
   );
+});
+
+Deno.test("progress: watch reports what a busy server does until unsubscribed", () => {
+  const tracker = new ProgressTracker();
+  const heard: string[] = [];
+  const unwatch = tracker.watch((text) => heard.push(text));
+  tracker.create("load");
+  tracker.progress("load", { kind: "begin", title: "Loading", percentage: 10 });
+  tracker.progress("load", { kind: "report", percentage: 10 }); // nothing new: not repeated
+  tracker.progress("load", { kind: "report", percentage: 50 });
+  tracker.progress("load", { kind: "end" });
+  unwatch();
+  tracker.create("again");
+  tracker.progress("again", { kind: "begin", title: "Again" });
+  assertEquals(heard, ["Loading (10%)", "Loading (50%)"]);
 });

@@ -125,6 +125,46 @@ Deno.test({
       assertEquals(toLocs(result).length, 22);
     });
 
+    await t.step(
+      "an outside edit of an open document the query does not name is seen",
+      async () => {
+        // main.ts is open (the step before synced it); this query names only shapes.ts.
+        assert(server.openDocuments().includes("src/main.ts"));
+        const before = await Deno.readTextFile(fx.path("src/main.ts"));
+        for (const [extra, expected] of [[1, 23], [2, 24]] as const) {
+          await Deno.writeTextFile(
+            fx.path("src/main.ts"),
+            before + "\nexport const more = [\n" + "  new Circle(6),\n".repeat(extra) + "];\n",
+          );
+          // No wait of any kind between the write and the query.
+          assertEquals(toLocs(await references()).length, expected);
+        }
+        await Deno.writeTextFile(fx.path("src/main.ts"), before);
+        assertEquals(toLocs(await references()).length, 22);
+      },
+    );
+
+    await t.step("a transient open answers, then closes the document again", async () => {
+      const opened = server.openDocuments();
+      assert(!opened.includes("src/registry.ts"), `registry.ts open already: ${opened}`);
+      const symbols = (relPath: string) =>
+        server.request<Array<{ name: string }>>("textDocument/documentSymbol", {
+          textDocument: { uri: server.uriOf(relPath) },
+        }, { sync: [relPath], transient: true });
+      // typescript-language-server answers documentSymbol only for open documents.
+      const result = await symbols("src/registry.ts");
+      assert(result.some((s) => s.name === "ShapeRegistry"), JSON.stringify(result));
+      assert(!server.openDocuments().includes("src/registry.ts"), "closed after the answer");
+      // Eight at once on the same file: one open, closed when the last one is answered.
+      const all = await Promise.all(Array.from({ length: 8 }, () => symbols("src/registry.ts")));
+      assert(all.every((r) => r.some((s) => s.name === "ShapeRegistry")));
+      assert(!server.openDocuments().includes("src/registry.ts"));
+      // A document that was open stays open.
+      await symbols("src/shapes.ts");
+      assert(server.openDocuments().includes("src/shapes.ts"));
+      assertEquals(server.openDocuments().sort(), [...opened].sort());
+    });
+
     await t.step("an aborted request rejects with the signal's reason", async () => {
       const controller = new AbortController();
       controller.abort(new Error("caller gave up"));

@@ -12,6 +12,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "../deps.ts";
+import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
 import { DiagnosticsStore } from "./diagnostics.ts";
@@ -70,6 +71,12 @@ export class LspClient {
   #alive = true;
   #stopping = false;
   readonly #options: ClientOptions;
+  /**
+   * Callbacks run when the process ends. Calls wait for the exit through this set rather than
+   * with `exited.then(...)`, which would keep every call's promises (and so every answer)
+   * reachable from the long-lived `exited` promise until the server stops.
+   */
+  readonly #exitWaiters = new Set<() => void>();
 
   private constructor(options: ClientOptions) {
     this.id = options.id;
@@ -85,6 +92,7 @@ export class LspClient {
     );
     this.exited = this.process.exited.then((status) => {
       this.#alive = false;
+      for (const wake of [...this.#exitWaiters]) wake();
       this.progress.reset();
       this.connection.dispose();
       if (!this.#stopping) {
@@ -130,22 +138,46 @@ export class LspClient {
     const onAbort = () => source.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return await Promise.race([
-        this.connection.sendRequest<R>(method, params, source.token),
-        this.exited.then((): never => {
-          throw new ServerExitedError(this.id, this.process.stderrTail());
-        }),
-      ]);
+      return await this.untilExit(this.connection.sendRequest<R>(method, params, source.token));
     } catch (error) {
       // A dead server shows first as a broken pipe or a disposed connection: wait for its exit.
-      if (this.#alive && !isServerAnswer(error)) {
-        await withTimeout(this.exited, 2_000, "exit").catch(() => {});
-      }
+      if (this.#alive && !isServerAnswer(error)) await this.#exitWithin(2_000);
       if (!this.#alive) throw new ServerExitedError(this.id, this.process.stderrTail());
       throw error;
     } finally {
       signal?.removeEventListener("abort", onAbort);
       source.dispose();
+    }
+  }
+
+  /**
+   * Settle like `work`, or reject with {@linkcode ServerExitedError} if the process ends first.
+   * Leaves nothing behind once settled (see `#exitWaiters`).
+   */
+  async untilExit<T>(work: Promise<T>): Promise<T> {
+    if (!this.#alive) {
+      work.catch(() => {}); // abandoned: its failure must not surface as unhandled
+      throw new ServerExitedError(this.id, this.process.stderrTail());
+    }
+    const { promise, reject } = Promise.withResolvers<never>();
+    const wake = () => reject(new ServerExitedError(this.id, this.process.stderrTail()));
+    this.#exitWaiters.add(wake);
+    try {
+      return await Promise.race([work, promise]);
+    } finally {
+      this.#exitWaiters.delete(wake);
+    }
+  }
+
+  /** Wait until the process has ended, at most `ms`. */
+  async #exitWithin(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await this.untilExit(new Promise((resolve) => timer = setTimeout(resolve, ms)));
+    } catch {
+      /* it ended */
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -331,4 +363,58 @@ export class TimeoutError extends Error {
   constructor(what: string, ms: number) {
     super(`${what} timed out after ${Math.round(ms / 1000)} s`);
   }
+}
+
+/** Resolve after `ms`, or reject with the signal's reason when it aborts first. */
+export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * A low-level failure turned into a {@linkcode ToolError} that names the server and the method
+ * (timeouts, exits, error answers, spawn refusals); other errors are returned unchanged.
+ */
+export function describeFailure(
+  error: unknown,
+  method: string,
+  server: { id: string; command: string; path: string },
+): unknown {
+  const { id, command } = server;
+  if (error instanceof ToolError) return error;
+  if (error instanceof TimeoutError) {
+    return new ToolError(
+      `${error.message}. The server may be overloaded or hung; try again, or restart it.`,
+    );
+  }
+  if (error instanceof ServerExitedError) {
+    return new ToolError(`${error.message} (during ${method}).`);
+  }
+  if (isResponseError(error)) {
+    return new ToolError(
+      `The ${id} language server (${command}) failed ${method}: ${error.message}`,
+    );
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    return new ToolError(
+      `Sextant may not run the ${id} language server (${server.path}): ${error.message}. ` +
+        "Allow it with --allow-run, or put the server on PATH before starting.",
+    );
+  }
+  if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
+    return new ToolError(
+      `Could not start the ${id} language server (${command}): ${error.message}`,
+    );
+  }
+  return error;
 }

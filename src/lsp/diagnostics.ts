@@ -1,7 +1,9 @@
 /**
  * Pushed diagnostics (`textDocument/publishDiagnostics`), stored per document with the version
  * they were computed for (engine rule 3). Callers wait for the diagnostics of the version they
- * sent instead of sleeping.
+ * sent instead of sleeping. Only documents someone may ask about are stored (see
+ * {@linkcode DiagnosticsStore.retainOnly}), so the store does not grow with every file a server
+ * ever reported on.
  * @module
  */
 
@@ -16,15 +18,39 @@ export interface PublishedDiagnostics {
 
 export class DiagnosticsStore {
   readonly #entries = new Map<string, PublishedDiagnostics>();
-  readonly #serials = new Map<string, number>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** One counter for every document: a forgotten document never sees its serials again. */
+  #serial = 0;
+  #retain: (uri: string) => boolean = () => true;
+
+  /**
+   * Store publishes only for documents `retain` accepts (the open ones) or someone waits for;
+   * others are dropped at once. Entries already stored are kept until {@linkcode forget}.
+   */
+  retainOnly(retain: (uri: string) => boolean): void {
+    this.#retain = retain;
+  }
 
   /** Record a `publishDiagnostics` notification. */
   publish(uri: string, version: number | null, diagnostics: unknown[]): void {
-    const serial = (this.#serials.get(uri) ?? 0) + 1;
-    this.#serials.set(uri, serial);
+    const serial = ++this.#serial;
+    const waiters = this.#waiters.get(uri);
+    if (!waiters && !this.#retain(uri)) {
+      this.#entries.delete(uri);
+      return;
+    }
     this.#entries.set(uri, { version, diagnostics, serial });
-    for (const waiter of [...(this.#waiters.get(uri) ?? [])]) waiter();
+    for (const waiter of [...(waiters ?? [])]) waiter();
+  }
+
+  /** Drop what was published for a document (it was closed). */
+  forget(uri: string): void {
+    this.#entries.delete(uri);
+  }
+
+  /** How many documents have stored diagnostics. */
+  get size(): number {
+    return this.#entries.size;
   }
 
   /** The latest diagnostics published for a document, if any. */
@@ -37,9 +63,12 @@ export class DiagnosticsStore {
     return [...this.#entries.keys()];
   }
 
-  /** The serial of the latest publish for `uri` (0 when none): take it before sending a change. */
+  /**
+   * The serial of the latest publish stored for `uri`, or, when none is stored, the latest
+   * serial of any document (so only later publishes count): take it before sending a change.
+   */
   serial(uri: string): number {
-    return this.#serials.get(uri) ?? 0;
+    return this.#entries.get(uri)?.serial ?? this.#serial;
   }
 
   /** Forget published results (the server asked for a refresh, or the document was closed). */

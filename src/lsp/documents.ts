@@ -3,8 +3,20 @@
  * opened with a version, re-sent (`didChange`, full text) when its content changed since we last
  * sent it, and files we know that changed on disk are announced with
  * `workspace/didChangeWatchedFiles`. One instance per server process.
+ *
+ * Outside changes are found by comparing size and mtime (a synchronous `stat`, a few µs per
+ * file) and, when those changed or the file was written very recently, the content hash:
+ * - the files a query names, and every open document (the server answers from our copy of
+ *   those, so a stale one would be a wrong answer), are checked on every sync;
+ * - closed documents we know (the server reads those from disk itself; we only announce their
+ *   changes) are checked at most once per {@linkcode CLOSED_CHECK_MS}.
+ *
+ * Documents a query opened only for itself (`transient`) are closed again when the query ends,
+ * unless another query still uses them or a non-transient one asked for them; they are then
+ * forgotten. Per document we keep a hash, never the text.
  * @module
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolError } from "../errors.ts";
@@ -25,12 +37,30 @@ interface DocState {
   size: number;
   open: boolean;
   lastUsed: number;
+  /** Queries in flight that depend on this document (it is not closed under them). */
+  pins: number;
+  /** Opened for transient queries only: closed and forgotten when the last of them ends. */
+  transient: boolean;
 }
 
-/** Open documents kept at most; the least recently used are closed beyond this. */
-const MAX_OPEN = 100;
+/** Options of {@linkcode DocumentSync.sync}. */
+export interface SyncOptions {
+  /** Close the documents this sync opened once the lease is released (if nobody else needs them). */
+  transient?: boolean | undefined;
+}
+
+/** The documents a query depends on, held open until {@linkcode Lease.release}. */
+export interface Lease {
+  /** The query is done: unpin its documents and close those opened only for it. */
+  release(): Promise<void>;
+}
+
+/** Open documents kept at most; the least recently used (and unpinned) are closed beyond this. */
+export const MAX_OPEN = 100;
 /** Closed documents we still watch for outside changes. */
 const MAX_KNOWN_CLOSED = 300;
+/** Closed documents are re-checked for outside changes at most this often. */
+export const CLOSED_CHECK_MS = 1_000;
 /**
  * Files modified this recently are compared by content even when size and mtime look unchanged:
  * mtime has a coarse resolution, and a second write within it would otherwise go unseen.
@@ -43,25 +73,38 @@ const enum FileChangeType {
   Deleted = 3,
 }
 
+type Changes = Array<{ uri: string; type: FileChangeType }>;
+
 export class DocumentSync {
   readonly #docs = new Map<string, DocState>();
   readonly #root: string;
   readonly #server: Notifier;
   readonly #languageId: (relPath: string) => string;
   readonly #decoder: TextDecoder;
+  readonly #onClose: (uri: string) => void;
   #queue: Promise<unknown> = Promise.resolve();
   #clock = 0;
+  /**
+   * Versions come from one counter for all documents, so a document closed, forgotten and
+   * opened again never reuses a version a late diagnostics report could still carry.
+   */
+  #versions = 0;
+  readonly #openUris = new Set<string>();
+  #closedCheckedAt = -Infinity;
 
   constructor(options: {
     root: string;
     server: Notifier;
     languageId: (relPath: string) => string;
     encoding?: string;
+    /** Called after a document was closed (drop per-document state kept elsewhere). */
+    onClose?: (uri: string) => void;
   }) {
     this.#root = options.root;
     this.#server = options.server;
     this.#languageId = options.languageId;
     this.#decoder = makeDecoder(options.encoding);
+    this.#onClose = options.onClose ?? (() => {});
   }
 
   /** `file://` URI of a project-relative path. */
@@ -80,37 +123,64 @@ export class DocumentSync {
     return [...this.#docs.values()].filter((d) => d.open).map((d) => d.relPath);
   }
 
+  /** Whether the document with this URI is open. */
+  isOpen(uri: string): boolean {
+    return this.#openUris.has(uri);
+  }
+
+  /** How many documents we track (open and closed), for tests and memory checks. */
+  get size(): number {
+    return this.#docs.size;
+  }
+
   /**
-   * Make the server's view of `relPaths` match disk (opening them), and re-check every other
-   * document we know for changes made outside Sextant.
+   * Make the server's view of `relPaths` match disk (opening them), and re-check the other
+   * documents we know for changes made outside Sextant (open ones always, closed ones at most
+   * once per {@linkcode CLOSED_CHECK_MS}). The documents stay pinned until the lease is released.
    */
-  sync(relPaths: readonly string[]): Promise<void> {
+  sync(relPaths: readonly string[], options: SyncOptions = {}): Promise<Lease> {
     return this.#serialized(async () => {
       const wanted = new Set(relPaths);
-      const watched: Array<{ uri: string; type: FileChangeType }> = [];
+      const changes: Changes = [];
+      const now = performance.now();
+      const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
+      if (checkClosed) this.#closedCheckedAt = now;
       for (const doc of [...this.#docs.values()]) {
-        if (!wanted.has(doc.relPath)) await this.#refresh(doc, watched);
+        if (wanted.has(doc.relPath) || !(doc.open || checkClosed)) continue;
+        await this.#refresh(doc, changes);
       }
-      for (const relPath of wanted) await this.#open(relPath, watched);
-      await this.#announce(watched);
+      const pinned: DocState[] = [];
+      try {
+        for (const relPath of wanted) {
+          const doc = await this.#open(relPath, changes, options.transient === true);
+          doc.pins++;
+          pinned.push(doc);
+        }
+      } catch (error) {
+        await this.#unpin(pinned);
+        throw error;
+      } finally {
+        await this.#announce(changes);
+      }
       await this.#trim();
+      return this.#lease(pinned);
     });
   }
 
   /** Our own tools wrote these files: send the new content (or the deletion) now. */
   changed(relPaths: readonly string[]): Promise<void> {
     return this.#serialized(async () => {
-      const watched: Array<{ uri: string; type: FileChangeType }> = [];
+      const changes: Changes = [];
       for (const relPath of relPaths) {
         const doc = this.#docs.get(relPath);
-        if (doc) await this.#refresh(doc, watched, true);
+        if (doc) await this.#refresh(doc, changes, true);
         else if (await exists(join(this.#root, relPath))) {
-          watched.push({ uri: this.uriOf(relPath), type: FileChangeType.Created });
+          changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Created });
         } else {
-          watched.push({ uri: this.uriOf(relPath), type: FileChangeType.Deleted });
+          changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Deleted });
         }
       }
-      await this.#announce(watched);
+      await this.#announce(changes);
     });
   }
 
@@ -121,7 +191,29 @@ export class DocumentSync {
         if (doc.open) await this.#close(doc);
       }
       this.#docs.clear();
+      this.#openUris.clear();
     });
+  }
+
+  #lease(docs: DocState[]): Lease {
+    let released = false;
+    return {
+      release: () => {
+        if (released) return Promise.resolve();
+        released = true;
+        return this.#serialized(() => this.#unpin(docs));
+      },
+    };
+  }
+
+  /** Unpin documents; close and forget transient ones nobody uses any more. */
+  async #unpin(docs: readonly DocState[]): Promise<void> {
+    for (const doc of docs) {
+      doc.pins--;
+      if (doc.pins > 0 || !doc.transient || this.#docs.get(doc.relPath) !== doc) continue;
+      if (doc.open) await this.#close(doc);
+      this.#docs.delete(doc.relPath);
+    }
   }
 
   #serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -130,18 +222,20 @@ export class DocumentSync {
     return next;
   }
 
-  async #open(relPath: string, watched: Array<{ uri: string; type: FileChangeType }>) {
+  async #open(relPath: string, changes: Changes, transient: boolean): Promise<DocState> {
     const existing = this.#docs.get(relPath);
     if (existing?.open) {
       existing.lastUsed = ++this.#clock;
-      await this.#refresh(existing, watched);
+      // Asked for by a lasting query: it stays open like any other document.
+      if (!transient) existing.transient = false;
+      await this.#refresh(existing, changes);
       if (!this.#docs.has(relPath)) {
         throw new ToolError(`File '${relPath}' does not exist (it was deleted).`);
       }
-      return;
+      return existing;
     }
     const abs = join(this.#root, relPath);
-    const read = await readState(abs);
+    const read = readState(abs);
     if (!read) throw new ToolError(`File '${relPath}' does not exist.`);
     const doc: DocState = existing ?? {
       uri: this.uriOf(relPath),
@@ -153,12 +247,17 @@ export class DocumentSync {
       size: 0,
       open: false,
       lastUsed: 0,
+      pins: 0,
+      transient,
     };
-    doc.version++;
+    // A closed document we knew is opened by this query: it is the query's to close if transient.
+    if (existing) existing.transient = transient;
+    doc.version = ++this.#versions;
     doc.hash = read.hash;
     doc.mtime = read.mtime;
     doc.size = read.size;
     doc.open = true;
+    this.#openUris.add(doc.uri);
     doc.lastUsed = ++this.#clock;
     this.#docs.set(relPath, doc);
     await this.#server.notify("textDocument/didOpen", {
@@ -169,88 +268,91 @@ export class DocumentSync {
         text: this.#decoder.decode(read.bytes),
       },
     });
+    return doc;
   }
 
   /** Compare a known document with disk and tell the server what changed. */
-  async #refresh(
-    doc: DocState,
-    watched: Array<{ uri: string; type: FileChangeType }>,
-    force = false,
-  ): Promise<void> {
+  async #refresh(doc: DocState, changes: Changes, force = false): Promise<void> {
     const abs = join(this.#root, doc.relPath);
     let stat: Deno.FileInfo;
     try {
-      stat = await Deno.stat(abs);
+      // Synchronous on purpose: ~4 µs against ~30 µs for an async stat, and it runs per document.
+      stat = Deno.statSync(abs);
     } catch {
       if (doc.open) await this.#close(doc);
       this.#docs.delete(doc.relPath);
-      watched.push({ uri: doc.uri, type: FileChangeType.Deleted });
+      changes.push({ uri: doc.uri, type: FileChangeType.Deleted });
       return;
     }
     const mtime = stat.mtime?.getTime() ?? 0;
     const racy = Date.now() - mtime < RACY_MS;
     if (!force && !racy && mtime === doc.mtime && stat.size === doc.size) return;
-    const read = await readState(abs);
+    const read = readState(abs);
     if (!read) return;
     doc.mtime = read.mtime;
     doc.size = read.size;
     if (read.hash === doc.hash) return;
     doc.hash = read.hash;
     if (!doc.open) {
-      watched.push({ uri: doc.uri, type: FileChangeType.Changed });
+      changes.push({ uri: doc.uri, type: FileChangeType.Changed });
       return;
     }
-    doc.version++;
+    doc.version = ++this.#versions;
     await this.#server.notify("textDocument/didChange", {
       textDocument: { uri: doc.uri, version: doc.version },
       contentChanges: [{ text: this.#decoder.decode(read.bytes) }],
     });
-    watched.push({ uri: doc.uri, type: FileChangeType.Changed });
+    changes.push({ uri: doc.uri, type: FileChangeType.Changed });
   }
 
   async #close(doc: DocState): Promise<void> {
     doc.open = false;
+    this.#openUris.delete(doc.uri);
     await this.#server.notify("textDocument/didClose", { textDocument: { uri: doc.uri } });
+    this.#onClose(doc.uri);
   }
 
-  async #announce(changes: Array<{ uri: string; type: FileChangeType }>): Promise<void> {
+  async #announce(changes: Changes): Promise<void> {
     if (changes.length === 0) return;
     await this.#server.notify("workspace/didChangeWatchedFiles", { changes });
   }
 
-  /** Close the least recently used documents and forget the oldest closed ones. */
+  /** Close the least recently used unpinned documents and forget the oldest closed ones. */
   async #trim(): Promise<void> {
+    const closed = this.#docs.size - this.#openUris.size;
+    if (this.#openUris.size <= MAX_OPEN && closed <= MAX_KNOWN_CLOSED) return;
     const docs = [...this.#docs.values()].sort((a, b) => a.lastUsed - b.lastUsed);
-    let open = docs.filter((d) => d.open).length;
     for (const doc of docs) {
-      if (open <= MAX_OPEN) break;
-      if (doc.open) {
-        await this.#close(doc);
-        open--;
-      }
+      if (this.#openUris.size <= MAX_OPEN) break;
+      if (!doc.open || doc.pins > 0) continue;
+      await this.#close(doc);
+      // Closed for room, not for a query: a transient one is simply forgotten now.
+      if (doc.transient) this.#docs.delete(doc.relPath);
     }
-    let closed = docs.filter((d) => !d.open).length;
+    let excess = this.#docs.size - this.#openUris.size - MAX_KNOWN_CLOSED;
     for (const doc of docs) {
-      if (closed <= MAX_KNOWN_CLOSED) break;
-      if (!doc.open) {
+      if (excess <= 0) break;
+      if (!doc.open && this.#docs.get(doc.relPath) === doc) {
         this.#docs.delete(doc.relPath);
-        closed--;
+        excess--;
       }
     }
   }
 }
 
-async function readState(
+/**
+ * Size, mtime, content and its hash. Synchronous: for source files a synchronous stat, read and
+ * hash take ~15 µs where the async calls take ~120 µs (three hops to the thread pool), and
+ * this runs for every document a query opens.
+ */
+function readState(
   abs: string,
-): Promise<{ bytes: Uint8Array; hash: string; mtime: number; size: number } | null> {
+): { bytes: Uint8Array; hash: string; mtime: number; size: number } | null {
   try {
-    const stat = await Deno.stat(abs);
+    const stat = Deno.statSync(abs);
     if (!stat.isFile) return null;
-    const bytes = await Deno.readFile(abs);
-    const digest = await crypto.subtle.digest("SHA-256", bytes);
-    const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join(
-      "",
-    );
+    const bytes = Deno.readFileSync(abs);
+    const hash = createHash("sha256").update(bytes).digest("hex");
     return { bytes, hash, mtime: stat.mtime?.getTime() ?? 0, size: bytes.length };
   } catch {
     return null;

@@ -73,6 +73,10 @@ export class ServerPool implements LanguageServerPool {
     return specForFile(this.#specs, relPath) !== undefined;
   }
 
+  serverIdFor(relPath: string): string | null {
+    return specForFile(this.#specs, relPath)?.id ?? null;
+  }
+
   async serverFor(relPath: string, options: RequestOptions = {}): Promise<LanguageServer> {
     const spec = specForFile(this.#specs, relPath);
     if (!spec) {

@@ -166,6 +166,22 @@ export class ProgressTracker {
     }
   }
 
+  /**
+   * Hear what the server is doing (as {@linkcode describe} says it) whenever that changes while
+   * it is busy, until the returned function is called. Waits for nothing.
+   */
+  watch(report: (text: string) => void): () => void {
+    let last = "";
+    const check = () => {
+      if (!this.busy) return;
+      const text = this.describe();
+      if (text !== last) report(last = text);
+    };
+    this.#waiters.add(check);
+    check();
+    return () => this.#waiters.delete(check);
+  }
+
   /** Forget everything (the server process ended). Waiters are released. */
   reset(): void {
     this.#tasks.clear();
@@ -183,6 +199,22 @@ export class ProgressTracker {
   #notify(): void {
     for (const waiter of [...this.#waiters]) waiter();
   }
+}
+
+let tokenCounter = 0;
+
+/**
+ * Give a request our own `workDoneToken` when its params take one, so the server reports the
+ * request's progress there instead of creating a token that would look like project loading.
+ */
+export function withRequestToken(method: string, params: unknown): unknown {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
+  if ("workDoneToken" in params || method.endsWith("/resolve")) return params;
+  const takesToken = method.startsWith("textDocument/") || method.startsWith("callHierarchy/") ||
+    method.startsWith("typeHierarchy/") || method === "workspace/symbol" ||
+    method === "workspace/executeCommand" || method === "workspace/diagnostic";
+  if (!takesToken) return params;
+  return { ...params, workDoneToken: `${REQUEST_TOKEN_PREFIX}${++tokenCounter}` };
 }
 
 function isRequestToken(token: string | number): boolean {

@@ -32,8 +32,10 @@ export class PullDiagnostics {
     return items;
   }
 
-  forget(): void {
-    this.#last.clear();
+  /** Forget every previous report (our own edits), or those of one document (it was closed). */
+  forget(uri?: string): void {
+    if (uri === undefined) this.#last.clear();
+    else this.#last.delete(uri);
   }
 }
 

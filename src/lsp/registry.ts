@@ -23,6 +23,12 @@ export interface ServerCommand {
   pushSettings?: boolean;
   /** The server is loading until it logs a matching line (see LspClient). */
   readyLogPattern?: RegExp;
+  /**
+   * The server handles requests one after another, behind the project loading they arrive
+   * during (tsserver is single-threaded): an answer that comes once loading has ended is
+   * complete, so it need not be asked again (see ManagedServer.request).
+   */
+  queuedAnswers?: boolean;
 }
 
 /** A language and the server(s) that can handle it. */
@@ -95,6 +101,7 @@ function builtinSpecs(root: string): ServerSpec[] {
           // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
           disableAutomaticTypingAcquisition: true,
         },
+        queuedAnswers: true,
       }],
     };
   // pyright enumerates the workspace in time slices after `initialized` and answers queries from
@@ -317,6 +324,8 @@ function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
     const settings = mergeSettings((c as ServerCommand).settings, cfg.settings);
     if (init !== undefined) merged.initializationOptions = init;
     if (settings !== undefined) merged.settings = settings;
+    // Other options may change how the server answers (a syntax server answering early).
+    if (cfg.initialization_options !== undefined || cfg.args) delete merged.queuedAnswers;
     return merged;
   });
   return result;

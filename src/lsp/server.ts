@@ -11,15 +11,16 @@ import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
 import {
-  isResponseError,
+  abortableDelay,
+  describeFailure,
   LspClient,
   ServerExitedError,
   TimeoutError,
   withTimeout,
 } from "./client.ts";
-import { DocumentSync } from "./documents.ts";
+import { DocumentSync, type Lease } from "./documents.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
-import { REQUEST_TOKEN_PREFIX } from "./progress.ts";
+import { withRequestToken } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
 import type { ApplyEditHandler, LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
 import { ProjectWatcher } from "./watcher.ts";
@@ -84,7 +85,7 @@ export class ManagedServer implements LanguageServer {
     return this.#running?.command ?? this.spec.commands[0]?.command ?? this.id;
   }
 
-  #running: { command: string; path: string } | null = null;
+  #running: { command: string; path: string; queuedAnswers: boolean } | null = null;
   /** Path of the executable last tried, for messages. */
   #attemptPath: string | null = null;
 
@@ -139,16 +140,23 @@ export class ManagedServer implements LanguageServer {
   ): Promise<R> {
     const attempt = async (): Promise<R> => {
       const client = await this.#ensureClient(options);
-      await this.#syncWith(client, options.sync ?? []);
-      await this.#waitReady(client, options);
-      const epoch = client.progress.epoch;
-      const result = await this.#send<R>(client, method, params, options);
-      if (NOT_RETRIED.has(method)) return result;
-      if (client.progress.epoch === epoch && !client.progress.busy) return result;
-      // The server began (re)loading while answering: that answer may be partial. Ask again.
-      log.debug(`${this.id}: ${method} answered while loading; asking again once ready`);
-      await this.#waitReady(client, options);
-      return await this.#send<R>(client, method, params, options);
+      const lease = await this.#syncWith(client, options.sync ?? [], options.transient);
+      try {
+        if (this.#running?.queuedAnswers) {
+          return await this.#sendQueued<R>(client, method, params, options);
+        }
+        await this.#waitReady(client, options);
+        const epoch = client.progress.epoch;
+        const result = await this.#send<R>(client, method, params, options);
+        if (NOT_RETRIED.has(method)) return result;
+        if (client.progress.epoch === epoch && !client.progress.busy) return result;
+        // The server began (re)loading while answering: that answer may be partial. Ask again.
+        log.debug(`${this.id}: ${method} answered while loading; asking again once ready`);
+        await this.#waitReady(client, options);
+        return await this.#send<R>(client, method, params, options);
+      } finally {
+        await lease.release();
+      }
     };
     try {
       return await attempt();
@@ -168,7 +176,12 @@ export class ManagedServer implements LanguageServer {
 
   async syncFiles(relPaths: readonly string[], options: RequestOptions = {}): Promise<void> {
     const client = await this.#ensureClient(options);
-    await this.#syncWith(client, relPaths);
+    await (await this.#syncWith(client, relPaths, false)).release();
+  }
+
+  /** Project-relative paths of the documents open in the running server. */
+  openDocuments(): string[] {
+    return this.#docs?.openDocuments() ?? [];
   }
 
   async diagnostics(relPath: string, options: RequestOptions = {}): Promise<LspDiagnostic[]> {
@@ -177,7 +190,23 @@ export class ManagedServer implements LanguageServer {
     const uri = docs.uriOf(relPath);
     const serialBefore = client.diagnostics.serial(uri);
     const versionBefore = docs.versionOf(relPath);
-    await this.#syncWith(client, [relPath]);
+    const lease = await this.#syncWith(client, [relPath], options.transient);
+    try {
+      return await this.#diagnosticsOf(client, relPath, versionBefore, serialBefore, options);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  async #diagnosticsOf(
+    client: LspClient,
+    relPath: string,
+    versionBefore: number | null,
+    serialBefore: number,
+    options: RequestOptions,
+  ): Promise<LspDiagnostic[]> {
+    const docs = this.#documents();
+    const uri = docs.uriOf(relPath);
     await this.#waitReady(client, options);
     const send = <R>(method: string, params: unknown) =>
       this.#send<R>(client, method, params, options);
@@ -249,10 +278,14 @@ export class ManagedServer implements LanguageServer {
     return this.#docs;
   }
 
-  async #syncWith(client: LspClient, relPaths: readonly string[]): Promise<void> {
+  async #syncWith(
+    client: LspClient,
+    relPaths: readonly string[],
+    transient: boolean | undefined,
+  ): Promise<Lease> {
     if (this.#client !== client || !this.#docs) throw new ServerExitedError(this.id, "");
     this.#watchIfAsked(client);
-    await this.#docs.sync(relPaths);
+    return await this.#docs.sync(relPaths, { transient });
   }
 
   /** Start forwarding file events once the server registered for them (pyright does). */
@@ -341,15 +374,26 @@ export class ManagedServer implements LanguageServer {
         `${Math.round(performance.now() - began)} ms`,
     );
     if (this.#running) this.#restarts++;
-    this.#running = { command: resolved.command.command, path: resolved.path };
+    this.#running = {
+      command: resolved.command.command,
+      path: resolved.path,
+      queuedAnswers: resolved.command.queuedAnswers === true,
+    };
     this.#client = client;
-    this.#pull = new PullDiagnostics();
-    this.#docs = new DocumentSync({
+    const pull = this.#pull = new PullDiagnostics();
+    const docs = this.#docs = new DocumentSync({
       root: this.#project.root,
       server: client,
       languageId: (rel) => languageIdOf(this.spec, rel),
       encoding: this.#project.settings.encoding,
+      // What the server reported on a closed document is never asked for again: drop it.
+      onClose: (uri) => {
+        client.diagnostics.forget(uri);
+        pull.forget(uri);
+      },
     });
+    // Only open documents are ever asked about (diagnostics() opens its file first).
+    client.diagnostics.retainOnly((uri) => docs.isOpen(uri));
     void client.exited.then(() => {
       if (this.#client !== client) return;
       this.#crashes++;
@@ -363,24 +407,41 @@ export class ManagedServer implements LanguageServer {
   async #waitReady(client: LspClient, options: RequestOptions): Promise<void> {
     if (!client.progress.busy) return;
     const report = (text: string) => options.onProgress?.(`${this.id} language server: ${text}`);
-    await Promise.race([
-      client.progress.whenIdle({
-        timeoutMs: this.#timeouts.readyMs,
-        signal: options.signal,
-        report,
-        onTimeout: () =>
-          new ToolError(
-            `The ${this.id} language server (${this.command}) is still loading the project ` +
-              `after ${
-                Math.round(this.#timeouts.readyMs / 1000)
-              } s (${client.progress.describe()}).` +
-              " Try again later.",
-          ),
-      }),
-      client.exited.then((): never => {
-        throw new ServerExitedError(this.id, client.process.stderrTail());
-      }),
-    ]);
+    await client.untilExit(client.progress.whenIdle({
+      timeoutMs: this.#timeouts.readyMs,
+      signal: options.signal,
+      report,
+      onTimeout: () =>
+        new ToolError(
+          `The ${this.id} language server (${this.command}) is still loading the project ` +
+            `after ${Math.round(this.#timeouts.readyMs / 1000)} s ` +
+            `(${client.progress.describe()}). Try again later.`,
+        ),
+    }));
+  }
+
+  /**
+   * Send at once to a server that answers behind its project loading (see
+   * `ServerCommand.queuedAnswers`): waiting for the load to end first would only add the time
+   * between its end and our request. While it loads, its progress still reaches the caller, and
+   * the request may take as long as loading may.
+   */
+  async #sendQueued<R>(
+    client: LspClient,
+    method: string,
+    params: unknown,
+    options: RequestOptions,
+  ): Promise<R> {
+    const report = options.onProgress;
+    const unwatch = report
+      ? client.progress.watch((text) => report(`${this.id} language server: ${text}`))
+      : () => {};
+    const loading = client.progress.busy || Date.now() - this.#startedAt < this.#timeouts.readyMs;
+    try {
+      return await this.#send<R>(client, method, params, options, loading);
+    } finally {
+      unwatch();
+    }
   }
 
   async #send<R>(
@@ -388,6 +449,8 @@ export class ManagedServer implements LanguageServer {
     method: string,
     params: unknown,
     options: RequestOptions,
+    /** The server may still be loading the project: allow for that too. */
+    loading = false,
   ): Promise<R> {
     // Our own controller: cancels on the caller's signal and on our timeout ($/cancelRequest).
     const controller = new AbortController();
@@ -402,10 +465,10 @@ export class ManagedServer implements LanguageServer {
       });
       return await withTimeout(
         Promise.race([
-          client.request<R>(method, withWorkDoneToken(method, params), controller.signal),
+          client.request<R>(method, withRequestToken(method, params), controller.signal),
           aborted,
         ]),
-        this.#timeouts.requestMs,
+        this.#timeouts.requestMs + (loading ? this.#timeouts.readyMs : 0),
         `${method} to the ${this.id} language server (${this.command})`,
       );
     } catch (error) {
@@ -418,64 +481,10 @@ export class ManagedServer implements LanguageServer {
 
   /** Turn low-level failures into messages that name the server and the method. */
   #describe(error: unknown, method: string): unknown {
-    if (error instanceof ToolError) return error;
-    if (error instanceof TimeoutError) {
-      return new ToolError(
-        `${error.message}. The server may be overloaded or hung; try again, or restart it.`,
-      );
-    }
-    if (error instanceof ServerExitedError) {
-      return new ToolError(`${error.message} (during ${method}).`);
-    }
-    if (isResponseError(error)) {
-      return new ToolError(
-        `The ${this.id} language server (${this.command}) failed ${method}: ${error.message}`,
-      );
-    }
-    if (error instanceof Deno.errors.NotCapable) {
-      return new ToolError(
-        `Sextant may not run the ${this.id} language server (${
-          this.#attemptPath ?? this.command
-        }):` +
-          ` ${error.message}. Allow it with --allow-run, or put the server on PATH before starting.`,
-      );
-    }
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
-      return new ToolError(
-        `Could not start the ${this.id} language server (${this.command}): ${error.message}`,
-      );
-    }
-    return error;
+    return describeFailure(error, method, {
+      id: this.id,
+      command: this.command,
+      path: this.#attemptPath ?? this.command,
+    });
   }
-}
-
-let tokenCounter = 0;
-
-/**
- * Give a request our own `workDoneToken` when its params take one, so the server reports the
- * request's progress there instead of creating a token that would look like project loading.
- */
-function withWorkDoneToken(method: string, params: unknown): unknown {
-  if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
-  if ("workDoneToken" in params || method.endsWith("/resolve")) return params;
-  const takesToken = method.startsWith("textDocument/") || method.startsWith("callHierarchy/") ||
-    method.startsWith("typeHierarchy/") || method === "workspace/symbol" ||
-    method === "workspace/executeCommand" || method === "workspace/diagnostic";
-  if (!takesToken) return params;
-  return { ...params, workDoneToken: `${REQUEST_TOKEN_PREFIX}${++tokenCounter}` };
-}
-
-function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

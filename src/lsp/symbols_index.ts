@@ -157,13 +157,7 @@ export class SymbolIndex {
 
   /** The registry id of the server for a file without starting it; null if none handles it. */
   #serverIdFor(relPath: string): string | null {
-    const pool = this.pool as LanguageServerPool & {
-      serverIdFor?: (relPath: string) => string | null;
-      specs?: Parameters<typeof specForFile>[0];
-    };
-    if (typeof pool.serverIdFor === "function") return pool.serverIdFor(relPath);
-    if (Array.isArray(pool.specs)) return specForFile(pool.specs, relPath)?.id ?? null;
-    return null;
+    return this.pool.serverIdFor(relPath);
   }
 
   #cacheFor(serverId: string): SymbolCache {

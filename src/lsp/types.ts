@@ -35,6 +35,15 @@ export interface LspDiagnostic {
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ProgressReporter | undefined;
+  /**
+   * The files this call opens (a request's `sync`, the file of `diagnostics`) are needed only
+   * for this call: close them again when it ends, unless they were open already or another call
+   * still needs them. For one-off reads over many files (a symbol scan), so the server does not
+   * keep hundreds of documents open and analyse them all after every change. Some servers
+   * answer only for open documents (typescript-language-server's `documentSymbol`), so a
+   * transient open is still an open.
+   */
+  transient?: boolean | undefined;
 }
 
 /** One running (or restartable) language server for one language in one project. */
@@ -57,7 +66,10 @@ export interface LanguageServer {
     options?: RequestOptions & { sync?: readonly string[] },
   ): Promise<R>;
 
-  /** Make sure the server has the current disk content of these project-relative files. */
+  /**
+   * Make sure the server has the current disk content of these project-relative files (they
+   * stay open; `transient` does not apply).
+   */
   syncFiles(relPaths: readonly string[], options?: RequestOptions): Promise<void>;
 
   /**
@@ -95,6 +107,11 @@ export interface LanguageServerPool {
   serversForProject(options?: RequestOptions): Promise<LanguageServer[]>;
   /** Whether any registered server handles this file (by extension). */
   handles(relPath: string): boolean;
+  /**
+   * The registry id (`LanguageServer.id`) of the server {@linkcode serverFor} would pick for
+   * this file, or null when none handles it. Starts nothing.
+   */
+  serverIdFor(relPath: string): string | null;
   /** Stop every server; the next request starts them again. */
   restartAll(): Promise<void>;
   /** Stop every server and kill its process group. */

@@ -1,9 +1,9 @@
 /**
  * File watching for servers that asked for it (`client/registerCapability` of
  * `workspace/didChangeWatchedFiles`, as pyright does, relying on the client instead of its own
- * watcher): changes below the project root made by anyone are forwarded, batched. Files Sextant
- * itself knows are also checked before every query (see documents.ts); this covers the rest,
- * such as a file created by a shell command.
+ * watcher): changes below the project root made by anyone are forwarded, batched. Documents
+ * Sextant has open are also checked before every query, and closed ones it knows now and then
+ * (see documents.ts); this covers the rest, such as a file created by a shell command.
  * @module
  */
 import { relative } from "node:path";

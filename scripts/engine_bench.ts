@@ -1,0 +1,548 @@
+/**
+ * Engine benchmark (DESIGN.md §8), runnable on its own:
+ *
+ *     deno run -A scripts/engine_bench.ts [--files 3000] [--runs 15] [--scan 300] [--cold-runs 3]
+ *
+ * On a generated TypeScript project (classes with methods, cross-file imports) it measures,
+ * through {@linkcode ServerPool} / {@linkcode ManagedServer}, against a second
+ * typescript-language-server spoken to over a bare vscode-jsonrpc connection in the same run
+ * (same initialize parameters, same documents open): cold start to the first correct
+ * `references` answer against the server's own load-and-answer time; warm `references` and
+ * `documentSymbol` latency, fresh and after symbol scans; `documentSymbol` over `--scan` files
+ * (serial and 8 in flight, kept open and transient). Then, in child processes that hold only
+ * the engine (`--memory-of`), RSS and heap after GC around a transient scan of every file.
+ * `--keep` keeps the generated project.
+ * @module
+ */
+import { Readable, Writable } from "node:stream";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../src/config/load.ts";
+import {
+  createMessageConnection,
+  type MessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "../src/deps.ts";
+import { clientCapabilities } from "../src/lsp/capabilities.ts";
+import { ServerPool } from "../src/lsp/pool.ts";
+import { findExecutable, LSP_PATH_ENV, serverSpecs } from "../src/lsp/registry.ts";
+import type { ManagedServer } from "../src/lsp/server.ts";
+import { Project } from "../src/project/project.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGES = 30;
+const CORE = "src/core.ts";
+/** `Core` in `export class Core` (line 1). */
+const CORE_POS = { line: 1, character: 13 };
+
+/** Project-relative path of generated module `i`. */
+export function modPath(i: number): string {
+  const pkg = `pkg${String(i % PACKAGES).padStart(2, "0")}`;
+  return `src/${pkg}/mod${String(i).padStart(4, "0")}.ts`;
+}
+
+/** Write `src/core.ts` plus `files` modules; every 10th uses Core, each imports its predecessor. */
+export async function generate(root: string, files: number): Promise<void> {
+  for (let p = 0; p < PACKAGES; p++) {
+    await Deno.mkdir(join(root, "src", `pkg${String(p).padStart(2, "0")}`), { recursive: true });
+  }
+  await Deno.writeTextFile(
+    join(root, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+      },
+      include: ["src/**/*.ts"],
+    }),
+  );
+  await Deno.writeTextFile(join(root, "package.json"), '{ "name": "engine-bench" }\n');
+  await Deno.writeTextFile(
+    join(root, CORE),
+    "/** Used by every tenth module. */\nexport class Core {\n  constructor(readonly name: string) {}\n" +
+      "  run(input: number): number {\n    return input * 2;\n  }\n}\n",
+  );
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < files; i++) {
+    const lines = [`/** Module ${i}. */`];
+    if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
+    if (i > 0) lines.push(`import { Widget${i - 1} } from "../../${modPath(i - 1)}";`);
+    lines.push(
+      `export class Widget${i} {`,
+      `  private count = ${i};`,
+      `  constructor(readonly label: string) {}`,
+      `  render(): string {\n    return \`\${this.label}:\${this.count}\`;\n  }`,
+      `  grow(by: number): number {\n    this.count += by;\n    return this.count;\n  }`,
+      "}",
+    );
+    if (i % 10 === 0) {
+      lines.push(`export function useCore${i}(): number {`);
+      lines.push(`  return new Core("m${i}").run(${i});\n}`);
+    }
+    if (i > 0) lines.push(`export const previous${i} = new Widget${i - 1}("p");`);
+    writes.push(Deno.writeTextFile(join(root, modPath(i)), lines.join("\n") + "\n"));
+    if (writes.length >= 64) await Promise.all(writes.splice(0));
+  }
+  await Promise.all(writes);
+}
+
+/** typescript-language-server over a bare vscode-jsonrpc connection: the baseline. */
+export class RawServer {
+  readonly connection: MessageConnection;
+  readonly #child: Deno.ChildProcess;
+  readonly #root: string;
+  #version = 0;
+  readonly open = new Set<string>();
+
+  private constructor(root: string) {
+    this.#root = root;
+    const path = findExecutable("typescript-language-server", REPO);
+    if (!path) {
+      throw new Error("typescript-language-server is not installed (scripts/test_setup.ts)");
+    }
+    this.#child = new Deno.Command(path, {
+      args: ["--stdio"],
+      cwd: root,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    this.connection = createMessageConnection(
+      new StreamMessageReader(Readable.fromWeb(this.#child.stdout as never)),
+      new StreamMessageWriter(Writable.fromWeb(this.#child.stdin as never)),
+    );
+    this.connection.onRequest(
+      "workspace/configuration",
+      (p: { items?: unknown[] }) => (p.items ?? []).map(() => null),
+    );
+    this.connection.onRequest("window/workDoneProgress/create", () => null);
+    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onNotification(() => {});
+    this.connection.listen();
+  }
+
+  /** Spawn and initialize (the same initialize parameters Sextant sends). */
+  static async start(root: string): Promise<RawServer> {
+    const raw = new RawServer(root);
+    const rootUri = pathToFileURL(root).href;
+    const spec = serverSpecs(root).find((s) => s.id === "typescript")!;
+    await raw.connection.sendRequest("initialize", {
+      processId: Deno.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: "bench" }],
+      capabilities: clientCapabilities(),
+      initializationOptions: spec.commands[0]!.initializationOptions,
+    });
+    await raw.connection.sendNotification("initialized", {});
+    return raw;
+  }
+
+  uri(rel: string): string {
+    return pathToFileURL(join(this.#root, rel)).href;
+  }
+
+  async openFile(rel: string): Promise<void> {
+    if (this.open.has(rel)) return;
+    this.open.add(rel);
+    await this.connection.sendNotification("textDocument/didOpen", {
+      textDocument: {
+        uri: this.uri(rel),
+        languageId: "typescript",
+        version: ++this.#version,
+        text: await Deno.readTextFile(join(this.#root, rel)),
+      },
+    });
+  }
+
+  async closeFile(rel: string): Promise<void> {
+    if (!this.open.delete(rel)) return;
+    await this.connection.sendNotification("textDocument/didClose", {
+      textDocument: { uri: this.uri(rel) },
+    });
+  }
+
+  references(): Promise<unknown[]> {
+    return this.connection.sendRequest("textDocument/references", {
+      textDocument: { uri: this.uri(CORE) },
+      position: CORE_POS,
+      context: { includeDeclaration: false },
+    });
+  }
+
+  /** Open, documentSymbol, close (a transient open done by hand). */
+  async symbols(rel: string, keepOpen = false): Promise<unknown> {
+    const wasOpen = this.open.has(rel);
+    await this.openFile(rel);
+    const result = await this.connection.sendRequest("textDocument/documentSymbol", {
+      textDocument: { uri: this.uri(rel) },
+    });
+    if (!wasOpen && !keepOpen) await this.closeFile(rel);
+    return result;
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await Promise.race([this.connection.sendRequest("shutdown"), delay(2_000)]);
+      await this.connection.sendNotification("exit");
+    } catch { /* it is going anyway */ }
+    await Promise.race([this.#child.status, delay(2_000)]);
+    try {
+      Deno.kill(-this.#child.pid, "SIGKILL");
+    } catch { /* group gone */ }
+    await this.#child.status;
+    this.connection.dispose();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [performance.now() - t0, value];
+}
+
+/** Run `fn` over `items` with at most `limit` in flight. */
+async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+interface Row {
+  what: string;
+  ours: number;
+  raw?: number;
+  note?: string;
+}
+
+function printTable(title: string, rows: Row[]): void {
+  const f = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
+  const header = ["measurement", "ours ms", "raw ms", "ratio", "overhead ms", "note"];
+  const body = rows.map((r) => [
+    r.what,
+    f(r.ours),
+    r.raw === undefined ? "" : f(r.raw),
+    r.raw === undefined ? "" : (r.ours / r.raw).toFixed(2),
+    r.raw === undefined ? "" : f(r.ours - r.raw),
+    r.note ?? "",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    "| " + cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ") + " |";
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
+  for (const b of body) console.log(line(b));
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function memory(): { rss: number; heap: number } {
+  gc?.();
+  gc?.();
+  const usage = Deno.memoryUsage();
+  return { rss: usage.rss / 2 ** 20, heap: usage.heapUsed / 2 ** 20 };
+}
+
+interface MemoryReport {
+  start: { rss: number; heap: number };
+  scanned: { rss: number; heap: number };
+  stopped: { rss: number; heap: number };
+  scanMs: number;
+  files: number;
+}
+
+/**
+ * The memory phase, in a child process that holds nothing but the engine: RSS and heap (after
+ * GC) at start, after a transient documentSymbol scan of every file, and after stopping.
+ */
+async function memoryPhase(root: string, files: number): Promise<MemoryReport> {
+  const start = memory();
+  const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
+  const pool = new ServerPool(project, undefined, { requestMs: 120_000 });
+  try {
+    const server = await pool.serverFor(CORE);
+    const all = [CORE, ...Array.from({ length: files }, (_, i) => modPath(i))];
+    const [scanMs] = await timed(() =>
+      mapLimit(all, 8, (rel) =>
+        server.request("textDocument/documentSymbol", {
+          textDocument: { uri: server.uriOf(rel) },
+        }, { sync: [rel], transient: true }))
+    );
+    const scanned = memory();
+    await pool.restartAll();
+    return { start, scanned, stopped: memory(), scanMs, files: all.length };
+  } finally {
+    await pool.dispose();
+  }
+}
+
+/** Run {@linkcode memoryPhase} in a fresh Deno process with extra V8 flags. */
+async function memoryChild(root: string, files: number, v8Flags: string): Promise<MemoryReport> {
+  const { success, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `--v8-flags=--expose-gc${v8Flags ? "," + v8Flags : ""}`,
+      fileURLToPath(import.meta.url),
+      "--memory-of",
+      root,
+      "--files",
+      String(files),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error("the memory phase failed");
+  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").pop()!);
+}
+
+/** Open documents of our server (the engine's own list when it offers one). */
+function openOf(server: ManagedServer): string[] | null {
+  const s = server as unknown as { openDocuments?: () => string[] };
+  return typeof s.openDocuments === "function" ? s.openDocuments() : null;
+}
+
+/** Make the raw server's open documents the same as ours. */
+async function mirrorOpen(server: ManagedServer, raw: RawServer, fallback: string[]) {
+  // The references query opens core.ts in ours first; the raw server needs it open to answer.
+  const want = new Set([CORE, ...(openOf(server) ?? fallback)]);
+  for (const rel of [...raw.open]) if (!want.has(rel)) await raw.closeFile(rel);
+  for (const rel of want) await raw.openFile(rel);
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      files: { type: "string", default: "3000" },
+      runs: { type: "string", default: "15" },
+      scan: { type: "string", default: "300" },
+      "cold-runs": { type: "string", default: "3" },
+      keep: { type: "boolean", default: false },
+      "memory-of": { type: "string" },
+    },
+  });
+  if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+  if (values["memory-of"]) {
+    console.log(JSON.stringify(await memoryPhase(values["memory-of"], Number(values.files))));
+    Deno.exit(0);
+  }
+  const files = Number(values.files);
+  const runs = Number(values.runs);
+  const scan = Number(values.scan);
+  const coldRuns = Number(values["cold-runs"]);
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-engine-bench-" }));
+  const root = join(parent, "project");
+  const rows: Row[] = [];
+  const project = Project.open(
+    (await generate(root, files), root),
+    await loadSettings({ projectRoot: root, globalFile: null }),
+  );
+  const pool = new ServerPool(project, undefined, { requestMs: 120_000 });
+  let raw: RawServer | null = null;
+  try {
+    // Load the servers' own code into the OS cache once, so neither cold run pays alone for it.
+    const primer = await RawServer.start(root);
+    await primer.stop();
+
+    // 1. Cold: spawn to the first complete references answer, `coldRuns` times each in the order
+    // raw ours, ours raw, raw ours, ... (so neither gains from going second); the last raw server
+    // and the last of ours stay for the warm runs.
+    const coldRaw = async () => {
+      await (raw as RawServer | null)?.stop();
+      const [ms, answer] = await timed(async () => {
+        raw = await RawServer.start(root);
+        await raw.openFile(CORE);
+        return await raw.references();
+      });
+      return { ms, count: answer.length };
+    };
+    const coldOurs = async (into: ServerPool) => {
+      const [ms, answer] = await timed(async () => {
+        const s = await into.serverFor(CORE);
+        return await s.request<unknown[]>("textDocument/references", {
+          textDocument: { uri: s.uriOf(CORE) },
+          position: CORE_POS,
+          context: { includeDeclaration: false },
+        }, { sync: [CORE] });
+      });
+      return { ms, count: answer.length };
+    };
+    const coldTimes = { ours: [] as number[], raw: [] as number[] };
+    const counts = new Set<string>();
+    for (let k = 0; k < 2 * coldRuns; k++) {
+      const rawTurn = (k % 2 === 0) === ((k >> 1) % 2 === 0);
+      const lastOurs = k >= 2 * coldRuns - 2 && !rawTurn;
+      if (rawTurn) {
+        const run = await coldRaw();
+        coldTimes.raw.push(run.ms);
+        counts.add(`raw ${run.count}`);
+      } else {
+        const into = lastOurs ? pool : new ServerPool(project, undefined, { requestMs: 120_000 });
+        const run = await coldOurs(into);
+        if (!lastOurs) await into.dispose();
+        coldTimes.ours.push(run.ms);
+        counts.add(`ours ${run.count}`);
+      }
+    }
+    const expected = Math.ceil(files / 10) * 2; // the import and the `new Core` of each user
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    rows.push({
+      what: `cold: spawn to first references answer (mean of ${coldRuns})`,
+      ours: mean(coldTimes.ours),
+      raw: mean(coldTimes.raw),
+      note: `refs: ${[...counts].join(", ")}; expected ${expected}; ms: ours ${
+        coldTimes.ours.map((t) => t.toFixed(0)).join("/")
+      }, raw ${coldTimes.raw.map((t) => t.toFixed(0)).join("/")}`,
+    });
+    const server = await pool.serverFor(CORE) as ManagedServer;
+    const rawServer = raw! as RawServer;
+    const refs = () =>
+      server.request<unknown[]>("textDocument/references", {
+        textDocument: { uri: server.uriOf(CORE) },
+        position: CORE_POS,
+        context: { includeDeclaration: false },
+      }, { sync: [CORE] });
+    const coreSymbols = () =>
+      server.request<unknown[]>("textDocument/documentSymbol", {
+        textDocument: { uri: server.uriOf(CORE) },
+      }, { sync: [CORE] });
+    /** Medians of a request through the engine and straight to the raw server, alternating. */
+    const paired = async (
+      label: string,
+      ours: () => Promise<unknown[]>,
+      base: () => Promise<unknown[]>,
+    ) => {
+      const mine: number[] = [];
+      const theirs: number[] = [];
+      const counts = new Set<string>();
+      for (let i = 0; i < runs; i++) {
+        const [rawMs, rawAnswer] = await timed(base);
+        const [ourMs, ourAnswer] = await timed(ours);
+        theirs.push(rawMs);
+        mine.push(ourMs);
+        counts.add(`ours ${ourAnswer.length}, raw ${rawAnswer.length}`);
+      }
+      rows.push({
+        what: label,
+        ours: median(mine),
+        raw: median(theirs),
+        note: [...counts].join("; "),
+      });
+    };
+    const warmRefs = async (label: string) => {
+      await delay(1_500); // both servers finish the diagnostics their opens scheduled
+      await paired(`warm references, ${label}`, refs, () => rawServer.references());
+      await paired(
+        `warm documentSymbol (open file), ${label}`,
+        coreSymbols,
+        () => rawServer.symbols(CORE) as Promise<unknown[]>,
+      );
+    };
+    await warmRefs("fresh session");
+
+    // 2. documentSymbol over `scan` files, each variant on files the server has not seen open.
+    let range = 0;
+    const nextFiles = () => {
+      const from = (range++ * scan) % files;
+      return Array.from({ length: scan }, (_, k) => modPath((from + k) % files));
+    };
+    const symbols = (transient: boolean) => (rel: string) =>
+      server.request("textDocument/documentSymbol", { textDocument: { uri: server.uriOf(rel) } }, {
+        sync: [rel],
+        ...(transient ? { transient: true } : {}),
+      });
+    /**
+     * `scan` files through ours and `scan` others straight to the raw server, in alternating
+     * chunks of 24 (so both see the same machine load), `limit` requests in flight.
+     */
+    const scanRow = async (what: string, limit: number, transient: boolean, rawKeeps: boolean) => {
+      const mine = nextFiles();
+      const theirs = nextFiles();
+      let ours = 0;
+      let base = 0;
+      for (let from = 0; from < scan; from += 24) {
+        ours += (await timed(() =>
+          mapLimit(mine.slice(from, from + 24), limit, symbols(transient))
+        ))[0];
+        base += (await timed(() =>
+          mapLimit(theirs.slice(from, from + 24), limit, (rel) =>
+            rawServer.symbols(rel, rawKeeps))
+        ))[0];
+      }
+      rows.push({
+        what,
+        ours,
+        raw: base,
+        note: `${(ours / scan).toFixed(2)} ms/file; raw ${
+          rawKeeps ? "keeps them open" : "closes them"
+        }`,
+      });
+      return mine;
+    };
+    const kept = await scanRow(`documentSymbol x${scan}, serial, kept open`, 1, false, true);
+    await scanRow(`documentSymbol x${scan}, 8 in flight, kept open`, 8, false, true);
+    await mirrorOpen(server, rawServer, [CORE, ...kept.slice(-99)]);
+    await warmRefs(`after ${2 * scan} files were read (kept open)`);
+    await scanRow(`documentSymbol x${scan}, serial, transient`, 1, true, false);
+    await scanRow(`documentSymbol x${scan}, 8 in flight, transient`, 8, true, false);
+    await mirrorOpen(server, rawServer, [CORE, ...kept.slice(-99)]);
+    await warmRefs(`after ${4 * scan} files were read`);
+
+    await rawServer.stop();
+    await pool.dispose();
+    raw = null;
+
+    // 3. Memory, in child processes holding only the engine (default V8 flags, then a small
+    // young generation, which is what makes RSS grow during a scan).
+    const memoryRuns: Array<[string, MemoryReport]> = [];
+    for (const flags of ["", "--max-semi-space-size=1"]) {
+      memoryRuns.push([flags || "default V8 flags", await memoryChild(root, files, flags)]);
+    }
+    printTable(
+      `Engine on ${files + 1} generated TypeScript files (medians of ${runs} warm runs)`,
+      rows,
+    );
+    const mb = (n: number) => n.toFixed(1);
+    console.log(
+      `\nMemory of a process holding only the engine (MB, heap used after GC), around a ` +
+        `transient documentSymbol scan of all ${files + 1} files (8 in flight):\n`,
+    );
+    console.log(
+      "| V8 flags | RSS start | RSS after scan | RSS stopped | heap start | " +
+        "heap after scan | heap stopped | held by server state | scan ms |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    for (const [flags, m] of memoryRuns) {
+      console.log(
+        `| ${flags} | ${mb(m.start.rss)} | ${mb(m.scanned.rss)} | ${mb(m.stopped.rss)} | ` +
+          `${mb(m.start.heap)} | ${mb(m.scanned.heap)} | ${mb(m.stopped.heap)} | ` +
+          `${mb(m.scanned.heap - m.stopped.heap)} | ${m.scanMs.toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await (raw as RawServer | null)?.stop();
+    await pool.dispose();
+    if (values.keep) console.error(`kept ${root}`);
+    else await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
+}
