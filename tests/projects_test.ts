@@ -249,7 +249,11 @@ Deno.test({
 
   await t.step("activate_project by a loaded name keeps the loaded project object", async () => {
     const loaded = h.session.projects.byName("pyshapes")!;
+    const tsPids = (poolFor(h.session, ts) as ServerPool).running().map((s) => s.pid);
+    assert(tsPids.length > 0);
     await h.call(activateProject, { project: "pyshapes" });
+    // Switching the active project keeps the language servers of the loaded ones running.
+    assertEquals((poolFor(h.session, ts) as ServerPool).running().map((s) => s.pid), tsPids);
     assertEquals(h.session.project, loaded);
     assertEquals(h.session.projects.lastUsed, loaded);
     assertEquals(h.session.projects.list().length, 2);

@@ -31,10 +31,9 @@ export function poolFor(session: Session, project: Project): LanguageServerPool 
       await Promise.allSettled([...live.values()].map((p) => p.filesChanged(paths)));
     });
     session.onProjectChanged(async (_project, previous) => {
-      const old = previous ? live.get(previous) : undefined;
-      if (!old) return;
-      live.delete(previous!);
-      await old.dispose();
+      // A project still loaded in the session (manage_projects) keeps its servers.
+      if (!previous || session.projects.has(previous)) return;
+      await releasePool(session, previous);
     });
   }
   let pool = pools.get(project);
@@ -44,6 +43,15 @@ export function poolFor(session: Session, project: Project): LanguageServerPool 
     session.own(pool);
   }
   return pool;
+}
+
+/** Stop a project's servers and forget its pool (the project was unloaded or replaced). */
+export async function releasePool(session: Session, project: Project): Promise<void> {
+  const pools = sessionPools.get(session);
+  const pool = pools?.get(project);
+  if (!pool) return;
+  pools!.delete(project);
+  await pool.dispose();
 }
 
 /** One server per registry entry for one project; see {@linkcode LanguageServerPool}. */

@@ -12,7 +12,7 @@ import { readRegisteredProjects } from "../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../config/load.ts";
 import type { RegisteredProject } from "../config/schema.ts";
 import { codeActionsFor } from "../lsp/code_actions.ts";
-import { poolFor, type ServerPool } from "../lsp/pool.ts";
+import { poolFor, releasePool, type ServerPool } from "../lsp/pool.ts";
 import { detectLanguages, serverSpecs } from "../lsp/registry.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import type { Session } from "../session.ts";
@@ -41,7 +41,7 @@ export function forProject(ctx: ToolContext, project: Project): ToolContext {
 
 /** Stop a project's language servers (when it is unloaded or replaced). */
 export async function stopProjectServers(session: Session, project: Project): Promise<void> {
-  await poolFor(session, project).dispose();
+  await releasePool(session, project);
 }
 
 /**
