@@ -198,6 +198,35 @@ export const replaceSymbolBody = defineTool({
   },
 });
 
+/** What an insert next to a symbol works with: the file now, and the body fitted to it. */
+interface InsertSite {
+  text: string;
+  lines: string[];
+  starts: number[];
+  /** The body, trimmed and indented like the symbol. */
+  fitted: string;
+  node: SymbolMatch["node"];
+  file: SymbolMatch["file"];
+}
+
+/** Shared by insert_after_symbol and insert_before_symbol: locate, fit the body, edit. */
+async function insertNear(
+  ctx: ToolContext,
+  args: { name_path: string; relative_path: string; body: string },
+  place: (site: InsertSite) => string,
+): Promise<void> {
+  const block = trimBlock(args.body);
+  if (block === "") throw new ToolError("Nothing to insert: the body is empty.");
+  const target = await locate(ctx, args.name_path, args.relative_path);
+  const { node, file } = target;
+  await editAt(ctx, target, (text) => {
+    const lines = text.split("\n");
+    const anchor = indentOf(lines[node.range.start.line] ?? "");
+    const fitted = reindent(block, anchor, extname(node.relPath).toLowerCase(), false);
+    return place({ text, lines, starts: lineStarts(text), fitted, node, file });
+  });
+}
+
 export const insertAfterSymbol = defineTool({
   name: "insert_after_symbol",
   description: "Inserts code on the lines after the end of a symbol's definition, e.g. a new " +
@@ -210,15 +239,7 @@ export const insertAfterSymbol = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    const block = trimBlock(args.body);
-    if (block === "") throw new ToolError("Nothing to insert: the body is empty.");
-    const target = await locate(ctx, args.name_path, args.relative_path);
-    const { node, file } = target;
-    await editAt(ctx, target, (text) => {
-      const lines = text.split("\n");
-      const starts = lineStarts(text);
-      const anchor = indentOf(lines[node.range.start.line] ?? "");
-      const fitted = reindent(block, anchor, extname(node.relPath).toLowerCase(), false);
+    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
       const gap = Math.max(leadingNewlines(args.body), separation(node, file.roots, lines));
       const at = lastLine(node) + 1;
       const offset = at < starts.length ? starts[at]! : text.length;
@@ -242,15 +263,7 @@ export const insertBeforeSymbol = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    const block = trimBlock(args.body);
-    if (block === "") throw new ToolError("Nothing to insert: the body is empty.");
-    const target = await locate(ctx, args.name_path, args.relative_path);
-    const { node, file } = target;
-    await editAt(ctx, target, (text) => {
-      const lines = text.split("\n");
-      const starts = lineStarts(text);
-      const anchor = indentOf(lines[node.range.start.line] ?? "");
-      const fitted = reindent(block, anchor, extname(node.relPath).toLowerCase(), false);
+    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
       const siblings = siblingsOf(node, file.roots);
       const isFirst = siblings.indexOf(node) === 0;
       // Before the first symbol of a file (often an import): one blank line before a
