@@ -4,7 +4,15 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { call, Client, startArgs, StdioClientTransport, withLspPath } from "./helpers/mcp.ts";
+import {
+  call,
+  Client,
+  REPO_ROOT,
+  startArgs,
+  StdioClientTransport,
+  tempProject,
+  withLspPath,
+} from "./helpers/mcp.ts";
 import { activateProject } from "../src/tools/config_tools.ts";
 import { manageProjects } from "../src/tools/project_tools.ts";
 
@@ -40,5 +48,29 @@ Deno.test("a server started in / without --project starts with no project", asyn
   } finally {
     await client.close();
     await Deno.remove(xdg, { recursive: true });
+  }
+});
+
+Deno.test("deno task start serves the folder it was run from (INIT_CWD), not Sextant's", async () => {
+  await using project = await tempProject({ "marker.txt": "here\n" });
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: startArgs(["--log-level", "error"]),
+    // As `deno task start` runs it: in Sextant's folder, with INIT_CWD set to the user's folder.
+    cwd: REPO_ROOT,
+    env: withLspPath({
+      ...Deno.env.toObject(),
+      INIT_CWD: project.root,
+      XDG_CONFIG_HOME: `${project.root}/.xdg-test`,
+    }),
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "sextant-test", version: "0" });
+  await client.connect(transport);
+  try {
+    const read = await call(client, "read_file", { relative_path: "marker.txt" });
+    assertEquals(read, { text: "here\n", isError: false });
+  } finally {
+    await client.close();
   }
 });

@@ -3,6 +3,7 @@
  * cleanly on stdin EOF, SIGINT or SIGTERM (language servers stopped first).
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log, setLogLevel } from "../log.ts";
@@ -23,6 +24,22 @@ export function cliOverrides(options: CliOptions): SettingsFile {
   return overrides;
 }
 
+/**
+ * The current directory; but `deno task start` runs in Sextant's own folder, so there the folder
+ * the user ran it from (INIT_CWD, set by `deno task`) is meant.
+ */
+function defaultProjectRoot(): string {
+  const cwd = Deno.cwd();
+  const initCwd = Deno.env.get("INIT_CWD");
+  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
+  try {
+    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
+    return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
+  } catch {
+    return cwd;
+  }
+}
+
 function isBroadRoot(path: string): boolean {
   try {
     refuseBroadRoot(Deno.realPathSync(path));
@@ -39,7 +56,7 @@ export async function serve(options: CliOptions): Promise<void> {
   let project: Project | null = null;
   // Clients often start servers in `/` or the home folder: without --project, that is no
   // project, and the agent activates one.
-  let root = options.project ?? Deno.cwd();
+  let root = options.project ?? defaultProjectRoot();
   if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
     log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
     root = "";
