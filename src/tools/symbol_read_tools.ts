@@ -28,7 +28,7 @@ import {
   symbolDict,
   toJson,
 } from "./symbol_common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type ToolContext } from "./tool.ts";
 
 /** A file or folder argument ("" or "." for the whole project), validated in the sandbox. */
 function resolveScope(
@@ -202,6 +202,28 @@ export const findSymbol = defineTool({
   },
 });
 
+/**
+ * The one symbol a reference or implementation query is about, with the kind filter for its
+ * results and what the query needs to ask the server.
+ */
+async function resolveQueryTarget(
+  ctx: ToolContext,
+  args: {
+    name_path: string;
+    relative_path: string;
+    include_kinds: number[];
+    exclude_kinds: number[];
+  },
+  toolName: string,
+) {
+  const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
+  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
+  const index = indexOf(ctx);
+  const options = requestOptions(ctx);
+  const target = await index.resolveUnique(parseNamePath(args.name_path), relPath, options);
+  return { index, options, target, wanted };
+}
+
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
   description: "Finds references to a symbol. Each is reported as the symbol containing it " +
@@ -217,13 +239,11 @@ export const findReferencingSymbols = defineTool({
   markers: ["symbolic-read"],
   readOnly: true,
   async handler(args, ctx) {
-    const project = ctx.project();
-    const pattern = parseNamePath(args.name_path);
-    const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
-    const relPath = resolveSourceFile(project, args.relative_path, "find_referencing_symbols");
-    const index = indexOf(ctx);
-    const options = requestOptions(ctx);
-    const target = await index.resolveUnique(pattern, relPath, options);
+    const { index, options, target, wanted } = await resolveQueryTarget(
+      ctx,
+      args,
+      "find_referencing_symbols",
+    );
     const hits = (await findReferences(index, target, options)).filter((h) =>
       wanted(h.symbol.kind)
     );
@@ -279,13 +299,11 @@ export const findImplementations = defineTool({
   markers: ["symbolic-read"],
   readOnly: true,
   async handler(args, ctx) {
-    const project = ctx.project();
-    const pattern = parseNamePath(args.name_path);
-    const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
-    const relPath = resolveSourceFile(project, args.relative_path, "find_implementations");
-    const index = indexOf(ctx);
-    const options = requestOptions(ctx);
-    const target = await index.resolveUnique(pattern, relPath, options);
+    const { index, options, target, wanted } = await resolveQueryTarget(
+      ctx,
+      args,
+      "find_implementations",
+    );
     const found = (await implementationsOf(index, target, options)).filter((m) =>
       wanted(m.node.kind)
     );
