@@ -70,15 +70,16 @@ export interface ReplaceOptions {
 export function findMatches(text: string, needle: string, mode: ReplaceMode): RegExpExecArray[] {
   if (needle === "") throw new ToolError("The needle must not be empty.");
   const regex = mode === "regex" ? compilePattern(needle) : new RegExp(escapeRegExp(needle), "g");
+  // Non-global twin for the ambiguity check, compiled once rather than per match.
+  const inner = mode === "regex" ? compilePattern(needle, "ms") : null;
   const matches: RegExpExecArray[] = [];
   let match: RegExpExecArray | null;
   while ((match = regex.exec(text)) !== null) {
     matches.push(match);
     if (match[0] === "") regex.lastIndex++;
-    if (mode === "regex" && match[0].includes("\n")) {
+    if (inner && match[0].includes("\n")) {
       // A multi-line match that contains another match of the same pattern is ambiguous:
       // the agent probably meant a shorter span.
-      const inner = compilePattern(needle, "ms");
       const rest = match[0].slice(1);
       if (inner.test(rest)) {
         throw new ToolError(
