@@ -18,13 +18,11 @@ import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
 import { limitAnswer } from "../src/mcp/limit.ts";
 import { z } from "../src/deps.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
-import {
-  findReferencingSymbols,
-  findSymbol,
-  getSymbolsOverview,
-} from "../src/tools/symbol_read_tools.ts";
+import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
+import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
+import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = 30;

@@ -17,9 +17,11 @@ import {
 import { generateBody } from "../src/toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName, unitOfFileName } from "../src/toolchain/ada/units.ts";
 import { findExecutable } from "../src/toolchain/detect.ts";
-import { alireInfo, getSpec, stubBody } from "../src/tools/ada_tools.ts";
-import { checkProject } from "../src/tools/toolchain_tools.ts";
 import type { Tool } from "../src/tools/tool.ts";
+import { alireInfo } from "../src/tools/ada/alire_info.ts";
+import { getSpec } from "../src/tools/ada/get_spec.ts";
+import { stubBody } from "../src/tools/ada/stub_body.ts";
+import { checkProject } from "../src/tools/toolchain/check_project.ts";
 
 const FIXTURE = new URL("../fixtures/ada/", import.meta.url).pathname;
 

@@ -13,8 +13,8 @@ import {
   tempProject,
   withLspPath,
 } from "./helpers/mcp.ts";
-import { activateProject } from "../src/tools/config_tools.ts";
-import { manageProjects } from "../src/tools/project_tools.ts";
+import { manageProjects } from "../src/tools/session/manage_projects.ts";
+import { activateProject } from "../src/tools/session/activate_project.ts";
 
 Deno.test("activate_project and manage_projects refuse / and the home folder", async () => {
   await using h = await toolHarness({ "a.txt": "a\n" });

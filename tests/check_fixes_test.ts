@@ -10,9 +10,10 @@ import { hasServer, processAlive, skipUnless } from "./helpers/lsp.ts";
 import { type FileTree, tempDir, toolHarness, writeTree } from "./helpers/tool_ctx.ts";
 import { poolFor, type ServerPool } from "../src/lsp/pool.ts";
 import { findExecutable } from "../src/toolchain/detect.ts";
-import { executeCodeAction } from "../src/tools/code_action_tools.ts";
-import { manageProjects, projectOfAction } from "../src/tools/project_tools.ts";
-import { checkProject } from "../src/tools/toolchain_tools.ts";
+import { executeCodeAction } from "../src/tools/ide/code_actions.ts";
+import { manageProjects } from "../src/tools/session/manage_projects.ts";
+import { projectOfAction } from "../src/tools/shared/projects.ts";
+import { checkProject } from "../src/tools/toolchain/check_project.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_TSC = findExecutable("tsc") !== null;

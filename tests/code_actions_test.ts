@@ -16,12 +16,12 @@ import {
   executeCodeAction,
   listCodeActions,
   refreshCodeActions,
-} from "../src/tools/code_action_tools.ts";
-import { diagnostics } from "../src/tools/diagnostics_tools.ts";
-import { renameAtPosition } from "../src/tools/format_tools.ts";
-import { replaceContentTool } from "../src/tools/replace_tools.ts";
-import { renameSymbol } from "../src/tools/symbol_edit_tools.ts";
+} from "../src/tools/ide/code_actions.ts";
+import { diagnostics } from "../src/tools/ide/diagnostics.ts";
+import { replaceContentTool } from "../src/tools/files/replace_content.ts";
 import type { Tool } from "../src/tools/tool.ts";
+import { renameAtPosition } from "../src/tools/ide/rename_at_position.ts";
+import { renameSymbol } from "../src/tools/symbols/rename_symbol.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 

@@ -11,21 +11,14 @@ import {
   unregisterProject,
 } from "../src/config/global_config.ts";
 import { Session } from "../src/session.ts";
-import {
-  activateProject,
-  CONFIG_TOOLS,
-  getCurrentConfig,
-  removeProject,
-  switchModes,
-} from "../src/tools/config_tools.ts";
-import { MEMORY_TOOLS } from "../src/tools/memory_tools.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
-import { WORKFLOW_TOOLS } from "../src/tools/workflow_tools.ts";
+import { getCurrentConfig, switchModes } from "../src/tools/session/config.ts";
+import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../src/tools/mod.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { activateProject, removeProject } from "../src/tools/session/activate_project.ts";
 
 const TOOLS: Tool[] = [
   ...new Map(

@@ -8,8 +8,8 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { diagnostics } from "../src/tools/diagnostics_tools.ts";
-import { replaceContentTool } from "../src/tools/replace_tools.ts";
+import { diagnostics } from "../src/tools/ide/diagnostics.ts";
+import { replaceContentTool } from "../src/tools/files/replace_content.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

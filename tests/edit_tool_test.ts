@@ -5,8 +5,9 @@
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { createTextFile, readFile } from "../src/tools/file_tools.ts";
-import { applyEdits, editTool } from "../src/tools/edit_tool.ts";
+import { applyEdits, editTool } from "../src/tools/files/edit.ts";
+import { createTextFile } from "../src/tools/files/create_text_file.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 const SRC = 'const VERSION = "1.0.0";\nlet debug = false;\nlet debug2 = false;\n';
 type H = Awaited<ReturnType<typeof toolHarness>>;

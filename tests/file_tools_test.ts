@@ -5,8 +5,11 @@
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { createTextFile, findFile, listDir, readFile } from "../src/tools/file_tools.ts";
 import { tooLongMessage } from "../src/mcp/limit.ts";
+import { createTextFile } from "../src/tools/files/create_text_file.ts";
+import { findFile } from "../src/tools/files/find_file.ts";
+import { listDir } from "../src/tools/files/list_dir.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 const FIVE = "l0\nl1\nl2\nl3\nl4\n";
 

@@ -7,9 +7,9 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpe
 import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { detectIndentation, formatFile } from "../src/tools/format_tools.ts";
-import { diagnostics } from "../src/tools/diagnostics_tools.ts";
-import { ADA_ALIAS_TOOLS } from "../src/tools/ada_aliases.ts";
+import { detectIndentation, formatFile } from "../src/tools/ide/format_file.ts";
+import { diagnostics } from "../src/tools/ide/diagnostics.ts";
+import { ADA_ALIAS_TOOLS } from "../src/tools/mod.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

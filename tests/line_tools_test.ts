@@ -5,9 +5,9 @@
  */
 import { assertEquals, assertRejects } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { readFile } from "../src/tools/file_tools.ts";
-import { deleteLines, insertAtLine, replaceLines } from "../src/tools/line_tools.ts";
-import { editTool } from "../src/tools/edit_tool.ts";
+import { deleteLines, insertAtLine, replaceLines } from "../src/tools/files/line_tools.ts";
+import { editTool } from "../src/tools/files/edit.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 const FIVE = "l0\nl1\nl2\nl3\nl4\n";
 type H = Awaited<ReturnType<typeof toolHarness>>;

@@ -29,10 +29,11 @@ import { Session } from "../src/session.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../src/config/schema.ts";
 import { defineTool, type Tool } from "../src/tools/tool.ts";
 import { ToolError } from "../src/errors.ts";
-import { maxAnswerChars } from "../src/tools/file_tools.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
-import { createTextFile, readFile } from "../src/tools/file_tools.ts";
-import { editTool } from "../src/tools/edit_tool.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
+import { editTool } from "../src/tools/files/edit.ts";
+import { maxAnswerChars } from "../src/tools/shared/params.ts";
+import { createTextFile } from "../src/tools/files/create_text_file.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 // --- test tools -------------------------------------------------------------------------------
 

@@ -10,9 +10,9 @@ import {
   readMemory,
   renameMemory,
   writeMemory,
-} from "../src/tools/memory_tools.ts";
+} from "../src/tools/session/memories.ts";
 import { Session } from "../src/session.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../src/config/schema.ts";
 
 Deno.test("memory round trip: write, list, read, edit, rename, delete", async () => {

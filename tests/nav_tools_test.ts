@@ -15,27 +15,22 @@ import {
   toLspPosition,
   utf16OfColumn,
 } from "../src/lsp/positions.ts";
-import {
-  completions,
-  findReferences,
-  gotoDefinition,
-  hover,
-  implementation,
-  signatureHelp,
-  typeDefinition,
-} from "../src/tools/nav_tools.ts";
-import {
-  callHierarchy,
-  documentSymbols,
-  kindsOf,
-  nameRank,
-  workspaceSymbols,
-} from "../src/tools/nav_symbols_tools.ts";
-import { ADA_ALIAS_NAMES, ADA_ALIAS_TOOLS } from "../src/tools/ada_aliases.ts";
+import { ADA_ALIAS_NAMES } from "../src/tools/ada/aliases.ts";
 import { DEFAULT_SETTINGS } from "../src/config/schema.ts";
 import { selectTools } from "../src/config/toolsets.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
+import { ADA_ALIAS_TOOLS, ALL_TOOLS } from "../src/tools/mod.ts";
 import type { Tool } from "../src/tools/tool.ts";
+import { completions, signatureHelp } from "../src/tools/ide/completions.ts";
+import { findReferences } from "../src/tools/ide/find_references.ts";
+import {
+  gotoDefinition,
+  implementation,
+  typeDefinition,
+} from "../src/tools/ide/goto_definition.ts";
+import { hover } from "../src/tools/ide/hover.ts";
+import { callHierarchy } from "../src/tools/ide/call_hierarchy.ts";
+import { documentSymbols } from "../src/tools/ide/document_symbols.ts";
+import { kindsOf, nameRank, workspaceSymbols } from "../src/tools/ide/workspace_symbols.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

@@ -5,10 +5,10 @@
  */
 import { assertEquals, assertRejects, assertStringIncludes } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { replaceContentTool, replaceInFiles } from "../src/tools/replace_tools.ts";
-import { readFile } from "../src/tools/file_tools.ts";
-import { editTool } from "../src/tools/edit_tool.ts";
+import { replaceContentTool, replaceInFiles } from "../src/tools/files/replace_content.ts";
+import { editTool } from "../src/tools/files/edit.ts";
 import { compilePattern, replaceContent } from "../src/edit/replace.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 type H = Awaited<ReturnType<typeof toolHarness>>;
 

@@ -10,9 +10,10 @@ import { resolveInProject } from "../src/project/sandbox.ts";
 import { ToolError } from "../src/errors.ts";
 import { Project } from "../src/project/project.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../src/config/schema.ts";
-import { createTextFile, readFile } from "../src/tools/file_tools.ts";
-import { editTool } from "../src/tools/edit_tool.ts";
-import { replaceContentTool } from "../src/tools/replace_tools.ts";
+import { editTool } from "../src/tools/files/edit.ts";
+import { replaceContentTool } from "../src/tools/files/replace_content.ts";
+import { createTextFile } from "../src/tools/files/create_text_file.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 const OUTSIDE = /outside the project root/;
 

@@ -5,8 +5,9 @@
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./helpers/assert.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { formatMatch, globMatcher, searchForPattern } from "../src/tools/search_tools.ts";
+import { globMatcher, searchForPattern } from "../src/tools/files/search_for_pattern.ts";
 import { tooLongMessage } from "../src/mcp/limit.ts";
+import { formatMatch } from "../src/tools/shared/matches.ts";
 
 const PROJECT = {
   ".gitignore": "dist/\n",

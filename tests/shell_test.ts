@@ -7,7 +7,11 @@ import type { SettingsFile } from "../src/config/schema.ts";
 import { limitAnswer } from "../src/mcp/limit.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
-import { executeShellCommand, fitShellJson, runShellCommand } from "../src/tools/shell_tool.ts";
+import {
+  executeShellCommand,
+  fitShellJson,
+  runShellCommand,
+} from "../src/tools/toolchain/execute_shell_command.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { z } from "../src/deps.ts";
 

@@ -11,11 +11,12 @@ import {
   insertAfterSymbol,
   insertBeforeSymbol,
   reindent,
-  renameSymbol,
   replaceSymbolBody,
-  safeDeleteSymbol,
-} from "../src/tools/symbol_edit_tools.ts";
-import { findReferencingSymbols, findSymbol } from "../src/tools/symbol_read_tools.ts";
+} from "../src/tools/symbols/replace_symbol_body.ts";
+import { renameSymbol } from "../src/tools/symbols/rename_symbol.ts";
+import { safeDeleteSymbol } from "../src/tools/symbols/safe_delete_symbol.ts";
+import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
+import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

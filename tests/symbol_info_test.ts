@@ -7,7 +7,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpe
 import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { findSymbolUsages, getSymbolInfo } from "../src/tools/symbol_info_tools.ts";
+import { findSymbolUsages, getSymbolInfo } from "../src/tools/symbols/symbol_info.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

@@ -7,19 +7,19 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpe
 import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import {
-  findImplementations,
-  findReferencingSymbols,
-  findSymbol,
-  getDiagnosticsForFile,
-  getSymbolsOverview,
-} from "../src/tools/symbol_read_tools.ts";
 import { Session } from "../src/session.ts";
 import { Project } from "../src/project/project.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { symbolIndexFor } from "../src/lsp/symbols_index.ts";
 import { parseNamePath } from "../src/lsp/name_path.ts";
 import { poolFor, type ServerPool } from "../src/lsp/pool.ts";
+import {
+  findImplementations,
+  findReferencingSymbols,
+} from "../src/tools/symbols/find_referencing_symbols.ts";
+import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
+import { getDiagnosticsForFile } from "../src/tools/ide/get_diagnostics_for_file.ts";
+import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

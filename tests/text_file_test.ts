@@ -22,9 +22,9 @@ import {
   writeTextFile,
 } from "../src/edit/text_file.ts";
 import { writeAllOrNothing } from "../src/edit/file_set.ts";
-import { readFile } from "../src/tools/file_tools.ts";
-import { editTool } from "../src/tools/edit_tool.ts";
-import { replaceContentTool } from "../src/tools/replace_tools.ts";
+import { editTool } from "../src/tools/files/edit.ts";
+import { replaceContentTool } from "../src/tools/files/replace_content.ts";
+import { readFile } from "../src/tools/files/read_file.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const BOM = [0xef, 0xbb, 0xbf];

@@ -24,8 +24,9 @@ import { parseJsTestOutput } from "../src/toolchain/parsers/js_runners.ts";
 import { parsePyright } from "../src/toolchain/parsers/pyright.ts";
 import { parsePytest } from "../src/toolchain/parsers/pytest.ts";
 import { parseTsc } from "../src/toolchain/parsers/tsc.ts";
-import { checkProject, testProject } from "../src/tools/toolchain_tools.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
+import { checkProject } from "../src/tools/toolchain/check_project.ts";
+import { testProject } from "../src/tools/toolchain/test_project.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 const BUILD_OUTPUTS = new Set([

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes, assertThrows } from "./help
 import { z } from "../src/deps.ts";
 import { loadSettings, parseSettings } from "../src/config/load.ts";
 import { Project } from "../src/project/project.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
 import {
   DEFAULT_SETTINGS,
   layerSettings,

@@ -15,10 +15,8 @@ import {
 } from "../src/prompts/workflow.ts";
 import { systemPrompt } from "../src/prompts/system.ts";
 import { Session } from "../src/session.ts";
-import { CONFIG_TOOLS } from "../src/tools/config_tools.ts";
-import { MEMORY_TOOLS } from "../src/tools/memory_tools.ts";
-import { ALL_TOOLS } from "../src/tools/registry.ts";
-import { executeShellCommand } from "../src/tools/shell_tool.ts";
+import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../src/tools/mod.ts";
+import { executeShellCommand } from "../src/tools/toolchain/execute_shell_command.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
 import {
   checkOnboardingPerformed,
@@ -29,8 +27,7 @@ import {
   thinkAboutCollectedInformation,
   thinkAboutTaskAdherence,
   thinkAboutWhetherYouAreDone,
-  WORKFLOW_TOOLS,
-} from "../src/tools/workflow_tools.ts";
+} from "../src/tools/session/workflow.ts";
 
 /** Every tool of this issue plus the registry's, once each (whether or not registered yet). */
 const TOOLS: Tool[] = [

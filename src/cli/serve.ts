@@ -12,7 +12,7 @@ import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
-import { ALL_TOOLS } from "../tools/registry.ts";
+import { ALL_TOOLS } from "../tools/mod.ts";
 import type { CliOptions } from "./args.ts";
 
 export function cliOverrides(options: CliOptions): SettingsFile {

@@ -11,7 +11,7 @@ import type { SettingsFile } from "../../src/config/schema.ts";
 import { limitAnswer } from "../../src/mcp/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
-import { ALL_TOOLS } from "../../src/tools/registry.ts";
+import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import type { Tool, ToolContext } from "../../src/tools/tool.ts";
 
 /** File content by project-relative path: text is written as UTF-8, bytes as they are. */

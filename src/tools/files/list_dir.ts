@@ -1,0 +1,72 @@
+/**
+ * list_dir: the files and folders under a project folder, optionally recursive, ignore rules
+ * applied.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { defineTool } from "../tool.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+
+export const listDir = defineTool({
+  name: "list_dir",
+  description: "Lists files and directories in the given directory (optionally with recursion). " +
+    'Returns JSON {"dirs": [...], "files": [...]} with paths relative to the project root.',
+  params: {
+    relative_path: z.string().describe(
+      'The directory, relative to the project root; "." for the root.',
+    ),
+    recursive: z.boolean().describe("Whether to scan sub-directories recursively."),
+    skip_ignored_files: z.boolean().default(false).describe(
+      "Whether to skip files and directories that are ignored (.gitignore, ignored_paths).",
+    ),
+    max_answer_chars: maxAnswerChars,
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const project = ctx.project();
+    let resolved;
+    try {
+      resolved = project.resolve(args.relative_path, {
+        requireNotIgnored: args.skip_ignored_files,
+      });
+    } catch (error) {
+      if (error instanceof ToolError && error.message.startsWith("No file or directory")) {
+        throw new ToolError(
+          JSON.stringify({
+            error: `Directory not found: ${args.relative_path}`,
+            project_root: project.root,
+            hint: "Check the path, or call list_dir with relative_path '.' to see the root.",
+          }),
+          { bare: true },
+        );
+      }
+      throw error;
+    }
+    if (!Deno.statSync(resolved.real).isDirectory) {
+      throw new ToolError(`'${resolved.relative}' is a file, not a directory.`);
+    }
+    const dirs: string[] = [];
+    const files: string[] = [];
+    for await (
+      const entry of project.walk(resolved.relative, {
+        skipIgnored: args.skip_ignored_files,
+        recursive: args.recursive,
+        signal: ctx.signal,
+      })
+    ) {
+      (entry.isDirectory ? dirs : files).push(entry.path);
+    }
+    dirs.sort();
+    files.sort();
+    const full = JSON.stringify({ dirs, files });
+    return {
+      text: full,
+      shorter: [{
+        note: `The full listing is too long (${full.length} characters); showing directories ` +
+          `only (${files.length} files omitted). List a sub-directory to see its files.`,
+        text: () => JSON.stringify({ dirs }),
+      }],
+    };
+  },
+});

@@ -1,0 +1,179 @@
+/**
+ * replace_content (one file) and replace_in_files (many files, with a dry run, occurrence ids
+ * and an expected count).
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { writeAllOrNothing } from "../../edit/file_set.ts";
+import { applyMatches, findMatches, replaceContent, replacementFor } from "../../edit/replace.ts";
+import { globMatcher } from "./search_for_pattern.ts";
+import { editFile, withFileLocks } from "../shared/write.ts";
+import { defineTool, SUCCESS_RESULT } from "../tool.ts";
+import type { TextFormat } from "../../edit/text_file.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+import { replaceMode } from "../shared/params.ts";
+
+export const replaceContentTool = defineTool({
+  name: "replace_content",
+  description: "Replaces content in a file, literally or by regular expression. Fails without " +
+    "changing anything when the needle matches nowhere, or more than once unless " +
+    "allow_multiple_occurrences is true. Returns OK.",
+  params: {
+    relative_path: z.string().describe("The file, relative to the project root."),
+    needle: z.string().min(1).describe("Literal text or regular expression to find."),
+    repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
+    mode: replaceMode,
+    allow_multiple_occurrences: z.boolean().default(false).describe(
+      "Replace every occurrence instead of refusing when there are several.",
+    ),
+  },
+  markers: ["can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    await editFile(
+      ctx,
+      args.relative_path,
+      (text, resolved) =>
+        replaceContent(text, args.needle, args.repl, args.mode, {
+          allowMultipleOccurrences: args.allow_multiple_occurrences,
+          fileLabel: resolved.relative,
+        }).text,
+    );
+    return SUCCESS_RESULT;
+  },
+});
+
+interface Occurrence {
+  id: string;
+  line: number;
+  before: string;
+  after: string;
+}
+
+export const replaceInFiles = defineTool({
+  name: "replace_in_files",
+  description: "Replaces a literal or regex needle across many files. dry_run (default true) " +
+    "lists each occurrence with an id and a preview; then call again with dry_run=false, " +
+    "optionally occurrence_ids to apply only some, and expected_count as a safety check. " +
+    "All files change or none.",
+  params: {
+    needle: z.string().min(1),
+    repl: z.string(),
+    mode: replaceMode,
+    relative_path: z.string().default("").describe("Folder or file to limit the change to."),
+    paths_include_glob: z.string().default(""),
+    paths_exclude_glob: z.string().default(""),
+    dry_run: z.boolean().default(true).describe("Only list what would change (default)."),
+    occurrence_ids: z.array(z.string()).optional().describe(
+      "Apply only these occurrences (ids from a dry run, 'path#n').",
+    ),
+    expected_count: z.number().int().min(0).optional().describe(
+      "Refuse to apply unless exactly this many occurrences are replaced.",
+    ),
+    max_answer_chars: maxAnswerChars,
+  },
+  markers: ["can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    const project = ctx.project();
+    const scope = project.resolve(args.relative_path || ".");
+    const include = args.paths_include_glob ? globMatcher(args.paths_include_glob) : null;
+    const exclude = args.paths_exclude_glob ? globMatcher(args.paths_exclude_glob) : null;
+    const paths: string[] = [];
+    if (Deno.statSync(scope.real).isDirectory) {
+      for await (const entry of project.walk(scope.relative, { signal: ctx.signal })) {
+        if (entry.isDirectory || exclude?.(entry.path)) continue;
+        if (include && !include(entry.path)) continue;
+        paths.push(entry.path);
+      }
+    } else {
+      paths.push(scope.relative);
+    }
+    // Hold every candidate file while reading and writing, so a parallel edit is not lost.
+    const reals = paths.map((path) => project.resolveFile(path).real);
+    return await withFileLocks(reals, async () => {
+      const wanted = args.occurrence_ids ? new Set(args.occurrence_ids) : null;
+      const seen = new Set<string>();
+      const occurrences: Occurrence[] = [];
+      const writes: Array<{ path: string; real: string; text: string; format: TextFormat }> = [];
+      const realSeen = new Set<string>();
+      for (const path of paths.sort()) {
+        const resolved = project.resolveFile(path);
+        // A file reached twice (through a symlink) is replaced once.
+        if (realSeen.has(resolved.real)) continue;
+        realSeen.add(resolved.real);
+        let file;
+        try {
+          file = await project.readText(resolved);
+        } catch {
+          continue; // binary or undecodable
+        }
+        const matches = findMatches(file.text, args.needle, args.mode);
+        if (matches.length === 0) continue;
+        const chosen = matches.filter((match, i) => {
+          const id = `${path}#${i + 1}`;
+          seen.add(id);
+          if (wanted && !wanted.has(id)) return false;
+          const line = file.text.slice(0, match.index).split("\n").length - 1;
+          const lineStart = file.text.lastIndexOf("\n", match.index - 1) + 1;
+          const lineEndAt = file.text.indexOf("\n", match.index + match[0].length);
+          const lineEnd = lineEndAt === -1 ? file.text.length : lineEndAt;
+          const before = file.text.slice(lineStart, lineEnd);
+          const after = file.text.slice(lineStart, match.index) +
+            replacementFor(match, args.repl, args.mode) +
+            file.text.slice(match.index + match[0].length, lineEnd);
+          occurrences.push({ id, line, before, after });
+          return true;
+        });
+        if (chosen.length > 0) {
+          writes.push({
+            path,
+            real: resolved.real,
+            text: applyMatches(file.text, chosen, args.repl, args.mode),
+            format: file.format,
+          });
+        }
+      }
+      const unknown = wanted ? [...wanted].filter((id) => !seen.has(id)) : [];
+      if (unknown.length > 0) {
+        throw new ToolError(
+          `Unknown occurrence id(s): ${unknown.join(", ")}. The files may have changed since the ` +
+            "dry run; run it again to get current ids.",
+        );
+      }
+      if (occurrences.length === 0) {
+        throw new ToolError("No matches of search expression found in the selected files.");
+      }
+      if (args.expected_count !== undefined && args.expected_count !== occurrences.length) {
+        throw new ToolError(
+          `Expected ${args.expected_count} occurrence(s) but found ${occurrences.length}; ` +
+            "nothing was changed. Check the dry run.",
+        );
+      }
+      const listing = occurrences.map((o) => ({
+        id: o.id,
+        line: o.line,
+        before: o.before,
+        after: o.after,
+      }));
+      if (args.dry_run) {
+        return JSON.stringify({
+          dry_run: true,
+          occurrences: listing,
+          count: occurrences.length,
+          files: writes.length,
+        });
+      }
+      await writeAllOrNothing(
+        writes.map((w) => ({ path: w.real, text: w.text, format: w.format })),
+      );
+      for (const w of writes) ctx.session.reads.noteEdited(w.real);
+      await ctx.session.filesChanged(writes.map((w) => w.real));
+      return JSON.stringify({
+        applied: occurrences.length,
+        files: writes.map((w) => w.path),
+      });
+    });
+  },
+});

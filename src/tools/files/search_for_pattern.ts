@@ -1,0 +1,155 @@
+/**
+ * search_for_pattern: a regex (DOTALL, MULTILINE) over project files, with include/exclude
+ * globs, context lines and a code-files restriction, answered as JSON {path: [match, ...]}.
+ * @module
+ */
+import { picomatch, z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { decodeText } from "../../edit/text_file.ts";
+import { compilePattern } from "../../edit/replace.ts";
+import { isCodeFile } from "../../project/languages.ts";
+import type { Project } from "../../project/project.ts";
+import { defineTool } from "../tool.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+import { formatMatch } from "../shared/matches.ts";
+
+/** Glob matcher with `**`, `{a,b}`; a pattern without `/` matches the base name anywhere. */
+export function globMatcher(glob: string): (path: string) => boolean {
+  const normalized = glob.replace(/\\/g, "/").replace(/^\.\//, "");
+  return picomatch(normalized, { dot: true, basename: !normalized.includes("/") });
+}
+
+export interface SearchOptions {
+  pattern: string;
+  contextBefore: number;
+  contextAfter: number;
+  include: string;
+  exclude: string;
+  relativePath: string;
+  codeOnly: boolean;
+  signal?: AbortSignal;
+}
+
+const decoder = new TextDecoder();
+
+export async function searchProject(
+  project: Project,
+  options: SearchOptions,
+): Promise<Record<string, string[]>> {
+  const regex = compilePattern(options.pattern, "gms");
+  const include = options.include ? globMatcher(options.include) : null;
+  const exclude = options.exclude ? globMatcher(options.exclude) : null;
+  const scope = project.resolve(options.relativePath || ".");
+  const files: string[] = [];
+  if (Deno.statSync(scope.real).isDirectory) {
+    for await (const entry of project.walk(scope.relative, { signal: options.signal })) {
+      if (!entry.isDirectory) files.push(entry.path);
+    }
+  } else {
+    files.push(scope.relative);
+  }
+  const results: Record<string, string[]> = {};
+  for (const path of files.sort()) {
+    if (exclude?.(path)) continue;
+    if (include && !include(path)) continue;
+    if (options.codeOnly && !isCodeFile(path)) continue;
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(project.absolute(path));
+    } catch {
+      continue;
+    }
+    // Cheap prefilter for the common case; decode properly only when needed.
+    let text: string;
+    try {
+      text = /^utf-?8$/i.test(project.settings.encoding) && !bytes.subarray(0, 8192).includes(0)
+        ? decoder.decode(bytes).replace(/\r\n/g, "\n")
+        : decodeText(bytes, project.settings.encoding, path).text;
+    } catch {
+      continue; // binary or undecodable: not searchable text
+    }
+    regex.lastIndex = 0;
+    let match = regex.exec(text);
+    if (match === null) continue;
+    const lines = text.split("\n");
+    const lineStarts = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+    const lineOf = (offset: number) => {
+      let lo = 0, hi = lineStarts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (lineStarts[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    const found: string[] = [];
+    while (match !== null) {
+      const first = lineOf(match.index);
+      const endOffset = match.index + Math.max(match[0].length - 1, 0);
+      const last = lineOf(endOffset);
+      found.push(formatMatch(lines, first, last, options.contextBefore, options.contextAfter));
+      if (match[0] === "") regex.lastIndex++;
+      match = regex.exec(text);
+    }
+    results[path] = found;
+  }
+  return results;
+}
+
+export const searchForPattern = defineTool({
+  name: "search_for_pattern",
+  description: "Searches project files for a regular expression (Python syntax; DOTALL and " +
+    "MULTILINE, so use .*? to stay within a line). Returns JSON {path: [match, ...]}; matched " +
+    "lines are marked '>' with 0-based line numbers.",
+  params: {
+    substring_pattern: z.string().min(1).describe("Regular expression to search for."),
+    context_lines_before: z.number().int().min(0).default(0),
+    context_lines_after: z.number().int().min(0).default(0),
+    paths_include_glob: z.string().default("").describe(
+      "Only files matching this glob, e.g. '*.py', 'src/**/*.ts', '**/*.{ts,tsx}'.",
+    ),
+    paths_exclude_glob: z.string().default("").describe(
+      "Skip files matching this glob; takes precedence over paths_include_glob.",
+    ),
+    relative_path: z.string().default("").describe("Restrict the search to this file or folder."),
+    restrict_search_to_code_files: z.boolean().default(false).describe(
+      "Only search source-code files (those a language server would analyse).",
+    ),
+    max_answer_chars: maxAnswerChars,
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const project = ctx.project();
+    if (args.relative_path) {
+      try {
+        project.resolve(args.relative_path);
+      } catch (error) {
+        if (error instanceof ToolError && error.message.startsWith("No file or directory")) {
+          throw new ToolError(`Relative path '${args.relative_path}' does not exist.`);
+        }
+        throw error;
+      }
+    }
+    const results = await searchProject(project, {
+      pattern: args.substring_pattern,
+      contextBefore: args.context_lines_before,
+      contextAfter: args.context_lines_after,
+      include: args.paths_include_glob,
+      exclude: args.paths_exclude_glob,
+      relativePath: args.relative_path,
+      codeOnly: args.restrict_search_to_code_files,
+      signal: ctx.signal,
+    });
+    const full = JSON.stringify(results);
+    const counts = Object.fromEntries(Object.entries(results).map(([p, m]) => [p, m.length]));
+    return {
+      text: full,
+      shorter: [{
+        note: `The full answer is too long (${full.length} characters); showing the number of ` +
+          "matches per file. Narrow the search with relative_path or globs to see the lines.",
+        text: () => JSON.stringify(counts),
+      }],
+    };
+  },
+});

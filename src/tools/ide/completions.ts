@@ -1,0 +1,217 @@
+/**
+ * completions and signature_help at a position.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import {
+  ask,
+  describePosition,
+  kindName,
+  positionParams,
+  resolvePosition,
+} from "../shared/targets.ts";
+import { defineTool } from "../tool.ts";
+import { splitHover } from "../shared/hover.ts";
+import { textDocumentPosition } from "../shared/targets.ts";
+import { toJson } from "../shared/json.ts";
+
+interface SignatureInformation {
+  label: string;
+  documentation?: unknown;
+  parameters?: Array<{ label: string | [number, number]; documentation?: unknown }>;
+  activeParameter?: number;
+}
+
+function docText(doc: unknown): string {
+  if (typeof doc === "string") return doc.trim();
+  if (doc && typeof doc === "object" && typeof (doc as { value?: unknown }).value === "string") {
+    return (doc as { value: string }).value.trim();
+  }
+  return "";
+}
+
+export const signatureHelp = defineTool({
+  name: "signature_help",
+  description: "Shows the signature(s) of the function being called at a position: put the " +
+    "position inside the call's parentheses (e.g. on an argument). With name_path, shows the " +
+    'named function\'s signature. Returns {"signatures": [{"label", "parameters", ' +
+    '"documentation"}], "activeSignature", "activeParameter"}.',
+  params: positionParams,
+  markers: ["symbolic-read", "optional"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const target = await resolvePosition(ctx, args);
+    const result = await ask<
+      | { signatures?: SignatureInformation[]; activeSignature?: number; activeParameter?: number }
+      | null
+    >(
+      target,
+      "textDocument/signatureHelp",
+      { ...textDocumentPosition(target), context: { triggerKind: 1, isRetrigger: false } },
+      "signatureHelpProvider",
+      "signature help",
+    );
+    const signatures = (result?.signatures ?? []).map((s) => {
+      const out: Record<string, unknown> = { label: s.label };
+      const doc = docText(s.documentation);
+      if (doc) out.documentation = doc;
+      out.parameters = (s.parameters ?? []).map((p) => {
+        const label = Array.isArray(p.label) ? s.label.slice(p.label[0], p.label[1]) : p.label;
+        const pd = docText(p.documentation);
+        return pd ? { label, documentation: pd } : { label };
+      });
+      if (s.activeParameter !== undefined) out.activeParameter = s.activeParameter;
+      return out;
+    });
+    if (signatures.length > 0) {
+      return toJson({
+        found: true,
+        signatures,
+        activeSignature: result?.activeSignature ?? 0,
+        activeParameter: result?.activeParameter ?? 0,
+      });
+    }
+    if (target.symbol) {
+      // At a declaration there is no call: its hover is the signature.
+      const hovered = await ask<{ contents?: unknown } | null>(
+        target,
+        "textDocument/hover",
+        textDocumentPosition(target),
+        "hoverProvider",
+        "hover",
+      );
+      const { code, prose } = splitHover(hovered?.contents);
+      if (code) {
+        const sig: Record<string, unknown> = { label: code };
+        if (prose) sig.documentation = prose;
+        return toJson({ found: true, signatures: [sig], source: "hover" });
+      }
+    }
+    return toJson({
+      found: false,
+      message: `No call at ${describePosition(target)}: put line/column inside the parentheses ` +
+        "of a call (e.g. on its first argument).",
+    });
+  },
+});
+
+interface CompletionItem {
+  label: string;
+  kind?: number;
+  detail?: string;
+  labelDetails?: { detail?: string; description?: string };
+  documentation?: unknown;
+  insertText?: string;
+  filterText?: string;
+  sortText?: string;
+  textEdit?: { newText?: string };
+}
+
+/** Rank of a completion for a typed prefix: lower is better; null when it does not match. */
+function completionRank(item: CompletionItem, prefix: string): number | null {
+  if (prefix === "") return 0;
+  const name = item.filterText ?? item.label;
+  if (name === prefix) return 0;
+  if (name.startsWith(prefix)) return 1;
+  const lower = name.toLowerCase();
+  const p = prefix.toLowerCase();
+  if (lower.startsWith(p)) return 2;
+  if (lower.includes(p)) return 3;
+  return null;
+}
+
+export const completions = defineTool({
+  name: "completions",
+  description: "Lists what the IDE would offer to complete at a position (members after '.', " +
+    "names in scope), filtered by the identifier already typed before the cursor. The column " +
+    'is where the cursor is (e.g. just after the \'.\'). Returns {"completions": [{"label", ' +
+    '"kind", "detail"}], "isIncomplete", "totalCount"}.',
+  params: {
+    ...positionParams,
+    trigger: z.string().max(1).optional().describe(
+      "The character that triggered completion, e.g. '.' (optional).",
+    ),
+    max_results: z.number().int().min(1).max(500).default(50).describe(
+      "Return at most this many.",
+    ),
+  },
+  markers: ["symbolic-read", "optional"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const target = await resolvePosition(ctx, args);
+    const context = args.trigger
+      ? { triggerKind: 2, triggerCharacter: args.trigger }
+      : { triggerKind: 1 };
+    const result = await ask<
+      CompletionItem[] | { isIncomplete?: boolean; items?: CompletionItem[] } | null
+    >(
+      target,
+      "textDocument/completion",
+      { ...textDocumentPosition(target), context },
+      "completionProvider",
+      "completions",
+    );
+    const items = Array.isArray(result) ? result : result?.items ?? [];
+    const line = target.lines[target.position.line] ?? "";
+    const prefix = /[\p{L}\p{N}_$]*$/u.exec(line.slice(0, target.position.character))?.[0] ?? "";
+    const ranked = items
+      .map((item) => ({ item, rank: completionRank(item, prefix) }))
+      .filter((r): r is { item: CompletionItem; rank: number } => r.rank !== null)
+      .sort((a, b) =>
+        a.rank - b.rank || (a.item.sortText ?? a.item.label).localeCompare(
+          b.item.sortText ?? b.item.label,
+        ) || a.item.label.localeCompare(b.item.label)
+      );
+    const shown = ranked.slice(0, args.max_results).map(({ item }) => {
+      const out: Record<string, unknown> = { label: item.label };
+      const kind = kindName(COMPLETION_KINDS, item.kind);
+      if (kind) out.kind = kind;
+      const detail = item.detail ?? item.labelDetails?.detail ?? item.labelDetails?.description;
+      if (detail) out.detail = detail.trim();
+      const doc = docText(item.documentation);
+      if (doc) out.documentation = doc.split("\n")[0];
+      const insert = item.textEdit?.newText ?? item.insertText;
+      if (insert && insert.replace(/^[^\p{L}\p{N}_$]+/u, "") !== item.label) {
+        out.insertText = insert;
+      }
+      return out;
+    });
+    return toJson({
+      completions: shown,
+      isIncomplete: (!Array.isArray(result) && result?.isIncomplete === true) ||
+        ranked.length > shown.length,
+      totalCount: ranked.length,
+      ...(prefix ? { prefix } : {}),
+    });
+  },
+});
+
+/** LSP CompletionItemKind names (1-based). */
+const COMPLETION_KINDS = [
+  "",
+  "Text",
+  "Method",
+  "Function",
+  "Constructor",
+  "Field",
+  "Variable",
+  "Class",
+  "Interface",
+  "Module",
+  "Property",
+  "Unit",
+  "Value",
+  "Enum",
+  "Keyword",
+  "Snippet",
+  "Color",
+  "File",
+  "Reference",
+  "Folder",
+  "EnumMember",
+  "Constant",
+  "Struct",
+  "Event",
+  "Operator",
+  "TypeParameter",
+];

@@ -1,0 +1,82 @@
+/**
+ * find_references: every location that refers to the symbol at a position.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { normalizeLocations } from "../../lsp/symbols_queries.ts";
+import { ask, type LocationDict, locationDict, resolvePosition } from "../shared/targets.ts";
+import { defineTool } from "../tool.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+import { positionParams } from "../shared/targets.ts";
+import { symbolName, textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
+import { toJson } from "../shared/json.ts";
+
+export const findReferences = defineTool({
+  name: "find_references",
+  description: "Finds every reference to the symbol at a position across the project (as the " +
+    "IDE's Find All References). Position: relative_path + 1-based line/column, or name_path. " +
+    'Returns {"symbol", "references": [{"file", "line", "column", "is_definition", "preview"}], ' +
+    '"totalCount"}.',
+  params: {
+    ...positionParams,
+    include_declaration: z.boolean().default(true).describe(
+      "Include the declaration itself.",
+    ),
+    max_answer_chars: maxAnswerChars,
+  },
+  // Optional: find_referencing_symbols covers the default set; the ide and ada contexts add it.
+  markers: ["symbolic-read", "optional"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const target = await resolvePosition(ctx, args);
+    const result = await ask<unknown>(
+      target,
+      "textDocument/references",
+      {
+        ...textDocumentPosition(target),
+        context: { includeDeclaration: args.include_declaration },
+      },
+      "referencesProvider",
+      "finding references",
+    );
+    const locations = uniqueLocations(normalizeLocations(result));
+    // Declarations: where goto_definition leads (best effort; a failure only loses the flag).
+    const definitions = new Set<string>();
+    try {
+      const defs = await target.server.request<unknown>(
+        "textDocument/definition",
+        textDocumentPosition(target),
+        { ...target.options, sync: [target.relPath] },
+      );
+      for (const d of normalizeLocations(defs)) {
+        definitions.add(`${d.uri}:${d.range.start.line}:${d.range.start.character}`);
+      }
+    } catch (error) {
+      if (target.options.signal?.aborted) throw error;
+    }
+    const references: Array<LocationDict & { is_definition: boolean }> = [];
+    for (const l of locations) {
+      const key = `${l.uri}:${l.range.start.line}:${l.range.start.character}`;
+      references.push({
+        ...(await locationDict(target, l.uri, l.range)),
+        is_definition: definitions.has(key),
+      });
+    }
+    references.sort((a, b) =>
+      a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
+    );
+    const symbol = symbolName(target);
+    const full = { symbol, references, totalCount: references.length };
+    return {
+      text: toJson(full),
+      shorter: [{
+        note: "Too long with previews; references as file → [line:column]:",
+        text: () => {
+          const byFile: Record<string, string[]> = {};
+          for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
+          return toJson({ symbol, references: byFile, totalCount: references.length });
+        },
+      }],
+    };
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * goto_definition, type_definition and implementation: where the symbol at a position is
+ * defined, typed or implemented. A position is `relative_path` + 1-based `line`/`column`, or
+ * `relative_path` + `name_path`.
+ * @module
+ */
+import { normalizeLocations } from "../../lsp/symbols_queries.ts";
+import {
+  ask,
+  describePosition,
+  type LocationDict,
+  locationDict,
+  positionParams,
+  resolvePosition,
+} from "../shared/targets.ts";
+import { defineTool, type Tool } from "../tool.ts";
+import { textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
+import { toJson } from "../shared/json.ts";
+
+function locationTool(spec: {
+  name: string;
+  method: string;
+  capability: string;
+  what: string;
+  description: string;
+  optional?: boolean;
+}): Tool {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    params: positionParams,
+    markers: spec.optional ? ["symbolic-read", "optional"] : ["symbolic-read"],
+    readOnly: true,
+    async handler(args, ctx) {
+      const target = await resolvePosition(ctx, args);
+      const result = await ask<unknown>(
+        target,
+        spec.method,
+        textDocumentPosition(target),
+        spec.capability,
+        spec.what,
+      );
+      const locations = uniqueLocations(normalizeLocations(result));
+      if (locations.length === 0) {
+        return toJson({
+          found: false,
+          message: `No ${spec.what} found at ${describePosition(target)}.`,
+        });
+      }
+      const dicts: LocationDict[] = [];
+      for (const l of locations) dicts.push(await locationDict(target, l.uri, l.range));
+      const answer: Record<string, unknown> = { found: true, ...dicts[0] };
+      if (dicts.length > 1) answer.locations = dicts;
+      return toJson(answer);
+    },
+  });
+}
+
+export const gotoDefinition = locationTool({
+  name: "goto_definition",
+  method: "textDocument/definition",
+  capability: "definitionProvider",
+  what: "definition",
+  description: "Finds where the symbol at a position is defined (also across files and into " +
+    "libraries). Position: relative_path + 1-based line/column, or relative_path + name_path. " +
+    'Returns {"found", "file", "line", "column", "preview"}; "locations" lists all when several.',
+});
+
+export const typeDefinition = locationTool({
+  name: "type_definition",
+  method: "textDocument/typeDefinition",
+  capability: "typeDefinitionProvider",
+  what: "type definition",
+  optional: true,
+  description: "Finds the definition of the type of the symbol at a position (e.g. the class " +
+    "of a variable). Position: relative_path + 1-based line/column, or name_path. Returns " +
+    '{"found", "file", "line", "column", "preview"} ("locations" when several).',
+});
+
+export const implementation = locationTool({
+  name: "implementation",
+  method: "textDocument/implementation",
+  capability: "implementationProvider",
+  what: "implementation",
+  optional: true,
+  description: "Finds the implementations of the interface, abstract method or declaration at " +
+    "a position. Position: relative_path + 1-based line/column, or name_path. Returns " +
+    '{"found", "file", "line", "column", "preview"} ("locations" lists all when several).',
+});

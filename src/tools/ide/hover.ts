@@ -1,0 +1,38 @@
+/**
+ * hover: the type and documentation of the symbol at a position.
+ * @module
+ */
+import { ask, describePosition, positionParams, resolvePosition } from "../shared/targets.ts";
+import { defineTool } from "../tool.ts";
+import { hoverKind, splitHover } from "../shared/hover.ts";
+import { textDocumentPosition } from "../shared/targets.ts";
+import { toJson } from "../shared/json.ts";
+
+export const hover = defineTool({
+  name: "hover",
+  description: "Shows type information and documentation of the symbol at a position, as the " +
+    "IDE's hover does. Position: relative_path + 1-based line/column, or name_path. Returns " +
+    '{"found", "contents" (signature/type), "documentation", "kind"}.',
+  params: positionParams,
+  markers: ["symbolic-read"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const target = await resolvePosition(ctx, args);
+    const result = await ask<{ contents?: unknown } | null>(
+      target,
+      "textDocument/hover",
+      textDocumentPosition(target),
+      "hoverProvider",
+      "hover",
+    );
+    const { code, prose } = splitHover(result?.contents);
+    if (!code && !prose) {
+      return toJson({ found: false, message: `No hover at ${describePosition(target)}.` });
+    }
+    const answer: Record<string, unknown> = { found: true, contents: code || prose };
+    if (code && prose) answer.documentation = prose;
+    const kind = hoverKind(code);
+    if (kind) answer.kind = kind;
+    return toJson(answer);
+  },
+});

@@ -1,0 +1,186 @@
+/**
+ * Every tool Sextant has, registered from this one list. A tool lives in the folder of its
+ * family (what it does), in a file named for it or for its small group:
+ *
+ * - `files/`: read_file, create_text_file, list_dir, find_file, search_for_pattern,
+ *   replace_content and replace_in_files, the line tools, edit;
+ * - `symbols/`: Serena's symbol tools (overview, find, references, edits, rename, safe delete),
+ *   get_symbol_info and find_symbol_usages, restart_language_server;
+ * - `ide/`: position-based navigation (definition, hover, references, completions, call
+ *   hierarchy, document and workspace symbols), diagnostics, code actions, format;
+ * - `toolchain/`: check_project, test_project, project_info, dependency_graph,
+ *   execute_shell_command;
+ * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases;
+ * - `session/`: projects, config and modes, memories, the workflow tools;
+ * - `shared/`: what tools of several families use (parameters, the write path, symbol and
+ *   position lookups). A family imports only `tool.ts` and `shared/`, never another family.
+ *
+ * Contexts and modes choose which of them a session exposes (see config/toolsets.ts).
+ * @module
+ */
+import { ADA_ALIASES } from "./ada/aliases.ts";
+import { alireInfo } from "./ada/alire_info.ts";
+import { getSpec } from "./ada/get_spec.ts";
+import { stubBody } from "./ada/stub_body.ts";
+import { createTextFile } from "./files/create_text_file.ts";
+import { editTool } from "./files/edit.ts";
+import { findFile } from "./files/find_file.ts";
+import { deleteLines, insertAtLine, replaceLines } from "./files/line_tools.ts";
+import { listDir } from "./files/list_dir.ts";
+import { readFile } from "./files/read_file.ts";
+import { replaceContentTool, replaceInFiles } from "./files/replace_content.ts";
+import { searchForPattern } from "./files/search_for_pattern.ts";
+import { callHierarchy } from "./ide/call_hierarchy.ts";
+import {
+  codeActions,
+  executeCodeAction,
+  listCodeActions,
+  refreshCodeActions,
+} from "./ide/code_actions.ts";
+import { completions, signatureHelp } from "./ide/completions.ts";
+import { diagnostics } from "./ide/diagnostics.ts";
+import { documentSymbols } from "./ide/document_symbols.ts";
+import { findReferences } from "./ide/find_references.ts";
+import { formatFile } from "./ide/format_file.ts";
+import { getDiagnosticsForFile } from "./ide/get_diagnostics_for_file.ts";
+import { gotoDefinition, implementation, typeDefinition } from "./ide/goto_definition.ts";
+import { hover } from "./ide/hover.ts";
+import { renameAtPosition } from "./ide/rename_at_position.ts";
+import { workspaceSymbols } from "./ide/workspace_symbols.ts";
+import { activateProject, removeProject } from "./session/activate_project.ts";
+import { getCurrentConfig, switchModes } from "./session/config.ts";
+import { manageProjects } from "./session/manage_projects.ts";
+import {
+  deleteMemory,
+  editMemory,
+  listMemories,
+  readMemory,
+  renameMemory,
+  writeMemory,
+} from "./session/memories.ts";
+import {
+  checkOnboardingPerformed,
+  initialInstructions,
+  onboarding,
+  prepareForNewConversation,
+  summarizeChanges,
+  thinkAboutCollectedInformation,
+  thinkAboutTaskAdherence,
+  thinkAboutWhetherYouAreDone,
+} from "./session/workflow.ts";
+import { aliasTool } from "./shared/alias.ts";
+import { findImplementations, findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
+import { findSymbol } from "./symbols/find_symbol.ts";
+import { getSymbolsOverview } from "./symbols/get_symbols_overview.ts";
+import { renameSymbol } from "./symbols/rename_symbol.ts";
+import {
+  insertAfterSymbol,
+  insertBeforeSymbol,
+  replaceSymbolBody,
+} from "./symbols/replace_symbol_body.ts";
+import { restartLanguageServer } from "./symbols/restart_language_server.ts";
+import { safeDeleteSymbol } from "./symbols/safe_delete_symbol.ts";
+import { findSymbolUsages, getSymbolInfo } from "./symbols/symbol_info.ts";
+import type { Tool } from "./tool.ts";
+import { checkProject } from "./toolchain/check_project.ts";
+import { executeShellCommand } from "./toolchain/execute_shell_command.ts";
+import { dependencyGraph, projectInfoTool } from "./toolchain/project_info.ts";
+import { testProject } from "./toolchain/test_project.ts";
+
+/** The IDE tools that the `ada_*` aliases stand for. */
+const IDE_TOOLS: readonly Tool[] = [
+  gotoDefinition,
+  typeDefinition,
+  implementation,
+  hover,
+  findReferences,
+  signatureHelp,
+  completions,
+  callHierarchy,
+  documentSymbols,
+  workspaceSymbols,
+  diagnostics,
+  codeActions,
+  listCodeActions,
+  executeCodeAction,
+  refreshCodeActions,
+  formatFile,
+];
+
+/** The `ada_*` aliases, built from the tools they stand for. */
+export const ADA_ALIAS_TOOLS: readonly Tool[] = ADA_ALIASES.map(([name, toolName, renames]) => {
+  const tool = [...IDE_TOOLS, renameAtPosition].find((t) => t.name === toolName);
+  if (!tool) throw new Error(`The alias ${name} stands for an unknown tool ${toolName}`);
+  return aliasTool(tool, name, renames);
+});
+
+/** The memory tools, in registry order. */
+export const MEMORY_TOOLS: readonly Tool[] = [
+  writeMemory,
+  readMemory,
+  listMemories,
+  deleteMemory,
+  editMemory,
+  renameMemory,
+];
+
+/** The project and configuration tools, in registry order. */
+export const CONFIG_TOOLS: readonly Tool[] = [
+  activateProject,
+  removeProject,
+  switchModes,
+  getCurrentConfig,
+];
+
+/** Serena's workflow tools, in registry order. */
+export const WORKFLOW_TOOLS: readonly Tool[] = [
+  checkOnboardingPerformed,
+  onboarding,
+  thinkAboutCollectedInformation,
+  thinkAboutTaskAdherence,
+  thinkAboutWhetherYouAreDone,
+  summarizeChanges,
+  prepareForNewConversation,
+  initialInstructions,
+];
+
+export const ALL_TOOLS: readonly Tool[] = [
+  readFile,
+  createTextFile,
+  listDir,
+  findFile,
+  replaceContentTool,
+  replaceInFiles,
+  searchForPattern,
+  deleteLines,
+  replaceLines,
+  insertAtLine,
+  editTool,
+  getSymbolsOverview,
+  findSymbol,
+  findReferencingSymbols,
+  findImplementations,
+  getDiagnosticsForFile,
+  replaceSymbolBody,
+  insertAfterSymbol,
+  insertBeforeSymbol,
+  renameSymbol,
+  safeDeleteSymbol,
+  restartLanguageServer,
+  getSymbolInfo,
+  findSymbolUsages,
+  ...IDE_TOOLS,
+  ...ADA_ALIAS_TOOLS,
+  checkProject,
+  testProject,
+  projectInfoTool,
+  dependencyGraph,
+  getSpec,
+  stubBody,
+  alireInfo,
+  ...MEMORY_TOOLS,
+  ...CONFIG_TOOLS,
+  manageProjects,
+  ...WORKFLOW_TOOLS,
+  executeShellCommand,
+];

@@ -1,0 +1,135 @@
+/**
+ * switch_modes and get_current_config: the session's modes, and everything that decides what
+ * it sees (project, context, modes, tools, language servers).
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { readRegisteredProjects } from "../../config/global_config.ts";
+import { globalConfigPath } from "../../config/load.ts";
+import {
+  contextDefinition,
+  knownContexts,
+  knownModes,
+  modeDefinition,
+  unknownToolNames,
+} from "../../config/toolsets.ts";
+import { detectLanguages, resolveCommand, serverSpecs } from "../../lsp/registry.ts";
+import type { Project } from "../../project/project.ts";
+import type { Session } from "../../session.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import { ENABLE_SHELL_HINT } from "../shared/params.ts";
+import { realPathOrNull } from "./activate_project.ts";
+
+export function isActive(session: Session, name: string): boolean {
+  return session.activeTools().some((t) => t.name === name);
+}
+
+export const switchModes = defineTool({
+  name: "switch_modes",
+  description: "Activates modes by name, replacing the current ones, e.g. ['planning', " +
+    "'one-shot'] or ['editing', 'interactive']. The tool set changes accordingly.",
+  params: {
+    modes: z.array(z.string().min(1)).describe("Names of the modes to activate."),
+  },
+  markers: ["optional"],
+  readOnly: false,
+  destructive: false,
+  handler(args, ctx) {
+    const project = ctx.project();
+    ctx.session.setModes(args.modes);
+    const prompts = ctx.session.modes
+      .map((m) => modeDefinition(project.settings, m).prompt)
+      .filter((p): p is string => Boolean(p));
+    const tools = ctx.session.activeTools().map((t) => t.name);
+    return Promise.resolve(
+      [
+        `Active modes: ${ctx.session.modes.join(", ") || "(none)"}`,
+        ...prompts,
+        `Currently active tools: ${tools.join(", ")}`,
+      ].join("\n"),
+    );
+  },
+});
+
+/** The language servers for the project's languages, and whether each is installed. */
+async function languageServerSummary(ctx: ToolContext, project: Project): Promise<string[]> {
+  const specs = serverSpecs(project.root, project.settings.language_servers);
+  const detected = await detectLanguages(project, specs, ctx.signal);
+  if (detected.length === 0) {
+    return ["Language servers: none (no source files of a known language)"];
+  }
+  return [
+    "Language servers for the project's languages:",
+    ...detected.map((spec) => {
+      const found = resolveCommand(spec, project.root);
+      return "error" in found
+        ? `  - ${spec.label}: not installed (${spec.commands.map((c) => c.install).join("; or ")})`
+        : `  - ${spec.label}: ${found.command.command} (${found.path})`;
+    }),
+  ];
+}
+
+/** The projects loaded in the session (manage_projects), when there is more than one. */
+function loadedProjectsLine(session: Session): string[] {
+  const loaded = session.projects.list();
+  if (loaded.length < 2) return [];
+  const described = loaded.map((p) =>
+    `${p.name} (${p.root})${p === session.projects.lastUsed ? " [last used]" : ""}`
+  );
+  return [`Loaded projects (manage_projects): ${described.join(", ")}`];
+}
+
+export const getCurrentConfig = defineTool({
+  name: "get_current_config",
+  description: "Shows the current configuration: active and registered projects, context, " +
+    "modes, active and inactive tools, and the project's language servers.",
+  params: {},
+  // Works without a project too: it is how an agent finds the projects it can activate.
+  markers: ["no-project"],
+  readOnly: true,
+  async handler(_args, ctx) {
+    const session = ctx.session;
+    const project = session.project;
+    const settings = project?.settings ?? session.settings;
+    const file = globalConfigPath();
+    const registered = file ? await readRegisteredProjects(file) : [];
+    const active = session.activeTools().map((t) => t.name);
+    const inactive = session.allTools.map((t) => t.name).filter((n) => !active.includes(n));
+    const context = contextDefinition(settings, session.context);
+    const lines = [
+      project
+        ? `Active project: '${project.name}' at ${project.root}`
+        : "Active project: none (activate one with activate_project)",
+      ...loadedProjectsLine(session),
+      `Registered projects${file ? ` (${file})` : ""}:` +
+      (registered.length === 0 ? " none" : ""),
+      ...registered.map((p) =>
+        `  - ${p.name}: ${p.path}${
+          project && realPathOrNull(p.path) === project.root ? " (active)" : ""
+        }`
+      ),
+      `Context: ${session.context}${context.description ? ` - ${context.description}` : ""}`,
+      `Active modes: ${session.modes.join(", ") || "(none)"}`,
+      `Available contexts (chosen at startup with --context): ${
+        knownContexts(settings).join(", ")
+      }`,
+      `Available modes (switch_modes): ${knownModes(settings).join(", ")}`,
+      `Active tools (${active.length}): ${active.join(", ")}`,
+      `Inactive tools: ${inactive.join(", ") || "(none)"}`,
+      `Read-only: ${settings.read_only ? "yes (editing tools hidden)" : "no"}`,
+      `Shell commands: ${
+        session.settings.enable_shell ? "enabled" : `disabled (to enable, ${ENABLE_SHELL_HINT})`
+      }`,
+    ];
+    const unknown = unknownToolNames(session.allTools, {
+      settings,
+      context: session.context,
+      modes: session.modes,
+    });
+    if (unknown.length > 0) {
+      lines.push(`Tool names in the configuration that match no tool: ${unknown.join(", ")}`);
+    }
+    if (project) lines.push(...(await languageServerSummary(ctx, project)));
+    return lines.join("\n");
+  },
+});

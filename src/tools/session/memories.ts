@@ -1,0 +1,139 @@
+/**
+ * Serena's memory tools: write_memory, read_memory, list_memories, delete_memory, edit_memory
+ * and rename_memory. Storage and name rules live in project/memories.ts.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { replaceContent } from "../../edit/replace.ts";
+import { Memories, MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
+import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
+import { maxAnswerChars, replaceMode } from "../shared/params.ts";
+
+const memoryFileName = z.string().describe(
+  "Memory name, e.g. 'build_and_test' ('.md' optional; no '/' or '\\').",
+);
+
+/** The memory store of the active project (a ToolError when no project is active). */
+export function memoriesOf(ctx: ToolContext): Memories {
+  return new Memories(ctx.project().root);
+}
+
+export const writeMemory = defineTool({
+  name: "write_memory",
+  description: "Writes a named markdown memory about this project for future tasks (creates or " +
+    "overwrites .sextant/memories/<name>.md). Use a meaningful name; keep it concise.",
+  params: {
+    memory_file_name: memoryFileName,
+    content: z.string().describe("Markdown content (UTF-8)."),
+    max_answer_chars: maxAnswerChars.describe(
+      "Longest content accepted, in characters; -1 uses the configured default.",
+    ),
+  },
+  readOnly: false,
+  async handler(args, ctx) {
+    const project = ctx.project();
+    const max = args.max_answer_chars === -1
+      ? project.settings.default_max_tool_answer_chars
+      : args.max_answer_chars;
+    if (max <= 0) {
+      throw new ToolError(`max_answer_chars must be a positive integer or -1, got: ${max}`);
+    }
+    if (args.content.length > max) {
+      throw new ToolError(
+        `Content for ${args.memory_file_name} is too long. Max length is ${max} characters. ` +
+          "Please make the content shorter.",
+      );
+    }
+    await memoriesOf(ctx).write(args.memory_file_name, args.content);
+    return `Memory ${memoryName(args.memory_file_name)} written.`;
+  },
+});
+
+export const readMemory = defineTool({
+  name: "read_memory",
+  description: "Reads a project memory. Read only memories whose name suggests they matter for " +
+    "the current task, and each at most once per conversation.",
+  params: { memory_file_name: memoryFileName, max_answer_chars: maxAnswerChars },
+  readOnly: true,
+  async handler(args, ctx) {
+    return await memoriesOf(ctx).read(args.memory_file_name);
+  },
+});
+
+export const listMemories = defineTool({
+  name: "list_memories",
+  description: "Lists the project's memories as a JSON array of names (read one with read_memory).",
+  params: {},
+  readOnly: true,
+  async handler(_args, ctx) {
+    return JSON.stringify(await memoriesOf(ctx).list());
+  },
+});
+
+export const deleteMemory = defineTool({
+  name: "delete_memory",
+  description: "Deletes a project memory. Only when the user asks for it, e.g. because its " +
+    "information is wrong or no longer relevant.",
+  params: { memory_file_name: memoryFileName },
+  readOnly: false,
+  async handler(args, ctx) {
+    const outcome = await memoriesOf(ctx).delete(args.memory_file_name);
+    const name = memoryName(args.memory_file_name);
+    return outcome.serenaCopyRemains
+      ? `Memory ${name} deleted. An older copy from Serena remains in ${SERENA_MEMORY_DIR}/` +
+        `${name}.md and is still listed (Sextant never modifies ${SERENA_MEMORY_DIR}/).`
+      : `Memory ${name} deleted.`;
+  },
+});
+
+export const editMemory = defineTool({
+  name: "edit_memory",
+  description: "Replaces content in a memory, literally or by regular expression (same rules as " +
+    "replace_content). Returns OK.",
+  params: {
+    memory_file_name: memoryFileName,
+    needle: z.string().min(1).describe("Literal text or regular expression to find."),
+    repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
+    mode: replaceMode,
+    allow_multiple_occurrences: z.boolean().default(false).describe(
+      "Replace every occurrence instead of refusing when there are several.",
+    ),
+  },
+  readOnly: false,
+  async handler(args, ctx) {
+    const memories = memoriesOf(ctx);
+    const name = memoryName(args.memory_file_name);
+    const source = await memories.edit(
+      name,
+      (text) =>
+        replaceContent(text, args.needle, args.repl, args.mode, {
+          allowMultipleOccurrences: args.allow_multiple_occurrences,
+          fileLabel: `${name}.md`,
+        }).text,
+    );
+    return source === "serena"
+      ? `${SUCCESS_RESULT} (the memory came from ${SERENA_MEMORY_DIR}/; the edited copy is ` +
+        `${MEMORY_DIR}/${name}.md, Serena's file is unchanged)`
+      : SUCCESS_RESULT;
+  },
+});
+
+export const renameMemory = defineTool({
+  name: "rename_memory",
+  description: "Renames a project memory. Fails if the new name is already taken.",
+  params: {
+    old_name: memoryFileName.describe("Current memory name."),
+    new_name: memoryFileName.describe("New memory name ('.md' optional; no '/' or '\\')."),
+  },
+  markers: ["optional"],
+  readOnly: false,
+  async handler(args, ctx) {
+    const outcome = await memoriesOf(ctx).rename(args.old_name, args.new_name);
+    const [oldName, newName] = [memoryName(args.old_name), memoryName(args.new_name)];
+    return outcome.copiedFromSerena
+      ? `Memory ${oldName} copied to ${newName} in ${MEMORY_DIR}/. The original stays in ` +
+        `${SERENA_MEMORY_DIR}/ (Sextant never modifies it) and is still listed.`
+      : `Memory ${oldName} renamed to ${newName}.`;
+  },
+});

@@ -1,0 +1,114 @@
+/**
+ * Serena's workflow tools: onboarding, the thinking tools, summaries, hand-over, and
+ * initial_instructions. They return guidance texts (prompts/workflow.ts), not data.
+ * @module
+ */
+import { systemPrompt } from "../../prompts/system.ts";
+import {
+  ONBOARDING_WITHOUT_MEMORIES,
+  onboardingNotPerformed,
+  onboardingPerformed,
+  onboardingPrompt,
+  PREPARE_FOR_NEW_CONVERSATION,
+  SUMMARIZE_CHANGES,
+  THINK_ABOUT_COLLECTED_INFORMATION,
+  THINK_ABOUT_TASK_ADHERENCE,
+  THINK_ABOUT_WHETHER_YOU_ARE_DONE,
+} from "../../prompts/workflow.ts";
+import { memoriesOf } from "./memories.ts";
+import { defineTool, type Tool, type ToolContext } from "../tool.ts";
+
+function isActive(ctx: ToolContext, name: string): boolean {
+  return ctx.session.activeTools().some((t) => t.name === name);
+}
+
+/** A tool that only returns a fixed guidance text (it still requires an active project). */
+function guidanceTool(name: string, description: string, text: string, optional = false): Tool {
+  return defineTool({
+    name,
+    description,
+    params: {},
+    readOnly: true,
+    ...(optional ? { markers: ["optional" as const] } : {}),
+    handler(_args, ctx) {
+      ctx.project();
+      return Promise.resolve(text);
+    },
+  });
+}
+
+export const checkOnboardingPerformed = defineTool({
+  name: "check_onboarding_performed",
+  description: "Checks whether project onboarding was done (the project has memories) and lists " +
+    "the memories. Call it after activating a project, before starting work.",
+  params: {},
+  readOnly: true,
+  async handler(_args, ctx) {
+    const names = await memoriesOf(ctx).list();
+    return names.length === 0
+      ? onboardingNotPerformed(isActive(ctx, "onboarding"))
+      : onboardingPerformed(names);
+  },
+});
+
+export const onboarding = defineTool({
+  name: "onboarding",
+  description: "Returns instructions for onboarding: learning the project's purpose, layout, " +
+    "commands and conventions and saving them as memories. At most once per conversation, " +
+    "only when check_onboarding_performed says it was not done.",
+  params: {},
+  readOnly: true,
+  handler(_args, ctx) {
+    const project = ctx.project();
+    if (!isActive(ctx, "write_memory")) return Promise.resolve(ONBOARDING_WITHOUT_MEMORIES);
+    return Promise.resolve(onboardingPrompt(project.name));
+  },
+});
+
+export const thinkAboutCollectedInformation = guidanceTool(
+  "think_about_collected_information",
+  "Thinking tool: checks whether the information collected is complete and correct. Call it " +
+    "after a non-trivial series of searches or reads.",
+  THINK_ABOUT_COLLECTED_INFORMATION,
+);
+
+export const thinkAboutTaskAdherence = guidanceTool(
+  "think_about_task_adherence",
+  "Thinking tool: checks that you are still on the task. Call it before inserting, replacing " +
+    "or deleting code.",
+  THINK_ABOUT_TASK_ADHERENCE,
+);
+
+export const thinkAboutWhetherYouAreDone = guidanceTool(
+  "think_about_whether_you_are_done",
+  "Thinking tool: checks whether the task is really complete. Call it whenever you believe " +
+    "you are done.",
+  THINK_ABOUT_WHETHER_YOU_ARE_DONE,
+);
+
+export const summarizeChanges = guidanceTool(
+  "summarize_changes",
+  "Returns instructions for summarizing your changes for the user. Call it after a non-trivial " +
+    "coding task, once think_about_whether_you_are_done is satisfied.",
+  SUMMARIZE_CHANGES,
+  true,
+);
+
+export const prepareForNewConversation = guidanceTool(
+  "prepare_for_new_conversation",
+  "Returns instructions for saving a hand-over memory so a new conversation can continue the " +
+    "work. Only when the user asks for it.",
+  PREPARE_FOR_NEW_CONVERSATION,
+);
+
+export const initialInstructions = defineTool({
+  name: "initial_instructions",
+  description: "Returns the 'Sextant Instructions Manual': how to use Sextant's tools well. " +
+    "If you have not read it yet, call this right after you get your task.",
+  params: {},
+  markers: ["no-project"],
+  readOnly: true,
+  handler(_args, ctx) {
+    return Promise.resolve(systemPrompt(ctx.session));
+  },
+});

@@ -1,0 +1,26 @@
+/**
+ * Parameters and messages that tools of several families share, defined once so their wording
+ * and validation never diverge.
+ * @module
+ */
+import { z } from "../../deps.ts";
+
+export const maxAnswerChars = z.number().int().refine((n) => n === -1 || n > 0, {
+  message: "must be positive or -1 (the configured default)",
+}).default(-1).describe("Answer length limit in characters; -1 uses the configured default.");
+
+/** The `project_name` parameter of seed 000's tools. */
+export const projectNameParam = z.string().optional().describe(
+  "A loaded project's name (see manage_projects); omitted: the last used project, else the " +
+    "first loaded one.",
+);
+
+export const replaceMode = z.enum(["literal", "regex"]).describe(
+  "'literal' matches the needle exactly; 'regex' treats it as a regular expression " +
+    "(DOTALL and MULTILINE; use $!1, $!2 in repl for groups).",
+);
+
+/** How to turn the shell on; shared with the shell tool's error. */
+export const ENABLE_SHELL_HINT = 'set "enable_shell": true in the global config ' +
+  "($XDG_CONFIG_HOME/sextant/config.jsonc, usually ~/.config/sextant/config.jsonc) or start " +
+  "Sextant with --enable-shell, then restart the MCP server";

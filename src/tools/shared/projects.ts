@@ -1,0 +1,43 @@
+/**
+ * Which project a tool works on: smart project selection over the projects loaded in the
+ * session, routing a tool context to one of them, and finding the project that issued a code
+ * action id.
+ * @module
+ */
+import type { ToolContext } from "../tool.ts";
+import { codeActionsFor } from "../../lsp/code_actions.ts";
+import type { Project } from "../../project/project.ts";
+import { releasePool } from "../../lsp/pool.ts";
+import type { Session } from "../../session.ts";
+
+/**
+ * Smart project selection (seed 000): `projectName` when given (it becomes the last used
+ * project), else the last used project, else the first loaded one; a ToolError naming the
+ * loaded projects otherwise.
+ */
+export function selectProject(ctx: ToolContext, projectName: string | undefined): Project {
+  return ctx.session.projects.select(projectName);
+}
+
+/** The same tool context, working on `project` (what `ctx.project()` returns). */
+export function forProject(ctx: ToolContext, project: Project): ToolContext {
+  return { ...ctx, project: () => project };
+}
+
+/** Stop a project's language servers (when it is unloaded or replaced). */
+export async function stopProjectServers(session: Session, project: Project): Promise<void> {
+  await releasePool(session, project);
+}
+
+/**
+ * The loaded project whose code-action cache holds `actionId`: the active project first, then
+ * the others in load order; null when none has it. (For execute_code_action across projects.)
+ */
+export function projectOfAction(session: Session, actionId: string): Project | null {
+  const id = actionId.trim();
+  const active = session.project;
+  const order = active ? [active, ...session.projects.list().filter((p) => p !== active)] : [
+    ...session.projects.list(),
+  ];
+  return order.find((p) => codeActionsFor(p).get(id) !== undefined) ?? null;
+}

@@ -1,0 +1,153 @@
+/**
+ * Shared parts of Serena's symbol tools: parameter schemas, the symbol dictionaries Serena prints
+ * (`name_path`, `kind`, `relative_path`, `body_location`, `body`, `children`), kind filters and
+ * progress forwarding.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import {
+  bodyOf,
+  isSymbolKind,
+  namePathOf,
+  SYMBOL_KIND_NAMES,
+  symbolKindName,
+  type SymbolNode,
+} from "../../lsp/symbols.ts";
+import { type SymbolIndex, symbolIndexFor } from "../../lsp/symbols_index.ts";
+import type { RequestOptions } from "../../lsp/types.ts";
+import type { ToolContext } from "../tool.ts";
+import type { Project } from "../../project/project.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { parseNamePath } from "../../lsp/name_path.ts";
+import { editFile } from "./write.ts";
+
+export const kindList = z.array(z.number().int()).default([]);
+
+/** Parameter descriptions shared by several tools. */
+export const describe = {
+  namePath: "Name path of the symbol, as in find_symbol: 'name', 'Outer/name', '/Outer/name' " +
+    "(absolute) or 'name[1]' (one overload).",
+  relativePath: "The file containing the symbol, relative to the project root.",
+  includeKinds: "LSP symbol kinds to include (e.g. 5 class, 6 method, 12 function); empty: all.",
+  excludeKinds: "LSP symbol kinds to exclude; wins over include_kinds.",
+};
+
+/** Validate kind filters: every number must be an LSP SymbolKind (1..26). */
+export function checkKinds(kinds: readonly number[], param: string): number[] {
+  const bad = kinds.filter((k) => !isSymbolKind(k));
+  if (bad.length > 0) {
+    const legend = SYMBOL_KIND_NAMES.slice(1).map((n, i) => `${i + 1}=${n}`).join(", ");
+    throw new ToolError(`${param} has unknown symbol kind(s) ${bad.join(", ")}; use ${legend}.`);
+  }
+  return [...kinds];
+}
+
+/** A predicate for `include_kinds`/`exclude_kinds` (validated; exclusion wins, empty = all). */
+export function kindFilter(
+  includeKinds: readonly number[],
+  excludeKinds: readonly number[],
+): (kind: number) => boolean {
+  const include = new Set(checkKinds(includeKinds, "include_kinds"));
+  const exclude = new Set(checkKinds(excludeKinds, "exclude_kinds"));
+  return (kind) => (include.size === 0 || include.has(kind)) && !exclude.has(kind);
+}
+
+/** The symbol index of the active project. */
+export function indexOf(ctx: ToolContext): SymbolIndex {
+  return symbolIndexFor(ctx.session, ctx.project());
+}
+
+/** Request options carrying the tool call's cancellation and progress. */
+export function requestOptions(ctx: ToolContext): RequestOptions {
+  let step = 0;
+  return {
+    signal: ctx.signal,
+    onProgress: (message) => {
+      ctx.progress(++step, undefined, message).catch(() => {});
+    },
+  };
+}
+
+export interface DictOptions {
+  /** Levels of children to include (0: none). */
+  depth: number;
+  /** Include `relative_path` (top level only; children share their parent's file). */
+  relativePath: boolean;
+  /** File text, to include the symbol's `body` (top level only). */
+  bodyText?: string | undefined;
+}
+
+/** A symbol as Serena prints it (sanitized: no `name`, no `location`). */
+export type SymbolDict = Record<string, unknown>;
+
+/** The sanitized dictionary of a symbol. */
+export function symbolDict(node: SymbolNode, options: DictOptions): SymbolDict {
+  const d: SymbolDict = { name_path: namePathOf(node), kind: symbolKindName(node.kind) };
+  if (options.relativePath) d.relative_path = node.relPath;
+  d.body_location = { start_line: node.range.start.line, end_line: node.range.end.line };
+  if (options.bodyText !== undefined) d.body = bodyOf(node, options.bodyText);
+  if (options.depth > 0 && node.children.length > 0) {
+    d.children = node.children.map((c) =>
+      symbolDict(c, { depth: options.depth - 1, relativePath: false })
+    );
+  }
+  return d;
+}
+
+function projectRelative(project: Project, relativePath: string): string {
+  return project.resolveFile(relativePath).relative;
+}
+
+/** Locate the one symbol a name path denotes in a file. */
+export async function locate(
+  ctx: ToolContext,
+  namePath: string,
+  relativePath: string,
+): Promise<SymbolMatch> {
+  const relPath = projectRelative(ctx.project(), relativePath);
+  return await indexOf(ctx).resolveUnique(parseNamePath(namePath), relPath, requestOptions(ctx));
+}
+
+/** Edit the symbol's file; refuses when the file changed since the symbol was located. */
+export async function editAt(
+  ctx: ToolContext,
+  target: SymbolMatch,
+  transform: (text: string) => string,
+): Promise<void> {
+  await editFile(ctx, target.node.relPath, (text) => {
+    if (text !== target.file.text) {
+      throw new ToolError(
+        `'${target.node.relPath}' changed while the symbol was being located; try again.`,
+      );
+    }
+    return transform(text);
+  });
+}
+
+export const symbolEditParams = {
+  name_path: z.string().describe(describe.namePath),
+  relative_path: z.string().describe(describe.relativePath),
+};
+
+/** A file or folder argument ("" or "." for the whole project), validated in the sandbox. */
+export function resolveScope(
+  project: Project,
+  relativePath: string,
+): { relPath: string; isDirectory: boolean } {
+  if (relativePath === "" || relativePath === ".") return { relPath: ".", isDirectory: true };
+  const resolved = project.resolve(relativePath);
+  return { relPath: resolved.relative, isDirectory: Deno.statSync(resolved.real).isDirectory };
+}
+
+/** Resolve a path that must be a source file. */
+export function resolveSourceFile(project: Project, relativePath: string, tool: string): string {
+  const scope = resolveScope(project, relativePath);
+  if (scope.isDirectory) {
+    throw new ToolError(
+      `${tool} needs a file, but '${scope.relPath}' is a directory. Use find_symbol to search ` +
+        "a directory.",
+    );
+  }
+  return scope.relPath;
+}

@@ -1,0 +1,134 @@
+/**
+ * find_referencing_symbols and find_implementations: the symbols that refer to (or implement)
+ * a symbol, named by their containing symbol.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { parseNamePath } from "../../lsp/name_path.ts";
+import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
+import {
+  findImplementations as implementationsOf,
+  findReferences,
+} from "../../lsp/symbols_queries.ts";
+import {
+  describe,
+  indexOf,
+  kindFilter,
+  kindList,
+  requestOptions,
+  symbolDict,
+} from "../shared/symbols.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+import { formatMatch } from "../shared/matches.ts";
+import { resolveSourceFile } from "../shared/symbols.ts";
+import { toJson } from "../shared/json.ts";
+
+/**
+ * The one symbol a reference or implementation query is about, with the kind filter for its
+ * results and what the query needs to ask the server.
+ */
+async function resolveQueryTarget(
+  ctx: ToolContext,
+  args: {
+    name_path: string;
+    relative_path: string;
+    include_kinds: number[];
+    exclude_kinds: number[];
+  },
+  toolName: string,
+) {
+  const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
+  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
+  const index = indexOf(ctx);
+  const options = requestOptions(ctx);
+  const target = await index.resolveUnique(parseNamePath(args.name_path), relPath, options);
+  return { index, options, target, wanted };
+}
+
+export const findReferencingSymbols = defineTool({
+  name: "find_referencing_symbols",
+  description: "Finds references to a symbol. Each is reported as the symbol containing it " +
+    "(name_path, kind, relative_path, body_location; a File symbol at top level) with " +
+    "content_around_reference: the line ('>') and one line either side, 0-based numbers.",
+  params: {
+    name_path: z.string().describe(describe.namePath),
+    relative_path: z.string().describe(describe.relativePath),
+    include_kinds: kindList.describe(describe.includeKinds + " Applies to referencing symbols."),
+    exclude_kinds: kindList.describe(describe.excludeKinds),
+    max_answer_chars: maxAnswerChars,
+  },
+  markers: ["symbolic-read"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const { index, options, target, wanted } = await resolveQueryTarget(
+      ctx,
+      args,
+      "find_referencing_symbols",
+    );
+    const hits = (await findReferences(index, target, options)).filter((h) =>
+      wanted(h.symbol.kind)
+    );
+    const linesOf = new Map<string, string[]>();
+    const full = hits.map((h) => {
+      let lines = linesOf.get(h.relPath);
+      if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
+      const line = h.position.line;
+      return {
+        ...symbolDict(h.symbol, { depth: 0, relativePath: true }),
+        content_around_reference: formatMatch(lines, line, line, 1, 1),
+      };
+    });
+    return {
+      text: toJson(full),
+      shorter: [
+        {
+          note: "References without surrounding lines:",
+          text: () =>
+            toJson(hits.map((h) => ({
+              name_path: namePathOf(h.symbol),
+              kind: symbolKindName(h.symbol.kind),
+              relative_path: h.relPath,
+              reference_line: h.position.line,
+            }))),
+        },
+        {
+          note: "Reference counts per file:",
+          text: () => {
+            const counts: Record<string, number> = {};
+            for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
+            return toJson(counts);
+          },
+        },
+        { note: "Too many to list:", text: () => `Found ${hits.length} references.` },
+      ],
+    };
+  },
+});
+
+export const findImplementations = defineTool({
+  name: "find_implementations",
+  description: "Finds the symbols implementing a symbol (an interface, abstract class or " +
+    "method) with the language server. Returns JSON symbols (name_path, kind, relative_path, " +
+    "body_location).",
+  params: {
+    name_path: z.string().describe(describe.namePath),
+    relative_path: z.string().describe(describe.relativePath + " Must be a file."),
+    include_kinds: kindList.describe(describe.includeKinds),
+    exclude_kinds: kindList.describe(describe.excludeKinds),
+    max_answer_chars: maxAnswerChars,
+  },
+  markers: ["symbolic-read"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const { index, options, target, wanted } = await resolveQueryTarget(
+      ctx,
+      args,
+      "find_implementations",
+    );
+    const found = (await implementationsOf(index, target, options)).filter((m) =>
+      wanted(m.node.kind)
+    );
+    return toJson(found.map((m) => symbolDict(m.node, { depth: 0, relativePath: true })));
+  },
+});

@@ -1,0 +1,103 @@
+/**
+ * rename_symbol: renames a symbol everywhere with the language server, or previews the rename.
+ * @module
+ */
+import { checkNewName } from "../../lsp/identifiers.ts";
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { commitPlannedEdits, planWorkspaceEdit } from "../../edit/workspace_edit.ts";
+import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
+import { namePathOf } from "../../lsp/symbols.ts";
+import { requestRename } from "../../lsp/symbols_queries.ts";
+import type { LanguageServer, RequestOptions } from "../../lsp/types.ts";
+import { indexOf, requestOptions } from "../shared/symbols.ts";
+import { defineTool } from "../tool.ts";
+import { locate, symbolEditParams } from "../shared/symbols.ts";
+import { toJson } from "../shared/json.ts";
+
+export const renameSymbol = defineTool({
+  name: "rename_symbol",
+  description: "Renames a symbol everywhere in the project with the language server's rename " +
+    "refactoring; all files change or none. Returns the files changed and edit counts. " +
+    "preview: true changes nothing and returns the changes plus an action_id for " +
+    "execute_code_action.",
+  params: {
+    ...symbolEditParams,
+    new_name: z.string().describe("The new name of the symbol."),
+    preview: z.boolean().default(false).describe(
+      "Only return the changes and an action_id to apply them later; change nothing.",
+    ),
+  },
+  markers: ["symbolic-edit", "can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    const newName = checkNewName(args.new_name);
+    const target = await locate(ctx, args.name_path, args.relative_path);
+    const oldPath = namePathOf(target.node);
+    if (newName === target.node.name) {
+      return `'${oldPath}' is already named '${newName}'; nothing to change.`;
+    }
+    const project = ctx.project();
+    const index = indexOf(ctx);
+    const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
+    if (args.preview) {
+      return toJson(
+        await previewWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri), {
+          title: `Rename '${oldPath}' to '${newName}'`,
+          oldName: target.node.name,
+          newName,
+          relPath: target.node.relPath,
+          line: target.node.selectionRange.start.line + 1,
+          serverId: server.id,
+        }),
+      );
+    }
+    const plans = await planWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri));
+    const changed = plans.filter((p) => p.after !== p.before);
+    if (changed.length === 0) {
+      throw new ToolError(
+        `The language server found nothing to rename for '${oldPath}' in ` +
+          `'${target.node.relPath}'. Check the name path with find_symbol.`,
+      );
+    }
+    // A server's rename can be wrong (e.g. through re-exports): compare the errors of the files
+    // it touched before and after, so the agent hears of breakage at once.
+    const checked = changed.slice(0, RENAME_CHECK_FILES).map((p) => p.relPath);
+    const errorsBefore = await countErrors(server, checked, requestOptions(ctx));
+    ctx.signal.throwIfAborted();
+    await commitPlannedEdits(changed);
+    for (const p of changed) ctx.session.reads.noteEdited(p.real);
+    await ctx.session.filesChanged(changed.map((p) => p.real));
+    const errorsAfter = await countErrors(server, checked, requestOptions(ctx));
+    const worse = checked.filter((f) => (errorsAfter.get(f) ?? 0) > (errorsBefore.get(f) ?? 0));
+    const edits = changed.reduce((n, p) => n + p.editCount, 0);
+    return `Renamed '${oldPath}' to '${newName}': ${edits} edit(s) in ${changed.length} ` +
+      `file(s): ${changed.map((p) => `${p.relPath} (${p.editCount})`).join(", ")}.` +
+      (worse.length === 0
+        ? ""
+        : ` Warning: the rename added errors in ${
+          worse.map((f) => `${f} (${errorsBefore.get(f) ?? 0} -> ${errorsAfter.get(f)})`).join(", ")
+        }; check them with get_diagnostics_for_file.`);
+  },
+});
+
+/** How many changed files a rename re-checks for new errors. */
+const RENAME_CHECK_FILES = 20;
+
+/** Errors per file as the server sees the files now; files it cannot check are left out. */
+async function countErrors(
+  server: LanguageServer,
+  relPaths: readonly string[],
+  options: RequestOptions,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const relPath of relPaths) {
+    try {
+      const diagnostics = await server.diagnostics(relPath, options);
+      counts.set(relPath, diagnostics.filter((d) => (d.severity ?? 1) === 1).length);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+    }
+  }
+  return counts;
+}

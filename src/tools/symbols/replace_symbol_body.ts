@@ -1,0 +1,229 @@
+/**
+ * replace_symbol_body, insert_after_symbol and insert_before_symbol: edits located by a symbol's
+ * name path. Bodies are re-indented to their place and separated from neighbours as the file's
+ * own symbols are; the helpers that measure a symbol's extent are shared with safe_delete_symbol.
+ * @module
+ */
+import { extname } from "node:path";
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { lineStarts, offsetAt, SymbolKind, type SymbolNode } from "../../lsp/symbols.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
+import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
+
+/** Kinds whose neighbours are usually separated by a blank line. */
+const DEFINITION_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.Class,
+  SymbolKind.Method,
+  SymbolKind.Constructor,
+  SymbolKind.Function,
+  SymbolKind.Interface,
+  SymbolKind.Struct,
+  SymbolKind.Enum,
+]);
+
+/** Languages whose indentation is syntax (re-indenting rules differ, see reindent). */
+const INDENTATION_SYNTAX = new Set([".py", ".pyi"]);
+/** Languages with `#` line comments. */
+const HASH_COMMENTS = new Set([".py", ".pyi", ".sh", ".bash", ".rb", ".pl", ".r", ".yaml", ".yml"]);
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+export function isBlank(line: string | undefined): boolean {
+  return line === undefined || line.trim() === "";
+}
+
+/**
+ * Fit a body's indentation to a symbol indented by `anchor`. A body whose first line is flush
+ * left is either written relative to column 0 (then every line is indented by `anchor`) or copied
+ * from a symbol body (later lines already absolute, as find_symbol shows them). `firstAlready`:
+ * the first line lands after existing indentation (replace), so it never gets `anchor`.
+ */
+export function reindent(body: string, anchor: string, ext: string, firstAlready: boolean): string {
+  const lines = body.split("\n");
+  if (anchor === "" || indentOf(lines[0]!) !== "") return body;
+  const rest = lines.slice(1).filter((l) => !isBlank(l));
+  const restMin = rest.length === 0 ? Infinity : Math.min(...rest.map((l) => indentOf(l).length));
+  const copied = rest.length > 0 &&
+    (INDENTATION_SYNTAX.has(ext) ? restMin > anchor.length : restMin >= anchor.length);
+  return lines.map((line, i) => {
+    if (isBlank(line)) return line;
+    if (i === 0) return firstAlready ? line : anchor + line;
+    return copied ? line : anchor + line;
+  }).join("\n");
+}
+
+function siblingsOf(node: SymbolNode, roots: readonly SymbolNode[]): readonly SymbolNode[] {
+  return node.parent ? node.parent.children : roots;
+}
+
+/** The last line a symbol occupies (an end at column 0 belongs to the line before). */
+export function lastLine(node: SymbolNode): number {
+  const end = node.range.end;
+  return end.character === 0 && end.line > node.range.start.line ? end.line - 1 : end.line;
+}
+
+function blankLinesBetween(lines: readonly string[], after: number, before: number): number {
+  let count = 0;
+  for (let i = after + 1; i < before; i++) if (isBlank(lines[i])) count++;
+  return count;
+}
+
+/** Blank lines this file puts between the symbol and its neighbours. */
+function separation(node: SymbolNode, roots: readonly SymbolNode[], lines: string[]): number {
+  const siblings = siblingsOf(node, roots);
+  const i = siblings.indexOf(node);
+  const next = siblings[i + 1];
+  if (next) return blankLinesBetween(lines, lastLine(node), next.range.start.line);
+  const prev = siblings[i - 1];
+  if (prev) return blankLinesBetween(lines, lastLine(prev), node.range.start.line);
+  return DEFINITION_KINDS.has(node.kind) ? 1 : 0;
+}
+
+/**
+ * The first line of a symbol including the comments and decorators directly above it (no blank
+ * line between), never reaching into the previous sibling or the parent's first line.
+ */
+export function attachedStart(
+  node: SymbolNode,
+  roots: readonly SymbolNode[],
+  lines: readonly string[],
+): number {
+  const siblings = siblingsOf(node, roots);
+  const prev = siblings[siblings.indexOf(node) - 1];
+  const floor = prev ? lastLine(prev) : node.parent ? node.parent.range.start.line : -1;
+  const hash = HASH_COMMENTS.has(extname(node.relPath).toLowerCase());
+  const attached = hash ? /^(#|@)/ : /^(\/\/|\/\*|\*|@)/;
+  let line = node.range.start.line;
+  while (line - 1 > floor && attached.test(lines[line - 1]!.trim())) line--;
+  return line;
+}
+
+function leadingNewlines(text: string): number {
+  return /^\n*/.exec(text.replace(/\r\n/g, "\n"))![0].length;
+}
+
+function trailingNewlines(text: string): number {
+  return /\n*$/.exec(text.replace(/\r\n/g, "\n"))![0].length;
+}
+
+/** The body as given, without surrounding blank lines or trailing spaces. */
+function trimBlock(body: string): string {
+  return body.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+}
+
+export const replaceSymbolBody = defineTool({
+  name: "replace_symbol_body",
+  description: "Replaces the full definition of a symbol (from its signature to its end, as " +
+    "find_symbol's body shows it; without the comments or docstrings above it). Returns OK.",
+  params: {
+    ...symbolEditParams,
+    body: z.string().describe(
+      "The new definition, including the signature line; not the preceding comments/imports.",
+    ),
+  },
+  markers: ["symbolic-edit", "can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    const body = trimBlock(args.body).replace(/^[ \t]+/, "");
+    if (body === "") {
+      throw new ToolError("The new body is empty. To delete a symbol use safe_delete_symbol.");
+    }
+    const target = await locate(ctx, args.name_path, args.relative_path);
+    const { node } = target;
+    await editAt(ctx, target, (text) => {
+      const starts = lineStarts(text);
+      const lines = text.split("\n");
+      const anchor = indentOf(lines[node.range.start.line] ?? "");
+      const fitted = reindent(body, anchor, extname(node.relPath).toLowerCase(), true);
+      const from = offsetAt(text, starts, node.range.start);
+      const to = offsetAt(text, starts, node.range.end);
+      return text.slice(0, from) + fitted + text.slice(to);
+    });
+    return SUCCESS_RESULT;
+  },
+});
+
+/** What an insert next to a symbol works with: the file now, and the body fitted to it. */
+interface InsertSite {
+  text: string;
+  lines: string[];
+  starts: number[];
+  /** The body, trimmed and indented like the symbol. */
+  fitted: string;
+  node: SymbolMatch["node"];
+  file: SymbolMatch["file"];
+}
+
+/** Shared by insert_after_symbol and insert_before_symbol: locate, fit the body, edit. */
+async function insertNear(
+  ctx: ToolContext,
+  args: { name_path: string; relative_path: string; body: string },
+  place: (site: InsertSite) => string,
+): Promise<void> {
+  const block = trimBlock(args.body);
+  if (block === "") throw new ToolError("Nothing to insert: the body is empty.");
+  const target = await locate(ctx, args.name_path, args.relative_path);
+  const { node, file } = target;
+  await editAt(ctx, target, (text) => {
+    const lines = text.split("\n");
+    const anchor = indentOf(lines[node.range.start.line] ?? "");
+    const fitted = reindent(block, anchor, extname(node.relPath).toLowerCase(), false);
+    return place({ text, lines, starts: lineStarts(text), fitted, node, file });
+  });
+}
+
+export const insertAfterSymbol = defineTool({
+  name: "insert_after_symbol",
+  description: "Inserts code on the lines after the end of a symbol's definition, e.g. a new " +
+    "method after a method or a class after a class, keeping the file's blank-line spacing. " +
+    "Returns OK.",
+  params: {
+    ...symbolEditParams,
+    body: z.string().describe("The code to insert; it starts on the line after the symbol."),
+  },
+  markers: ["symbolic-edit", "can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
+      const gap = Math.max(leadingNewlines(args.body), separation(node, file.roots, lines));
+      const at = lastLine(node) + 1;
+      const offset = at < starts.length ? starts[at]! : text.length;
+      const prefix = offset === text.length && text.length > 0 && !text.endsWith("\n") ? "\n" : "";
+      return text.slice(0, offset) + prefix + "\n".repeat(gap) + fitted + "\n" +
+        text.slice(offset);
+    });
+    return SUCCESS_RESULT;
+  },
+});
+
+export const insertBeforeSymbol = defineTool({
+  name: "insert_before_symbol",
+  description: "Inserts code before a symbol's definition (above its comments and decorators), " +
+    "e.g. a new function before a function, or an import before the first symbol of a file, " +
+    "keeping the file's blank-line spacing. Returns OK.",
+  params: {
+    ...symbolEditParams,
+    body: z.string().describe("The code to insert before the symbol."),
+  },
+  markers: ["symbolic-edit", "can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
+      const siblings = siblingsOf(node, file.roots);
+      const isFirst = siblings.indexOf(node) === 0;
+      // Before the first symbol of a file (often an import): one blank line before a
+      // definition, as Serena does, or what the caller asked for.
+      const measured = isFirst && !node.parent
+        ? (DEFINITION_KINDS.has(node.kind) ? 1 : 0)
+        : separation(node, file.roots, lines);
+      const gap = Math.max(trailingNewlines(args.body) - 1, measured);
+      const offset = starts[attachedStart(node, file.roots, lines)] ?? text.length;
+      return text.slice(0, offset) + fitted + "\n" + "\n".repeat(gap) + text.slice(offset);
+    });
+    return SUCCESS_RESULT;
+  },
+});

@@ -1,0 +1,83 @@
+/**
+ * safe_delete_symbol: deletes a symbol only when nothing references it.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
+import { findReferences, namePosition } from "../../lsp/symbols_queries.ts";
+import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
+import { defineTool, SUCCESS_RESULT } from "../tool.ts";
+import { editAt, locate } from "../shared/symbols.ts";
+import { attachedStart, isBlank, lastLine } from "./replace_symbol_body.ts";
+import { walkSymbols } from "../../lsp/symbols.ts";
+import { toJson } from "../shared/json.ts";
+
+export const safeDeleteSymbol = defineTool({
+  name: "safe_delete_symbol",
+  description: "Deletes a symbol (with the comments and decorators directly above it) only if " +
+    "nothing outside it references it; otherwise changes nothing and lists the references " +
+    "(file → 0-based lines). Returns OK when deleted.",
+  params: {
+    name_path_pattern: z.string().describe(describe.namePath),
+    relative_path: z.string().describe(describe.relativePath),
+  },
+  markers: ["symbolic-edit", "can-edit"],
+  readOnly: false,
+  async handler(args, ctx) {
+    const target = await locate(ctx, args.name_path_pattern, args.relative_path);
+    const { node, file } = target;
+    // No references found from a position that is not the symbol's name proves nothing.
+    if (namePosition(target) === null) {
+      throw new ToolError(
+        `Cannot check the references of ${namePathOf(node)}: its name '${node.name}' does not ` +
+          "appear in its code, so the language server cannot be asked about it. Nothing was " +
+          "deleted; delete it with an edit tool if you are sure it is unused.",
+      );
+    }
+    const hits = await findReferences(indexOf(ctx), target, requestOptions(ctx));
+    const outside = hits.filter((h) => {
+      if (h.relPath !== node.relPath) return true;
+      let s: SymbolNode | null = h.symbol;
+      while (s && s !== node) s = s.parent;
+      return s !== node;
+    });
+    if (outside.length > 0) {
+      const where: Record<string, number[]> = {};
+      for (const h of outside) (where[h.relPath] ??= []).push(h.position.line);
+      throw new ToolError(
+        `Cannot delete, the symbol ${namePathOf(node)} is referenced in: ${toJson(where)}`,
+      );
+    }
+    const lines = file.text.split("\n");
+    const first = attachedStart(node, file.roots, lines);
+    const last = lastLine(node);
+    const sharing = [...walkSymbols(file.roots)].filter((s) => {
+      if (s === node || s.relPath !== node.relPath) return false;
+      let a: SymbolNode | null = s;
+      while (a && a !== node) a = a.parent;
+      if (a === node) return false; // a descendant goes with it
+      let d: SymbolNode | null = node;
+      while (d && d !== s) d = d.parent;
+      if (d === s) return false; // an ancestor contains it
+      return lastLine(s) >= first && s.range.start.line <= last;
+    });
+    if (sharing.length > 0) {
+      throw new ToolError(
+        `${namePathOf(node)} shares its lines with ${namePathOf(sharing[0]!)}; delete it with ` +
+          "an edit tool instead.",
+      );
+    }
+    await editAt(ctx, target, (text) => {
+      const all = text.split("\n");
+      let start = first;
+      let end = last + 1;
+      const blankBefore = start === 0 || isBlank(all[start - 1]);
+      if (blankBefore) { while (end < all.length - 1 && isBlank(all[end])) end++; }
+      // At the end of the file, the blank lines that separated it go too.
+      if (end >= all.length - 1) { while (start > 0 && isBlank(all[start - 1])) start--; }
+      return [...all.slice(0, start), ...all.slice(end)].join("\n");
+    });
+    return SUCCESS_RESULT;
+  },
+});

@@ -1,0 +1,380 @@
+/**
+ * execute_shell_command: Serena's shell tool, off unless the user enables it (a shell defeats
+ * the path sandbox). Commands run with `sh -c` in their own session and process group, so a
+ * timeout, a cancellation or server shutdown stops the command and every process it started.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import type { Session } from "../../session.ts";
+import { defineTool, type ToolAnswer, withNote } from "../tool.ts";
+import { ENABLE_SHELL_HINT, maxAnswerChars } from "../shared/params.ts";
+
+/** Bytes kept per output stream; beyond that the middle is dropped (head and tail stay). */
+export const OUTPUT_CAP_BYTES = 1024 * 1024;
+/** How long processes get to exit after SIGTERM before they are killed. */
+const KILL_GRACE_MS = 2000;
+
+/** Keeps the first quarter and the last three quarters of at most `cap` bytes of a stream. */
+class CappedOutput {
+  readonly #headCap: number;
+  readonly #tailCap: number;
+  readonly #head: Uint8Array[] = [];
+  #headLength = 0;
+  #tail: Uint8Array[] = [];
+  #tailLength = 0;
+  #dropped = 0;
+
+  constructor(cap: number) {
+    this.#headCap = Math.floor(cap / 4);
+    this.#tailCap = cap - this.#headCap;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.#headLength < this.#headCap) {
+      const take = chunk.subarray(0, this.#headCap - this.#headLength);
+      this.#head.push(take);
+      this.#headLength += take.length;
+      chunk = chunk.subarray(take.length);
+    }
+    if (chunk.length === 0) return;
+    this.#tail.push(chunk);
+    this.#tailLength += chunk.length;
+    while (this.#tailLength > this.#tailCap) {
+      const first = this.#tail[0]!;
+      const excess = this.#tailLength - this.#tailCap;
+      if (first.length <= excess) {
+        this.#tail.shift();
+        this.#tailLength -= first.length;
+        this.#dropped += first.length;
+      } else {
+        this.#tail[0] = first.subarray(excess);
+        this.#tailLength -= excess;
+        this.#dropped += excess;
+      }
+    }
+  }
+
+  text(): string {
+    const decode = (parts: Uint8Array[]) => {
+      const decoder = new TextDecoder("utf-8");
+      return parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
+    };
+    const head = decode(this.#head);
+    if (this.#dropped === 0) return decode([...this.#head, ...this.#tail]);
+    return `${head}\n[... ${this.#dropped} bytes of output omitted ...]\n${decode(this.#tail)}`;
+  }
+}
+
+interface Collector {
+  done: Promise<void>;
+  /** Stop reading (a process that left the group may hold the pipe open forever). */
+  cancel(): Promise<void>;
+}
+
+function collect(stream: ReadableStream<Uint8Array>, into: CappedOutput): Collector {
+  const reader = stream.getReader();
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        into.push(value);
+      }
+    } catch {
+      // Cancelled after the command ended: keep what arrived.
+    }
+  })();
+  return { done, cancel: () => reader.cancel().catch(() => {}) };
+}
+
+/** How a command ended. */
+export interface ShellRun {
+  stdout: string;
+  /** null when stderr was not captured. */
+  stderr: string | null;
+  /** Exit code; for a command ended by a signal, 128 + the signal number (as sh reports it). */
+  returnCode: number;
+  /** Why Sextant stopped the command, if it did. */
+  stopped: "timeout" | "cancelled" | null;
+}
+
+export interface ShellRunOptions {
+  cwd: string;
+  captureStderr: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Bytes kept per stream (default {@linkcode OUTPUT_CAP_BYTES}). */
+  outputCap?: number;
+  /** Called with a stopper while the command runs (to stop it on server shutdown). */
+  track?: (stop: () => Promise<void>) => () => void;
+}
+
+/**
+ * Send `signal` to process group `pgid`. Deno.kill needs unrestricted run permission; under
+ * the `sextant` permission set (an allow-list of programs, `kill` among them) the `kill`
+ * program does it instead.
+ */
+async function signalGroup(pgid: number, signal: Deno.Signal): Promise<void> {
+  try {
+    // A negative pid addresses the whole process group (kill(2)).
+    Deno.kill(-pgid, signal);
+    return;
+  } catch (error) {
+    const denied = error instanceof Deno.errors.NotCapable ||
+      error instanceof Deno.errors.PermissionDenied;
+    if (!denied) return; // the group is already gone
+  }
+  await new Deno.Command("kill", {
+    args: ["-s", signal.replace(/^SIG/, ""), "--", `-${pgid}`],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => {});
+}
+
+async function killTree(pid: number): Promise<void> {
+  if (Deno.build.os === "windows") {
+    await new Deno.Command("taskkill", { args: ["/pid", String(pid), "/T", "/F"] })
+      .output().catch(() => {});
+    return;
+  }
+  await signalGroup(pid, "SIGTERM");
+}
+
+/**
+ * Run `command` with `sh -c` (Windows: `cmd /c`) in its own session, so the shell leads a new
+ * process group (Deno's `detached` calls setsid(2); no `setsid` binary is needed, and the
+ * command has no controlling terminal, so nothing can block on a password prompt). On timeout
+ * or abort the group gets SIGTERM, then SIGKILL after a grace period. When the shell exits, the
+ * rest of its group (background jobs it left running) is stopped the same way: nothing outlives
+ * the tool call, and no orphan keeps the output pipes open.
+ */
+export async function runShellCommand(
+  command: string,
+  options: ShellRunOptions,
+): Promise<ShellRun> {
+  const windows = Deno.build.os === "windows";
+  const child = new Deno.Command(windows ? "cmd.exe" : "sh", {
+    args: windows ? ["/d", "/s", "/c", command] : ["-c", command],
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: options.captureStderr ? "piped" : "null",
+    detached: true,
+  }).spawn();
+  const pgid = child.pid;
+  const cap = options.outputCap ?? OUTPUT_CAP_BYTES;
+  const stdout = new CappedOutput(cap);
+  const stderr = options.captureStderr ? new CappedOutput(cap) : null;
+  const collectors = [collect(child.stdout, stdout)];
+  if (stderr) collectors.push(collect(child.stderr, stderr));
+  const reading = Promise.all(collectors.map((c) => c.done));
+
+  let stopped: ShellRun["stopped"] = null;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const stopGroup = async () => {
+    await killTree(pgid);
+    if (!windows) {
+      clearTimeout(killTimer);
+      killTimer = setTimeout(() => void signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
+    }
+  };
+  const timer = setTimeout(() => {
+    stopped ??= "timeout";
+    void stopGroup();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    stopped ??= "cancelled";
+    void stopGroup();
+  };
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const untrack = options.track?.(async () => {
+    stopped ??= "cancelled";
+    await stopGroup();
+  });
+
+  try {
+    const status = await child.status;
+    clearTimeout(timer);
+    // The shell is gone; whatever it left in its group would be orphaned and hold our pipes
+    // open. TERM it now and KILL what is left after the grace period (usually nothing).
+    if (!windows) {
+      await signalGroup(pgid, "SIGTERM");
+      Deno.unrefTimer(setTimeout(() => void signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS));
+    }
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<"grace">((done) => {
+      graceTimer = setTimeout(() => done("grace"), KILL_GRACE_MS);
+    });
+    if ((await Promise.race([reading, grace])) === "grace") {
+      if (!windows) await signalGroup(pgid, "SIGKILL");
+      await Promise.all(collectors.map((c) => c.cancel()));
+    }
+    clearTimeout(graceTimer);
+    await reading;
+    const signalNumber = status.signal ? signalNumbers[status.signal] ?? 0 : 0;
+    return {
+      stdout: stdout.text(),
+      stderr: stderr ? stderr.text() : null,
+      returnCode: status.signal ? 128 + signalNumber : status.code,
+      stopped,
+    };
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(killTimer);
+    options.signal?.removeEventListener("abort", onAbort);
+    untrack?.();
+  }
+}
+
+const signalNumbers: Partial<Record<Deno.Signal, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
+
+/** Commands running per session, stopped when the session is disposed (server shutdown). */
+const running = new WeakMap<Session, Set<() => Promise<void>>>();
+
+function tracker(session: Session): (stop: () => Promise<void>) => () => void {
+  let set = running.get(session);
+  if (!set) {
+    const stops = new Set<() => Promise<void>>();
+    set = stops;
+    running.set(session, stops);
+    session.own({ dispose: async () => void await Promise.allSettled([...stops].map((s) => s())) });
+  }
+  const stops = set;
+  return (stop) => {
+    stops.add(stop);
+    return () => stops.delete(stop);
+  };
+}
+
+interface ShellJson {
+  stdout: string;
+  return_code: number;
+  cwd: string;
+  stderr: string | null;
+}
+
+/** Keep the head and tail of `text` within `budget` characters. */
+function clip(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const marker = `\n[... ${text.length - budget} characters omitted ...]\n`;
+  const keep = Math.max(0, budget - marker.length);
+  const head = Math.floor(keep / 4);
+  return text.slice(0, head) + marker + text.slice(text.length - (keep - head));
+}
+
+/** The JSON answer with stdout and stderr shortened (head and tail kept) to fit `max` chars. */
+export function fitShellJson(result: ShellJson, max: number): string {
+  let budget = max;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const errShare = result.stderr === null
+      ? 0
+      : Math.min(result.stderr.length, Math.floor(budget / 3));
+    const outShare = Math.max(0, budget - errShare);
+    const errBudget = result.stderr === null
+      ? 0
+      : budget - Math.min(result.stdout.length, outShare);
+    const text = JSON.stringify({
+      stdout: clip(result.stdout, outShare),
+      return_code: result.return_code,
+      cwd: result.cwd,
+      stderr: result.stderr === null ? null : clip(result.stderr, Math.max(errShare, errBudget)),
+    });
+    if (text.length <= max) return text;
+    // JSON escaping and the other fields take room too: shrink and try again.
+    budget = Math.floor(budget * Math.min(0.9, max / text.length));
+  }
+  return JSON.stringify({ ...result, stdout: "", stderr: result.stderr === null ? null : "" });
+}
+
+const TOO_LONG_NOTE = "The output was too long; the middle of stdout/stderr is left out below. " +
+  "Narrow the command (e.g. pipe into tail -n 100) or raise max_answer_chars.";
+
+export const executeShellCommand = defineTool({
+  name: "execute_shell_command",
+  description: "Executes a shell command (sh -c) in the project and returns JSON {stdout, " +
+    "return_code, cwd, stderr}. Off unless the user enabled it (enable_shell). Never for " +
+    "servers or interactive programs: after `timeout` seconds the command and every process it " +
+    "started are killed. If a memory lists the project's commands, read it first.",
+  params: {
+    command: z.string().min(1).describe("The shell command to run."),
+    cwd: z.string().nullable().default(null).describe(
+      "Working directory inside the project (relative to the root, or absolute); null: the root.",
+    ),
+    capture_stderr: z.boolean().default(true).describe("Return stderr too."),
+    max_answer_chars: maxAnswerChars,
+    timeout: z.number().positive().optional().describe(
+      "Seconds before the command is killed; default and maximum: the configured tool_timeout.",
+    ),
+  },
+  markers: ["can-edit"],
+  readOnly: false,
+  destructive: true,
+  async handler(args, ctx): Promise<ToolAnswer> {
+    // Only the global config and the command line can enable the shell: a project's own
+    // .sextant/project.jsonc comes with the repository, and a repository must not be able to
+    // hand the agent a shell.
+    if (!ctx.session.settings.enable_shell) {
+      throw new ToolError(
+        `execute_shell_command is disabled. To enable it, ${ENABLE_SHELL_HINT}. ` +
+          "(A project's .sextant/project.jsonc cannot enable it.)",
+      );
+    }
+    const project = ctx.project();
+    // The working directory must lie inside the project even when given as an absolute path
+    // (Serena accepts any absolute directory): a relative path inside the command then stays in
+    // the project. This is a guard against mistakes, not a sandbox; the shell itself can reach
+    // anything Sextant's process can, which is why the tool is off by default.
+    const resolved = project.resolve(args.cwd ?? ".", { requireNotIgnored: false });
+    if (!Deno.statSync(resolved.real).isDirectory) {
+      throw new ToolError(`cwd '${resolved.relative}' is a file, not a directory.`);
+    }
+    const toolTimeout = ctx.session.settings.tool_timeout;
+    const seconds = Math.min(args.timeout ?? toolTimeout, toolTimeout);
+    const run = await runShellCommand(args.command, {
+      cwd: resolved.real,
+      captureStderr: args.capture_stderr,
+      timeoutMs: seconds * 1000,
+      signal: ctx.signal,
+      track: tracker(ctx.session),
+    });
+    const result: ShellJson = {
+      stdout: run.stdout,
+      return_code: run.returnCode,
+      cwd: resolved.real,
+      stderr: run.stderr,
+    };
+    const max = args.max_answer_chars === -1
+      ? project.settings.default_max_tool_answer_chars
+      : args.max_answer_chars;
+    if (run.stopped === "timeout") {
+      throw new ToolError(
+        `The command timed out after ${seconds} s and was killed, with every process it ` +
+          "started. Do not use this tool for servers or interactive programs; for slow " +
+          "commands pass a larger timeout (at most tool_timeout). Output so far: " +
+          fitShellJson(result, Math.min(Math.max(max, 1000), 20_000)),
+      );
+    }
+    if (run.stopped === "cancelled") throw new ToolError("The command was cancelled and killed.");
+    return {
+      text: JSON.stringify(result),
+      shorter: [{
+        note: TOO_LONG_NOTE,
+        // The note wraps the JSON ({"shortened", "result"}): leave room for it.
+        text: () => fitShellJson(result, Math.max(0, max - withNote(TOO_LONG_NOTE, "{}").length)),
+      }],
+    };
+  },
+});
