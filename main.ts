@@ -1,9 +1,9 @@
 /**
- * Sextant's entry point: parse the command line and run the chosen command.
+ * Sextant's entry point: parse the command line and run the chosen command. Commands load
+ * their modules on demand, so the stdio front that relays to the shared service stays small.
  * @module
  */
 import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
-import { doctor } from "./src/cli/doctor.ts";
 import { serve } from "./src/cli/serve.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
@@ -16,7 +16,11 @@ if (import.meta.main) {
     } else if (options.command === "version") {
       console.log(`sextant ${VERSION}`);
     } else if (options.command === "doctor") {
+      const { doctor } = await import("./src/cli/doctor.ts");
       Deno.exit(await doctor(options));
+    } else if (options.command === "service") {
+      const { service } = await import("./src/cli/service.ts");
+      Deno.exit(await service(options));
     } else {
       await serve(options);
     }

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { poolFor, ServerPool } from "../src/lsp/pool.ts";
+import { ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
 import { limitAnswer } from "../src/mcp/limit.ts";
@@ -307,7 +307,7 @@ if (import.meta.main) {
       });
 
       // 3. Warm: ours and the same request sent straight to our session's server, alternating.
-      const server = await poolFor(ours.session, ours.project).serverFor(core);
+      const server = await ours.session.services(ours.project).pool.serverFor(core);
       const refsParams = {
         textDocument: { uri: server.uriOf(core) },
         position: corePos,
@@ -364,7 +364,7 @@ if (import.meta.main) {
       const fromCache = await time(() =>
         next.call(findSymbol, { name_path_pattern: "render", include_kinds: [6] })
       );
-      const pool = poolFor(next.session, next.project) as ServerPool;
+      const pool = next.session.services(next.project).pool as ServerPool;
       rows.push({
         what: "find_symbol render (global), new session, persistent cache",
         ours: fromCache.ms,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { hasServer, processAlive, skipUnless } from "./helpers/lsp.ts";
 import { type FileTree, tempDir, toolHarness, writeTree } from "./helpers/tool_ctx.ts";
-import { poolFor, type ServerPool } from "../src/lsp/pool.ts";
+import { type ServerPool } from "../src/lsp/pool.ts";
 import { findExecutable } from "../src/toolchain/detect.ts";
 import { executeCodeAction } from "../src/tools/ide/code_actions.ts";
 import { manageProjects } from "../src/tools/session/manage_projects.ts";
@@ -107,7 +107,7 @@ Deno.test({
 
     await t.step("no language server outlives the session", async () => {
       const pids = h.session.projects.list().flatMap((p) =>
-        (poolFor(h.session, p) as ServerPool).running().map((s) => s.pid)
+        (h.session.services(p).pool as ServerPool).running().map((s) => s.pid)
       ).filter((p): p is number => p !== null);
       assert(pids.length > 0);
       await h.session.dispose();

@@ -10,7 +10,7 @@ import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
 import { commitFullEdit, planFullEdit } from "../src/edit/resource_ops.ts";
-import { actionId, codeActionsFor, previewWorkspaceEdit } from "../src/lsp/code_actions.ts";
+import { actionId, previewWorkspaceEdit } from "../src/lsp/code_actions.ts";
 import {
   codeActions,
   executeCodeAction,
@@ -163,7 +163,13 @@ Deno.test("previewed edits: stable ids, executed by id, stale ids refused", asyn
     relPath: "a.ts",
     line: 1,
   };
-  const preview = await previewWorkspaceEdit(h.project, edit, rel, info);
+  const preview = await previewWorkspaceEdit(
+    h.session.codeActions(h.project),
+    h.project,
+    edit,
+    rel,
+    info,
+  );
   assertEquals(preview.changes, [
     { file: "a.ts", line: 1, column: 7, oldText: "café", newText: "tea" },
     { file: "a.ts", line: 2, column: 13, oldText: "café", newText: "tea" },
@@ -172,7 +178,8 @@ Deno.test("previewed edits: stable ids, executed by id, stale ids refused", asyn
   assertMatch(preview.action_id, /^rename_cafe_to_tea_[0-9a-f]{8}$/);
   // The same edit of the same content gets the same id.
   assertEquals(
-    (await previewWorkspaceEdit(h.project, edit, rel, info)).action_id,
+    (await previewWorkspaceEdit(h.session.codeActions(h.project), h.project, edit, rel, info))
+      .action_id,
     preview.action_id,
   );
   assertEquals(actionId("A b", "k"), actionId("A b", "k"));
@@ -188,9 +195,15 @@ Deno.test("previewed edits: stable ids, executed by id, stale ids refused", asyn
   assert(stale.isError);
   assertMatch(stale.text, /is stale: 'a.ts' changed since it was offered. Nothing was changed/);
   assertEquals(await h.read("a.ts"), "const café = 2;\nconsole.log(café);\n");
-  assertEquals(codeActionsFor(h.project).get(preview.action_id), undefined);
+  assertEquals(h.session.codeActions(h.project).get(preview.action_id), undefined);
 
-  const fresh = await previewWorkspaceEdit(h.project, edit, rel, info);
+  const fresh = await previewWorkspaceEdit(
+    h.session.codeActions(h.project),
+    h.project,
+    edit,
+    rel,
+    info,
+  );
   assert(fresh.action_id !== preview.action_id, "new content, new id");
   const done = JSON.parse(await h.call(executeCodeAction, { action_id: fresh.action_id }));
   assertEquals(done.files, [{ file: "a.ts", change: "edited", edits: 2 }]);

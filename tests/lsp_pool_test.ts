@@ -1,13 +1,12 @@
 /**
  * The pool with real servers: a missing binary gives a clear error while another language of the
- * same project keeps working; `poolFor` ties the pool to the session (our edits synced, servers
+ * same project keeps working; `session.services` ties the pool to the session (our edits synced, servers
  * stopped with the session).
  * @module
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { fixtureProject, hasServer, liveInGroup, skipUnless } from "./helpers/lsp.ts";
-import { poolFor } from "../src/lsp/pool.ts";
 import type { ManagedServer } from "../src/lsp/server.ts";
 import { Session } from "../src/session.ts";
 
@@ -49,13 +48,13 @@ Deno.test({
 });
 
 Deno.test({
-  name: "poolFor: one pool per project, edits synced, servers stopped with the session",
+  name: "session.services: one pool per project, edits synced, servers stopped with the session",
   ignore: skipUnless(pyright, "pyright pool tests"),
   async fn() {
     await using fx = await fixtureProject("python");
     const session = new Session({ settings: fx.project.settings, tools: [], project: fx.project });
-    const pool = poolFor(session, fx.project);
-    assert(poolFor(session, fx.project) === pool, "the same pool for the same project");
+    const pool = session.services(fx.project).pool;
+    assert(session.services(fx.project).pool === pool, "the same pool for the same project");
     assert(pool.handles("app.py") && !pool.handles("README"));
     const server = await pool.serverFor("broken.py") as ManagedServer;
     const errorsOf = async () =>
@@ -70,7 +69,7 @@ Deno.test({
     assertEquals(server.pid, null);
     if (liveInGroup(pgid) >= 0) assertEquals(liveInGroup(pgid), 0);
     // A disposed pool is replaced by a fresh one on the next use.
-    assert(poolFor(session, fx.project) !== pool);
+    assert(session.services(fx.project).pool !== pool);
     await session.dispose();
   },
 });

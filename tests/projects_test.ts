@@ -11,7 +11,7 @@ import { fixtureTree } from "./helpers/symbols.ts";
 import { tempDir, toolHarness, writeTree } from "./helpers/tool_ctx.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../src/config/schema.ts";
 import { ToolError } from "../src/errors.ts";
-import { poolFor, type ServerPool } from "../src/lsp/pool.ts";
+import { type ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
 import { Workspace } from "../src/project/workspace.ts";
 import { Session } from "../src/session.ts";
@@ -252,11 +252,11 @@ Deno.test({
 
   await t.step("activate_project by a loaded name keeps the loaded project object", async () => {
     const loaded = h.session.projects.byName("pyshapes")!;
-    const tsPids = (poolFor(h.session, ts) as ServerPool).running().map((s) => s.pid);
+    const tsPids = (h.session.services(ts).pool as ServerPool).running().map((s) => s.pid);
     assert(tsPids.length > 0);
     await h.call(activateProject, { project: "pyshapes" });
     // Switching the active project keeps the language servers of the loaded ones running.
-    assertEquals((poolFor(h.session, ts) as ServerPool).running().map((s) => s.pid), tsPids);
+    assertEquals((h.session.services(ts).pool as ServerPool).running().map((s) => s.pid), tsPids);
     assertEquals(h.session.project, loaded);
     assertEquals(h.session.projects.lastUsed, loaded);
     assertEquals(h.session.projects.list().length, 2);
@@ -269,7 +269,7 @@ Deno.test({
     const py = h.session.projects.byName("pyshapes")!;
     // pyshapes was active for a moment: use it again so its server runs before removal.
     await json(getSymbolInfo, { symbol_name: "Square", project_name: "pyshapes" });
-    const pyPids = (poolFor(h.session, py) as ServerPool).running().map((s) => s.pid)
+    const pyPids = (h.session.services(py).pool as ServerPool).running().map((s) => s.pid)
       .filter((p): p is number => p !== null);
     assertEquals(pyPids.length, 1);
     const after = await json(manageProjects, { remove_project_name: "pyshapes" });
@@ -283,7 +283,7 @@ Deno.test({
   });
 
   await t.step("session.dispose stops every server", async () => {
-    const pids = (poolFor(h.session, ts) as ServerPool).running().map((s) => s.pid)
+    const pids = (h.session.services(ts).pool as ServerPool).running().map((s) => s.pid)
       .filter((p): p is number => p !== null);
     assert(pids.length > 0);
     await h.session.dispose();

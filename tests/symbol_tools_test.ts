@@ -10,9 +10,8 @@ import { toolHarness } from "./helpers/tool_ctx.ts";
 import { Session } from "../src/session.ts";
 import { Project } from "../src/project/project.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
-import { symbolIndexFor } from "../src/lsp/symbols_index.ts";
 import { parseNamePath } from "../src/lsp/name_path.ts";
-import { poolFor, type ServerPool } from "../src/lsp/pool.ts";
+import { type ServerPool } from "../src/lsp/pool.ts";
 import {
   findImplementations,
   findReferencingSymbols,
@@ -299,7 +298,7 @@ Deno.test({
   });
 
   await t.step("the persistent cache answers a new session without starting a server", async () => {
-    await symbolIndexFor(h.session, h.project).flush();
+    await h.session.services(h.project).symbols.flush();
     const cacheFile = h.path(".sextant/cache/symbols-typescript.json");
     const lines = (await Deno.readTextFile(cacheFile)).trimEnd().split("\n");
     assertEquals(JSON.parse(lines[0]!).format, 2);
@@ -313,14 +312,14 @@ Deno.test({
     const project = Project.open(h.root, h.project.settings);
     const session = new Session({ settings: h.session.settings, tools: ALL_TOOLS, project });
     try {
-      const index = symbolIndexFor(session, project);
+      const index = session.services(project).symbols;
       const found = await index.find(parseNamePath("rounded"), {}, {
         relPath: ".",
         isDirectory: true,
       });
       assertEquals(found.map((m) => m.node.relPath), ["src/geometry.ts"]);
       assert(found[0]!.file.cached);
-      assertEquals((poolFor(session, project) as ServerPool).running().length, 0);
+      assertEquals((session.services(project).pool as ServerPool).running().length, 0);
       // A changed file is not answered from the cache.
       await Deno.writeTextFile(
         h.path("src/main.ts"),

@@ -1,6 +1,7 @@
 /**
- * The command line: `sextant [serve|doctor] [--project PATH] [--context NAME] [--mode NAME]...
- * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
+ * The command line: `sextant [serve|doctor|service ...] [--project PATH] [--context NAME]
+ * [--mode NAME]... [--tools LIST] [--log-level LEVEL] [--enable-shell] [--standalone] [--http
+ * ADDR]`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -12,6 +13,7 @@ Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
   sextant doctor [--project PATH]
                                  check the project's language servers and Sextant's permissions
+  sextant service status|stop    show or stop the shared service of this user
 
 Options:
   --project PATH       project root (default: the current directory)
@@ -21,12 +23,22 @@ Options:
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
   --enable-shell       enable execute_shell_command (off by default)
   --no-project         start without an active project (use activate_project)
+  --standalone         serve in this process, with language servers of its own, instead of
+                       relaying to the shared per-user service
+  --idle-timeout SECS  the shared service exits this long after its last session (default 300)
+  --http ADDR          serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765)
+  --allow-remote       let --http bind an address other than loopback (bearer token required)
   -h, --help           show this help
   -V, --version        show the version
 `;
 
+/** What `sextant service` does: run the service (started by a front), show it, stop it. */
+export type ServiceAction = "run" | "status" | "stop";
+
 export interface CliOptions {
-  command: "serve" | "doctor" | "help" | "version";
+  command: "serve" | "doctor" | "service" | "help" | "version";
+  /** With `command: "service"`. */
+  serviceAction?: ServiceAction | undefined;
   project?: string | undefined;
   noProject: boolean;
   context?: string | undefined;
@@ -34,6 +46,12 @@ export interface CliOptions {
   tools?: string[] | undefined;
   logLevel?: LogLevel | undefined;
   enableShell: boolean;
+  standalone: boolean;
+  /** Seconds the shared service lives on after its last session. */
+  idleTimeout?: number | undefined;
+  /** `host:port` for Streamable HTTP. */
+  http?: string | undefined;
+  allowRemote: boolean;
 }
 
 export class UsageError extends Error {
@@ -55,6 +73,10 @@ export function parseCommandLine(argv: string[]): CliOptions {
         tools: { type: "string" },
         "log-level": { type: "string" },
         "enable-shell": { type: "boolean", default: false },
+        standalone: { type: "boolean", default: false },
+        "idle-timeout": { type: "string" },
+        http: { type: "string" },
+        "allow-remote": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -64,10 +86,27 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (command !== "serve" && command !== "doctor") {
+  if (command !== "serve" && command !== "doctor" && command !== "service") {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
+  let serviceAction: ServiceAction | undefined;
+  if (command === "service") {
+    const action = rest.shift();
+    if (action !== "run" && action !== "status" && action !== "stop") {
+      throw new UsageError(`'sextant service' takes status or stop.\n\n${USAGE}`);
+    }
+    serviceAction = action;
+  }
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
+  let idleTimeout: number | undefined;
+  if (values["idle-timeout"] !== undefined) {
+    idleTimeout = Number(values["idle-timeout"]);
+    if (!Number.isFinite(idleTimeout) || idleTimeout < 0) {
+      throw new UsageError(
+        `--idle-timeout must be a number of seconds (0 or more); got '${values["idle-timeout"]}'.`,
+      );
+    }
+  }
   const level = values["log-level"];
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
@@ -84,5 +123,10 @@ export function parseCommandLine(argv: string[]): CliOptions {
     tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
     logLevel: level as LogLevel | undefined,
     enableShell: values["enable-shell"],
+    standalone: values.standalone,
+    idleTimeout,
+    http: values.http,
+    allowRemote: values["allow-remote"],
+    ...(serviceAction ? { serviceAction } : {}),
   };
 }

@@ -147,18 +147,6 @@ export class CodeActionStore {
   }
 }
 
-const stores = new WeakMap<Project, CodeActionStore>();
-
-/** The code-action cache of a project (one per project object, i.e. per session). */
-export function codeActionsFor(project: Project): CodeActionStore {
-  let store = stores.get(project);
-  if (!store) {
-    store = new CodeActionStore(project);
-    stores.set(project, store);
-  }
-  return store;
-}
-
 /** Content hashes of the files a plan reads or writes (null for files that do not exist yet). */
 export async function planHashes(
   project: Project,
@@ -214,6 +202,7 @@ export interface PreviewInfo {
  * when the edit cannot be applied (outside the project, conflicting operations).
  */
 export async function previewWorkspaceEdit(
+  store: CodeActionStore,
   project: Project,
   edit: LspWorkspaceEdit | null | undefined,
   relPathOf: (uri: string) => string | null,
@@ -223,7 +212,7 @@ export async function previewWorkspaceEdit(
   const hashes = await planHashes(project, plan);
   const kind = info.kind ?? "refactor.rename";
   const key = [info.relPath, kind, JSON.stringify(hashes), JSON.stringify(plan.changes)].join("\0");
-  const stored = codeActionsFor(project).add({
+  const stored = store.add({
     id: actionId(info.title, key),
     title: info.title,
     kind,

@@ -7,7 +7,7 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { codeActionsFor, type StoredAction } from "../../lsp/code_actions.ts";
+import { type StoredAction } from "../../lsp/code_actions.ts";
 import { parseNamePath } from "../../lsp/name_path.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import type { LspDiagnostic, LspRange } from "../../lsp/types.ts";
@@ -177,7 +177,7 @@ export const listCodeActions = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
-    const store = codeActionsFor(ctx.project());
+    const store = ctx.session.codeActions(ctx.project());
     const dropped = await store.prune();
     const only = args.relative_path?.trim()
       ? ctx.project().resolve(args.relative_path).relative
@@ -246,7 +246,7 @@ export const refreshCodeActions = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
-    const store = codeActionsFor(ctx.project());
+    const store = ctx.session.codeActions(ctx.project());
     await store.prune();
     const collected = await collectDiagnostics(ctx, args.relative_path, args.max_files);
     const checked = new Set(collected.files.map((f) => f.relPath));

@@ -11,7 +11,6 @@ import { ToolError } from "../../errors.ts";
 import { readRegisteredProjects } from "../../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
-import { poolFor, type ServerPool } from "../../lsp/pool.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import { Project, refuseBroadRoot } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
@@ -124,9 +123,9 @@ async function describeProject(
   } catch (error) {
     if (ctx.signal.aborted) throw error;
   }
-  const pool = poolFor(session, project) as Partial<ServerPool>;
+  const pool = session.services(project).pool;
   const servers: Record<string, string> = {};
-  for (const server of pool.running?.() ?? []) {
+  for (const server of pool.running()) {
     servers[server.id] = server.pid !== null ? `running (pid ${server.pid})` : "stopped";
   }
   return {

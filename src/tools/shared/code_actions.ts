@@ -13,8 +13,7 @@ import { ToolError } from "../../errors.ts";
 import { commitFullEdit, type FullEditPlan, planFullEdit } from "../../edit/resource_ops.ts";
 import { unifiedDiff } from "../../edit/diff.ts";
 import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { actionId, codeActionsFor, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
-import { poolFor } from "../../lsp/pool.ts";
+import { actionId, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
 import type { LanguageServer, LspDiagnostic, LspRange } from "../../lsp/types.ts";
 import { withFileLocks } from "./write.ts";
@@ -142,7 +141,7 @@ export async function requestCodeActions(
       `The ${server.id} language server (${server.command}) does not offer code actions.`,
     );
   }
-  const store = codeActionsFor(ctx.project());
+  const store = ctx.session.codeActions(ctx.project());
   const line = toAgentPosition(target.lines, range.start).line;
   const stored: StoredAction[] = [];
   for (const raw of result ?? []) {
@@ -197,7 +196,7 @@ export async function executeStoredAction(
   actionIdArg: string,
 ): Promise<ExecutionResult> {
   const project = ctx.project();
-  const store = codeActionsFor(project);
+  const store = ctx.session.codeActions(project);
   const entry = store.get(actionIdArg.trim());
   if (!entry) {
     throw new ToolError(
@@ -222,7 +221,7 @@ export async function executeStoredAction(
     );
   }
   const options = requestOptions(ctx);
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const relPathOf = (uri: string) => projectRelative(project.root, uri);
   if (entry.edit && entry.action === undefined) {
     const files = await applyEditInSession(ctx, entry.edit, relPathOf);

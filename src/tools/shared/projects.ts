@@ -5,9 +5,7 @@
  * @module
  */
 import type { ToolContext } from "../tool.ts";
-import { codeActionsFor } from "../../lsp/code_actions.ts";
 import type { Project } from "../../project/project.ts";
-import { releasePool } from "../../lsp/pool.ts";
 import type { Session } from "../../session.ts";
 
 /**
@@ -26,7 +24,7 @@ export function forProject(ctx: ToolContext, project: Project): ToolContext {
 
 /** Stop a project's language servers (when it is unloaded or replaced). */
 export async function stopProjectServers(session: Session, project: Project): Promise<void> {
-  await releasePool(session, project);
+  await session.releaseProject(project);
 }
 
 /**
@@ -39,5 +37,5 @@ export function projectOfAction(session: Session, actionId: string): Project | n
   const order = active ? [active, ...session.projects.list().filter((p) => p !== active)] : [
     ...session.projects.list(),
   ];
-  return order.find((p) => codeActionsFor(p).get(id) !== undefined) ?? null;
+  return order.find((p) => session.codeActions(p).get(id) !== undefined) ?? null;
 }

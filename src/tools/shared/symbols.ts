@@ -14,7 +14,7 @@ import {
   symbolKindName,
   type SymbolNode,
 } from "../../lsp/symbols.ts";
-import { type SymbolIndex, symbolIndexFor } from "../../lsp/symbols_index.ts";
+import { type SymbolIndex } from "../../lsp/symbols_index.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
@@ -55,7 +55,7 @@ export function kindFilter(
 
 /** The symbol index of the active project. */
 export function indexOf(ctx: ToolContext): SymbolIndex {
-  return symbolIndexFor(ctx.session, ctx.project());
+  return ctx.session.services(ctx.project()).symbols;
 }
 
 /** Request options carrying the tool call's cancellation and progress. */

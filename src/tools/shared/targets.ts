@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { parseNamePath } from "../../lsp/name_path.ts";
-import { poolFor } from "../../lsp/pool.ts";
 import {
   LineReader,
   preview,
@@ -71,7 +70,7 @@ export async function resolveFile(ctx: ToolContext, relativePath: string): Promi
   }
   const resolved = project.resolveFile(relativePath);
   const relPath = resolved.relative;
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const options = requestOptions(ctx);
   const server = await pool.serverFor(relPath, options);
   const text = (await project.readText(resolved)).text;

@@ -42,14 +42,20 @@ export const renameSymbol = defineTool({
     const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
     if (args.preview) {
       return toJson(
-        await previewWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri), {
-          title: `Rename '${oldPath}' to '${newName}'`,
-          oldName: target.node.name,
-          newName,
-          relPath: target.node.relPath,
-          line: target.node.selectionRange.start.line + 1,
-          serverId: server.id,
-        }),
+        await previewWorkspaceEdit(
+          ctx.session.codeActions(project),
+          project,
+          edit,
+          (uri) => server.relPathOf(uri),
+          {
+            title: `Rename '${oldPath}' to '${newName}'`,
+            oldName: target.node.name,
+            newName,
+            relPath: target.node.relPath,
+            line: target.node.selectionRange.start.line + 1,
+            serverId: server.id,
+          },
+        ),
       );
     }
     const plans = await planWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri));
