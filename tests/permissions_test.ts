@@ -41,14 +41,14 @@ Deno.test("permission set: restricted run and env, no net, ffi or sys", () => {
   assert(!flags.some((f) => /^--allow-(net|ffi|sys)/.test(f)), flags.join(" "));
 });
 
-/** Every `.ts` file under `src/`, with its text. */
+/** Every `.ts` file under `src/` except the unit tests beside the modules, with its text. */
 async function sourceFiles(): Promise<Array<{ path: string; text: string }>> {
   const files: Array<{ path: string; text: string }> = [];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".ts")) {
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
         files.push({ path, text: await Deno.readTextFile(path) });
       }
     }
