@@ -41,14 +41,14 @@ Deno.test("permission set: restricted run and env, no net, ffi or sys", () => {
   assert(!flags.some((f) => /^--allow-(net|ffi|sys)/.test(f)), flags.join(" "));
 });
 
-/** Every `.ts` file under `src/`, with its text. */
+/** Every `.ts` file under `src/` except the unit tests beside the modules, with its text. */
 async function sourceFiles(): Promise<Array<{ path: string; text: string }>> {
   const files: Array<{ path: string; text: string }> = [];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".ts")) {
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
         files.push({ path, text: await Deno.readTextFile(path) });
       }
     }
@@ -59,7 +59,8 @@ async function sourceFiles(): Promise<Array<{ path: string; text: string }>> {
 
 /**
  * The programs Sextant starts, derived from the code: the registry's language servers, the
- * programs the toolchain looks up by name, and the literal programs of `new Deno.Command(...)`.
+ * programs the toolchain looks up by name, and the literal programs of `new Deno.Command(...)`
+ * and of the process-group helpers `spawnGroup(...)` and `runGroup(...)` (src/process.ts).
  */
 async function programsSextantStarts(): Promise<Set<string>> {
   const programs = new Set<string>();
@@ -76,7 +77,7 @@ async function programsSextantStarts(): Promise<Set<string>> {
   for (const program of [...programs]) if (program.includes("/")) programs.delete(program);
   for (const { text } of await sourceFiles()) {
     for (const m of text.matchAll(/findExecutable\("([^"]+)"/g)) programs.add(m[1]!);
-    for (const m of text.matchAll(/new Deno\.Command\(([^,)]+)[,)]/g)) {
+    for (const m of text.matchAll(/(?:new Deno\.Command|spawnGroup|runGroup)\(([^,)]+)[,)]/g)) {
       for (const literal of m[1]!.matchAll(/"([^"]+)"/g)) {
         programs.add(literal[1]!.replace(/\.exe$/, ""));
       }
