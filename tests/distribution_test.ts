@@ -229,7 +229,8 @@ Deno.test({
       assertEquals(p.allow_run, set.run);
       assertEquals(p.allow_env, grantsOf(set.env).allow);
       assertEquals(p.ignore_env, []);
-      for (const denied of ["allow_net", "allow_ffi", "allow_sys"]) assertEquals(p[denied], null);
+      assertEquals(p.allow_net, ["127.0.0.1"]);
+      for (const denied of ["allow_ffi", "allow_sys"]) assertEquals(p[denied], null);
       assertEquals(p.prompt, false);
       assertEquals(metadata.log_level, "ERROR");
       // Bundled: the program adds little to the base (the npm tree would add ~17 MB).

@@ -3,6 +3,7 @@
  * README and the compile script, that it suffices for every file tool end to end, and that a
  * missing permission is a tool error naming it.
  */
+import { SEXTANT_PERMISSIONS } from "../src/cli/permission_set.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpers/assert.ts";
 import {
@@ -11,6 +12,7 @@ import {
   connect,
   MAIN,
   REPO_ROOT,
+  serviceRuntime,
   StdioClientTransport,
   tempProject,
 } from "./helpers/mcp.ts";
@@ -28,17 +30,24 @@ import { serverSpecs } from "../src/lsp/registry.ts";
 
 const SET = loadPermissionSet();
 
-Deno.test("permission set: restricted run and env, no net, ffi or sys", () => {
+Deno.test("the program's copy of the permission set equals deno.json's", () => {
+  assertEquals(SEXTANT_PERMISSIONS, SET);
+});
+
+Deno.test("permission set: restricted run and env, loopback net only, no ffi or sys", () => {
   assertEquals(SET.read, true);
   assertEquals(SET.write, true);
   assert(Array.isArray(SET.run) && SET.run.length > 0, "run must be a list of programs");
   const env = grantsOf(SET.env);
   assert(Array.isArray(env.allow), "env must be a list of variables");
   assertEquals(env.ignore, true, "other variables must read as unset, not throw");
-  for (const kind of ["net", "ffi", "sys"] as const) assertEquals(grantsOf(SET[kind]).allow, false);
+  // Loopback only: the shared service's connection and `--http` on 127.0.0.1.
+  assertEquals(grantsOf(SET.net).allow, ["127.0.0.1"]);
+  for (const kind of ["ffi", "sys"] as const) assertEquals(grantsOf(SET[kind]).allow, false);
   const flags = sextantFlags();
   assert(!flags.includes("-A") && !flags.includes("--allow-all"));
-  assert(!flags.some((f) => /^--allow-(net|ffi|sys)/.test(f)), flags.join(" "));
+  assert(!flags.some((f) => /^--allow-(ffi|sys)/.test(f)), flags.join(" "));
+  assertEquals(flags.filter((f) => f.startsWith("--allow-net")), ["--allow-net=127.0.0.1"]);
 });
 
 /** Every `.ts` file under `src/` except the unit tests beside the modules, with its text. */
@@ -151,6 +160,7 @@ Deno.test("README: every snippet's flags are the permission set's", () => {
 
 Deno.test("README: the Cursor snippet runs Sextant as written", async () => {
   await using project = await tempProject({ "a.txt": "from the README\n" });
+  await using runtime = await serviceRuntime();
   const text = Deno.readTextFileSync(README);
   const block = text.match(/```json\n(\{\n {2}"mcpServers"[\s\S]*?)```/g)
     ?.map((b) => b.slice(8, -3)).find((b) => b.includes('"command": "deno"'));
@@ -165,7 +175,11 @@ Deno.test("README: the Cursor snippet runs Sextant as written", async () => {
     command: Deno.execPath(),
     args,
     cwd: project.root,
-    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project.root, ".xdg-test") },
+    env: {
+      ...Deno.env.toObject(),
+      XDG_CONFIG_HOME: join(project.root, ".xdg-test"),
+      ...runtime.env,
+    },
     stderr: "pipe",
   });
   const client = new Client({ name: "readme-test", version: "0" });
@@ -271,7 +285,18 @@ Deno.test("permission set suffices for every file tool, end to end (deno task st
 async function connectWith(flags: string[], root: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "--no-config", ...flags, MAIN, "--project", root, "--log-level", "error"],
+    // Served in this process: the test is about this process's permissions.
+    args: [
+      "run",
+      "--no-config",
+      ...flags,
+      MAIN,
+      "--standalone",
+      "--project",
+      root,
+      "--log-level",
+      "error",
+    ],
     env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(root, ".xdg-test") },
     stderr: "pipe",
   });

@@ -9,6 +9,7 @@ import {
   call,
   Client,
   REPO_ROOT,
+  serviceRuntime,
   StdioClientTransport,
   tempProject,
   withLspPath,
@@ -48,6 +49,7 @@ function urlRunArgs(url: string, args: string[]): string[] {
 
 Deno.test("run from a URL: initialize and a tool call over stdio", async () => {
   await using project = await tempProject({ "hello.txt": "served\n" });
+  await using runtime = await serviceRuntime();
   const http = serveCheckout();
   try {
     const url = `http://127.0.0.1:${http.addr.port}/main.ts`;
@@ -57,7 +59,11 @@ Deno.test("run from a URL: initialize and a tool call over stdio", async () => {
       args: urlRunArgs(url, ["--project", project.root, "--log-level", "error"]),
       // Not the checkout: no deno.json is found from here.
       cwd: project.root,
-      env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project.root, ".xdg-test") },
+      env: {
+        ...Deno.env.toObject(),
+        XDG_CONFIG_HOME: join(project.root, ".xdg-test"),
+        ...runtime.env,
+      },
       stderr: "pipe",
     });
     const client = new Client({ name: "url-run-test", version: "0" });
@@ -82,7 +88,7 @@ Deno.test("run from a URL: initialize and a tool call over stdio", async () => {
   }
 });
 
-Deno.test("run from a URL: only the entry point's host is imported; Sextant has no net", async () => {
+Deno.test("run from a URL: only the entry point's host is imported; Sextant's net is loopback only", async () => {
   await using project = await tempProject({ "a.ts": "export const a = 1;\n" });
   const http = serveCheckout();
   try {
@@ -102,7 +108,7 @@ Deno.test("run from a URL: only the entry point's host is imported; Sextant has 
     }).output();
     const text = new TextDecoder().decode(out.stdout);
     assertEquals(out.code, 0, text + new TextDecoder().decode(out.stderr));
-    assertStringIncludes(text, "permission net: not granted");
+    assertStringIncludes(text, "permission net: loopback only");
     assertStringIncludes(text, "permission ffi: not granted");
     assertStringIncludes(text, "permission run: limited");
   } finally {

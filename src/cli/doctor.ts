@@ -71,6 +71,11 @@ export async function permissionLines(projectRoot: string): Promise<string[]> {
         `permission env: limited (${states.join(", ")}; other variables read as unset, ` +
           "language servers still get the whole environment)",
       );
+    } else if (name === "net" && await state({ name, host: "127.0.0.1" }) === "granted") {
+      lines.push(
+        "permission net: loopback only (127.0.0.1: the shared service and --http; nothing " +
+          "beyond this machine)",
+      );
     } else {
       lines.push(`permission ${name}: not granted`);
     }

@@ -46,6 +46,10 @@ export async function serveStandalone(options: CliOptions): Promise<void> {
 
 export async function serve(options: CliOptions): Promise<void> {
   if (options.logLevel) setLogLevel(options.logLevel);
+  if (options.http !== undefined) {
+    const { serveHttp } = await import("../service/http.ts");
+    return await serveHttp(options);
+  }
   if (options.standalone) return await serveStandalone(options);
   const { relay } = await import("../service/relay.ts");
   const relayed = await relay(options);

@@ -11,9 +11,9 @@
  * @module
  */
 import { basename, resolve } from "node:path";
-import denoConfig from "../../deno.json" with { type: "json" };
 import type { CliOptions } from "../cli/args.ts";
-import { permissionFlags, type PermissionSet, RUNTIME_FLAGS } from "../cli/permission_flags.ts";
+import { permissionFlags, RUNTIME_FLAGS } from "../cli/permission_flags.ts";
+import { SEXTANT_PERMISSIONS } from "../cli/permission_set.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
@@ -41,15 +41,7 @@ export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLev
   // `--allow-run=deno` allows the `deno` found on PATH, which may be a link to this executable
   // rather than the executable itself.
   const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-  const config = denoConfig as {
-    permissions: Record<string, PermissionSet>;
-    unstable?: string[];
-  };
-  const flags = [
-    ...RUNTIME_FLAGS,
-    ...permissionFlags(config.permissions.sextant ?? {}),
-    ...(config.unstable ?? []).map((feature) => `--unstable-${feature}`),
-  ];
+  const flags = [...RUNTIME_FLAGS, ...permissionFlags(SEXTANT_PERMISSIONS)];
   return {
     command: allowed ? exec : "deno",
     args: ["run", "--no-config", ...flags, Deno.mainModule, ...tail],
@@ -187,12 +179,18 @@ export async function relay(options: CliOptions): Promise<boolean> {
     const connection = await connectOrStart(paths, options);
     if (!connection) return null;
     const { conn, token } = connection;
-    const { welcome, lines } = await greet(conn, { ...hello, token });
-    if (!welcome.ok) {
-      console.error(`sextant: ${welcome.error}`);
+    let greeted;
+    try {
+      greeted = await greet(conn, { ...hello, token });
+    } catch (error) {
+      log.warn(`the shared service did not answer (${(error as Error).message})`);
+      return null;
+    }
+    if (!greeted.welcome.ok) {
+      console.error(`sextant: ${greeted.welcome.error}`);
       Deno.exit(2);
     }
-    return { conn, lines };
+    return { conn, lines: greeted.lines };
   };
   let current = await open();
   if (!current) return false;
@@ -249,18 +247,26 @@ export async function relay(options: CliOptions): Promise<boolean> {
     }
     pending.clear();
     log.warn("the shared service went away; starting a new one");
-    current = await open();
-    if (!current) {
-      log.error("cannot restart the shared service; stopping");
-      Deno.exit(1);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      current = await open();
+      if (current) {
+        try {
+          const writer = current.conn.writable.getWriter();
+          if (initialize) {
+            replayedId = parse(initialize)?.id ?? null;
+            await writer.write(withNewline(initialize));
+          }
+          if (initialized) await writer.write(withNewline(initialized));
+          writer.releaseLock();
+          return;
+        } catch (error) {
+          log.warn(`the new service went away at once (${(error as Error).message})`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200 * attempt));
     }
-    const writer = current.conn.writable.getWriter();
-    if (initialize) {
-      replayedId = parse(initialize)?.id ?? null;
-      await writer.write(withNewline(initialize));
-    }
-    if (initialized) await writer.write(withNewline(initialized));
-    writer.releaseLock();
+    log.error("cannot restart the shared service; stopping");
+    Deno.exit(1);
   };
 
   // The service side: relay until the service closes, then recover and go on.
@@ -272,7 +278,10 @@ export async function relay(options: CliOptions): Promise<boolean> {
       await recover();
       done();
     }
-  })();
+  })().catch((error) => {
+    log.error("the relay failed:", error);
+    Deno.exit(1);
+  });
 
   // The client side: relay stdin until EOF, then end the session and exit.
   const stdin = new LineReader(Deno.stdin.readable);
