@@ -7,7 +7,8 @@ import type { Settings } from "./config/schema.ts";
 import { ToolError } from "./errors.ts";
 import type { Project } from "./project/project.ts";
 import type { Tool } from "./tools/tool.ts";
-import { modeDefinition, selectTools } from "./config/toolsets.ts";
+import { modeDefinition } from "./config/toolsets.ts";
+import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */

@@ -5,16 +5,16 @@ import {
   assertThrows,
 } from "../../tests/helpers/assert.ts";
 import { z } from "../deps.ts";
-import { loadSettings, parseSettings } from "./load.ts";
+import { loadSettings, parseSettings } from "../config/load.ts";
 import { Project } from "../project/project.ts";
-import { ALL_TOOLS } from "../tools/mod.ts";
+import { ALL_TOOLS } from "./mod.ts";
 import {
   DEFAULT_SETTINGS,
   layerSettings,
   MarkerSchema,
   type Settings,
   type SettingsFile,
-} from "./schema.ts";
+} from "../config/schema.ts";
 import {
   BUILTIN_CONTEXTS,
   BUILTIN_MODES,
@@ -22,11 +22,10 @@ import {
   knownContexts,
   knownModes,
   modeDefinition,
-  selectTools,
-  unknownToolNames,
-} from "./toolsets.ts";
+} from "../config/toolsets.ts";
+import { selectTools, unknownToolNames } from "./select.ts";
 import { Session } from "../session.ts";
-import { ALL_MARKERS, defineTool, type Marker, type Tool } from "../tools/tool.ts";
+import { ALL_MARKERS, defineTool, type Marker, type Tool } from "./tool.ts";
 
 function fake(name: string, markers: Marker[] = []): Tool {
   return defineTool({
