@@ -1,5 +1,5 @@
 /**
- * The `edit` tool (seed 004): single and multi mode, never mixed; expected_replacements; the
+ * The `edit` tool: single and multi mode, never mixed; expected_replacements; the
  * file must have been read; all edits checked before anything is written; a diff in the result.
  * @module
  */

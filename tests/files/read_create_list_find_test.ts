@@ -1,6 +1,6 @@
 /**
  * read_file, create_text_file, list_dir, find_file and max_answer_chars, called directly on a
- * temporary project, checked against Serena's contract (seed 002).
+ * temporary project, checked against Serena's tool contract.
  * @module
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";

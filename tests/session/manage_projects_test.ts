@@ -1,5 +1,5 @@
 /**
- * Several projects in one session (seed 000): the workspace's smart project selection (unit
+ * Several projects in one session: the workspace's smart project selection (unit
  * tests), and manage_projects with two real projects loaded at once (copies of
  * fixtures/typescript and fixtures/python), each with its own language server, tools routed by
  * name and by smart selection, and every server stopped on removal and on shutdown.

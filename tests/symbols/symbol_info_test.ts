@@ -1,5 +1,5 @@
 /**
- * get_symbol_info and find_symbol_usages (seed 000) against the real servers on copies of
+ * get_symbol_info and find_symbol_usages against the real servers on copies of
  * fixtures/typescript and fixtures/python, checked against what the fixtures contain (the same
  * truth as the find_referencing_symbols tests: 19 references to Circle, 4 of them imports).
  */
