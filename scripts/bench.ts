@@ -1,8 +1,8 @@
 /**
  * `deno task bench`: latency of the symbol tools on a generated TypeScript project of ~3,000
  * files, cold and warm, measured through the tool handlers, with the same LSP requests sent
- * straight to the language server in the same run as baselines (DESIGN.md §8). Prints a table
- * of medians, ratios, and this process's RSS.
+ * straight to the language server in the same run as baselines (docs/ARCHITECTURE.md §8). Prints
+ * a table of medians, ratios, and this process's RSS.
  *
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
  * the generated project.

@@ -15,7 +15,8 @@
  * - `shared/`: what tools of several families use (parameters, the write path, symbol and
  *   position lookups). A family imports only `tool.ts` and `shared/`, never another family.
  *
- * Contexts and modes choose which of them a session exposes (see config/toolsets.ts).
+ * Contexts and modes choose which of them a session exposes (select.ts applies the data in
+ * config/toolsets.ts).
  * @module
  */
 import { ADA_ALIASES } from "./ada/aliases.ts";
