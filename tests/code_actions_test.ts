@@ -9,7 +9,16 @@ import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/asse
 import { hasServer, skipUnless } from "./helpers/lsp.ts";
 import { disposeAndCheck } from "./helpers/symbols.ts";
 import { toolHarness } from "./helpers/tool_ctx.ts";
-import { commitFullEdit, planFullEdit } from "../src/edit/resource_ops.ts";
+import { planWorkspaceEdit, type WorkspaceEditPlan } from "../src/edit/workspace_edit.ts";
+import { commitFileChanges } from "../src/edit/file_set.ts";
+import type { Project } from "../src/project/project.ts";
+
+const planFullEdit = (
+  project: Project,
+  edit: Parameters<typeof planWorkspaceEdit>[1],
+  relPathOf: (uri: string) => string | null,
+) => planWorkspaceEdit(project, edit, { relPathOf });
+const commitFullEdit = (plan: WorkspaceEditPlan) => commitFileChanges(plan.files);
 import { actionId, codeActionsFor, previewWorkspaceEdit } from "../src/lsp/code_actions.ts";
 import {
   codeActions,

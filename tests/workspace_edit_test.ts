@@ -6,11 +6,22 @@ import { assert, assertEquals, assertRejects, assertThrows } from "./helpers/ass
 import { toolHarness } from "./helpers/tool_ctx.ts";
 import {
   applyTextEdits,
-  commitPlannedEdits,
   editBatches,
   type LspTextEdit,
-  planWorkspaceEdit,
+  type LspWorkspaceEdit,
+  planWorkspaceEdit as planEdit,
 } from "../src/edit/workspace_edit.ts";
+import { commitFileChanges as commitPlannedEdits } from "../src/edit/file_set.ts";
+import type { Project } from "../src/project/project.ts";
+
+/** The files of a planned edit, as the tests below look at them. */
+async function planWorkspaceEdit(
+  project: Project,
+  edit: LspWorkspaceEdit,
+  relPathOf: (uri: string) => string | null,
+) {
+  return (await planEdit(project, edit, { relPathOf })).files;
+}
 
 function edit(l1: number, c1: number, l2: number, c2: number, newText: string): LspTextEdit {
   return {
