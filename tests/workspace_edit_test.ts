@@ -11,7 +11,7 @@ import {
   type LspWorkspaceEdit,
   planWorkspaceEdit as planEdit,
 } from "../src/edit/workspace_edit.ts";
-import { commitFileChanges as commitPlannedEdits } from "../src/edit/file_set.ts";
+import { commitFileChanges } from "../src/edit/file_set.ts";
 import type { Project } from "../src/project/project.ts";
 
 /** The files of a planned edit, as the tests below look at them. */
@@ -102,7 +102,7 @@ Deno.test("planWorkspaceEdit: edits several files, keeps formats, refuses paths 
   assertEquals(plans.map((p) => [p.relPath, p.editCount]), [["a.ts", 1], ["b.ts", 2]]);
   // Nothing is written by planning.
   assertEquals(await h.read("a.ts"), "export const foo = 1;\n");
-  await commitPlannedEdits(plans);
+  await commitFileChanges(plans);
   assertEquals(await h.read("a.ts"), "export const bar = 1;\n");
   assertEquals(await h.read("b.ts"), "import { bar } from './a.ts';\r\nconsole.log(bar);\r\n");
 
@@ -140,7 +140,7 @@ Deno.test("planWorkspaceEdit: sequential TextDocumentEdits of one file apply in 
   assertEquals(plans[0]!.editCount, 2);
 });
 
-Deno.test("commitPlannedEdits: a target that became a folder fails and changes no file", async () => {
+Deno.test("commitFileChanges: a target that became a folder fails and changes no file", async () => {
   await using h = await toolHarness({
     "a.ts": "const foo = 1;\n",
     "b.ts": "foo;\n",
@@ -157,7 +157,7 @@ Deno.test("commitPlannedEdits: a target that became a folder fails and changes n
   await Deno.remove(h.path("b.ts"));
   await Deno.mkdir(h.path("b.ts"));
   await Deno.writeTextFile(h.path("b.ts/keep.txt"), "x");
-  await assertRejects(() => commitPlannedEdits(plans));
+  await assertRejects(() => commitFileChanges(plans));
   assertEquals(await h.read("a.ts"), "const foo = 1;\n");
   assertEquals(await h.read("c.ts"), "foo;\n");
   // No temporary files are left behind.
