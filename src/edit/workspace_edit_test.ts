@@ -6,11 +6,23 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../../tests/h
 import { toolHarness } from "../../tests/helpers/tool_ctx.ts";
 import {
   applyTextEdits,
-  commitPlannedEdits,
   editBatches,
+  editSteps,
   type LspTextEdit,
-  planWorkspaceEdit,
+  type LspWorkspaceEdit,
+  planWorkspaceEdit as planEdit,
 } from "./workspace_edit.ts";
+import { commitFileChanges } from "./file_set.ts";
+import type { Project } from "../project/project.ts";
+
+/** The files of a planned edit, as the tests below look at them. */
+async function planWorkspaceEdit(
+  project: Project,
+  edit: LspWorkspaceEdit,
+  relPathOf: (uri: string) => string | null,
+) {
+  return (await planEdit(project, edit, { relPathOf })).files;
+}
 
 function edit(l1: number, c1: number, l2: number, c2: number, newText: string): LspTextEdit {
   return {
@@ -91,7 +103,7 @@ Deno.test("planWorkspaceEdit: edits several files, keeps formats, refuses paths 
   assertEquals(plans.map((p) => [p.relPath, p.editCount]), [["a.ts", 1], ["b.ts", 2]]);
   // Nothing is written by planning.
   assertEquals(await h.read("a.ts"), "export const foo = 1;\n");
-  await commitPlannedEdits(plans);
+  await commitFileChanges(plans);
   assertEquals(await h.read("a.ts"), "export const bar = 1;\n");
   assertEquals(await h.read("b.ts"), "import { bar } from './a.ts';\r\nconsole.log(bar);\r\n");
 
@@ -129,7 +141,7 @@ Deno.test("planWorkspaceEdit: sequential TextDocumentEdits of one file apply in 
   assertEquals(plans[0]!.editCount, 2);
 });
 
-Deno.test("commitPlannedEdits: a target that became a folder fails and changes no file", async () => {
+Deno.test("commitFileChanges: a target that became a folder fails and changes no file", async () => {
   await using h = await toolHarness({
     "a.ts": "const foo = 1;\n",
     "b.ts": "foo;\n",
@@ -146,11 +158,51 @@ Deno.test("commitPlannedEdits: a target that became a folder fails and changes n
   await Deno.remove(h.path("b.ts"));
   await Deno.mkdir(h.path("b.ts"));
   await Deno.writeTextFile(h.path("b.ts/keep.txt"), "x");
-  await assertRejects(() => commitPlannedEdits(plans));
+  await assertRejects(() => commitFileChanges(plans));
   assertEquals(await h.read("a.ts"), "const foo = 1;\n");
   assertEquals(await h.read("c.ts"), "foo;\n");
   // No temporary files are left behind.
   const leftovers = (await h.listAll()).filter((p) => p.includes(".sextant-"));
   assertEquals(leftovers, []);
   assert(true);
+});
+
+const insert: LspTextEdit = {
+  range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+  newText: "x",
+};
+
+Deno.test("editSteps: documentChanges in order, file operations with their options", () => {
+  assertEquals(
+    editSteps({
+      changes: { "file:///ignored": [insert] },
+      documentChanges: [
+        { kind: "create", uri: "file:///n", options: { ignoreIfExists: true } },
+        { textDocument: { uri: "file:///n", version: null }, edits: [insert, { bad: 1 }] },
+        { kind: "rename", oldUri: "file:///a", newUri: "file:///b" },
+        { kind: "delete", uri: "file:///c" },
+      ],
+    }),
+    [
+      { kind: "create", uri: "file:///n", options: { ignoreIfExists: true } },
+      { kind: "edit", uri: "file:///n", edits: [insert] },
+      { kind: "rename", oldUri: "file:///a", newUri: "file:///b", options: {} },
+      { kind: "delete", uri: "file:///c", options: {} },
+    ],
+  );
+});
+
+Deno.test("editSteps: `changes` when there are no documentChanges; nothing for no edit", () => {
+  assertEquals(editSteps({ changes: { "file:///a": [insert] } }), [
+    { kind: "edit", uri: "file:///a", edits: [insert] },
+  ]);
+  assertEquals(editSteps(null), []);
+  assertEquals(editSteps({}), []);
+});
+
+Deno.test("editSteps: an unknown file operation is refused", () => {
+  assertThrows(
+    () => editSteps({ documentChanges: [{ kind: "copy", uri: "file:///a" }] }),
+    "unknown file operation 'copy'",
+  );
 });

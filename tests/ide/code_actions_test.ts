@@ -9,7 +9,9 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/ass
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { commitFullEdit, planFullEdit } from "../../src/edit/resource_ops.ts";
+import { planWorkspaceEdit } from "../../src/edit/workspace_edit.ts";
+import { commitFileChanges } from "../../src/edit/file_set.ts";
+
 import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_actions.ts";
 import {
   codeActions,
@@ -68,7 +70,7 @@ Deno.test("WorkspaceEdit with file operations: create, edit, rename, delete — 
       { kind: "delete", uri: uri("gone.ts") },
     ],
   };
-  const plan = await planFullEdit(h.project, edit, rel);
+  const plan = await planWorkspaceEdit(h.project, edit, { relPathOf: rel });
   assertEquals(plan.operations, [
     "create lib/new.ts",
     "rename old.ts -> moved/renamed.ts",
@@ -82,7 +84,7 @@ Deno.test("WorkspaceEdit with file operations: create, edit, rename, delete — 
   // Planning wrote nothing.
   assertEquals(await h.exists("lib/new.ts"), false);
   assertEquals(await h.read("a.ts"), "export const a = 1;\n");
-  const changed = await commitFullEdit(plan);
+  const changed = await commitFileChanges(plan.files);
   assertEquals(changed.length, 5);
   assertEquals(await h.read("lib/new.ts"), "export const n = 3;\n");
   assertEquals(await h.read("a.ts"), "export const b = 1;\n");
@@ -101,7 +103,9 @@ Deno.test("WorkspaceEdit refusals change nothing: outside the sandbox, conflicts
   const before = await h.listAll();
   const refuse = async (documentChanges: unknown[], match: RegExp) => {
     await assertRejects(async () => {
-      await commitFullEdit(await planFullEdit(h.project, { documentChanges }, rel));
+      await commitFileChanges(
+        (await planWorkspaceEdit(h.project, { documentChanges }, { relPathOf: rel })).files,
+      );
     }, match);
     assertEquals(await h.listAll(), before);
     assertEquals(await h.read("a.ts"), "let a = 1;\n");
@@ -132,14 +136,14 @@ Deno.test("WorkspaceEdit refusals change nothing: outside the sandbox, conflicts
     /outside the project/,
   );
   // Options make conflicts fine: ignoreIfExists skips, overwrite replaces.
-  const plan = await planFullEdit(h.project, {
+  const plan = await planWorkspaceEdit(h.project, {
     documentChanges: [
       { kind: "create", uri: uri("b.ts"), options: { ignoreIfExists: true } },
       { kind: "delete", uri: uri("nope.ts"), options: { ignoreIfNotExists: true } },
       { kind: "rename", oldUri: uri("a.ts"), newUri: uri("b.ts"), options: { overwrite: true } },
     ],
-  }, rel);
-  await commitFullEdit(plan);
+  }, { relPathOf: rel });
+  await commitFileChanges(plan.files);
   assertEquals(await h.read("b.ts"), "let a = 1;\n");
   assertEquals(await h.exists("a.ts"), false);
 });

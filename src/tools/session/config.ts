@@ -18,7 +18,7 @@ import type { Session } from "../../session.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { unknownToolNames } from "../select.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
-import { realPathOrNull } from "./activate_project.ts";
+import { realPathOrNull } from "../shared/projects.ts";
 
 export function isActive(session: Session, name: string): boolean {
   return session.activeTools().some((t) => t.name === name);

@@ -8,7 +8,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
 import {
   LineReader,
   preview,
@@ -19,7 +18,7 @@ import {
 } from "../../lsp/positions.ts";
 import { namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
 import type { LanguageServer, LspPosition, LspRange, RequestOptions } from "../../lsp/types.ts";
-import { indexOf, requestOptions } from "./symbols.ts";
+import { locate, requestOptions } from "./symbols.ts";
 import type { ToolContext } from "../tool.ts";
 import type { NormalizedLocation } from "../../lsp/symbols_queries.ts";
 
@@ -107,11 +106,7 @@ export async function resolvePosition(
   let position: LspPosition;
   let symbol: SymbolNode | null = null;
   if (namePath !== "") {
-    const match = await indexOf(ctx).resolveUnique(
-      parseNamePath(namePath),
-      file.relPath,
-      file.options,
-    );
+    const match = await locate(ctx, namePath, file.relPath, file.options);
     symbol = match.node;
     position = match.node.selectionRange.start;
   } else {
