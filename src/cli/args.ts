@@ -1,6 +1,6 @@
 /**
  * The command line: `sextant [serve|doctor] [--project PATH] [--context NAME] [--mode NAME]...
- * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
+ * [--tools LIST] [--log-level LEVEL] [--enable-shell] [--agent-interface tools|repl]`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -20,6 +20,7 @@ Options:
   --tools LIST         expose only these tools (comma-separated names)
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
   --enable-shell       enable execute_shell_command (off by default)
+  --agent-interface I  tools (default: one MCP tool per tool) or repl (code mode)
   --no-project         start without an active project (use activate_project)
   -h, --help           show this help
   -V, --version        show the version
@@ -34,6 +35,7 @@ export interface CliOptions {
   tools?: string[] | undefined;
   logLevel?: LogLevel | undefined;
   enableShell: boolean;
+  agentInterface?: "tools" | "repl" | undefined;
 }
 
 export class UsageError extends Error {
@@ -55,6 +57,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
         tools: { type: "string" },
         "log-level": { type: "string" },
         "enable-shell": { type: "boolean", default: false },
+        "agent-interface": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -72,6 +75,10 @@ export function parseCommandLine(argv: string[]): CliOptions {
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
   }
+  const agentInterface = values["agent-interface"]?.toLowerCase();
+  if (agentInterface !== undefined && agentInterface !== "tools" && agentInterface !== "repl") {
+    throw new UsageError(`--agent-interface must be tools or repl; got '${agentInterface}'.`);
+  }
   if (values.project !== undefined && values["no-project"]) {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
@@ -84,5 +91,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
     tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
     logLevel: level as LogLevel | undefined,
     enableShell: values["enable-shell"],
+    agentInterface,
   };
 }
