@@ -66,9 +66,14 @@ export interface FlagOptions {
 /**
  * Flags that are not permissions but belong with them wherever Sextant runs outside
  * `deno task start`: never stop to ask for a permission (an MCP server has no one to ask), and
- * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr.
+ * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr,
+ * and let code mode start its worker with no permissions (the `worker-options` feature).
  */
-export const RUNTIME_FLAGS: readonly string[] = ["--quiet", "--no-prompt"];
+export const RUNTIME_FLAGS: readonly string[] = [
+  "--quiet",
+  "--no-prompt",
+  "--unstable-worker-options",
+];
 
 /**
  * Read the permission set `name` from a deno.json (or deno.jsonc) file.
@@ -174,7 +179,8 @@ export function extraRunFromEnv(): string[] {
 const PERMISSION_FLAG = String.raw`--(?:allow|deny|ignore)-(?:${PERMISSION_KINDS.join("|")})` +
   String.raw`(?:=[^\s"',\]]+(?:,[^\s"',\]]+)*)?(?![\w-])`;
 /** Matches one flag that {@linkcode sextantFlags} can produce. */
-const FLAG = String.raw`(?:--quiet|--no-prompt|${PERMISSION_FLAG})(?![\w-])`;
+const FLAG = String
+  .raw`(?:--quiet|--no-prompt|--unstable-worker-options|${PERMISSION_FLAG})(?![\w-])`;
 /** A run of such flags in a shell command, space separated, not inside quotes. */
 const SHELL_RUN = new RegExp(String.raw`(?<!["\w-])${FLAG}(?:[ \t]+${FLAG})*`, "g");
 /** A run of such flags as quoted items of a JSON or TOML array. */
