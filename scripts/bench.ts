@@ -19,6 +19,8 @@ import { Session } from "../src/session.ts";
 import { limitAnswer } from "../src/mcp/limit.ts";
 import { z } from "../src/deps.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
+import { callTool } from "../src/tools/call.ts";
+import { repl } from "../src/tools/repl/repl.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
 import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
@@ -372,6 +374,32 @@ if (import.meta.main) {
       });
     } finally {
       await next.session.dispose();
+    }
+
+    // 5. Code mode: a warm trivial cell, and one API call through repl against the same call
+    // made directly, alternated in one session (the ratio is what counts).
+    const modeSession = await harness(root);
+    try {
+      const session = modeSession.session;
+      const cell = (code: string) => callTool(session, repl, { code });
+      await cell("1 + 1"); // starts the worker
+      const trivial = await warm(runs * 4, () => cell("1 + 1"));
+      rows.push({ what: "repl `1 + 1`, warm worker", ours: trivial });
+      const args = { name_path_pattern: "Core", relative_path: core };
+      const direct = () => callTool(session, findSymbol, args);
+      const viaApi = () => cell(`await s.lsp.find_symbol(${JSON.stringify(args)})`);
+      await direct();
+      await viaApi();
+      const [api, plain] = await paired(runs * 4, viaApi, direct);
+      rows.push({
+        what: "find_symbol Core through repl's API",
+        ours: api,
+        baseline: plain,
+        baselineName: "the same call direct",
+        note: `overhead ${fmt(api - plain)} ms`,
+      });
+    } finally {
+      await modeSession.session.dispose();
     }
 
     const cacheBytes = (await Deno.stat(join(root, ".sextant", "cache", "symbols-typescript.json")))

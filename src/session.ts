@@ -183,8 +183,24 @@ export class Session {
     this.onToolsChanged();
   }
 
-  /** The tools the current context, modes and settings expose. */
+  /**
+   * The tools the client sees. With `agent_interface: repl` (code mode) that is `repl` and the
+   * two companions Serena keeps beside it, when the context and modes expose them; every other
+   * tool is reached through `repl`'s API.
+   */
   activeTools(): Tool[] {
+    const exposed = this.exposedTools();
+    if ((this.project?.settings ?? this.settings).agent_interface !== "repl") {
+      return exposed.filter((t) => t.name !== "repl");
+    }
+    return this.allTools.filter((t) =>
+      t.name === "repl" ||
+      (["initial_instructions", "activate_project"].includes(t.name) && exposed.includes(t))
+    );
+  }
+
+  /** The tools the current context, modes and settings expose (code mode's API offers these). */
+  exposedTools(): Tool[] {
     const selected = selectTools(this.allTools, {
       settings: this.project?.settings ?? this.settings,
       context: this.context,

@@ -1,7 +1,7 @@
 /**
  * The command line: `sextant [serve|doctor|service ...] [--project PATH] [--context NAME]
- * [--mode NAME]... [--tools LIST] [--log-level LEVEL] [--enable-shell] [--standalone] [--http
- * ADDR]`, plus `--help` and `--version`.
+ * [--mode NAME]... [--tools LIST] [--log-level LEVEL] [--enable-shell] [--agent-interface
+ * tools|repl] [--standalone] [--http ADDR]`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -22,6 +22,7 @@ Options:
   --tools LIST         expose only these tools (comma-separated names)
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
   --enable-shell       enable execute_shell_command (off by default)
+  --agent-interface I  tools (default: one MCP tool per tool) or repl (code mode)
   --no-project         start without an active project (use activate_project)
   --standalone         serve in this process, with language servers of its own, instead of
                        relaying to the shared per-user service
@@ -52,6 +53,7 @@ export interface CliOptions {
   /** `host:port` for Streamable HTTP. */
   http?: string | undefined;
   allowRemote: boolean;
+  agentInterface?: "tools" | "repl" | undefined;
 }
 
 export class UsageError extends Error {
@@ -77,6 +79,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
         "idle-timeout": { type: "string" },
         http: { type: "string" },
         "allow-remote": { type: "boolean", default: false },
+        "agent-interface": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -111,6 +114,10 @@ export function parseCommandLine(argv: string[]): CliOptions {
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
   }
+  const agentInterface = values["agent-interface"]?.toLowerCase();
+  if (agentInterface !== undefined && agentInterface !== "tools" && agentInterface !== "repl") {
+    throw new UsageError(`--agent-interface must be tools or repl; got '${agentInterface}'.`);
+  }
   if (values.project !== undefined && values["no-project"]) {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
@@ -128,5 +135,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
     http: values.http,
     allowRemote: values["allow-remote"],
     ...(serviceAction ? { serviceAction } : {}),
+    agentInterface,
   };
 }

@@ -45,9 +45,14 @@ export interface FlagOptions {
 /**
  * Flags that are not permissions but belong with them wherever Sextant runs outside
  * `deno task start`: never stop to ask for a permission (an MCP server has no one to ask), and
- * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr.
+ * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr,
+ * and let code mode start its worker with no permissions (the `worker-options` feature).
  */
-export const RUNTIME_FLAGS: readonly string[] = ["--quiet", "--no-prompt"];
+export const RUNTIME_FLAGS: readonly string[] = [
+  "--quiet",
+  "--no-prompt",
+  "--unstable-worker-options",
+];
 
 /** The allow/deny/ignore grants of one permission value, normalized. */
 export function grantsOf(value: PermissionValue | undefined): {

@@ -31,6 +31,7 @@ export function cliOverrides(options: CliOptions): SettingsFile {
   if (options.modes) overrides.modes = options.modes;
   if (options.logLevel) overrides.log_level = options.logLevel;
   if (options.enableShell) overrides.enable_shell = true;
+  if (options.agentInterface) overrides.agent_interface = options.agentInterface;
   return overrides;
 }
 

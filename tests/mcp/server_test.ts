@@ -153,7 +153,9 @@ Deno.test("server: describeTool annotations for the real file tools", () => {
   for (const tool of ALL_TOOLS) {
     const d = describeTool(tool);
     assertEquals(d.inputSchema.type, "object", tool.name);
-    assert(d.description!.length < 1024, `${tool.name}: description under 1 KB`);
+    // Code mode's one tool carries the API overview (issue 18), within the list's 6,000 chars.
+    const max = tool.name === "repl" ? 3072 : 1024;
+    assert(d.description!.length < max, `${tool.name}: description under ${max} characters`);
     assertEquals(d.annotations?.readOnlyHint, tool.readOnly, tool.name);
   }
 });
