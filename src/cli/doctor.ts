@@ -12,6 +12,7 @@ import { loadSettings } from "../config/load.ts";
 import { describeError } from "../errors.ts";
 import { setLogLevel } from "../log.ts";
 import { LspClient } from "../lsp/client.ts";
+import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
 import { Project } from "../project/project.ts";
 import { VERSION } from "../version.ts";
@@ -189,7 +190,8 @@ async function checkServer(
     write(`${label}: handshake ok in ${ms.toFixed(0)} ms, ${capabilities} capabilities${name}`);
     return "ok";
   } catch (error) {
-    const text = describeError(error).split("\n").join(" | ");
+    const hint = launchFailureError(error, spec.label, command.command, path);
+    const text = (hint ? hint.message : describeError(error)).split("\n").join(" | ");
     write(`${label}: handshake FAILED: ${text}`);
     return "failed";
   } finally {
