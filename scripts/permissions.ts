@@ -20,11 +20,17 @@ import { jsonc } from "../src/deps.ts";
 /** The name of the permission set in deno.json. */
 export const PERMISSION_SET_NAME = "sextant";
 
+/** A file of the repository: a path in a checkout, the URL when Sextant runs from one. */
+function ownFile(name: string): string {
+  const url = new URL(`../${name}`, import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : url.href;
+}
+
 /** The repository's deno.json. */
-export const DENO_JSON: string = fileURLToPath(new URL("../deno.json", import.meta.url));
+export const DENO_JSON: string = ownFile("deno.json");
 
 /** The repository's README.md. */
-export const README: string = fileURLToPath(new URL("../README.md", import.meta.url));
+export const README: string = ownFile("README.md");
 
 /** A permission's grant: everything (`true`), nothing (`false`), or a list of items. */
 export type PermissionList = boolean | string[];

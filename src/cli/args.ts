@@ -1,6 +1,7 @@
 /**
  * The command line: `sextant [serve|doctor] [--project PATH] [--context NAME] [--mode NAME]...
- * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
+ * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, `sextant setup <client> ...`,
+ * `sextant hook <event> --client <client>`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -11,7 +12,14 @@ export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP 
 Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
   sextant doctor [--project PATH]
-                                 check the project's language servers and Sextant's permissions
+                                 check the project's language servers, Sextant's permissions
+                                 and the MCP clients set up on this machine
+  sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
+                                 register Sextant with claude-code, codex, cursor, vscode,
+                                 claude-desktop or gemini-cli (--hooks: also its hooks)
+  sextant hook <event> --client <client>
+                                 a client hook (pre-tool-use, post-tool-use, session-start,
+                                 session-end); reads the hook's JSON on stdin
 
 Options:
   --project PATH       project root (default: the current directory)
@@ -21,12 +29,19 @@ Options:
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
   --enable-shell       enable execute_shell_command (off by default)
   --no-project         start without an active project (use activate_project)
+  --scope SCOPE        setup: user (default) or project (the current folder, or --project)
+  --hooks              setup: also install the hooks that steer agents to symbolic tools
+  --dry-run            setup: print the change, write nothing
+  --force              setup: replace an entry named sextant that does not start Sextant
   -h, --help           show this help
   -V, --version        show the version
 `;
 
+/** The commands. */
+export type Command = "serve" | "doctor" | "setup" | "hook" | "help" | "version";
+
 export interface CliOptions {
-  command: "serve" | "doctor" | "help" | "version";
+  command: Command;
   project?: string | undefined;
   noProject: boolean;
   context?: string | undefined;
@@ -34,6 +49,15 @@ export interface CliOptions {
   tools?: string[] | undefined;
   logLevel?: LogLevel | undefined;
   enableShell: boolean;
+  /** setup: the client; hook: `--client`. */
+  client?: string | undefined;
+  /** hook: the event. */
+  event?: string | undefined;
+  /** setup: `--scope`. */
+  scope?: "user" | "project" | undefined;
+  dryRun: boolean;
+  force: boolean;
+  hooks: boolean;
 }
 
 export class UsageError extends Error {
@@ -55,6 +79,11 @@ export function parseCommandLine(argv: string[]): CliOptions {
         tools: { type: "string" },
         "log-level": { type: "string" },
         "enable-shell": { type: "boolean", default: false },
+        client: { type: "string" },
+        scope: { type: "string" },
+        hooks: { type: "boolean", default: false },
+        "dry-run": { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -64,10 +93,27 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (command !== "serve" && command !== "doctor") {
+  if (!["serve", "doctor", "setup", "hook"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
-  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
+  // setup and hook take one word: the client, the event.
+  const [word, ...extra] = command === "setup" || command === "hook" ? rest : [undefined, ...rest];
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.\n\n${USAGE}`);
+  const wantsHelp = values.help || values.version;
+  if (command === "setup" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "setup needs a client: claude-code, codex, cursor, vscode, claude-desktop or gemini-cli.",
+    );
+  }
+  if (command === "hook" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "hook needs an event: pre-tool-use, post-tool-use, session-start, session-end.",
+    );
+  }
+  const scope = values.scope;
+  if (scope !== undefined && scope !== "user" && scope !== "project") {
+    throw new UsageError(`--scope must be user or project; got '${scope}'.`);
+  }
   const level = values["log-level"];
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
@@ -76,7 +122,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
   return {
-    command: values.help ? "help" : values.version ? "version" : command,
+    command: values.help ? "help" : values.version ? "version" : command as Command,
     project: values.project,
     noProject: values["no-project"],
     context: values.context,
@@ -84,5 +130,11 @@ export function parseCommandLine(argv: string[]): CliOptions {
     tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
     logLevel: level as LogLevel | undefined,
     enableShell: values["enable-shell"],
+    client: command === "setup" ? word : values.client,
+    event: command === "hook" ? word : undefined,
+    scope,
+    dryRun: values["dry-run"],
+    force: values.force,
+    hooks: values.hooks,
   };
 }

@@ -62,6 +62,12 @@ export const SettingsSchema = z.strictObject({
   contexts: z.record(z.string(), ToolSetDefinitionSchema).optional(),
   mode_definitions: z.record(z.string(), ToolSetDefinitionSchema).optional(),
   projects: z.array(RegisteredProjectSchema).optional(),
+  memories: z.enum(["shared", "worktree"]).optional().describe(
+    "In a git worktree: share the main checkout's memories (shared) or keep its own (worktree).",
+  ),
+  hook_search_limit: z.number().int().min(0).optional().describe(
+    "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
+  ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;
 
@@ -83,6 +89,8 @@ export interface Settings {
   contexts: Record<string, ToolSetDefinition>;
   mode_definitions: Record<string, ToolSetDefinition>;
   projects: RegisteredProject[];
+  memories: "shared" | "worktree";
+  hook_search_limit: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -102,6 +110,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   contexts: {},
   mode_definitions: {},
   projects: [],
+  memories: "shared",
+  hook_search_limit: 3,
 });
 
 /** Keys whose lists add up across layers instead of replacing each other. */
