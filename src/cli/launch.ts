@@ -5,8 +5,8 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import denoConfig from "../../deno.json" with { type: "json" };
 import {
+  loadPermissionSet,
   PERMISSION_SET_NAME,
   permissionFlags,
   type PermissionSet,
@@ -32,11 +32,19 @@ export function isDenoCli(execPath: string): boolean {
   return /(^|[\\/])deno(\.exe)?$/i.test(execPath);
 }
 
-/** `deno.json`'s `sextant` permission set, bundled with the code (works from a URL and compiled). */
-function permissionSet(): PermissionSet {
-  const sets = (denoConfig as { permissions?: Record<string, PermissionSet> }).permissions;
-  const set = sets?.[PERMISSION_SET_NAME];
-  if (!set) throw new TypeError(`deno.json has no "${PERMISSION_SET_NAME}" permission set.`);
+/**
+ * `deno.json`'s `sextant` permission set: read from the checkout, or imported from the URL
+ * Sextant runs from. Only `deno run` needs it (a compiled Sextant has its permissions built in),
+ * and only setup asks, so it is loaded on demand, never as part of the server's module graph.
+ */
+async function permissionSet(): Promise<PermissionSet> {
+  const url = new URL("../../deno.json", import.meta.url);
+  if (url.protocol === "file:") return loadPermissionSet(fileURLToPath(url));
+  const config = (await import(url.href, { with: { type: "json" } })).default as {
+    permissions?: Record<string, PermissionSet>;
+  };
+  const set = config.permissions?.[PERMISSION_SET_NAME];
+  if (!set) throw new TypeError(`${url.href} has no "${PERMISSION_SET_NAME}" permission set.`);
   return set;
 }
 
@@ -48,18 +56,24 @@ function permissionSet(): PermissionSet {
  * @example
  * ```ts
  * import { sextantLaunch } from "./launch.ts";
- * const launch = sextantLaunch({ execPath: "/opt/bin/sextant" });
+ * const launch = await sextantLaunch({ execPath: "/opt/bin/sextant" });
  * console.log(launch); // { command: "/opt/bin/sextant", args: [] }
  * ```
  */
-export function sextantLaunch(options: LaunchOptions = {}): Launch {
+export async function sextantLaunch(options: LaunchOptions = {}): Promise<Launch> {
   const execPath = options.execPath ?? Deno.execPath();
   if (!isDenoCli(execPath)) return { command: execPath, args: [] };
   const main = options.mainUrl ?? new URL("../../main.ts", import.meta.url).href;
   const script = main.startsWith("file:") ? fileURLToPath(main) : main;
   return {
     command: execPath,
-    args: ["run", "--no-config", ...RUNTIME_FLAGS, ...permissionFlags(permissionSet()), script],
+    args: [
+      "run",
+      "--no-config",
+      ...RUNTIME_FLAGS,
+      ...permissionFlags(await permissionSet()),
+      script,
+    ],
   };
 }
 

@@ -330,7 +330,7 @@ export async function runSetup(options: SetupOptions): Promise<number> {
   const scope = options.scope ?? "user";
   const project = options.project ?? Deno.cwd();
   const env = options.env ?? processEnv();
-  const launch = options.launch ?? sextantLaunch();
+  const launch = options.launch ?? await sextantLaunch();
   const force = options.force ?? false;
   let mcpPath: string;
   try {

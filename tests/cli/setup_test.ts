@@ -282,7 +282,7 @@ Deno.test("setup from the command line writes the entry that starts this Sextant
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   const config = JSON.parse(await Deno.readTextFile(join(h.home, ".cursor", "mcp.json")));
-  const launch = sextantLaunch();
+  const launch = await sextantLaunch();
   assertEquals(config.mcpServers.sextant, {
     command: Deno.execPath(),
     args: [...launch.args, "--context", "ide"],
