@@ -418,4 +418,7 @@ if (import.meta.main) {
     if (values.keep) console.error(`kept ${root}`);
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
+  // Client hooks run as a new process per tool call: their own small table.
+  const { printHookBench } = await import("./hook_bench.ts");
+  await printHookBench();
 }

@@ -41,11 +41,17 @@ export {
 /** The name of the permission set in deno.json. */
 export const PERMISSION_SET_NAME = "sextant";
 
+/** A file of the repository: a path in a checkout, the URL when Sextant runs from one. */
+function ownFile(name: string): string {
+  const url = new URL(`../${name}`, import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : url.href;
+}
+
 /** The repository's deno.json. */
-export const DENO_JSON: string = fileURLToPath(new URL("../deno.json", import.meta.url));
+export const DENO_JSON: string = ownFile("deno.json");
 
 /** The repository's README.md. */
-export const README: string = fileURLToPath(new URL("../README.md", import.meta.url));
+export const README: string = ownFile("README.md");
 
 /**
  * Read the permission set `name` from a deno.json (or deno.jsonc) file.

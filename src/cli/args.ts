@@ -1,7 +1,8 @@
 /**
  * The command line: `sextant [serve|doctor|service ...] [--project PATH] [--context NAME]
  * [--mode NAME]... [--tools LIST] [--log-level LEVEL] [--enable-shell] [--agent-interface
- * tools|repl] [--standalone] [--http ADDR]`, plus `--help` and `--version`.
+ * tools|repl] [--standalone] [--http ADDR]`, `sextant setup <client> ...`, `sextant hook <event>
+ * --client <client>`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -12,8 +13,15 @@ export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP 
 Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
   sextant doctor [--project PATH]
-                                 check the project's language servers and Sextant's permissions
+                                 check the project's language servers, Sextant's permissions
+                                 and the MCP clients set up on this machine
   sextant service status|stop    show or stop the shared service of this user
+  sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
+                                 register Sextant with claude-code, codex, cursor, vscode,
+                                 claude-desktop or gemini-cli (--hooks: also its hooks)
+  sextant hook <event> --client <client>
+                                 a client hook (pre-tool-use, post-tool-use, session-start,
+                                 session-end); reads the hook's JSON on stdin
 
 Options:
   --project PATH       project root (default: the current directory)
@@ -29,6 +37,10 @@ Options:
   --idle-timeout SECS  the shared service exits this long after its last session (default 300)
   --http ADDR          serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765)
   --allow-remote       let --http bind an address other than loopback (bearer token required)
+  --scope SCOPE        setup: user (default) or project (the current folder, or --project)
+  --hooks              setup: also install the hooks that steer agents to symbolic tools
+  --dry-run            setup: print the change, write nothing
+  --force              setup: replace an entry named sextant that does not start Sextant
   -h, --help           show this help
   -V, --version        show the version
 `;
@@ -36,8 +48,11 @@ Options:
 /** What `sextant service` does: run the service (started by a front), show it, stop it. */
 export type ServiceAction = "run" | "status" | "stop";
 
+/** The commands. */
+export type Command = "serve" | "doctor" | "service" | "setup" | "hook" | "help" | "version";
+
 export interface CliOptions {
-  command: "serve" | "doctor" | "service" | "help" | "version";
+  command: Command;
   /** With `command: "service"`. */
   serviceAction?: ServiceAction | undefined;
   project?: string | undefined;
@@ -54,6 +69,15 @@ export interface CliOptions {
   http?: string | undefined;
   allowRemote: boolean;
   agentInterface?: "tools" | "repl" | undefined;
+  /** setup: the client; hook: `--client`. */
+  client?: string | undefined;
+  /** hook: the event. */
+  event?: string | undefined;
+  /** setup: `--scope`. */
+  scope?: "user" | "project" | undefined;
+  dryRun: boolean;
+  force: boolean;
+  hooks: boolean;
 }
 
 export class UsageError extends Error {
@@ -80,6 +104,11 @@ export function parseCommandLine(argv: string[]): CliOptions {
         http: { type: "string" },
         "allow-remote": { type: "boolean", default: false },
         "agent-interface": { type: "string" },
+        client: { type: "string" },
+        scope: { type: "string" },
+        hooks: { type: "boolean", default: false },
+        "dry-run": { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -89,7 +118,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (command !== "serve" && command !== "doctor" && command !== "service") {
+  if (!["serve", "doctor", "service", "setup", "hook"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
   let serviceAction: ServiceAction | undefined;
@@ -100,7 +129,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
     }
     serviceAction = action;
   }
-  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
   let idleTimeout: number | undefined;
   if (values["idle-timeout"] !== undefined) {
     idleTimeout = Number(values["idle-timeout"]);
@@ -109,6 +137,27 @@ export function parseCommandLine(argv: string[]): CliOptions {
         `--idle-timeout must be a number of seconds (0 or more); got '${values["idle-timeout"]}'.`,
       );
     }
+  }
+  if (!["serve", "doctor", "setup", "hook"].includes(command)) {
+    throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
+  }
+  // setup and hook take one word: the client, the event.
+  const [word, ...extra] = command === "setup" || command === "hook" ? rest : [undefined, ...rest];
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.\n\n${USAGE}`);
+  const wantsHelp = values.help || values.version;
+  if (command === "setup" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "setup needs a client: claude-code, codex, cursor, vscode, claude-desktop or gemini-cli.",
+    );
+  }
+  if (command === "hook" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "hook needs an event: pre-tool-use, post-tool-use, session-start, session-end.",
+    );
+  }
+  const scope = values.scope;
+  if (scope !== undefined && scope !== "user" && scope !== "project") {
+    throw new UsageError(`--scope must be user or project; got '${scope}'.`);
   }
   const level = values["log-level"];
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -122,7 +171,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
   return {
-    command: values.help ? "help" : values.version ? "version" : command,
+    command: values.help ? "help" : values.version ? "version" : command as Command,
     project: values.project,
     noProject: values["no-project"],
     context: values.context,
@@ -136,5 +185,11 @@ export function parseCommandLine(argv: string[]): CliOptions {
     allowRemote: values["allow-remote"],
     ...(serviceAction ? { serviceAction } : {}),
     agentInterface,
+    client: command === "setup" ? word : values.client,
+    event: command === "hook" ? word : undefined,
+    scope,
+    dryRun: values["dry-run"],
+    force: values.force,
+    hooks: values.hooks,
   };
 }

@@ -3,7 +3,7 @@
  * It detects the project's languages by the extensions of its (not ignored) files, looks up
  * each language's server as the engine does, asks it for its version, does a live LSP
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
- * force. Plain text on stdout, one line per finding; exit code 0 when every server found
+ * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding; exit code 0 when every server found
  * completes the handshake, 1 otherwise.
  * @module
  */
@@ -17,6 +17,8 @@ import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../ls
 import { Project } from "../project/project.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
+import { processEnv } from "./clients.ts";
+import { clientLines } from "./doctor_clients.ts";
 
 /** Files looked at to detect languages; enough to find every language of a real project. */
 const MAX_FILES = 20_000;
@@ -217,6 +219,12 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   write(`sextant ${VERSION} doctor (deno ${Deno.version.deno}, ${Deno.build.target})`);
   write(`project: ${project.root}`);
   for (const line of await permissionLines(project.root)) write(line);
+  try {
+    const path = Deno.env.get("PATH") ?? "";
+    for (const line of clientLines(processEnv(), project.root, path)) write(line);
+  } catch (error) {
+    write(`clients: cannot look for client configs (${describeError(error)})`);
+  }
 
   const specs = serverSpecs(project.root, settings.language_servers);
   const languages = await detectProjectLanguages(project, specs);

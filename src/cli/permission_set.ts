@@ -39,6 +39,8 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
     "kill",
     "cmd",
     "taskkill",
+    "claude",
+    "sextant",
   ],
   "env": {
     "allow": [
@@ -50,6 +52,10 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
       "SEXTANT_LSP_PATH",
       "INIT_CWD",
       "SEXTANT_TOKEN",
+      "CODEX_HOME",
+      "CLAUDE_CONFIG_DIR",
+      "APPDATA",
+      "SEXTANT_HOOK_SEARCH_LIMIT",
     ],
     "ignore": true,
   },

@@ -68,6 +68,12 @@ export const SettingsSchema = z.strictObject({
   repl_timeout: z.number().positive().optional().describe("Default seconds per repl call."),
   included_apis: z.array(z.string()).optional().describe("Code mode: only these facades of s."),
   excluded_apis: z.array(z.string()).optional().describe("Code mode: facades of s to leave out."),
+  memories: z.enum(["shared", "worktree"]).optional().describe(
+    "In a git worktree: share the main checkout's memories (shared) or keep its own (worktree).",
+  ),
+  hook_search_limit: z.number().int().min(0).optional().describe(
+    "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
+  ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;
 
@@ -93,6 +99,8 @@ export interface Settings {
   repl_timeout: number;
   included_apis: string[];
   excluded_apis: string[];
+  memories: "shared" | "worktree";
+  hook_search_limit: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -116,6 +124,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   repl_timeout: 120,
   included_apis: [],
   excluded_apis: [],
+  memories: "shared",
+  hook_search_limit: 3,
 });
 
 /** Keys whose lists add up across layers instead of replacing each other. */

@@ -10,10 +10,9 @@
  * and exits at once.
  * @module
  */
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { CliOptions } from "../cli/args.ts";
-import { permissionFlags, RUNTIME_FLAGS } from "../cli/permission_flags.ts";
-import { SEXTANT_PERMISSIONS } from "../cli/permission_set.ts";
+import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
@@ -29,23 +28,17 @@ const encoder = new TextEncoder();
  * The command that starts the service with this process's own permissions: the executable
  * itself when Sextant is compiled, else `deno run` with the `sextant` permission set.
  */
-export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLevel">): {
-  command: string;
-  args: string[];
-} {
-  const exec = Deno.execPath();
+export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLevel">): Launch {
+  const launch = sextantLaunch();
   const tail = ["service", "run"];
   if (options.idleTimeout !== undefined) tail.push("--idle-timeout", String(options.idleTimeout));
   if (options.logLevel !== undefined) tail.push("--log-level", options.logLevel);
-  if (!/^deno(\.exe)?$/i.test(basename(exec))) return { command: exec, args: tail };
-  // `--allow-run=deno` allows the `deno` found on PATH, which may be a link to this executable
-  // rather than the executable itself.
-  const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-  const flags = [...RUNTIME_FLAGS, ...permissionFlags(SEXTANT_PERMISSIONS)];
-  return {
-    command: allowed ? exec : "deno",
-    args: ["run", "--no-config", ...flags, Deno.mainModule, ...tail],
-  };
+  // `--allow-run=deno` (or `sextant`) allows the program of that name found on PATH, which may
+  // be a link to this executable rather than the executable itself.
+  const allowed =
+    Deno.permissions.querySync({ name: "run", command: launch.command }).state === "granted";
+  const onPath = isDenoCli(launch.command) ? "deno" : "sextant";
+  return { command: allowed ? launch.command : onPath, args: [...launch.args, ...tail] };
 }
 
 interface Connection {

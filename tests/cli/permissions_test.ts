@@ -93,6 +93,8 @@ async function programsSextantStarts(): Promise<Set<string>> {
       }
     }
   }
+  // The compiled executable starts itself as the shared service (src/service/relay.ts).
+  programs.add("sextant");
   // Test runners chosen by a variable in src/toolchain/test_plans.ts.
   programs.add("vitest");
   programs.add("jest");
