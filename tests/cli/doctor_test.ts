@@ -76,7 +76,8 @@ Deno.test("doctor: the permission set in force, one line per permission", async 
   assertEquals(line(lines, "permission write:"), "permission write: granted");
   assertStringIncludes(line(lines, "permission run:"), "limited to the programs on --allow-run");
   assertStringIncludes(line(lines, "permission env:"), "limited (PATH granted, HOME granted");
-  for (const name of ["net", "ffi", "sys"]) {
+  assertStringIncludes(line(lines, "permission net:"), "permission net: loopback only");
+  for (const name of ["ffi", "sys"]) {
     assertEquals(line(lines, `permission ${name}:`), `permission ${name}: not granted`);
   }
   assertStringIncludes(line(lines, "languages:"), "none detected");
