@@ -21,6 +21,7 @@ export {
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  RootsListChangedNotificationSchema,
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 export type {

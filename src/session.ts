@@ -86,6 +86,7 @@ export class Session {
   readonly #services = new Map<Project, ProjectServices>();
   /** Code actions this session was shown, per project (ids stay valid across calls). */
   readonly #codeActions = new Map<Project, CodeActionStore>();
+  #deciding: Promise<void> = Promise.resolve();
 
   constructor(options: SessionOptions) {
     this.settings = options.settings;
@@ -115,6 +116,21 @@ export class Session {
     const services = this.#host.servicesFor(project, this);
     this.#services.set(project, services);
     return services;
+  }
+
+  /**
+   * Wait until work that decides the session's project (following the client's roots) is
+   * done, so a tool call never runs against the folder the session is about to leave.
+   */
+  settled(): Promise<void> {
+    return this.#deciding.then(() => {}, () => {});
+  }
+
+  /** Run `work`, which may change the active project, before later tool calls proceed. */
+  decide(work: () => Promise<void>): Promise<void> {
+    const next = this.#deciding.then(work, work);
+    this.#deciding = next.catch(() => {});
+    return next;
   }
 
   /** The code actions this session was shown for `project`. */

@@ -84,6 +84,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    await session.settled();
     const name = request.params.name;
     const tool = session.activeTools().find((t) => t.name === name);
     if (!tool) {

@@ -9,7 +9,7 @@
 /** A root as MCP's `roots/list` returns it. */
 export interface McpRoot {
   uri: string;
-  name?: string;
+  name?: string | undefined;
 }
 
 /** Options of {@linkcode chooseProjectRoot} and {@linkcode fileUriToPath}. */

@@ -11,8 +11,9 @@ import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
-import type { Server } from "../deps.ts";
+import { RootsListChangedNotificationSchema, type Server } from "../deps.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
+import { chooseProjectRoot } from "../project/roots.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
 import { ALL_TOOLS } from "../tools/mod.ts";
@@ -99,5 +100,35 @@ export async function openSession(
   // Fail fast on an unknown context or mode named on the command line.
   session.activeTools();
   const server = createServer(session, { instructions: () => systemPrompt(session) });
+  // Without --project, the session works in the folder the client names as its root (a
+  // worktree, a second window), and follows it when the client's roots change.
+  if (options.project === undefined && !options.noProject) {
+    const follow = () => void session.decide(() => followRoots(server, session, overrides));
+    server.oninitialized = follow;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, follow);
+  }
   return { session, server };
+}
+
+/** Make the client's root (the first, with several) the session's active project. */
+async function followRoots(server: Server, session: Session, overrides: SettingsFile) {
+  if (!server.getClientCapabilities()?.roots) return;
+  let root: string | null;
+  try {
+    root = chooseProjectRoot((await server.listRoots(undefined, { timeout: 5000 })).roots);
+  } catch (error) {
+    log.debug("roots/list failed:", error);
+    return;
+  }
+  if (root === null || isBroadRoot(root)) return;
+  let real: string;
+  try {
+    real = Deno.realPathSync(root);
+  } catch {
+    return;
+  }
+  if (session.project && Deno.realPathSync(session.project.root) === real) return;
+  const settings = await loadSettings({ projectRoot: real, overrides });
+  await session.setProject(Project.open(real, settings));
+  log.info(`following the client's root: ${real}`);
 }

@@ -15,6 +15,7 @@ import {
 import { detectLanguages, resolveCommand, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
+import { detectWorktree } from "../../project/worktree.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { unknownToolNames } from "../select.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
@@ -98,7 +99,7 @@ export const getCurrentConfig = defineTool({
     const context = contextDefinition(settings, session.context);
     const lines = [
       project
-        ? `Active project: '${project.name}' at ${project.root}`
+        ? `Active project: '${project.name}' at ${project.root}${worktreeNote(project.root)}`
         : "Active project: none (activate one with activate_project)",
       ...loadedProjectsLine(session),
       `Registered projects${file ? ` (${file})` : ""}:` +
@@ -133,3 +134,15 @@ export const getCurrentConfig = defineTool({
     return lines.join("\n");
   },
 });
+
+/** ` (git worktree 'name' of /main/checkout)` for a worktree, else nothing. */
+function worktreeNote(root: string): string {
+  const worktree = detectWorktree(root);
+  if (!worktree) return "";
+  return ` (git worktree '${worktree.name}'` +
+    (worktree.mainRoot
+      ? ` of ${worktree.mainRoot}; memories shared with it unless ` +
+        'memories: "worktree"'
+      : "") +
+    ")";
+}

@@ -7,6 +7,7 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { replaceContent } from "../../edit/replace.ts";
 import { Memories, MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
+import { memoryRootFor } from "../../project/worktree.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, replaceMode } from "../shared/params.ts";
 
@@ -16,7 +17,9 @@ const memoryFileName = z.string().describe(
 
 /** The memory store of the active project (a ToolError when no project is active). */
 export function memoriesOf(ctx: ToolContext): Memories {
-  return new Memories(ctx.project().root);
+  const project = ctx.project();
+  // A git worktree shares its main checkout's memories unless configured otherwise.
+  return new Memories(memoryRootFor(project.root, project.settings));
 }
 
 export const writeMemory = defineTool({
