@@ -30,7 +30,7 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = 30;
 
 /** Write the generated project: `src/core.ts` plus `files` modules in PACKAGES folders. */
-async function generate(root: string, files: number): Promise<void> {
+export async function generate(root: string, files: number): Promise<void> {
   await Deno.mkdir(join(root, "src"), { recursive: true });
   await Deno.writeTextFile(
     join(root, "tsconfig.json"),
@@ -414,6 +414,9 @@ if (import.meta.main) {
         `(${mb(startRss)} after loading Sextant's modules; language servers excluded). ` +
         `Symbol cache on disk: ${(cacheBytes / 1024 / 1024).toFixed(1)} MB.`,
     );
+    // The shared service: fronts as clients start them, on the same project.
+    const { printServiceBench } = await import("./service_bench.ts");
+    await printServiceBench(root, runs);
   } finally {
     if (values.keep) console.error(`kept ${root}`);
     else await Deno.remove(parent, { recursive: true }).catch(() => {});

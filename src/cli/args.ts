@@ -138,9 +138,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
       );
     }
   }
-  if (!["serve", "doctor", "setup", "hook"].includes(command)) {
-    throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
-  }
   // setup and hook take one word: the client, the event.
   const [word, ...extra] = command === "setup" || command === "hook" ? rest : [undefined, ...rest];
   if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.\n\n${USAGE}`);

@@ -11,7 +11,6 @@
  * run its servers with another `PATH` or configuration.
  * @module
  */
-import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
 
@@ -44,11 +43,17 @@ function ownUid(): { uid: number | null; tempDir: string } {
   }
 }
 
-/** A short digest of the variables in {@linkcode SERVICE_ENV_KEYS}. */
+/**
+ * A short digest of the variables in {@linkcode SERVICE_ENV_KEYS} (FNV-1a, 64 bits: a name, not
+ * a secret; the front stays free of Node's crypto module, which costs it memory).
+ */
 export function environmentDigest(env: (key: string) => string | undefined): string {
-  const hash = createHash("sha256");
-  for (const key of SERVICE_ENV_KEYS) hash.update(`${key}=${env(key) ?? ""}\0`);
-  return hash.digest("hex").slice(0, 12);
+  let hash = 0xcbf29ce484222325n;
+  const bytes = new TextEncoder().encode(
+    SERVICE_ENV_KEYS.map((key) => `${key}=${env(key) ?? ""}`).join("\0"),
+  );
+  for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return hash.toString(16).padStart(16, "0").slice(0, 12);
 }
 
 /**

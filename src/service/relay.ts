@@ -136,6 +136,24 @@ interface JsonRpcLine {
   method?: string;
 }
 
+const RESPONSE_ID_AT_END = /"id":(-?\d+|"(?:[^"\\]|\\.)*")\}\s*$/;
+const RESPONSE_ID_AT_START =
+  /^\{"jsonrpc":"2\.0","id":(-?\d+|"(?:[^"\\]|\\.)*"),"(?:error|result)"/;
+
+/**
+ * The id of a response from the service, read from the ends of the line where the SDK writes
+ * it, without parsing a large answer (the front stays small); null for requests and
+ * notifications. Unusual lines are parsed whole.
+ */
+export function responseId(line: Uint8Array): RequestId | null {
+  const head = decoder.decode(line.subarray(0, 200));
+  const tail = decoder.decode(line.subarray(Math.max(0, line.length - 200)));
+  const found = RESPONSE_ID_AT_END.exec(tail) ?? RESPONSE_ID_AT_START.exec(head);
+  if (found && !head.includes('"method":')) return JSON.parse(found[1]!) as RequestId;
+  const message = parse(line);
+  return message && message.method === undefined && message.id != null ? message.id : null;
+}
+
 function parse(line: Uint8Array): JsonRpcLine | null {
   try {
     const value = JSON.parse(decoder.decode(line));
@@ -214,13 +232,13 @@ export async function relay(options: CliOptions): Promise<boolean> {
 
   const pumpFromService = async (lines: LineReader) => {
     for (let line = await lines.next(); line !== null; line = await lines.next()) {
-      const message = parse(line);
-      if (message && message.method === undefined && message.id != null) {
-        if (message.id === replayedId) {
+      const id = responseId(line);
+      if (id !== null) {
+        if (id === replayedId) {
           replayedId = null;
           continue;
         }
-        pending.delete(message.id);
+        pending.delete(id);
       }
       await toClient(withNewline(line));
     }

@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
+import { ensurePrivateFolder, environmentDigest, sameToken, servicePaths } from "./paths.ts";
+
+Deno.test("environmentDigest: stable, and different for a different PATH", () => {
+  const env = (path: string) => (key: string) => key === "PATH" ? path : undefined;
+  assertEquals(environmentDigest(env("/bin")), environmentDigest(env("/bin")));
+  assert(environmentDigest(env("/bin")) !== environmentDigest(env("/usr/bin")));
+  assertEquals(environmentDigest(env("/bin")).length, 12);
+});
+
+Deno.test("sameToken compares whole tokens", () => {
+  assert(sameToken("abc", "abc"));
+  assert(!sameToken("abc", "abd"));
+  assert(!sameToken("abc", "ab"));
+});
+
+Deno.test("ensurePrivateFolder: creates 0700, refuses a folder open to others", async () => {
+  const parent = await Deno.makeTempDir();
+  try {
+    const fresh = join(parent, "fresh");
+    ensurePrivateFolder(fresh, null);
+    assertEquals(Deno.statSync(fresh).mode! & 0o777, 0o700);
+    const open = join(parent, "open");
+    Deno.mkdirSync(open);
+    Deno.chmodSync(open, 0o755);
+    assertThrows(() => ensurePrivateFolder(open, null), "is open to other users (mode 755)");
+    const uid = Deno.statSync(fresh).uid;
+    assertThrows(() => ensurePrivateFolder(fresh, (uid ?? 0) + 1), "belongs to user");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("servicePaths: under XDG_RUNTIME_DIR, named for the version and environment", async () => {
+  const runtime = await Deno.makeTempDir();
+  try {
+    const paths = servicePaths((key) => key === "XDG_RUNTIME_DIR" ? runtime : undefined);
+    assertEquals(paths.dir, join(runtime, "sextant"));
+    assert(paths.endpoint.startsWith(join(runtime, "sextant", "sextant-")));
+    assert(paths.endpoint.endsWith(".json") && paths.lock.endsWith(".lock"));
+  } finally {
+    await Deno.remove(runtime, { recursive: true });
+  }
+});

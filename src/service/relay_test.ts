@@ -1,0 +1,21 @@
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { responseId } from "./relay.ts";
+
+const line = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+Deno.test("responseId: ids of answers as the SDK writes them, null for the service's requests", () => {
+  // A result: the SDK writes the id last.
+  assertEquals(responseId(line({ result: { content: [] }, jsonrpc: "2.0", id: 7 })), 7);
+  assertEquals(responseId(line({ result: {}, jsonrpc: "2.0", id: 'a"b' })), 'a"b');
+  // An error: the id comes first.
+  assertEquals(responseId(line({ jsonrpc: "2.0", id: 3, error: { code: 1, message: "x" } })), 3);
+  // Requests and notifications from the service are not answers.
+  assertEquals(responseId(line({ jsonrpc: "2.0", method: "notifications/progress" })), null);
+  assertEquals(responseId(line({ jsonrpc: "2.0", id: 9, method: "roots/list" })), null);
+  // Text that looks like an id inside a large answer does not fool it.
+  const text = `${"x".repeat(5000)} "id":1}`;
+  const big = { result: { content: [{ type: "text", text }] }, jsonrpc: "2.0", id: 12 };
+  assertEquals(responseId(line(big)), 12);
+  // Other key orders are parsed whole.
+  assertEquals(responseId(line({ id: 4, jsonrpc: "2.0", result: {} })), 4);
+});
