@@ -12,6 +12,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { type DeclarationIndex, declarationIndexFor } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import type { Session } from "../session.ts";
@@ -132,7 +133,7 @@ export function symbolIndexFor(session: Session, project: Project): SymbolIndex 
   let index = indexes.get(project);
   if (!index || index.pool !== pool) {
     index?.flush().catch(() => {});
-    index = new SymbolIndex(project, pool);
+    index = new SymbolIndex(project, pool, declarationIndexFor(session, project));
     indexes.set(project, index);
     session.own(index);
   }
@@ -143,6 +144,8 @@ export function symbolIndexFor(session: Session, project: Project): SymbolIndex 
 export class SymbolIndex {
   readonly project: Project;
   readonly pool: LanguageServerPool;
+  /** The syntactic index that picks the files a folder-wide search asks the server about. */
+  readonly declarations: DeclarationIndex | null;
   readonly #caches = new Map<string, SymbolCache>();
   readonly #inflight = new Map<string, Promise<FileSymbols>>();
   /** Recently used decoded trees (by path, valid for one content hash), most recent last. */
@@ -150,9 +153,14 @@ export class SymbolIndex {
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(project: Project, pool: LanguageServerPool) {
+  constructor(
+    project: Project,
+    pool: LanguageServerPool,
+    declarations: DeclarationIndex | null = null,
+  ) {
     this.project = project;
     this.pool = pool;
+    this.declarations = declarations;
   }
 
   /** The registry id of the server for a file without starting it; null if none handles it. */
@@ -302,8 +310,9 @@ export class SymbolIndex {
       const file = await this.fileSymbols(scope.relPath, options);
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     }
-    const files = await this.sourceFiles(scope.relPath, options.signal);
     const needle = prefilterNeedle(pattern);
+    const candidates = await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
+    const files = candidates ?? await this.sourceFiles(scope.relPath, options.signal);
     let asked = 0;
     let lastReport = Date.now();
     const perFile = await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
@@ -325,7 +334,7 @@ export class SymbolIndex {
       }
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     });
-    if (scope.relPath === ".") {
+    if (scope.relPath === "." && candidates === null) {
       // Every file of these servers was listed: entries of files that are gone can go too.
       const present = new Set(files);
       const ids = new Set(files.map((f) => this.#serverIdFor(f)));
@@ -334,6 +343,36 @@ export class SymbolIndex {
       }
     }
     return perFile.flat();
+  }
+
+  /**
+   * The files that may declare a match, from the declaration index: those declaring the last
+   * segment's name, plus every source file the index does not parse (left to the text
+   * prefilter). Null when there is no index or the name is not a plain identifier (servers
+   * invent names such as "describe() callback" that no parser sees): then every file is read.
+   * Waits, with progress, until the index is complete and current.
+   */
+  async #candidateFiles(
+    pattern: NamePathPattern,
+    findOptions: FindOptions,
+    scope: string,
+    options: RequestOptions,
+  ): Promise<string[] | null> {
+    const index = this.declarations;
+    const name = pattern.segments[pattern.segments.length - 1]!.name;
+    if (index === null || prefilterNeedle(pattern) !== name) return null;
+    try {
+      await index.ready({ signal: options.signal, onProgress: options.onProgress });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return null; // the index could not be built: read every file instead
+    }
+    const substring = findOptions.substring ?? false;
+    const files = [
+      ...index.candidates(name, { substring, scope }),
+      ...index.otherFiles(scope),
+    ].filter((f) => this.pool.handles(f) && this.#isPrimary(f));
+    return files.sort();
   }
 
   /** The one symbol a name path denotes in a file (see pickUnique for the rules). */
