@@ -21,6 +21,11 @@ interface Found {
   node: Node;
   /** The identifier (selection range). */
   nameNode: Node;
+  /**
+   * A member of the enclosing class declared from inside a method (Python's `self.x = ...`):
+   * listed once among the class's children, as pyright does.
+   */
+  member?: boolean;
 }
 
 /** A rule sees a node of its type and the kind of the enclosing declaration (0: top level). */
@@ -167,9 +172,15 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     if (found && n.parent?.type === "decorated_definition") found.node = n.parent;
     return found;
   },
-  assignment: (n) => {
+  assignment: (n, parentKind) => {
     const left = n.childForFieldName("left");
     if (!left) return null;
+    if (left.type === "attribute") {
+      const object = left.childForFieldName("object");
+      const attribute = left.childForFieldName("attribute");
+      if (parentKind !== K.Method || object?.text !== "self" || !attribute) return null;
+      return { name: attribute.text, kind: K.Variable, node: n, nameNode: attribute, member: true };
+    }
     return pythonTargets(left).map((id) => ({
       name: id.text,
       kind: /^[A-Z][A-Z0-9_]*$/.test(id.text) ? K.Constant : K.Variable,
@@ -346,7 +357,7 @@ export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymb
   const top: CompactSymbol[] = [];
   const cursor = root.walk();
   try {
-    visitChildren(cursor, rules, top, 0);
+    visitChildren(cursor, rules, top, 0, null);
   } finally {
     cursor.delete();
   }
@@ -358,6 +369,7 @@ function visitChildren(
   rules: Readonly<Record<string, Rule>>,
   siblings: CompactSymbol[],
   parentKind: number,
+  members: CompactSymbol[] | null,
 ): void {
   if (!cursor.gotoFirstChild()) return;
   do {
@@ -369,6 +381,10 @@ function visitChildren(
       const found = result === null ? [] : Array.isArray(result) ? result : [result];
       for (const f of found) {
         const c = compact(f);
+        if (f.member) {
+          if (members !== null && !members.some((m) => m[0] === f.name)) members.push(c);
+          continue;
+        }
         siblings.push(c);
         // The first declaration owns what is nested in the node (a constructor's body, not
         // the parameter properties listed beside it).
@@ -379,7 +395,8 @@ function visitChildren(
       }
     }
     const children: CompactSymbol[] = owner === null ? siblings : [];
-    visitChildren(cursor, rules, children, kind);
+    const ownerIsType = owner !== null && (kind === K.Class || kind === K.Struct);
+    visitChildren(cursor, rules, children, kind, ownerIsType ? children : members);
     if (owner !== null && children.length > 0) owner.push(children);
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
