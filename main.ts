@@ -1,10 +1,10 @@
 /**
- * Sextant's entry point: parse the command line and run the chosen command.
+ * Sextant's entry point: parse the command line and run the chosen command. Commands load
+ * their modules on demand: the stdio front that relays to the shared service stays small, and
+ * `sextant hook` (run on every tool call of a client) loads only its own small module.
  * @module
  */
 import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
-import { doctor } from "./src/cli/doctor.ts";
-import { serve } from "./src/cli/serve.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -15,9 +15,20 @@ if (import.meta.main) {
       console.log(USAGE);
     } else if (options.command === "version") {
       console.log(`sextant ${VERSION}`);
+    } else if (options.command === "hook") {
+      const { hook } = await import("./src/cli/hook.ts");
+      Deno.exit(await hook(options));
+    } else if (options.command === "setup") {
+      const { setup } = await import("./src/cli/setup.ts");
+      Deno.exit(await setup(options));
     } else if (options.command === "doctor") {
+      const { doctor } = await import("./src/cli/doctor.ts");
       Deno.exit(await doctor(options));
+    } else if (options.command === "service") {
+      const { service } = await import("./src/cli/service.ts");
+      Deno.exit(await service(options));
     } else {
+      const { serve } = await import("./src/cli/serve.ts");
       await serve(options);
     }
   } catch (error) {

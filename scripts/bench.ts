@@ -1,8 +1,8 @@
 /**
  * `deno task bench`: latency of the symbol tools on a generated TypeScript project of ~3,000
  * files, cold and warm, measured through the tool handlers, with the same LSP requests sent
- * straight to the language server in the same run as baselines (DESIGN.md §8). Prints a table
- * of medians, ratios, and this process's RSS.
+ * straight to the language server in the same run as baselines (docs/ARCHITECTURE.md §8). Prints
+ * a table of medians, ratios, and this process's RSS.
  *
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
  * the generated project.
@@ -13,12 +13,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { poolFor, ServerPool } from "../src/lsp/pool.ts";
+import { ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
 import { limitAnswer } from "../src/mcp/limit.ts";
 import { z } from "../src/deps.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
+import { callTool } from "../src/tools/call.ts";
+import { repl } from "../src/tools/repl/repl.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
 import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
@@ -307,7 +309,7 @@ if (import.meta.main) {
       });
 
       // 3. Warm: ours and the same request sent straight to our session's server, alternating.
-      const server = await poolFor(ours.session, ours.project).serverFor(core);
+      const server = await ours.session.services(ours.project).pool.serverFor(core);
       const refsParams = {
         textDocument: { uri: server.uriOf(core) },
         position: corePos,
@@ -364,7 +366,7 @@ if (import.meta.main) {
       const fromCache = await time(() =>
         next.call(findSymbol, { name_path_pattern: "render", include_kinds: [6] })
       );
-      const pool = poolFor(next.session, next.project) as ServerPool;
+      const pool = next.session.services(next.project).pool as ServerPool;
       rows.push({
         what: "find_symbol render (global), new session, persistent cache",
         ours: fromCache.ms,
@@ -372,6 +374,32 @@ if (import.meta.main) {
       });
     } finally {
       await next.session.dispose();
+    }
+
+    // 5. Code mode: a warm trivial cell, and one API call through repl against the same call
+    // made directly, alternated in one session (the ratio is what counts).
+    const modeSession = await harness(root);
+    try {
+      const session = modeSession.session;
+      const cell = (code: string) => callTool(session, repl, { code });
+      await cell("1 + 1"); // starts the worker
+      const trivial = await warm(runs * 4, () => cell("1 + 1"));
+      rows.push({ what: "repl `1 + 1`, warm worker", ours: trivial });
+      const args = { name_path_pattern: "Core", relative_path: core };
+      const direct = () => callTool(session, findSymbol, args);
+      const viaApi = () => cell(`await s.lsp.find_symbol(${JSON.stringify(args)})`);
+      await direct();
+      await viaApi();
+      const [api, plain] = await paired(runs * 4, viaApi, direct);
+      rows.push({
+        what: "find_symbol Core through repl's API",
+        ours: api,
+        baseline: plain,
+        baselineName: "the same call direct",
+        note: `overhead ${fmt(api - plain)} ms`,
+      });
+    } finally {
+      await modeSession.session.dispose();
     }
 
     const cacheBytes = (await Deno.stat(join(root, ".sextant", "cache", "symbols-typescript.json")))
@@ -390,4 +418,7 @@ if (import.meta.main) {
     if (values.keep) console.error(`kept ${root}`);
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
+  // Client hooks run as a new process per tool call: their own small table.
+  const { printHookBench } = await import("./hook_bench.ts");
+  await printHookBench();
 }

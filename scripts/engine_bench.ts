@@ -1,5 +1,5 @@
 /**
- * Engine benchmark (DESIGN.md §8), runnable on its own:
+ * Engine benchmark (docs/ARCHITECTURE.md §8), runnable on its own:
  *
  *     deno run -A scripts/engine_bench.ts [--files 3000] [--runs 15] [--scan 300] [--cold-runs 3]
  *

@@ -16,59 +16,41 @@
  */
 import { fileURLToPath } from "node:url";
 import { jsonc } from "../src/deps.ts";
+import {
+  type FlagOptions,
+  PERMISSION_KINDS,
+  permissionFlags,
+  type PermissionSet,
+  RUNTIME_FLAGS,
+} from "../src/cli/permission_flags.ts";
+
+export {
+  type FlagOptions,
+  grantsOf,
+  PERMISSION_KINDS,
+  permissionFlags,
+  type PermissionKind,
+  type PermissionList,
+  type PermissionSet,
+  type PermissionValue,
+  runGrant,
+  RUNTIME_FLAGS,
+} from "../src/cli/permission_flags.ts";
 
 /** The name of the permission set in deno.json. */
 export const PERMISSION_SET_NAME = "sextant";
 
-/** The repository's deno.json. */
-export const DENO_JSON: string = fileURLToPath(new URL("../deno.json", import.meta.url));
-
-/** The repository's README.md. */
-export const README: string = fileURLToPath(new URL("../README.md", import.meta.url));
-
-/** A permission's grant: everything (`true`), nothing (`false`), or a list of items. */
-export type PermissionList = boolean | string[];
-
-/** A permission in a deno.json permission set: a grant, or `allow`/`deny`/`ignore` grants. */
-export type PermissionValue = PermissionList | {
-  allow?: PermissionList;
-  deny?: PermissionList;
-  ignore?: PermissionList;
-};
-
-/** The permission kinds Deno knows, in the order their flags are written. */
-export const PERMISSION_KINDS = [
-  "read",
-  "write",
-  "run",
-  "env",
-  "net",
-  "ffi",
-  "sys",
-  "import",
-] as const;
-
-/** One of {@linkcode PERMISSION_KINDS}. */
-export type PermissionKind = typeof PERMISSION_KINDS[number];
-
-/** A deno.json permission set. */
-export type PermissionSet = Partial<Record<PermissionKind, PermissionValue>>;
-
-/** Options of {@linkcode permissionFlags} and {@linkcode sextantFlags}. */
-export interface FlagOptions {
-  /**
-   * Programs added to the set's `run` list (names or absolute paths). `"*"` lifts the
-   * restriction: `--allow-run` for every program.
-   */
-  extraRun?: readonly string[];
+/** A file of the repository: a path in a checkout, the URL when Sextant runs from one. */
+function ownFile(name: string): string {
+  const url = new URL(`../${name}`, import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : url.href;
 }
 
-/**
- * Flags that are not permissions but belong with them wherever Sextant runs outside
- * `deno task start`: never stop to ask for a permission (an MCP server has no one to ask), and
- * keep Deno's own notes (downloads, programs of the `run` list that are not installed) off stderr.
- */
-export const RUNTIME_FLAGS: readonly string[] = ["--quiet", "--no-prompt"];
+/** The repository's deno.json. */
+export const DENO_JSON: string = ownFile("deno.json");
+
+/** The repository's README.md. */
+export const README: string = ownFile("README.md");
 
 /**
  * Read the permission set `name` from a deno.json (or deno.jsonc) file.
@@ -102,59 +84,6 @@ export function loadPermissionSet(
   return set;
 }
 
-/** The allow/deny/ignore grants of one permission value, normalized. */
-export function grantsOf(value: PermissionValue | undefined): {
-  allow: PermissionList;
-  deny: PermissionList;
-  ignore: PermissionList;
-} {
-  if (value === undefined) return { allow: false, deny: false, ignore: false };
-  if (typeof value === "boolean" || Array.isArray(value)) {
-    return { allow: value, deny: false, ignore: false };
-  }
-  return { allow: value.allow ?? false, deny: value.deny ?? false, ignore: value.ignore ?? false };
-}
-
-function flag(mode: "allow" | "deny" | "ignore", kind: PermissionKind, list: PermissionList) {
-  if (list === true) return [`--${mode}-${kind}`];
-  if (list === false || list.length === 0) return [];
-  for (const item of list) {
-    if (item.includes(",")) throw new TypeError(`A ${kind} item cannot hold a comma: "${item}".`);
-  }
-  return [`--${mode}-${kind}=${list.join(",")}`];
-}
-
-/** The `run` list of a set with `extra` programs added (`true` when `extra` holds `"*"`). */
-export function runGrant(set: PermissionSet, extra: readonly string[] = []): PermissionList {
-  const allow = grantsOf(set.run).allow;
-  if (allow === true || extra.includes("*")) return true;
-  const base = allow === false ? [] : allow;
-  return [...new Set([...base, ...extra.map((e) => e.trim()).filter(Boolean)])];
-}
-
-/**
- * The `--allow-*`, `--deny-*` and `--ignore-*` flags equivalent to a permission set. A `false`
- * or absent permission gives no flag: Deno denies what is not granted.
- *
- * @example
- * ```ts
- * import { permissionFlags } from "./permissions.ts";
- * const flags = permissionFlags({ read: true, run: ["gopls"], env: { allow: ["HOME"], ignore: true } });
- * console.log(flags.join(" ")); // --allow-read --allow-run=gopls --allow-env=HOME --ignore-env
- * ```
- */
-export function permissionFlags(set: PermissionSet, options: FlagOptions = {}): string[] {
-  const flags: string[] = [];
-  for (const kind of PERMISSION_KINDS) {
-    const grants = grantsOf(set[kind]);
-    const allow = kind === "run" ? runGrant(set, options.extraRun) : grants.allow;
-    flags.push(...flag("allow", kind, allow));
-    flags.push(...flag("deny", kind, grants.deny));
-    flags.push(...flag("ignore", kind, grants.ignore));
-  }
-  return flags;
-}
-
 /** {@linkcode RUNTIME_FLAGS} followed by the flags of the `sextant` set (from deno.json). */
 export function sextantFlags(options: FlagOptions = {}, configPath = DENO_JSON): string[] {
   return [...RUNTIME_FLAGS, ...permissionFlags(loadPermissionSet(configPath), options)];
@@ -174,7 +103,8 @@ export function extraRunFromEnv(): string[] {
 const PERMISSION_FLAG = String.raw`--(?:allow|deny|ignore)-(?:${PERMISSION_KINDS.join("|")})` +
   String.raw`(?:=[^\s"',\]]+(?:,[^\s"',\]]+)*)?(?![\w-])`;
 /** Matches one flag that {@linkcode sextantFlags} can produce. */
-const FLAG = String.raw`(?:--quiet|--no-prompt|${PERMISSION_FLAG})(?![\w-])`;
+const FLAG = String
+  .raw`(?:--quiet|--no-prompt|--unstable-worker-options|${PERMISSION_FLAG})(?![\w-])`;
 /** A run of such flags in a shell command, space separated, not inside quotes. */
 const SHELL_RUN = new RegExp(String.raw`(?<!["\w-])${FLAG}(?:[ \t]+${FLAG})*`, "g");
 /** A run of such flags as quoted items of a JSON or TOML array. */

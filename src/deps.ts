@@ -7,6 +7,8 @@
 
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/index"
 export { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/stdio"
 export { ReadBuffer, serializeMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/stdio.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"

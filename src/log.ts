@@ -8,6 +8,13 @@ export type LogLevel = typeof LOG_LEVELS[number];
 
 let threshold = LOG_LEVELS.indexOf("info");
 const encoder = new TextEncoder();
+/** Where log lines go: stderr, or a file (the shared service has no stderr to write to). */
+let sink: { writeSync(bytes: Uint8Array): number } = Deno.stderr;
+
+/** Send log lines to `file` from now on (the shared service's log). */
+export function logToFile(file: { writeSync(bytes: Uint8Array): number }): void {
+  sink = file;
+}
 
 export function setLogLevel(level: LogLevel): void {
   threshold = LOG_LEVELS.indexOf(level);
@@ -17,7 +24,7 @@ function emit(level: LogLevel, parts: unknown[]): void {
   if (LOG_LEVELS.indexOf(level) < threshold) return;
   const text = parts.map((p) => typeof p === "string" ? p : Deno.inspect(p)).join(" ");
   try {
-    Deno.stderr.writeSync(encoder.encode(`[sextant ${level}] ${text}\n`));
+    sink.writeSync(encoder.encode(`[sextant ${level}] ${text}\n`));
   } catch {
     // stderr closed: nothing sensible left to do with a log line.
   }

@@ -7,8 +7,11 @@ import type { Settings } from "./config/schema.ts";
 import { ToolError } from "./errors.ts";
 import type { Project } from "./project/project.ts";
 import type { Tool } from "./tools/tool.ts";
-import { modeDefinition, selectTools } from "./config/toolsets.ts";
+import { modeDefinition } from "./config/toolsets.ts";
+import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
+import { CodeActionStore } from "./lsp/code_actions.ts";
+import { ProjectHost, type ProjectServices } from "./service/projects.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -56,6 +59,11 @@ export interface SessionOptions {
   project?: Project | null;
   /** Expose only these tools (the `--tools` option), on top of contexts and modes. */
   onlyTools?: readonly string[] | undefined;
+  /**
+   * The projects' shared services (language servers, symbol index). Omitted: the session has a
+   * host of its own, which stops a project's servers as soon as the session lets go of it.
+   */
+  host?: ProjectHost;
 }
 
 export class Session {
@@ -72,10 +80,12 @@ export class Session {
   /** Called when the exposed tool set changes (the server sends `tools/list_changed`). */
   onToolsChanged: () => void = () => {};
   readonly #disposables = new Set<Disposable>();
-  readonly #fileListeners = new Set<(realPaths: readonly string[]) => void | Promise<void>>();
-  readonly #projectListeners = new Set<
-    (project: Project | null, previous: Project | null) => void | Promise<void>
-  >();
+  readonly #host: ProjectHost;
+  readonly #ownsHost: boolean;
+  /** The projects whose services this session holds, by project object. */
+  readonly #services = new Map<Project, ProjectServices>();
+  /** Code actions this session was shown, per project (ids stay valid across calls). */
+  readonly #codeActions = new Map<Project, CodeActionStore>();
 
   constructor(options: SessionOptions) {
     this.settings = options.settings;
@@ -88,6 +98,49 @@ export class Session {
     this.context = initial.context;
     this.modes = [...initial.modes];
     this.onlyTools = options.onlyTools ? new Set(options.onlyTools) : null;
+    this.#ownsHost = options.host === undefined;
+    this.#host = options.host ?? new ProjectHost();
+  }
+
+  /**
+   * The shared services (language-server pool, symbol index) of `project`: created on first
+   * use, shared with every session on the same folder.
+   */
+  services(project: Project): ProjectServices {
+    const held = this.#services.get(project);
+    if (held && !held.pool.disposed) {
+      held.lastUsed = Date.now();
+      return held;
+    }
+    const services = this.#host.servicesFor(project, this);
+    this.#services.set(project, services);
+    return services;
+  }
+
+  /** The code actions this session was shown for `project`. */
+  codeActions(project: Project): CodeActionStore {
+    let store = this.#codeActions.get(project);
+    if (!store) {
+      store = new CodeActionStore(project);
+      this.#codeActions.set(project, store);
+    }
+    return store;
+  }
+
+  /**
+   * This session no longer works on `project` (unloaded or switched away from): its servers
+   * stop unless another session uses them (see ProjectHost).
+   */
+  async releaseProject(project: Project): Promise<void> {
+    this.#codeActions.delete(project);
+    if (!this.#services.delete(project)) return;
+    await this.#host.release(project, this);
+  }
+
+  /** Stop the servers of `project` now, for every session (restart_language_server). */
+  async stopProjectServers(project: Project): Promise<void> {
+    this.#services.delete(project);
+    await this.#host.stop(project);
   }
 
   /** The active project, or a ToolError telling the agent to activate one. */
@@ -102,8 +155,8 @@ export class Session {
 
   /**
    * Make `project` the active one (activate_project); it is loaded into {@linkcode projects} and
-   * becomes the last used one. Project listeners run first (e.g. to stop the previous project's
-   * language servers), then the client is told the tool set may differ. Activating the active
+   * becomes the last used one. The previous project is released first (its servers stop unless
+   * it is still loaded or another session uses it), then the client is told the tool set may differ. Activating the active
    * project again changes nothing.
    */
   async setProject(project: Project | null): Promise<void> {
@@ -114,15 +167,9 @@ export class Session {
     }
     if (project === previous) return;
     this.project = project;
-    await Promise.allSettled([...this.#projectListeners].map((l) => l(project, previous)));
+    // A project still loaded in the session (manage_projects) keeps its servers.
+    if (previous && !this.projects.has(previous)) await this.releaseProject(previous);
     this.onToolsChanged();
-  }
-
-  /** Listen for project switches. */
-  onProjectChanged(
-    listener: (project: Project | null, previous: Project | null) => void | Promise<void>,
-  ): void {
-    this.#projectListeners.add(listener);
   }
 
   /**
@@ -136,8 +183,24 @@ export class Session {
     this.onToolsChanged();
   }
 
-  /** The tools the current context, modes and settings expose. */
+  /**
+   * The tools the client sees. With `agent_interface: repl` (code mode) that is `repl` and the
+   * two companions Serena keeps beside it, when the context and modes expose them; every other
+   * tool is reached through `repl`'s API.
+   */
   activeTools(): Tool[] {
+    const exposed = this.exposedTools();
+    if ((this.project?.settings ?? this.settings).agent_interface !== "repl") {
+      return exposed.filter((t) => t.name !== "repl");
+    }
+    return this.allTools.filter((t) =>
+      t.name === "repl" ||
+      (["initial_instructions", "activate_project"].includes(t.name) && exposed.includes(t))
+    );
+  }
+
+  /** The tools the current context, modes and settings expose (code mode's API offers these). */
+  exposedTools(): Tool[] {
     const selected = selectTools(this.allTools, {
       settings: this.project?.settings ?? this.settings,
       context: this.context,
@@ -147,14 +210,12 @@ export class Session {
     return only ? selected.filter((t) => only.has(t.name)) : selected;
   }
 
-  /** Listen for files changed by our own tools (the language-server engine syncs on this). */
-  onFilesChanged(listener: (realPaths: readonly string[]) => void | Promise<void>): void {
-    this.#fileListeners.add(listener);
-  }
-
-  /** Tell listeners that our tools wrote these files; they are synced before this resolves. */
+  /**
+   * Our tools wrote these files: every project this session holds syncs them with its language
+   * servers before this resolves (other sessions on the project share those servers).
+   */
   async filesChanged(realPaths: readonly string[]): Promise<void> {
-    await Promise.allSettled([...this.#fileListeners].map((l) => l(realPaths)));
+    await Promise.allSettled([...this.#services.values()].map((s) => s.filesChanged(realPaths)));
   }
 
   /** Register something to release on shutdown. */
@@ -162,9 +223,15 @@ export class Session {
     this.#disposables.add(resource);
   }
 
+  /** Release everything the session holds; its own host (if it has one) stops its servers. */
   async dispose(): Promise<void> {
     const all = [...this.#disposables];
     this.#disposables.clear();
-    await Promise.allSettled(all.map((d) => d.dispose()));
+    const projects = [...this.#services.keys()];
+    await Promise.allSettled([
+      ...all.map((d) => d.dispose()),
+      ...projects.map((p) => this.releaseProject(p)),
+    ]);
+    if (this.#ownsHost) await this.#host.dispose();
   }
 }

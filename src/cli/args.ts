@@ -1,6 +1,8 @@
 /**
- * The command line: `sextant [serve|doctor] [--project PATH] [--context NAME] [--mode NAME]...
- * [--tools LIST] [--log-level LEVEL] [--enable-shell]`, plus `--help` and `--version`.
+ * The command line: `sextant [serve|doctor|service ...] [--project PATH] [--context NAME]
+ * [--mode NAME]... [--tools LIST] [--log-level LEVEL] [--enable-shell] [--agent-interface
+ * tools|repl] [--standalone] [--http ADDR]`, `sextant setup <client> ...`, `sextant hook <event>
+ * --client <client>`, plus `--help` and `--version`.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -11,7 +13,15 @@ export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP 
 Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
   sextant doctor [--project PATH]
-                                 check the project's language servers and Sextant's permissions
+                                 check the project's language servers, Sextant's permissions
+                                 and the MCP clients set up on this machine
+  sextant service status|stop    show or stop the shared service of this user
+  sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
+                                 register Sextant with claude-code, codex, cursor, vscode,
+                                 claude-desktop or gemini-cli (--hooks: also its hooks)
+  sextant hook <event> --client <client>
+                                 a client hook (pre-tool-use, post-tool-use, session-start,
+                                 session-end); reads the hook's JSON on stdin
 
 Options:
   --project PATH       project root (default: the current directory)
@@ -20,13 +30,31 @@ Options:
   --tools LIST         expose only these tools (comma-separated names)
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)
   --enable-shell       enable execute_shell_command (off by default)
+  --agent-interface I  tools (default: one MCP tool per tool) or repl (code mode)
   --no-project         start without an active project (use activate_project)
+  --standalone         serve in this process, with language servers of its own, instead of
+                       relaying to the shared per-user service
+  --idle-timeout SECS  the shared service exits this long after its last session (default 300)
+  --http ADDR          serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765)
+  --allow-remote       let --http bind an address other than loopback (bearer token required)
+  --scope SCOPE        setup: user (default) or project (the current folder, or --project)
+  --hooks              setup: also install the hooks that steer agents to symbolic tools
+  --dry-run            setup: print the change, write nothing
+  --force              setup: replace an entry named sextant that does not start Sextant
   -h, --help           show this help
   -V, --version        show the version
 `;
 
+/** What `sextant service` does: run the service (started by a front), show it, stop it. */
+export type ServiceAction = "run" | "status" | "stop";
+
+/** The commands. */
+export type Command = "serve" | "doctor" | "service" | "setup" | "hook" | "help" | "version";
+
 export interface CliOptions {
-  command: "serve" | "doctor" | "help" | "version";
+  command: Command;
+  /** With `command: "service"`. */
+  serviceAction?: ServiceAction | undefined;
   project?: string | undefined;
   noProject: boolean;
   context?: string | undefined;
@@ -34,6 +62,22 @@ export interface CliOptions {
   tools?: string[] | undefined;
   logLevel?: LogLevel | undefined;
   enableShell: boolean;
+  standalone: boolean;
+  /** Seconds the shared service lives on after its last session. */
+  idleTimeout?: number | undefined;
+  /** `host:port` for Streamable HTTP. */
+  http?: string | undefined;
+  allowRemote: boolean;
+  agentInterface?: "tools" | "repl" | undefined;
+  /** setup: the client; hook: `--client`. */
+  client?: string | undefined;
+  /** hook: the event. */
+  event?: string | undefined;
+  /** setup: `--scope`. */
+  scope?: "user" | "project" | undefined;
+  dryRun: boolean;
+  force: boolean;
+  hooks: boolean;
 }
 
 export class UsageError extends Error {
@@ -55,6 +99,16 @@ export function parseCommandLine(argv: string[]): CliOptions {
         tools: { type: "string" },
         "log-level": { type: "string" },
         "enable-shell": { type: "boolean", default: false },
+        standalone: { type: "boolean", default: false },
+        "idle-timeout": { type: "string" },
+        http: { type: "string" },
+        "allow-remote": { type: "boolean", default: false },
+        "agent-interface": { type: "string" },
+        client: { type: "string" },
+        scope: { type: "string" },
+        hooks: { type: "boolean", default: false },
+        "dry-run": { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -64,19 +118,60 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (command !== "serve" && command !== "doctor") {
+  if (!["serve", "doctor", "service", "setup", "hook"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
-  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.\n\n${USAGE}`);
+  let serviceAction: ServiceAction | undefined;
+  if (command === "service") {
+    const action = rest.shift();
+    if (action !== "run" && action !== "status" && action !== "stop") {
+      throw new UsageError(`'sextant service' takes status or stop.\n\n${USAGE}`);
+    }
+    serviceAction = action;
+  }
+  let idleTimeout: number | undefined;
+  if (values["idle-timeout"] !== undefined) {
+    idleTimeout = Number(values["idle-timeout"]);
+    if (!Number.isFinite(idleTimeout) || idleTimeout < 0) {
+      throw new UsageError(
+        `--idle-timeout must be a number of seconds (0 or more); got '${values["idle-timeout"]}'.`,
+      );
+    }
+  }
+  if (!["serve", "doctor", "setup", "hook"].includes(command)) {
+    throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
+  }
+  // setup and hook take one word: the client, the event.
+  const [word, ...extra] = command === "setup" || command === "hook" ? rest : [undefined, ...rest];
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.\n\n${USAGE}`);
+  const wantsHelp = values.help || values.version;
+  if (command === "setup" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "setup needs a client: claude-code, codex, cursor, vscode, claude-desktop or gemini-cli.",
+    );
+  }
+  if (command === "hook" && word === undefined && !wantsHelp) {
+    throw new UsageError(
+      "hook needs an event: pre-tool-use, post-tool-use, session-start, session-end.",
+    );
+  }
+  const scope = values.scope;
+  if (scope !== undefined && scope !== "user" && scope !== "project") {
+    throw new UsageError(`--scope must be user or project; got '${scope}'.`);
+  }
   const level = values["log-level"];
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}; got '${level}'.`);
+  }
+  const agentInterface = values["agent-interface"]?.toLowerCase();
+  if (agentInterface !== undefined && agentInterface !== "tools" && agentInterface !== "repl") {
+    throw new UsageError(`--agent-interface must be tools or repl; got '${agentInterface}'.`);
   }
   if (values.project !== undefined && values["no-project"]) {
     throw new UsageError("--project and --no-project cannot be used together.");
   }
   return {
-    command: values.help ? "help" : values.version ? "version" : command,
+    command: values.help ? "help" : values.version ? "version" : command as Command,
     project: values.project,
     noProject: values["no-project"],
     context: values.context,
@@ -84,5 +179,17 @@ export function parseCommandLine(argv: string[]): CliOptions {
     tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
     logLevel: level as LogLevel | undefined,
     enableShell: values["enable-shell"],
+    standalone: values.standalone,
+    idleTimeout,
+    http: values.http,
+    allowRemote: values["allow-remote"],
+    ...(serviceAction ? { serviceAction } : {}),
+    agentInterface,
+    client: command === "setup" ? word : values.client,
+    event: command === "hook" ? word : undefined,
+    scope,
+    dryRun: values["dry-run"],
+    force: values.force,
+    hooks: values.hooks,
   };
 }

@@ -3,7 +3,7 @@
  * It detects the project's languages by the extensions of its (not ignored) files, looks up
  * each language's server as the engine does, asks it for its version, does a live LSP
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
- * force. Plain text on stdout, one line per finding; exit code 0 when every server found
+ * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding; exit code 0 when every server found
  * completes the handshake, 1 otherwise.
  * @module
  */
@@ -12,10 +12,13 @@ import { loadSettings } from "../config/load.ts";
 import { describeError } from "../errors.ts";
 import { setLogLevel } from "../log.ts";
 import { LspClient } from "../lsp/client.ts";
+import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
 import { Project } from "../project/project.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
+import { processEnv } from "./clients.ts";
+import { clientLines } from "./doctor_clients.ts";
 
 /** Files looked at to detect languages; enough to find every language of a real project. */
 const MAX_FILES = 20_000;
@@ -70,6 +73,11 @@ export async function permissionLines(projectRoot: string): Promise<string[]> {
       lines.push(
         `permission env: limited (${states.join(", ")}; other variables read as unset, ` +
           "language servers still get the whole environment)",
+      );
+    } else if (name === "net" && await state({ name, host: "127.0.0.1" }) === "granted") {
+      lines.push(
+        "permission net: loopback only (127.0.0.1: the shared service and --http; nothing " +
+          "beyond this machine)",
       );
     } else {
       lines.push(`permission ${name}: not granted`);
@@ -184,7 +192,8 @@ async function checkServer(
     write(`${label}: handshake ok in ${ms.toFixed(0)} ms, ${capabilities} capabilities${name}`);
     return "ok";
   } catch (error) {
-    const text = describeError(error).split("\n").join(" | ");
+    const hint = launchFailureError(error, spec.label, command.command, path);
+    const text = (hint ? hint.message : describeError(error)).split("\n").join(" | ");
     write(`${label}: handshake FAILED: ${text}`);
     return "failed";
   } finally {
@@ -210,6 +219,12 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   write(`sextant ${VERSION} doctor (deno ${Deno.version.deno}, ${Deno.build.target})`);
   write(`project: ${project.root}`);
   for (const line of await permissionLines(project.root)) write(line);
+  try {
+    const path = Deno.env.get("PATH") ?? "";
+    for (const line of clientLines(processEnv(), project.root, path)) write(line);
+  } catch (error) {
+    write(`clients: cannot look for client configs (${describeError(error)})`);
+  }
 
   const specs = serverSpecs(project.root, settings.language_servers);
   const languages = await detectProjectLanguages(project, specs);

@@ -1,81 +1,23 @@
 /**
- * `sextant serve`: load settings, open the project, start the MCP server on stdio, and shut down
- * cleanly on stdin EOF, SIGINT or SIGTERM (language servers stopped first).
+ * `sextant serve`: the MCP server on stdio. By default this process is a thin front that relays
+ * the session to the per-user service (started when none runs; see service/relay.ts), so every
+ * session shares warm language servers. `--standalone` serves in this process instead, and so
+ * does a front that cannot reach or start a service. Either way the process stops on stdin EOF,
+ * SIGINT or SIGTERM, after stopping what it started.
  * @module
  */
-import { fileURLToPath } from "node:url";
-import { loadSettings } from "../config/load.ts";
-import type { SettingsFile } from "../config/schema.ts";
 import { log, setLogLevel } from "../log.ts";
-import { createServer } from "../mcp/server.ts";
-import { DenoStdioTransport } from "../mcp/stdio.ts";
-import { Project, refuseBroadRoot } from "../project/project.ts";
-import { systemPrompt } from "../prompts/system.ts";
-import { Session } from "../session.ts";
-import { ALL_TOOLS } from "../tools/mod.ts";
 import type { CliOptions } from "./args.ts";
 
-export function cliOverrides(options: CliOptions): SettingsFile {
-  const overrides: SettingsFile = {};
-  if (options.context) overrides.context = options.context;
-  if (options.modes) overrides.modes = options.modes;
-  if (options.logLevel) overrides.log_level = options.logLevel;
-  if (options.enableShell) overrides.enable_shell = true;
-  return overrides;
-}
-
-/**
- * The current directory; but `deno task start` runs in Sextant's own folder, so there the folder
- * the user ran it from (INIT_CWD, set by `deno task`) is meant.
- */
-function defaultProjectRoot(): string {
-  const cwd = Deno.cwd();
-  const initCwd = Deno.env.get("INIT_CWD");
-  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
-  try {
-    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
-    return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
-  } catch {
-    return cwd;
-  }
-}
-
-function isBroadRoot(path: string): boolean {
-  try {
-    refuseBroadRoot(Deno.realPathSync(path));
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-export async function serve(options: CliOptions): Promise<void> {
-  if (options.logLevel) setLogLevel(options.logLevel);
-  const overrides = cliOverrides(options);
-  const globalSettings = await loadSettings({ overrides });
-  let project: Project | null = null;
-  // Clients often start servers in `/` or the home folder: without --project, that is no
-  // project, and the agent activates one.
-  let root = options.project ?? defaultProjectRoot();
-  if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
-    log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
-    root = "";
-  }
-  if (!options.noProject && root !== "") {
-    const settings = await loadSettings({ projectRoot: root, overrides });
-    project = Project.open(root, settings);
-  }
-  setLogLevel(project?.settings.log_level ?? globalSettings.log_level);
-  const session = new Session({
-    settings: globalSettings,
-    tools: ALL_TOOLS,
-    project,
-    onlyTools: options.tools,
+/** Serve in this process: one session, its own language servers. */
+export async function serveStandalone(options: CliOptions): Promise<void> {
+  const { DenoStdioTransport } = await import("../mcp/stdio.ts");
+  const { openSession } = await import("../service/sessions.ts");
+  const { session, server } = await openSession(options, {
+    cwd: Deno.cwd(),
+    initCwd: Deno.env.get("INIT_CWD"),
   });
-  // Fail fast on an unknown context or mode named on the command line.
-  session.activeTools();
-
-  const server = createServer(session, { instructions: () => systemPrompt(session) });
+  setLogLevel(session.project?.settings.log_level ?? session.settings.log_level);
   const transport = new DenoStdioTransport();
 
   let stopping: Promise<void> | null = null;
@@ -96,6 +38,20 @@ export async function serve(options: CliOptions): Promise<void> {
   }
   await server.connect(transport);
   log.info(
-    project ? `serving project ${project.root}` : "serving without a project (activate_project)",
+    session.project
+      ? `serving project ${session.project.root}`
+      : "serving without a project (activate_project)",
   );
+}
+
+export async function serve(options: CliOptions): Promise<void> {
+  if (options.logLevel) setLogLevel(options.logLevel);
+  if (options.http !== undefined) {
+    const { serveHttp } = await import("../service/http.ts");
+    return await serveHttp(options);
+  }
+  if (options.standalone) return await serveStandalone(options);
+  const { relay } = await import("../service/relay.ts");
+  const relayed = await relay(options);
+  if (!relayed) await serveStandalone(options);
 }

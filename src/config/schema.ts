@@ -62,6 +62,18 @@ export const SettingsSchema = z.strictObject({
   contexts: z.record(z.string(), ToolSetDefinitionSchema).optional(),
   mode_definitions: z.record(z.string(), ToolSetDefinitionSchema).optional(),
   projects: z.array(RegisteredProjectSchema).optional(),
+  agent_interface: z.string().toLowerCase().pipe(z.enum(["tools", "repl"])).optional().describe(
+    "tools: one MCP tool per tool (default); repl: code mode, one `repl` tool running TypeScript.",
+  ),
+  repl_timeout: z.number().positive().optional().describe("Default seconds per repl call."),
+  included_apis: z.array(z.string()).optional().describe("Code mode: only these facades of s."),
+  excluded_apis: z.array(z.string()).optional().describe("Code mode: facades of s to leave out."),
+  memories: z.enum(["shared", "worktree"]).optional().describe(
+    "In a git worktree: share the main checkout's memories (shared) or keep its own (worktree).",
+  ),
+  hook_search_limit: z.number().int().min(0).optional().describe(
+    "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
+  ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;
 
@@ -83,6 +95,12 @@ export interface Settings {
   contexts: Record<string, ToolSetDefinition>;
   mode_definitions: Record<string, ToolSetDefinition>;
   projects: RegisteredProject[];
+  agent_interface: "tools" | "repl";
+  repl_timeout: number;
+  included_apis: string[];
+  excluded_apis: string[];
+  memories: "shared" | "worktree";
+  hook_search_limit: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -102,10 +120,22 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   contexts: {},
   mode_definitions: {},
   projects: [],
+  agent_interface: "tools",
+  repl_timeout: 120,
+  included_apis: [],
+  excluded_apis: [],
+  memories: "shared",
+  hook_search_limit: 3,
 });
 
 /** Keys whose lists add up across layers instead of replacing each other. */
-const ADDITIVE_KEYS = ["ignored_paths", "included_tools", "excluded_tools"] as const;
+const ADDITIVE_KEYS = [
+  "ignored_paths",
+  "included_tools",
+  "excluded_tools",
+  "included_apis",
+  "excluded_apis",
+] as const;
 /** Keys whose records merge entry by entry across layers. */
 const RECORD_KEYS = ["language_servers", "contexts", "mode_definitions"] as const;
 

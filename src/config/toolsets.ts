@@ -3,10 +3,10 @@
  * A context describes the client (chat app, coding agent, IDE) and is fixed for a session; modes
  * describe the way of working and can be switched live (switch_modes). Built-ins are defined
  * here; config (`contexts`, `mode_definitions`) may add new ones or override a built-in's fields.
+ * This module is data and its lookup; tools/select.ts applies it to the tool list.
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { Marker, Tool } from "../tools/tool.ts";
 import type { Settings, ToolSetDefinition } from "./schema.ts";
 
 /** Plain file and shell tools that coding-agent and IDE clients already have built in. */
@@ -155,63 +155,4 @@ export function knownContexts(settings: Settings): string[] {
 /** Names of every mode the settings know (built-in first). */
 export function knownModes(settings: Settings): string[] {
   return [...new Set([...Object.keys(BUILTIN_MODES), ...Object.keys(settings.mode_definitions)])];
-}
-
-export interface SelectOptions {
-  settings: Settings;
-  context: string;
-  modes: readonly string[];
-}
-
-/** The layers of a selection, in the order they apply. */
-function layers(options: SelectOptions): ToolSetDefinition[] {
-  const { settings } = options;
-  return [
-    contextDefinition(settings, options.context),
-    { included_tools: settings.included_tools, excluded_tools: settings.excluded_tools },
-    ...options.modes.map((m) => modeDefinition(settings, m)),
-  ];
-}
-
-function matches(tool: Tool, names?: readonly string[], markers?: readonly Marker[]): boolean {
-  return (names?.includes(tool.name) ?? false) ||
-    tool.markers.some((m) => markers?.includes(m) ?? false);
-}
-
-/**
- * The exposed tool set. It starts with every tool not marked optional; then the context, the
- * settings' `included_tools`/`excluded_tools`, and each mode apply in that order, each first
- * adding what it includes and then removing what it excludes (by name or marker), so a later
- * layer overrides an earlier one (the config can bring back a tool a context hides; planning
- * hides editing tools whatever the config enabled). Last, the settings' `excluded_tools` are
- * removed again (the user's explicit exclusion is final) and `read_only` hides editing tools.
- */
-export function selectTools(all: readonly Tool[], options: SelectOptions): Tool[] {
-  const active = new Set(all.filter((t) => !t.markers.includes("optional")));
-  for (const layer of layers(options)) {
-    for (const tool of all) {
-      if (matches(tool, layer.included_tools, layer.included_markers)) active.add(tool);
-    }
-    for (const tool of all) {
-      if (matches(tool, layer.excluded_tools, layer.excluded_markers)) active.delete(tool);
-    }
-  }
-  const { settings } = options;
-  const readOnlyMarkers: Marker[] = settings.read_only ? ["can-edit", "symbolic-edit"] : [];
-  return all.filter((tool) =>
-    active.has(tool) && !matches(tool, settings.excluded_tools, readOnlyMarkers)
-  );
-}
-
-/**
- * Tool names that the active context, modes or settings mention but no tool has: usually a
- * typo in the config (reported by get_current_config).
- */
-export function unknownToolNames(all: readonly Tool[], options: SelectOptions): string[] {
-  const known = new Set(all.map((t) => t.name));
-  const named = layers(options).flatMap((l) => [
-    ...(l.included_tools ?? []),
-    ...(l.excluded_tools ?? []),
-  ]);
-  return [...new Set(named)].filter((name) => !known.has(name)).sort();
 }

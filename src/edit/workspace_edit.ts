@@ -1,15 +1,15 @@
 /**
- * Applying an LSP `WorkspaceEdit` (from rename, code actions) to project files, all or nothing:
- * every file is read and edited in memory first (in the sandbox, in its own format); only when
- * all succeeded are they written together with {@linkcode writeAllOrNothing}.
- * Both forms are accepted: `changes` (uri → edits) and `documentChanges` (TextDocumentEdits, in
- * order). File operations (create/rename/delete) are refused for now.
+ * Applying an LSP `WorkspaceEdit` (rename, code actions, formatting) to project files.
+ * {@linkcode planWorkspaceEdit} plays the edit, in order, on virtual copies of the files it
+ * touches: text edits (`changes`, or the TextDocumentEdits of `documentChanges`) and file
+ * operations (`CreateFile`, `RenameFile`, `DeleteFile`). Every path goes through the project's
+ * sandbox and nothing is written; the plan's `files` are then written all or nothing with
+ * `commitFileChanges` (./file_set.ts), which tools reach through their one write path.
  * @module
  */
 import { ToolError } from "../errors.ts";
 import type { Project } from "../project/project.ts";
-import type { TextFormat } from "./text_file.ts";
-import { type PlannedWrite, writeAllOrNothing } from "./file_set.ts";
+import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
 
 /** An LSP position (0-based line, UTF-16 character). */
 export interface EditPosition {
@@ -35,60 +35,134 @@ export interface EditBatch {
   edits: LspTextEdit[];
 }
 
-/** One file's planned change. */
-export interface PlannedFileEdit {
+/** One step of a WorkspaceEdit, in application order. */
+export type EditStep =
+  | { kind: "edit"; uri: string; edits: LspTextEdit[] }
+  | { kind: "create"; uri: string; options: ResourceOptions }
+  | { kind: "rename"; oldUri: string; newUri: string; options: ResourceOptions }
+  | { kind: "delete"; uri: string; options: ResourceOptions };
+
+/** The options of a file operation, as LSP defines them. */
+export interface ResourceOptions {
+  overwrite?: boolean;
+  ignoreIfExists?: boolean;
+  ignoreIfNotExists?: boolean;
+  recursive?: boolean;
+}
+
+/** One text replacement of the edit, with the text it replaces (for previews). */
+export interface TextChange {
   relPath: string;
-  /** Real path (symlinks resolved). */
+  /** 0-based line and UTF-16 character of the start, in the text the edit applies to. */
+  line: number;
+  character: number;
+  oldText: string;
+  newText: string;
+  /** The whole start line in that text (to turn `character` into a column). */
+  lineText: string;
+}
+
+/** What happens to one path. */
+export interface FileOutcome {
+  relPath: string;
+  /** Real path (symlinks of existing parents resolved). */
   real: string;
-  before: string;
-  after: string;
+  /** Content on disk before (`\n` line endings), null when the file does not exist yet. */
+  before: string | null;
+  /** Content after, null when the file is deleted. */
+  after: string | null;
   format: TextFormat;
-  /** Number of text edits applied to this file. */
+  /** Text edits applied to this path. */
   editCount: number;
 }
 
-/**
- * The batches of a WorkspaceEdit in application order: `documentChanges` when present (the
- * spec prefers it), else `changes`. Throws a ToolError for file operations.
- */
-export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatch[] {
-  if (!edit) return [];
-  if (Array.isArray(edit.documentChanges)) {
-    const batches: EditBatch[] = [];
-    const operations: string[] = [];
-    for (const change of edit.documentChanges) {
-      const c = change as Record<string, unknown>;
-      if (typeof c.kind === "string") {
-        const target = c.kind === "rename"
-          ? `${String(c.oldUri)} -> ${String(c.newUri)}`
-          : String(c.uri ?? "?");
-        operations.push(`${c.kind} ${target}`);
-        continue;
-      }
-      const doc = c.textDocument as { uri?: string } | undefined;
-      if (doc?.uri && Array.isArray(c.edits)) {
-        batches.push({ uri: doc.uri, edits: (c.edits as LspTextEdit[]).filter(isTextEdit) });
-      }
-    }
-    if (operations.length > 0) {
-      throw new ToolError(
-        "The language server's edit also creates, renames or deletes files " +
-          `(${operations.join(", ")}); Sextant does not apply file operations yet. ` +
-          "Nothing was changed.",
-      );
-    }
-    return batches;
-  }
-  return Object.entries(edit.changes ?? {}).map(([uri, edits]) => ({
-    uri,
-    edits: (edits ?? []).filter(isTextEdit),
-  }));
+/** A planned WorkspaceEdit. */
+export interface WorkspaceEditPlan {
+  /** Paths whose content or existence changes, sorted. */
+  files: FileOutcome[];
+  /** Every text replacement, in application order. */
+  changes: TextChange[];
+  /** File operations in order, as short text ("create a.ts", "rename a.ts -> b.ts", ...). */
+  operations: string[];
+}
+
+/** Options of {@linkcode planWorkspaceEdit}. */
+export interface PlanOptions {
+  /**
+   * Maps a `file://` URI to a project-relative path; null for a URI outside the project.
+   */
+  relPathOf: (uri: string) => string | null;
+  /** Accept file operations (default true); false refuses an edit that has any. */
+  fileOperations?: boolean;
 }
 
 function isTextEdit(value: unknown): value is LspTextEdit {
   const v = value as LspTextEdit | null;
   return typeof v === "object" && v !== null && typeof v.newText === "string" &&
     typeof v.range?.start?.line === "number" && typeof v.range?.end?.line === "number";
+}
+
+/**
+ * The steps of a WorkspaceEdit in application order: `documentChanges` when present (the spec
+ * prefers it), else `changes`. Throws a ToolError for an unknown file operation.
+ */
+export function editSteps(edit: LspWorkspaceEdit | null | undefined): EditStep[] {
+  if (!edit) return [];
+  if (!Array.isArray(edit.documentChanges)) {
+    return Object.entries(edit.changes ?? {}).map(([uri, edits]) => ({
+      kind: "edit",
+      uri,
+      edits: (edits ?? []).filter(isTextEdit),
+    }));
+  }
+  const steps: EditStep[] = [];
+  for (const change of edit.documentChanges) {
+    const c = change as Record<string, unknown>;
+    const options = (c.options ?? {}) as ResourceOptions;
+    if (c.kind === "create" && typeof c.uri === "string") {
+      steps.push({ kind: "create", uri: c.uri, options });
+    } else if (
+      c.kind === "rename" && typeof c.oldUri === "string" && typeof c.newUri === "string"
+    ) {
+      steps.push({ kind: "rename", oldUri: c.oldUri, newUri: c.newUri, options });
+    } else if (c.kind === "delete" && typeof c.uri === "string") {
+      steps.push({ kind: "delete", uri: c.uri, options });
+    } else if (typeof c.kind === "string") {
+      throw new ToolError(`The edit has an unknown file operation '${c.kind}'. Nothing changed.`);
+    } else {
+      const doc = c.textDocument as { uri?: string } | undefined;
+      if (doc?.uri && Array.isArray(c.edits)) {
+        steps.push({
+          kind: "edit",
+          uri: doc.uri,
+          edits: (c.edits as unknown[]).filter(isTextEdit),
+        });
+      }
+    }
+  }
+  return steps;
+}
+
+/**
+ * The text batches of a WorkspaceEdit that must not create, rename or delete files, in
+ * application order. Throws a ToolError, naming them, when it has file operations.
+ */
+export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatch[] {
+  const batches: EditBatch[] = [];
+  const operations: string[] = [];
+  for (const step of editSteps(edit)) {
+    if (step.kind === "edit") batches.push({ uri: step.uri, edits: step.edits });
+    else if (step.kind === "rename") operations.push(`rename ${step.oldUri} -> ${step.newUri}`);
+    else operations.push(`${step.kind} ${step.uri}`);
+  }
+  if (operations.length > 0) {
+    throw new ToolError(
+      "The language server's edit also creates, renames or deletes files " +
+        `(${operations.join(", ")}); Sextant does not apply file operations here. ` +
+        "Nothing was changed.",
+    );
+  }
+  return batches;
 }
 
 function lineStartOffsets(text: string): number[] {
@@ -102,6 +176,13 @@ function offsetOf(text: string, starts: readonly number[], pos: EditPosition): n
   const lineStart = starts[Math.max(0, pos.line)]!;
   const lineEnd = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
   return Math.min(lineStart + Math.max(0, pos.character), lineEnd);
+}
+
+function lineAt(text: string, starts: readonly number[], line: number): string {
+  const start = starts[line];
+  if (start === undefined) return "";
+  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+  return text.slice(start, end);
 }
 
 /**
@@ -138,52 +219,179 @@ export function applyTextEdits(
   return out + text.slice(at);
 }
 
+interface VirtualFile {
+  relPath: string;
+  real: string;
+  /** On disk now (null: does not exist). */
+  original: string | null;
+  /** After the steps so far (null: does not exist). */
+  text: string | null;
+  format: TextFormat;
+  editCount: number;
+}
+
+/** Plays a WorkspaceEdit on virtual copies of the files it touches. */
+class VirtualTree {
+  readonly #files = new Map<string, VirtualFile>();
+  readonly #project: Project;
+  readonly #relPathOf: (uri: string) => string | null;
+  readonly changes: TextChange[] = [];
+  readonly operations: string[] = [];
+
+  constructor(project: Project, relPathOf: (uri: string) => string | null) {
+    this.#project = project;
+    this.#relPathOf = relPathOf;
+  }
+
+  /** The virtual file of a URI, loaded from disk on first use (sandboxed). */
+  async file(uri: string): Promise<VirtualFile> {
+    const rel = this.#relPathOf(uri);
+    if (rel === null || rel === "" || rel === ".") {
+      throw new ToolError(
+        `The edit would change ${uri}, which is outside the project. Nothing was changed.`,
+      );
+    }
+    const resolved = this.#project.resolve(rel, { mustExist: false, requireNotIgnored: false });
+    const known = this.#files.get(resolved.relative);
+    if (known) return known;
+    let original: string | null = null;
+    let format = newFileFormat(this.#project.settings.encoding);
+    if (resolved.exists) {
+      const info = await Deno.stat(resolved.real);
+      if (info.isDirectory) {
+        throw new ToolError(
+          `The edit would change the folder '${resolved.relative}'; Sextant only creates, ` +
+            "renames and deletes files. Nothing was changed.",
+        );
+      }
+      const read = await readTextFile(resolved.real, this.#project.settings.encoding);
+      original = read.text;
+      format = read.format;
+    }
+    const file: VirtualFile = {
+      relPath: resolved.relative,
+      real: resolved.real,
+      original,
+      text: original,
+      format,
+      editCount: 0,
+    };
+    this.#files.set(file.relPath, file);
+    return file;
+  }
+
+  async textEdits(uri: string, edits: readonly LspTextEdit[]): Promise<void> {
+    if (edits.length === 0) return;
+    const file = await this.file(uri);
+    if (file.text === null) {
+      throw new ToolError(
+        `The edit changes '${file.relPath}', which does not exist. Nothing was changed.`,
+      );
+    }
+    const text = file.text;
+    const starts = lineStartOffsets(text);
+    for (const e of edits) {
+      const from = offsetOf(text, starts, e.range.start);
+      const to = offsetOf(text, starts, e.range.end);
+      this.changes.push({
+        relPath: file.relPath,
+        line: e.range.start.line,
+        character: e.range.start.character,
+        oldText: text.slice(from, Math.max(from, to)),
+        newText: e.newText.replace(/\r\n/g, "\n"),
+        lineText: lineAt(text, starts, e.range.start.line),
+      });
+    }
+    file.text = applyTextEdits(text, edits, `'${file.relPath}'`);
+    file.editCount += edits.length;
+  }
+
+  async create(uri: string, options: ResourceOptions): Promise<void> {
+    const file = await this.file(uri);
+    if (file.text !== null) {
+      if (options.overwrite) file.text = "";
+      else if (options.ignoreIfExists) return;
+      else {
+        throw new ToolError(
+          `The edit creates '${file.relPath}', which already exists. Nothing was changed.`,
+        );
+      }
+    } else {
+      file.text = "";
+    }
+    this.operations.push(`create ${file.relPath}`);
+  }
+
+  async rename(oldUri: string, newUri: string, options: ResourceOptions): Promise<void> {
+    const from = await this.file(oldUri);
+    const to = await this.file(newUri);
+    if (from.text === null) {
+      throw new ToolError(
+        `The edit renames '${from.relPath}', which does not exist. Nothing was changed.`,
+      );
+    }
+    if (from === to) return;
+    if (to.text !== null) {
+      if (options.ignoreIfExists && !options.overwrite) return;
+      if (!options.overwrite) {
+        throw new ToolError(
+          `The edit renames '${from.relPath}' to '${to.relPath}', which already exists. ` +
+            "Nothing was changed.",
+        );
+      }
+    }
+    to.text = from.text;
+    to.format = { ...from.format };
+    from.text = null;
+    this.operations.push(`rename ${from.relPath} -> ${to.relPath}`);
+  }
+
+  async delete(uri: string, options: ResourceOptions): Promise<void> {
+    const file = await this.file(uri);
+    if (file.text === null) {
+      if (options.ignoreIfNotExists) return;
+      throw new ToolError(
+        `The edit deletes '${file.relPath}', which does not exist. Nothing was changed.`,
+      );
+    }
+    file.text = null;
+    this.operations.push(`delete ${file.relPath}`);
+  }
+
+  outcomes(): FileOutcome[] {
+    return [...this.#files.values()]
+      .filter((f) => f.text !== f.original || (f.text !== null && f.editCount > 0))
+      .map((f) => ({
+        relPath: f.relPath,
+        real: f.real,
+        before: f.original,
+        after: f.text,
+        format: f.format,
+        editCount: f.editCount,
+      }))
+      .sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  }
+}
+
 /**
- * Read every file a WorkspaceEdit touches (inside the project only) and compute its new text.
- * Nothing is written. `relPathOf` maps a `file://` URI to a project-relative path (null outside).
+ * Plan a WorkspaceEdit (text edits and file operations, in order) without writing anything.
+ * Throws a ToolError, with nothing changed, for paths outside the sandbox, folders, conflicting
+ * operations, overlapping edits, and file operations when `options.fileOperations` is false.
  */
 export async function planWorkspaceEdit(
   project: Project,
   edit: LspWorkspaceEdit | null | undefined,
-  relPathOf: (uri: string) => string | null,
-): Promise<PlannedFileEdit[]> {
-  const batches = editBatches(edit);
-  const plans = new Map<string, PlannedFileEdit>();
-  const outside = batches.filter((b) => b.edits.length > 0 && relPathOf(b.uri) === null);
-  if (outside.length > 0) {
-    throw new ToolError(
-      "The edit would change files outside the project: " +
-        outside.map((b) => b.uri).join(", ") + ". Nothing was changed.",
-    );
+  options: PlanOptions,
+): Promise<WorkspaceEditPlan> {
+  const tree = new VirtualTree(project, options.relPathOf);
+  const steps: EditStep[] = options.fileOperations === false
+    ? editBatches(edit).map((b) => ({ kind: "edit", ...b }))
+    : editSteps(edit);
+  for (const step of steps) {
+    if (step.kind === "edit") await tree.textEdits(step.uri, step.edits);
+    else if (step.kind === "create") await tree.create(step.uri, step.options);
+    else if (step.kind === "rename") await tree.rename(step.oldUri, step.newUri, step.options);
+    else await tree.delete(step.uri, step.options);
   }
-  for (const batch of batches) {
-    if (batch.edits.length === 0) continue;
-    const relPath = relPathOf(batch.uri)!;
-    let plan = plans.get(relPath);
-    if (!plan) {
-      const resolved = project.resolveFile(relPath, { requireNotIgnored: false });
-      const file = await project.readText(resolved);
-      plan = {
-        relPath: resolved.relative,
-        real: resolved.real,
-        before: file.text,
-        after: file.text,
-        format: file.format,
-        editCount: 0,
-      };
-      plans.set(relPath, plan);
-    }
-    plan.after = applyTextEdits(plan.after, batch.edits, `'${relPath}'`);
-    plan.editCount += batch.edits.length;
-  }
-  return [...plans.values()].filter((p) => p.after !== p.before || p.editCount > 0)
-    .sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
-}
-
-/** Write planned edits all together, or none of them (see writeAllOrNothing). */
-export async function commitPlannedEdits(plans: readonly PlannedFileEdit[]): Promise<void> {
-  const writes: PlannedWrite[] = plans
-    .filter((p) => p.after !== p.before)
-    .map((p) => ({ path: p.real, text: p.after, format: p.format }));
-  if (writes.length > 0) await writeAllOrNothing(writes);
+  return { files: tree.outcomes(), changes: tree.changes, operations: tree.operations };
 }

@@ -108,6 +108,8 @@ export class DeclarationIndex {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #changedSinceSave = false;
   #disposed = false;
+  /** Aborted on dispose: a build in progress sends no more files to the workers. */
+  readonly #stop = new AbortController();
 
   constructor(project: Project, options: DeclarationIndexOptions = {}) {
     this.project = project;
@@ -257,13 +259,14 @@ export class DeclarationIndex {
     let done = 0;
     let lastReport = performance.now();
     await this.#workers.run(jobs, (results) => {
+      if (this.#disposed) return;
       for (const result of results) this.#apply(result, known.get(result.relPath));
       done += results.length;
       if (progress && performance.now() - lastReport > PROGRESS_MS) {
         lastReport = performance.now();
         this.#report(`Indexing symbols: ${done}/${jobs.length} files`);
       }
-    });
+    }, this.#stop.signal);
   }
 
   #apply(result: ParseResult, known: StoredFile | undefined): void {
@@ -501,6 +504,10 @@ export class DeclarationIndex {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
+    // A build in progress stops: no more batches, and our own workers end now (their pending
+    // batches fail), so that no parse worker outlives the project.
+    this.#stop.abort();
+    if (this.#ownWorkers) this.#workers.close();
     try {
       await this.#build;
     } catch { /* nothing to save */ }
@@ -512,7 +519,6 @@ export class DeclarationIndex {
       watcher?.close();
     } catch { /* already closed */ }
     await this.#watchLoop;
-    if (this.#ownWorkers) this.#workers.close();
   }
 }
 

@@ -27,7 +27,9 @@ export class ParseWorkers {
   readonly #batch: number;
   readonly #idleMs: number;
   readonly #slots: Slot[] = [];
-  readonly #waiting: Array<(slot: Slot) => void> = [];
+  readonly #waiting: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
+  /** The rejecters of the batches sent and not answered yet (close fails them). */
+  readonly #pending = new Set<(error: Error) => void>();
   #nextId = 1;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -66,6 +68,7 @@ export class ParseWorkers {
   }
 
   #acquire(): Promise<Slot> {
+    if (this.#closed) return Promise.reject(new Error("The parse workers were closed."));
     const free = this.#slots.find((s) => !s.busy);
     if (free) {
       free.busy = true;
@@ -79,19 +82,19 @@ export class ParseWorkers {
       this.#slots.push(slot);
       return Promise.resolve(slot);
     }
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
   #release(slot: Slot): void {
     if (!this.#slots.includes(slot)) {
       // It crashed: a new worker takes its place for whoever waits.
       const waiter = this.#waiting.shift();
-      if (waiter) this.#acquire().then(waiter);
+      if (waiter) this.#acquire().then(waiter.resolve, waiter.reject);
       return;
     }
     const next = this.#waiting.shift();
     if (next) {
-      next(slot);
+      next.resolve(slot);
       return;
     }
     slot.busy = false;
@@ -118,10 +121,16 @@ export class ParseWorkers {
         this.#remove(slot);
         reject(new Error(`Parse worker crashed: ${event.message}`));
       };
+      const onClose = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
       const cleanup = () => {
+        this.#pending.delete(onClose);
         slot.worker.removeEventListener("message", onMessage);
         slot.worker.removeEventListener("error", onError);
       };
+      this.#pending.add(onClose);
       slot.worker.addEventListener("message", onMessage);
       slot.worker.addEventListener("error", onError);
       const request: ParseRequest = { id, jobs };
@@ -145,10 +154,14 @@ export class ParseWorkers {
     return this.#slots.length;
   }
 
-  /** Stop every worker; later runs fail. */
+  /** Stop every worker; batches in flight and later runs fail. */
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#idleTimer);
     for (const slot of this.#slots.splice(0)) slot.worker.terminate();
+    const closed = new Error("The parse workers were closed.");
+    for (const reject of [...this.#pending]) reject(closed);
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(closed);
   }
 }

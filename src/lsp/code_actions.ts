@@ -8,8 +8,11 @@
  * @module
  */
 import type { Project } from "../project/project.ts";
-import { type FullEditPlan, planFullEdit } from "../edit/resource_ops.ts";
-import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
+import {
+  type LspWorkspaceEdit,
+  planWorkspaceEdit,
+  type WorkspaceEditPlan,
+} from "../edit/workspace_edit.ts";
 import { columnOfUtf16 } from "./positions.ts";
 
 /** One cached action. */
@@ -147,22 +150,10 @@ export class CodeActionStore {
   }
 }
 
-const stores = new WeakMap<Project, CodeActionStore>();
-
-/** The code-action cache of a project (one per project object, i.e. per session). */
-export function codeActionsFor(project: Project): CodeActionStore {
-  let store = stores.get(project);
-  if (!store) {
-    store = new CodeActionStore(project);
-    stores.set(project, store);
-  }
-  return store;
-}
-
 /** Content hashes of the files a plan reads or writes (null for files that do not exist yet). */
 export async function planHashes(
   project: Project,
-  plan: FullEditPlan,
+  plan: WorkspaceEditPlan,
 ): Promise<Record<string, string | null>> {
   const hashes: Record<string, string | null> = {};
   for (const f of plan.files) hashes[f.relPath] = await fileHash(project.absolute(f.relPath));
@@ -214,16 +205,17 @@ export interface PreviewInfo {
  * when the edit cannot be applied (outside the project, conflicting operations).
  */
 export async function previewWorkspaceEdit(
+  store: CodeActionStore,
   project: Project,
   edit: LspWorkspaceEdit | null | undefined,
   relPathOf: (uri: string) => string | null,
   info: PreviewInfo,
 ): Promise<EditPreview> {
-  const plan = await planFullEdit(project, edit, relPathOf);
+  const plan = await planWorkspaceEdit(project, edit, { relPathOf });
   const hashes = await planHashes(project, plan);
   const kind = info.kind ?? "refactor.rename";
   const key = [info.relPath, kind, JSON.stringify(hashes), JSON.stringify(plan.changes)].join("\0");
-  const stored = codeActionsFor(project).add({
+  const stored = store.add({
     id: actionId(info.title, key),
     title: info.title,
     kind,

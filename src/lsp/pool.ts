@@ -1,58 +1,16 @@
 /**
  * The language-server pool of a project: one server per language, started lazily on first need,
- * shared by every tool call, restarted after a crash, and stopped with the session.
- * Tool code gets it with {@linkcode poolFor}.
+ * shared by every tool call and every session on the project, restarted after a crash. Tool
+ * code gets it as `ctx.session.services(project).pool` (see service/projects.ts).
  * @module
  */
 import { extname } from "node:path";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
-import type { Session } from "../session.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
 import { detectLanguages, type ServerSpec, serverSpecs, specForFile } from "./registry.ts";
 import { ManagedServer, type ServerTimeouts } from "./server.ts";
-
-/** Live pools per session, by project. */
-const sessionPools = new WeakMap<Session, Map<Project, ServerPool>>();
-
-/**
- * The pool of a project, created on first use. It is owned by the session (stopped on shutdown),
- * hears about every file our tools write, so the servers see our edits at once, and is stopped
- * when the session switches to another project.
- */
-export function poolFor(session: Session, project: Project): LanguageServerPool {
-  let pools = sessionPools.get(session);
-  if (!pools) {
-    const live = new Map<Project, ServerPool>();
-    pools = live;
-    sessionPools.set(session, live);
-    session.onFilesChanged(async (paths) => {
-      await Promise.allSettled([...live.values()].map((p) => p.filesChanged(paths)));
-    });
-    session.onProjectChanged(async (_project, previous) => {
-      // A project still loaded in the session (manage_projects) keeps its servers.
-      if (!previous || session.projects.has(previous)) return;
-      await releasePool(session, previous);
-    });
-  }
-  let pool = pools.get(project);
-  if (!pool || pool.disposed) {
-    pool = new ServerPool(project);
-    pools.set(project, pool);
-    session.own(pool);
-  }
-  return pool;
-}
-
-/** Stop a project's servers and forget its pool (the project was unloaded or replaced). */
-export async function releasePool(session: Session, project: Project): Promise<void> {
-  const pools = sessionPools.get(session);
-  const pool = pools?.get(project);
-  if (!pool) return;
-  pools!.delete(project);
-  await pool.dispose();
-}
 
 /** One server per registry entry for one project; see {@linkcode LanguageServerPool}. */
 export class ServerPool implements LanguageServerPool {

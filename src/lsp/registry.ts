@@ -307,7 +307,11 @@ function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
     result.languageId = cfg.language_id;
     result.languageIds = {};
   }
-  const base = cfg.command
+  // Naming one of the spec's own servers (basedpyright for Python) keeps its known options.
+  const known = cfg.command
+    ? spec.commands.filter((c) => c.command === cfg.command).map((c) => ({ ...c }))
+    : [];
+  const base = known.length > 0 ? known : cfg.command
     ? [{
       command: cfg.command,
       args: cfg.args ?? [],
@@ -316,7 +320,7 @@ function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
     : spec.commands;
   result.commands = base.map((c) => {
     const merged: ServerCommand = { ...c };
-    if (!cfg.command && cfg.args) merged.args = cfg.args;
+    if ((!cfg.command || known.length > 0) && cfg.args) merged.args = cfg.args;
     const init = mergeSettings(
       (c as ServerCommand).initializationOptions,
       cfg.initialization_options,

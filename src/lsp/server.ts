@@ -22,6 +22,7 @@ import { DocumentSync, type Lease } from "./documents.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { withRequestToken } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
+import { launchFailureError } from "./install_hints.ts";
 import type { ApplyEditHandler, LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
 import { ProjectWatcher } from "./watcher.ts";
 
@@ -363,7 +364,8 @@ export class ManagedServer implements LanguageServer {
       });
     } catch (error) {
       this.#crashes++;
-      throw this.#describe(error, "initialize");
+      throw launchFailureError(error, this.spec.label, resolved.command.command, resolved.path) ??
+        this.#describe(error, "initialize");
     }
     if (this.#disposed) {
       await client.stop();

@@ -12,12 +12,10 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { type DeclarationIndex, declarationIndexFor } from "../index/mod.ts";
+import type { DeclarationIndex } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
-import type { Session } from "../session.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
-import { poolFor } from "./pool.ts";
 import { specForFile } from "./registry.ts";
 import { contentHash, SymbolCache } from "./symbol_cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
@@ -123,21 +121,6 @@ function identityOf(server: LanguageServer): string {
   };
   const version = s.version ?? s.serverInfo?.version ?? "";
   return [server.id, server.command, version].join("|");
-}
-
-const indexes = new WeakMap<Project, SymbolIndex>();
-
-/** The symbol index of a project in this session (created on first use, saved on shutdown). */
-export function symbolIndexFor(session: Session, project: Project): SymbolIndex {
-  const pool = poolFor(session, project);
-  let index = indexes.get(project);
-  if (!index || index.pool !== pool) {
-    index?.flush().catch(() => {});
-    index = new SymbolIndex(project, pool, declarationIndexFor(session, project));
-    indexes.set(project, index);
-    session.own(index);
-  }
-  return index;
 }
 
 /** See the module documentation. */

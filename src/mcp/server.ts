@@ -1,6 +1,6 @@
 /**
- * MCP wiring: exposes the session's active tools, validates arguments, runs handlers with a
- * timeout, cancellation and progress, limits answer length, and turns failures into tool errors.
+ * MCP wiring: exposes the session's active tools and runs each call through the shared tool-call
+ * pipeline (tools/call.ts) with the request's cancellation and progress token.
  * @module
  */
 import {
@@ -16,11 +16,10 @@ import {
   type ServerRequest,
   z,
 } from "../deps.ts";
-import { describeError, ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
+import { type CallResult, callTool } from "../tools/call.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
-import { limitAnswer } from "./limit.ts";
 import { VERSION } from "../version.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -67,24 +66,6 @@ export function describeTool(tool: Tool): McpTool {
   };
 }
 
-/** Turn zod issues into one line the agent can act on. */
-function formatIssues(tool: Tool, error: z.ZodError): string {
-  const parts = error.issues.map((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return `unknown parameter(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
-    }
-    const field = issue.path.join(".");
-    return field ? `'${field}': ${issue.message}` : issue.message;
-  });
-  const names = Object.keys(tool.params).join(", ");
-  return `Error: invalid arguments for ${tool.name}: ${parts.join("; ")}. ` +
-    `Parameters: ${names || "(none)"}.`;
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
-}
-
 export interface CreateServerOptions {
   instructions: () => string;
 }
@@ -114,7 +95,11 @@ export function createServer(session: Session, options: CreateServerOptions): Se
           : `Unknown tool '${name}'.`,
       );
     }
-    return await callTool(session, tool, request.params.arguments ?? {}, extra);
+    const result = await callTool(session, tool, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      progress: progressReporter(extra),
+    });
+    return toResult(result);
   });
 
   session.onToolsChanged = () => {
@@ -123,72 +108,24 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   return server;
 }
 
-async function callTool(
-  session: Session,
-  tool: Tool,
-  rawArgs: Record<string, unknown>,
-  extra: Extra,
-): Promise<CallToolResult> {
-  const parsed = z.strictObject(tool.params).safeParse(rawArgs);
-  if (!parsed.success) return errorResult(formatIssues(tool, parsed.error));
-  const args = parsed.data as Record<string, unknown>;
+function toResult(result: CallResult): CallToolResult {
+  const content = [{ type: "text" as const, text: result.text }];
+  return result.isError ? { content, isError: true } : { content };
+}
 
-  // The project's config may set its own timeout (a big monorepo needs longer).
-  const timeoutSeconds = session.project?.settings.tool_timeout ?? session.settings.tool_timeout;
-  const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
-  const signal = AbortSignal.any([extra.signal, timeout]);
+/** Progress notifications for a call, when the client gave a progress token. */
+function progressReporter(extra: Extra): ToolContext["progress"] {
   const progressToken = extra._meta?.progressToken;
-  const ctx: ToolContext = {
-    session,
-    project: () => session.requireProject(),
-    signal,
-    progress: async (progress, total, message) => {
-      if (progressToken === undefined) return;
-      await extra.sendNotification({
-        method: "notifications/progress",
-        params: {
-          progressToken,
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        },
-      }).catch(() => {});
-    },
+  return async (progress, total, message) => {
+    if (progressToken === undefined) return;
+    await extra.sendNotification({
+      method: "notifications/progress",
+      params: {
+        progressToken,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      },
+    }).catch(() => {});
   };
-
-  const started = performance.now();
-  try {
-    let onAbort = () => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      if (signal.aborted) onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    // A handler that throws synchronously, or a signal aborted after the answer (on shutdown),
-    // must not leave this promise rejected with nobody listening: that would crash the server.
-    aborted.catch(() => {});
-    let answer;
-    try {
-      answer = await Promise.race([(async () => await tool.handler(args, ctx))(), aborted]);
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
-    const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;
-    const limit = session.project?.settings.default_max_tool_answer_chars ??
-      session.settings.default_max_tool_answer_chars;
-    const text = limitAnswer(answer, max, limit);
-    log.debug(`${tool.name} done in ${(performance.now() - started).toFixed(1)} ms`);
-    return { content: [{ type: "text", text }] };
-  } catch (error) {
-    if (timeout.aborted) {
-      return errorResult(
-        `Error: ${tool.name} timed out after ${timeoutSeconds} s (tool_timeout). ` +
-          "Narrow the request or raise tool_timeout in the config.",
-      );
-    }
-    if (extra.signal.aborted) return errorResult(`Error: ${tool.name} was cancelled.`);
-    if (!(error instanceof ToolError)) log.error(`${tool.name} failed:`, error);
-    if (error instanceof ToolError && error.bare) return errorResult(error.message);
-    return errorResult(`Error: ${describeError(error)}`);
-  }
 }

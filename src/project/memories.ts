@@ -81,7 +81,10 @@ function isNotFound(error: unknown): boolean {
 export class Memories {
   readonly #root: string;
 
-  /** `realRoot` must be the project's real (symlink-resolved) root. */
+  /**
+   * `realRoot` is the real (symlink-resolved) folder whose `.sextant/memories/` this store uses:
+   * the project root, or for a git worktree the main checkout's (`memoryRootFor` in worktree.ts).
+   */
   constructor(realRoot: string) {
     this.#root = realRoot;
   }

@@ -6,13 +6,7 @@
 import { basename, join, parse, relative, sep } from "node:path";
 import type { Settings } from "../config/schema.ts";
 import { ToolError } from "../errors.ts";
-import {
-  newFileFormat,
-  readTextFile,
-  type TextFile,
-  type TextFormat,
-  writeTextFile,
-} from "../edit/text_file.ts";
+import { readTextFile, type TextFile } from "../edit/text_file.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { type ResolvedPath, resolveInProject, type ResolveOptions } from "./sandbox.ts";
 
@@ -123,12 +117,6 @@ export class Project {
 
   async readText(resolved: ResolvedPath): Promise<TextFile> {
     return await readTextFile(resolved.real, this.settings.encoding);
-  }
-
-  /** Write text to an existing or new file, keeping the format of what was there. */
-  async writeText(resolved: ResolvedPath, text: string, format?: TextFormat): Promise<void> {
-    const target = resolved.real;
-    await writeTextFile(target, text, format ?? newFileFormat(this.settings.encoding));
   }
 
   /** Walk files and folders below `start` (project-relative), in sorted order. */

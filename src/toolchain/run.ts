@@ -1,10 +1,11 @@
 /**
- * Runs a checker or test runner as a child process in its own process group, so that
- * cancellation, a timeout or the end of the run can kill everything it started (test binaries,
- * subprocesses of tests) and leave no orphans. Output is read line by line, capped, and
+ * Runs a checker or test runner as a child process in its own process group (src/process.ts), so
+ * that cancellation, a timeout or the end of the run kills everything it started (test binaries,
+ * subprocesses of tests) and leaves no orphans. Output is read line by line, capped, and
  * reported as progress while the process runs.
  * @module
  */
+import { DEFAULT_GRACE_MS, type GroupExit, runGroup, type RunningGroup } from "../process.ts";
 
 /** Where a line of output came from. */
 export type OutputStream = "stdout" | "stderr";
@@ -68,40 +69,10 @@ const DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024;
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 const DEFAULT_TAIL_LINES = 60;
-const DEFAULT_KILL_GRACE_MS = 2000;
-/** How long to wait for pipes to close after the process group is gone. */
-const PIPE_DRAIN_MS = 2000;
 
 /** A command that could not be started (not installed, not executable). */
 export class CommandNotFoundError extends Error {
   override name = "CommandNotFoundError";
-}
-
-/**
- * Send a signal to every process of a group (a group already gone is fine). `Deno.kill` needs
- * unrestricted `--allow-run`; under an allow-list (`-P=sextant`) the `kill` program does it.
- */
-export async function killGroup(pgid: number, signal: Deno.Signal): Promise<void> {
-  try {
-    Deno.kill(-pgid, signal);
-    return;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable)) return; // the group is gone
-  }
-  await new Deno.Command("kill", {
-    args: ["-s", signal.replace(/^SIG/, ""), "--", `-${pgid}`],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).output().catch(() => {});
-}
-
-function delay(ms: number): { promise: Promise<void>; cancel(): void } {
-  let id: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<void>((resolve) => {
-    id = setTimeout(resolve, ms);
-  });
-  return { promise, cancel: () => clearTimeout(id) };
 }
 
 /** Collects one stream: whole lines to the callbacks, text up to a cap. */
@@ -143,31 +114,6 @@ class StreamCollector {
   }
 }
 
-async function pump(
-  stream: ReadableStream<Uint8Array>,
-  collector: StreamCollector,
-  stop: Promise<void>,
-): Promise<void> {
-  const reader = stream.getReader();
-  const stopped = stop.then(() => "stop" as const);
-  try {
-    while (true) {
-      const next = await Promise.race([reader.read(), stopped]);
-      if (next === "stop") {
-        await reader.cancel().catch(() => {});
-        break;
-      }
-      if (next.done) break;
-      collector.push(next.value);
-    }
-  } catch {
-    // A stream error means the pipe is gone; what was read is kept.
-  } finally {
-    collector.end();
-    reader.releaseLock();
-  }
-}
-
 /**
  * Run `argv` in `options.cwd` in a new process group and collect its output.
  *
@@ -205,81 +151,40 @@ export async function runCommand(argv: string[], options: RunOptions): Promise<R
     options.onLine?.(line, stream);
   };
 
-  let child: Deno.ChildProcess;
+  const out = new StreamCollector("stdout", maxChars, onLine);
+  const err = new StreamCollector("stderr", maxChars, onLine);
+  let running: RunningGroup;
   try {
-    child = new Deno.Command(program, {
-      args,
+    running = runGroup(program, args, {
       cwd: options.cwd,
-      env: options.env ?? {},
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      // A new session and process group: the group id is the child's pid.
-      detached: true,
-    }).spawn();
+      env: options.env,
+      onStdout: (chunk) => out.push(chunk),
+      onStderr: (chunk) => err.push(chunk),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      graceMs: options.killGraceMs ?? DEFAULT_GRACE_MS,
+    });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new CommandNotFoundError(`'${program}' was not found or cannot be run.`);
     }
     throw error;
   }
-  const pgid = child.pid;
-
-  let timedOut = false;
-  let cancelled = false;
-  let stopping: Promise<void> | null = null;
-  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const status = child.status;
-  const stopGroup = (): Promise<void> => {
-    stopping ??= (async () => {
-      await killGroup(pgid, "SIGTERM");
-      const wait = delay(grace);
-      const exited = await Promise.race([status.then(() => true), wait.promise.then(() => false)]);
-      wait.cancel();
-      if (!exited) await killGroup(pgid, "SIGKILL");
-    })();
-    return stopping;
-  };
-  const onAbort = () => {
-    cancelled = true;
-    void stopGroup();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    void stopGroup();
-  }, options.timeoutMs);
   const ticker = options.onProgress
     ? setInterval(() => {
       options.onProgress?.({ lines, elapsedMs: performance.now() - started, lastLine });
     }, 1000)
     : undefined;
-
-  const drained = Promise.withResolvers<void>();
-  const out = new StreamCollector("stdout", maxChars, onLine);
-  const err = new StreamCollector("stderr", maxChars, onLine);
-  const pumps = Promise.all([
-    pump(child.stdout, out, drained.promise),
-    pump(child.stderr, err, drained.promise),
-  ]);
-
-  let exit: Deno.CommandStatus;
+  let ended: GroupExit;
   try {
-    exit = await status;
-    if (stopping) await stopping;
-    // Whatever the leader left running in its group goes too: no orphans, no held pipes.
-    await killGroup(pgid, "SIGKILL");
-    const wait = delay(PIPE_DRAIN_MS);
-    await Promise.race([pumps, wait.promise]);
-    wait.cancel();
-    drained.resolve();
-    await pumps;
+    ended = await running.exit;
   } finally {
-    clearTimeout(timer);
     clearInterval(ticker);
-    options.signal?.removeEventListener("abort", onAbort);
   }
-  if (cancelled && options.signal?.aborted) throw options.signal.reason;
+  out.end();
+  err.end();
+  if (options.signal?.aborted) throw options.signal.reason;
+  const exit = ended.status;
   return {
     argv,
     code: exit.signal === null ? exit.code : null,
@@ -289,7 +194,7 @@ export async function runCommand(argv: string[], options: RunOptions): Promise<R
     tail,
     lines,
     truncated: out.truncated || err.truncated,
-    timedOut,
+    timedOut: ended.stopped === "timeout",
     durationMs: performance.now() - started,
   };
 }

@@ -12,10 +12,12 @@
  *   execute_shell_command;
  * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases;
  * - `session/`: projects, config and modes, memories, the workflow tools;
+ * - `repl/`: code mode's `repl` (src/repl/ holds its worker and API);
  * - `shared/`: what tools of several families use (parameters, the write path, symbol and
  *   position lookups). A family imports only `tool.ts` and `shared/`, never another family.
  *
- * Contexts and modes choose which of them a session exposes (see config/toolsets.ts).
+ * Contexts and modes choose which of them a session exposes (select.ts applies the data in
+ * config/toolsets.ts).
  * @module
  */
 import { ADA_ALIASES } from "./ada/aliases.ts";
@@ -68,6 +70,7 @@ import {
   thinkAboutTaskAdherence,
   thinkAboutWhetherYouAreDone,
 } from "./session/workflow.ts";
+import { repl } from "./repl/repl.ts";
 import { aliasTool } from "./shared/alias.ts";
 import { findImplementations, findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
 import { findSymbol } from "./symbols/find_symbol.ts";
@@ -183,4 +186,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   manageProjects,
   ...WORKFLOW_TOOLS,
   executeShellCommand,
+  repl,
 ];

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
-import { groupMembers } from "../../src/lsp/process.ts";
+import { groupMembers } from "../../src/process.ts";
 import { findExecutable, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ServerPool } from "../../src/lsp/pool.ts";
 import type { ServerTimeouts } from "../../src/lsp/server.ts";

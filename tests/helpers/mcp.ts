@@ -17,8 +17,17 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN = join(REPO_ROOT, "main.ts");
 export const DENO_CONFIG = join(REPO_ROOT, "deno.json");
 
-/** `deno run` arguments exactly as `deno task start` uses them (the `sextant` permission set). */
+/**
+ * `deno run` arguments exactly as `deno task start` uses them (the `sextant` permission set),
+ * serving in the test's own process (`--standalone`): each test gets servers of its own and
+ * leaves nothing behind. Tests of the shared service use {@linkcode frontArgs}.
+ */
 export function startArgs(extra: string[] = []): string[] {
+  return [...frontArgs(), "--standalone", ...extra];
+}
+
+/** `deno run` arguments of `deno task start` as users run it: a front of the shared service. */
+export function frontArgs(extra: string[] = []): string[] {
   return ["run", "--quiet", "-P=sextant", "--config", DENO_CONFIG, MAIN, ...extra];
 }
 
@@ -98,6 +107,32 @@ export async function tempProject(
     root,
     async [Symbol.asyncDispose]() {
       await Deno.remove(root, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/**
+ * A runtime folder (`XDG_RUNTIME_DIR`) of its own for a test that starts Sextant as users do,
+ * so the shared service it starts is the test's alone; disposing stops that service and removes
+ * the folder, so nothing outlives the test.
+ */
+export async function serviceRuntime(): Promise<{
+  dir: string;
+  env: { XDG_RUNTIME_DIR: string };
+  [Symbol.asyncDispose](): Promise<void>;
+}> {
+  const dir = await Deno.makeTempDir({ prefix: "sextant-rt-" });
+  return {
+    dir,
+    env: { XDG_RUNTIME_DIR: dir },
+    async [Symbol.asyncDispose]() {
+      await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--no-config", MAIN, "service", "stop"],
+        env: { ...Deno.env.toObject(), XDG_RUNTIME_DIR: dir },
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
 import type { FileTree, ToolHarness } from "./tool_ctx.ts";
-import { poolFor, type ServerPool } from "../../src/lsp/pool.ts";
+import type { ServerPool } from "../../src/lsp/pool.ts";
 
 /** Every file of `fixtures/<name>`, as a tree for toolHarness. */
 export async function fixtureTree(name: string): Promise<FileTree> {
@@ -25,7 +25,7 @@ export async function fixtureTree(name: string): Promise<FileTree> {
 
 /** Stop the session's language servers and prove no server process is left. */
 export async function disposeAndCheck(h: ToolHarness): Promise<void> {
-  const pool = poolFor(h.session, h.project) as ServerPool;
+  const pool = h.session.services(h.project).pool as ServerPool;
   const pids = pool.running().map((s) => s.pid).filter((p): p is number => p !== null);
   assert(pids.length > 0, "a language server was running");
   await h.session.dispose();

@@ -10,7 +10,8 @@ import { parseSpec } from "../../toolchain/ada/spec.ts";
 import { generateBody } from "../../toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName } from "../../toolchain/ada/units.ts";
 import { DEFAULT_NAMING } from "../../toolchain/ada/units.ts";
-import { defineTool, type ToolContext } from "../tool.ts";
+import { defineTool } from "../tool.ts";
+import { writeFiles } from "../shared/write.ts";
 
 /** Where a unit's own declaration (`package [body] X`) is in a file. */
 export function unitHeaderPosition(
@@ -85,16 +86,18 @@ export const stubBody = defineTool({
       result.written = false;
       result.message = `${targetFile} exists; not overwritten (pass overwrite=true to replace it).`;
     } else {
-      await project.writeText(target, body.code, spec.format);
-      await recordWrite(ctx, target.real);
+      await writeFiles(ctx, {
+        lock: [target.real],
+        wholeContent: true,
+        prepare: () =>
+          Promise.resolve({
+            changes: [{ real: target.real, after: body.code, format: spec.format }],
+            result: undefined,
+          }),
+      });
       result.written = true;
     }
     result.stubCode = body.code;
     return JSON.stringify(result);
   },
 });
-
-async function recordWrite(ctx: ToolContext, real: string): Promise<void> {
-  ctx.session.reads.noteCreated(real);
-  await ctx.session.filesChanged([real]);
-}

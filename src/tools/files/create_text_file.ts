@@ -2,12 +2,12 @@
  * create_text_file: creates or overwrites a project file, atomically.
  * @module
  */
-import { dirname, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { decodeText, readTextFile } from "../../edit/text_file.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
-import { withFileLock } from "../shared/write.ts";
+import { writeFiles } from "../shared/write.ts";
 import { defineTool } from "../tool.ts";
 import { newFileFormat } from "../../edit/text_file.ts";
 
@@ -54,19 +54,19 @@ export const createTextFile = defineTool({
       eol: given.format.eol,
       bom: given.format.bom,
     };
-    await withFileLock(resolved.real, async () => {
-      if (resolved.exists) {
-        try {
-          format = (await readTextFile(resolved.real, project.settings.encoding)).format;
-        } catch { /* unreadable or binary: write fresh */ }
-      } else {
-        await Deno.mkdir(dirname(resolved.real), { recursive: true });
-      }
-      format = { ...format, finalNewline: given.text.endsWith("\n") };
-      await project.writeText(resolved, given.text, format);
+    await writeFiles(ctx, {
+      lock: [resolved.real],
+      wholeContent: true,
+      prepare: async () => {
+        if (resolved.exists) {
+          try {
+            format = (await readTextFile(resolved.real, project.settings.encoding)).format;
+          } catch { /* unreadable or binary: write fresh */ }
+        }
+        format = { ...format, finalNewline: given.text.endsWith("\n") };
+        return { changes: [{ real: resolved.real, after: given.text, format }], result: undefined };
+      },
     });
-    ctx.session.reads.noteCreated(resolved.real);
-    await ctx.session.filesChanged([resolved.real]);
     return `File created: ${resolved.relative}.${
       resolved.exists ? " Overwrote existing file." : ""
     }`;

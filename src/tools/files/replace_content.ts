@@ -5,10 +5,9 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { writeAllOrNothing } from "../../edit/file_set.ts";
 import { applyMatches, findMatches, replaceContent, replacementFor } from "../../edit/replace.ts";
 import { globMatcher } from "./search_for_pattern.ts";
-import { editFile, withFileLocks } from "../shared/write.ts";
+import { editFile, writeFiles } from "../shared/write.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 import type { TextFormat } from "../../edit/text_file.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -92,88 +91,89 @@ export const replaceInFiles = defineTool({
     }
     // Hold every candidate file while reading and writing, so a parallel edit is not lost.
     const reals = paths.map((path) => project.resolveFile(path).real);
-    return await withFileLocks(reals, async () => {
-      const wanted = args.occurrence_ids ? new Set(args.occurrence_ids) : null;
-      const seen = new Set<string>();
-      const occurrences: Occurrence[] = [];
-      const writes: Array<{ path: string; real: string; text: string; format: TextFormat }> = [];
-      const realSeen = new Set<string>();
-      for (const path of paths.sort()) {
-        const resolved = project.resolveFile(path);
-        // A file reached twice (through a symlink) is replaced once.
-        if (realSeen.has(resolved.real)) continue;
-        realSeen.add(resolved.real);
-        let file;
-        try {
-          file = await project.readText(resolved);
-        } catch {
-          continue; // binary or undecodable
-        }
-        const matches = findMatches(file.text, args.needle, args.mode);
-        if (matches.length === 0) continue;
-        const chosen = matches.filter((match, i) => {
-          const id = `${path}#${i + 1}`;
-          seen.add(id);
-          if (wanted && !wanted.has(id)) return false;
-          const line = file.text.slice(0, match.index).split("\n").length - 1;
-          const lineStart = file.text.lastIndexOf("\n", match.index - 1) + 1;
-          const lineEndAt = file.text.indexOf("\n", match.index + match[0].length);
-          const lineEnd = lineEndAt === -1 ? file.text.length : lineEndAt;
-          const before = file.text.slice(lineStart, lineEnd);
-          const after = file.text.slice(lineStart, match.index) +
-            replacementFor(match, args.repl, args.mode) +
-            file.text.slice(match.index + match[0].length, lineEnd);
-          occurrences.push({ id, line, before, after });
-          return true;
-        });
-        if (chosen.length > 0) {
-          writes.push({
-            path,
-            real: resolved.real,
-            text: applyMatches(file.text, chosen, args.repl, args.mode),
-            format: file.format,
+    return await writeFiles(ctx, {
+      lock: reals,
+      prepare: async () => {
+        const wanted = args.occurrence_ids ? new Set(args.occurrence_ids) : null;
+        const seen = new Set<string>();
+        const occurrences: Occurrence[] = [];
+        const writes: Array<{ path: string; real: string; text: string; format: TextFormat }> = [];
+        const realSeen = new Set<string>();
+        for (const path of paths.sort()) {
+          const resolved = project.resolveFile(path);
+          // A file reached twice (through a symlink) is replaced once.
+          if (realSeen.has(resolved.real)) continue;
+          realSeen.add(resolved.real);
+          let file;
+          try {
+            file = await project.readText(resolved);
+          } catch {
+            continue; // binary or undecodable
+          }
+          const matches = findMatches(file.text, args.needle, args.mode);
+          if (matches.length === 0) continue;
+          const chosen = matches.filter((match, i) => {
+            const id = `${path}#${i + 1}`;
+            seen.add(id);
+            if (wanted && !wanted.has(id)) return false;
+            const line = file.text.slice(0, match.index).split("\n").length - 1;
+            const lineStart = file.text.lastIndexOf("\n", match.index - 1) + 1;
+            const lineEndAt = file.text.indexOf("\n", match.index + match[0].length);
+            const lineEnd = lineEndAt === -1 ? file.text.length : lineEndAt;
+            const before = file.text.slice(lineStart, lineEnd);
+            const after = file.text.slice(lineStart, match.index) +
+              replacementFor(match, args.repl, args.mode) +
+              file.text.slice(match.index + match[0].length, lineEnd);
+            occurrences.push({ id, line, before, after });
+            return true;
           });
+          if (chosen.length > 0) {
+            writes.push({
+              path,
+              real: resolved.real,
+              text: applyMatches(file.text, chosen, args.repl, args.mode),
+              format: file.format,
+            });
+          }
         }
-      }
-      const unknown = wanted ? [...wanted].filter((id) => !seen.has(id)) : [];
-      if (unknown.length > 0) {
-        throw new ToolError(
-          `Unknown occurrence id(s): ${unknown.join(", ")}. The files may have changed since the ` +
-            "dry run; run it again to get current ids.",
-        );
-      }
-      if (occurrences.length === 0) {
-        throw new ToolError("No matches of search expression found in the selected files.");
-      }
-      if (args.expected_count !== undefined && args.expected_count !== occurrences.length) {
-        throw new ToolError(
-          `Expected ${args.expected_count} occurrence(s) but found ${occurrences.length}; ` +
-            "nothing was changed. Check the dry run.",
-        );
-      }
-      const listing = occurrences.map((o) => ({
-        id: o.id,
-        line: o.line,
-        before: o.before,
-        after: o.after,
-      }));
-      if (args.dry_run) {
-        return JSON.stringify({
-          dry_run: true,
-          occurrences: listing,
-          count: occurrences.length,
-          files: writes.length,
-        });
-      }
-      await writeAllOrNothing(
-        writes.map((w) => ({ path: w.real, text: w.text, format: w.format })),
-      );
-      for (const w of writes) ctx.session.reads.noteEdited(w.real);
-      await ctx.session.filesChanged(writes.map((w) => w.real));
-      return JSON.stringify({
-        applied: occurrences.length,
-        files: writes.map((w) => w.path),
-      });
+        const unknown = wanted ? [...wanted].filter((id) => !seen.has(id)) : [];
+        if (unknown.length > 0) {
+          throw new ToolError(
+            `Unknown occurrence id(s): ${
+              unknown.join(", ")
+            }. The files may have changed since the ` +
+              "dry run; run it again to get current ids.",
+          );
+        }
+        if (occurrences.length === 0) {
+          throw new ToolError("No matches of search expression found in the selected files.");
+        }
+        if (args.expected_count !== undefined && args.expected_count !== occurrences.length) {
+          throw new ToolError(
+            `Expected ${args.expected_count} occurrence(s) but found ${occurrences.length}; ` +
+              "nothing was changed. Check the dry run.",
+          );
+        }
+        const listing = occurrences.map((o) => ({
+          id: o.id,
+          line: o.line,
+          before: o.before,
+          after: o.after,
+        }));
+        if (args.dry_run) {
+          const result = JSON.stringify({
+            dry_run: true,
+            occurrences: listing,
+            count: occurrences.length,
+            files: writes.length,
+          });
+          return { changes: [], result };
+        }
+        return {
+          changes: writes.map((w) => ({ real: w.real, after: w.text, format: w.format })),
+          result: JSON.stringify({ applied: occurrences.length, files: writes.map((w) => w.path) }),
+        };
+      },
     });
   },
 });

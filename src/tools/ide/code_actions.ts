@@ -7,14 +7,13 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { codeActionsFor, type StoredAction } from "../../lsp/code_actions.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
+import type { StoredAction } from "../../lsp/code_actions.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import type { LspDiagnostic, LspRange } from "../../lsp/types.ts";
 import { executeStoredAction, requestCodeActions } from "../shared/code_actions.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
-import { indexOf } from "../shared/symbols.ts";
+import { locate } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { forProject, projectOfAction } from "../shared/projects.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -89,11 +88,7 @@ async function rangeOf(
   }
   let range: LspRange;
   if (args.name_path?.trim()) {
-    const match = await indexOf(ctx).resolveUnique(
-      parseNamePath(args.name_path.trim()),
-      file.relPath,
-      file.options,
-    );
+    const match = await locate(ctx, args.name_path, file.relPath, file.options);
     range = match.node.selectionRange;
   } else {
     const startLine = args.start_line!;
@@ -177,7 +172,7 @@ export const listCodeActions = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
-    const store = codeActionsFor(ctx.project());
+    const store = ctx.session.codeActions(ctx.project());
     const dropped = await store.prune();
     const only = args.relative_path?.trim()
       ? ctx.project().resolve(args.relative_path).relative
@@ -246,7 +241,7 @@ export const refreshCodeActions = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
-    const store = codeActionsFor(ctx.project());
+    const store = ctx.session.codeActions(ctx.project());
     await store.prune();
     const collected = await collectDiagnostics(ctx, args.relative_path, args.max_files);
     const checked = new Set(collected.files.map((f) => f.relPath));

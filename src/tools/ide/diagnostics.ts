@@ -7,7 +7,6 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { poolFor } from "../../lsp/pool.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
 import { mapLimit } from "../../lsp/symbols_index.ts";
 import type { LspDiagnostic } from "../../lsp/types.ts";
@@ -50,7 +49,7 @@ export async function collectDiagnostics(
   maxFiles: number,
 ): Promise<CollectedDiagnostics> {
   const project = ctx.project();
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const options = requestOptions(ctx);
   let files: string[];
   const given = relativePath?.trim() ?? "";

@@ -54,14 +54,20 @@ export const renameAtPosition = defineTool({
     const at = toAgentPosition(target.lines, target.position);
     if (args.preview) {
       return toJson(
-        await previewWorkspaceEdit(ctx.project(), edit, relPathOf, {
-          title: `Rename '${oldName}' to '${newName}'`,
-          oldName,
-          newName,
-          relPath: target.relPath,
-          line: at.line,
-          serverId: target.server.id,
-        }),
+        await previewWorkspaceEdit(
+          ctx.session.codeActions(ctx.project()),
+          ctx.project(),
+          edit,
+          relPathOf,
+          {
+            title: `Rename '${oldName}' to '${newName}'`,
+            oldName,
+            newName,
+            relPath: target.relPath,
+            line: at.line,
+            serverId: target.server.id,
+          },
+        ),
       );
     }
     const files = await applyEditInSession(ctx, edit, relPathOf);

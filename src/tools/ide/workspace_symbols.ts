@@ -5,7 +5,6 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { poolFor } from "../../lsp/pool.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
 import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
 import { SYMBOL_KIND_NAMES } from "../../lsp/symbols.ts";
@@ -101,7 +100,7 @@ export const workspaceSymbols = defineTool({
   async handler(args, ctx) {
     const kinds = kindsOf(args.kind);
     const project = ctx.project();
-    const pool = poolFor(ctx.session, project);
+    const pool = ctx.session.services(project).pool;
     const options = requestOptions(ctx);
     const servers = await pool.serversForProject(options);
     const reader = new LineReader(project.settings.encoding);

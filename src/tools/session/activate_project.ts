@@ -2,7 +2,6 @@
  * activate_project and remove_project: choose the session's project, forget a registered one.
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import {
@@ -13,43 +12,32 @@ import {
 } from "../../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
-import { Project, refuseBroadRoot } from "../../project/project.ts";
+import type { Project } from "../../project/project.ts";
 import { readManualReminder } from "../../prompts/workflow.ts";
 import { memoriesOf } from "./memories.ts";
 import { defineTool } from "../tool.ts";
-import { stopProjectServers } from "../shared/projects.ts";
+import {
+  openProject,
+  projectPath,
+  realPathOrNull,
+  registeredAt,
+  stopProjectServers,
+} from "../shared/projects.ts";
 import { isActive } from "./config.ts";
-
-export function realPathOrNull(path: string): string | null {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function expandHome(path: string): string {
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!home || !(path === "~" || path.startsWith("~/"))) return path;
-  return join(home, path.slice(1));
-}
 
 interface Target {
   entry: RegisteredProject;
-  /** Where it was registered just now (null: it was registered already). */
-  registeredIn: string | null;
-  /** Why it could not be registered (no config folder), when that happened. */
-  notRegistered?: string;
+  /** The global config to register it in, when it is a new path (null: no config folder). */
+  register?: string | null;
 }
 
-/** Find the project a name or path means; register a new path in the global config. */
+/** Find the project a name or path means (a new path is registered once it opened). */
 async function resolveTarget(arg: string): Promise<Target> {
   const file = globalConfigPath();
   const registered = file ? await readRegisteredProjects(file) : [];
   const byName = registered.find((p) => p.name === arg);
-  if (byName) return { entry: byName, registeredIn: null };
-  const given = expandHome(arg);
-  const absolute = isAbsolute(given) ? given : resolve(Deno.cwd(), given);
+  if (byName) return { entry: byName };
+  const absolute = projectPath(arg);
   const real = realPathOrNull(absolute);
   if (real === null || !Deno.statSync(real).isDirectory) {
     const names = registered.map((p) => p.name);
@@ -60,15 +48,12 @@ async function resolveTarget(arg: string): Promise<Target> {
           : "No projects are registered yet; give the path of a project folder."),
     );
   }
-  const byPath = registered.find((p) => realPathOrNull(p.path) === real);
-  if (byPath) return { entry: byPath, registeredIn: null };
-  refuseBroadRoot(real);
-  const entry = { name: uniqueProjectName(real, registered), path: real };
-  if (!file) {
-    return { entry, registeredIn: null, notRegistered: "no config folder (set XDG_CONFIG_HOME)" };
-  }
-  await registerProject(file, entry);
-  return { entry, registeredIn: file };
+  const byPath = registeredAt(registered, real);
+  if (byPath) return { entry: byPath };
+  return {
+    entry: { name: uniqueProjectName(real, registered), path: real },
+    register: file ?? null,
+  };
 }
 
 export const activateProject = defineTool({
@@ -89,7 +74,7 @@ export const activateProject = defineTool({
     // A project loaded in this session (manage_projects) is found by its name first.
     const loaded = workspace.byName(args.project.trim());
     const target: Target = loaded
-      ? { entry: { name: loaded.name, path: loaded.root }, registeredIn: null }
+      ? { entry: { name: loaded.name, path: loaded.root } }
       : await resolveTarget(args.project.trim());
     const settings = await loadSettings({ projectRoot: target.entry.path });
     // Already loaded with the same settings: keep it, with its servers and code actions.
@@ -99,9 +84,9 @@ export const activateProject = defineTool({
       project = existing;
     } else {
       try {
-        project = Project.open(target.entry.path, settings, target.entry.name);
+        project = await openProject(target.entry.path, { name: target.entry.name, settings });
       } catch (error) {
-        if (!(error instanceof ToolError)) throw error;
+        if (!(error instanceof ToolError) || target.register !== undefined) throw error;
         throw new ToolError(
           `${error.message} Project '${target.entry.name}' is registered at ${target.entry.path}; ` +
             "remove it with remove_project if it moved or is gone.",
@@ -112,15 +97,20 @@ export const activateProject = defineTool({
         await stopProjectServers(ctx.session, existing);
       }
     }
+    let registeredIn: string | null = null;
+    if (target.register) {
+      await registerProject(target.register, target.entry);
+      registeredIn = target.register;
+    }
     await ctx.session.setProject(project);
     const lines = [`The project '${project.name}' at ${project.root} is now active.`];
-    if (target.registeredIn) {
+    if (registeredIn) {
       lines.push(
-        `Registered it as '${project.name}' in ${target.registeredIn}; next time, activate it ` +
+        `Registered it as '${project.name}' in ${registeredIn}; next time, activate it ` +
           "by that name.",
       );
-    } else if (target.notRegistered) {
-      lines.push(`Not registered: ${target.notRegistered}.`);
+    } else if (target.register === null) {
+      lines.push("Not registered: no config folder (set XDG_CONFIG_HOME).");
     }
     if (isActive(ctx.session, "list_memories")) {
       const names = await memoriesOf(ctx).list();

@@ -11,14 +11,14 @@ import {
   knownContexts,
   knownModes,
   modeDefinition,
-  unknownToolNames,
 } from "../../config/toolsets.ts";
 import { detectLanguages, resolveCommand, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
+import { unknownToolNames } from "../select.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
-import { realPathOrNull } from "./activate_project.ts";
+import { realPathOrNull } from "../shared/projects.ts";
 
 export function isActive(session: Session, name: string): boolean {
   return session.activeTools().some((t) => t.name === name);

@@ -5,30 +5,22 @@
  * project, so the engine helpers that ask `ctx.project()` work on it.
  * @module
  */
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { readRegisteredProjects } from "../../config/global_config.ts";
-import { globalConfigPath, loadSettings } from "../../config/load.ts";
+import { globalConfigPath } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
-import { poolFor, type ServerPool } from "../../lsp/pool.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
-import { Project, refuseBroadRoot } from "../../project/project.ts";
+import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
 import { detectToolchains } from "../../toolchain/detect.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import { stopProjectServers } from "../shared/projects.ts";
-
-function expandHome(path: string): string {
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!home || !(path === "~" || path.startsWith("~/"))) return path;
-  return join(home, path.slice(1));
-}
+import { openProject, projectPath, registeredAt, stopProjectServers } from "../shared/projects.ts";
 
 /** The real folder a path names, or a ToolError saying what is wrong with it. */
 function projectFolder(path: string): string {
-  const given = expandHome(path.trim());
-  const absolute = isAbsolute(given) ? given : resolve(Deno.cwd(), given);
+  const absolute = projectPath(path.trim());
   let real: string;
   try {
     real = Deno.realPathSync(absolute);
@@ -63,22 +55,14 @@ async function addProject(session: Session, path: string): Promise<string[]> {
     workspace.use(loaded);
     return [`Project '${loaded.name}' at ${root} is already loaded; it is now the last used one.`];
   }
-  refuseBroadRoot(root);
   // The name it is registered under (activate_project knows it by that name), else the folder
   // name, made unique among the loaded and the registered projects.
   const known = await registered();
-  const entry = known.find((p) => {
-    try {
-      return Deno.realPathSync(p.path) === root;
-    } catch {
-      return false;
-    }
-  });
+  const entry = registeredAt(known, root);
   const name = entry && !workspace.byName(entry.name)
     ? entry.name
     : workspace.uniqueName(basename(root), known.filter((p) => p !== entry).map((p) => p.name));
-  const settings = await loadSettings({ projectRoot: root });
-  const project = Project.open(root, settings, name);
+  const project = await openProject(root, { name });
   workspace.load(project);
   workspace.use(project);
   const messages = [`Loaded project '${name}' at ${root}; it is now the last used project.`];
@@ -124,9 +108,9 @@ async function describeProject(
   } catch (error) {
     if (ctx.signal.aborted) throw error;
   }
-  const pool = poolFor(session, project) as Partial<ServerPool>;
+  const pool = session.services(project).pool;
   const servers: Record<string, string> = {};
-  for (const server of pool.running?.() ?? []) {
+  for (const server of pool.running()) {
     servers[server.id] = server.pid !== null ? `running (pid ${server.pid})` : "stopped";
   }
   return {

@@ -1,23 +1,21 @@
 /**
  * Asking a server for code actions and running them: {@linkcode requestCodeActions} stores what
  * the server offers under stable ids; {@linkcode applyEditInSession} applies a WorkspaceEdit
- * (text edits and file operations) all or nothing, under the file locks every edit tool takes,
- * and tells the session (read tracking, language servers); {@linkcode executeStoredAction} runs
- * a cached action: refuse if stale, resolve it when needed, apply its edit, run its command
- * (the server's `workspace/applyEdit` requests go through the same apply path).
+ * (text edits and file operations) all or nothing through the write path and reports each file's
+ * change; {@linkcode executeStoredAction} runs a cached action: refuse if stale, resolve it when
+ * needed, apply its edit, run its command (the server's `workspace/applyEdit` requests go
+ * through the same apply path).
  * @module
  */
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.ts";
-import { commitFullEdit, type FullEditPlan, planFullEdit } from "../../edit/resource_ops.ts";
 import { unifiedDiff } from "../../edit/diff.ts";
 import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { actionId, codeActionsFor, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
-import { poolFor } from "../../lsp/pool.ts";
+import { actionId, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
 import type { LanguageServer, LspDiagnostic, LspRange } from "../../lsp/types.ts";
-import { withFileLocks } from "./write.ts";
+import { applyWorkspaceEdit } from "./write.ts";
 import type { FileTarget } from "./targets.ts";
 import { requestOptions } from "./symbols.ts";
 import type { ToolContext } from "../tool.ts";
@@ -58,43 +56,22 @@ function editUris(edit: LspWorkspaceEdit | undefined): string[] {
   return [...uris];
 }
 
-/** Apply a planned edit under the file locks and tell the session. */
-async function commitInSession(
-  ctx: ToolContext,
-  edit: LspWorkspaceEdit,
-  relPathOf: (uri: string) => string | null,
-  first: FullEditPlan,
-): Promise<AppliedFile[]> {
-  const project = ctx.project();
-  return await withFileLocks(first.files.map((f) => f.real), async () => {
-    // Plan again under the locks: another tool may have written one of the files meanwhile.
-    const plan = await planFullEdit(project, edit, relPathOf);
-    ctx.signal.throwIfAborted();
-    const reals = await commitFullEdit(plan);
-    for (const real of reals) ctx.session.reads.noteEdited(real);
-    await ctx.session.filesChanged(reals);
-    return plan.files.filter((f) => f.before !== f.after).map((f) => ({
-      file: f.relPath,
-      change: f.before === null ? "created" : f.after === null ? "deleted" : "edited",
-      edits: f.editCount,
-      diff: unifiedDiff(f.relPath, f.before ?? "", f.after ?? ""),
-    }));
-  });
-}
-
 /**
- * Apply a WorkspaceEdit to the project all or nothing (sandboxed; file operations included).
- * Returns what changed per file.
+ * Apply a WorkspaceEdit to the project all or nothing (sandboxed; file operations included)
+ * through the write path. Returns what changed per file.
  */
 export async function applyEditInSession(
   ctx: ToolContext,
   edit: LspWorkspaceEdit | null | undefined,
   relPathOf: (uri: string) => string | null,
 ): Promise<AppliedFile[]> {
-  if (!edit) return [];
-  const plan = await planFullEdit(ctx.project(), edit, relPathOf);
-  if (plan.files.length === 0) return [];
-  return await commitInSession(ctx, edit, relPathOf, plan);
+  const files = await applyWorkspaceEdit(ctx, edit, { relPathOf });
+  return files.map((f) => ({
+    file: f.relPath,
+    change: f.before === null ? "created" : f.after === null ? "deleted" : "edited",
+    edits: f.editCount,
+    diff: unifiedDiff(f.relPath, f.before ?? "", f.after ?? ""),
+  }));
 }
 
 /** Content hashes of the files an action depends on: its file and every file its edit names. */
@@ -142,7 +119,7 @@ export async function requestCodeActions(
       `The ${server.id} language server (${server.command}) does not offer code actions.`,
     );
   }
-  const store = codeActionsFor(ctx.project());
+  const store = ctx.session.codeActions(ctx.project());
   const line = toAgentPosition(target.lines, range.start).line;
   const stored: StoredAction[] = [];
   for (const raw of result ?? []) {
@@ -197,7 +174,7 @@ export async function executeStoredAction(
   actionIdArg: string,
 ): Promise<ExecutionResult> {
   const project = ctx.project();
-  const store = codeActionsFor(project);
+  const store = ctx.session.codeActions(project);
   const entry = store.get(actionIdArg.trim());
   if (!entry) {
     throw new ToolError(
@@ -222,7 +199,7 @@ export async function executeStoredAction(
     );
   }
   const options = requestOptions(ctx);
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const relPathOf = (uri: string) => projectRelative(project.root, uri);
   if (entry.edit && entry.action === undefined) {
     const files = await applyEditInSession(ctx, entry.edit, relPathOf);

@@ -1,14 +1,63 @@
 /**
- * Which project a tool works on: smart project selection over the projects loaded in the
- * session, routing a tool context to one of them, and finding the project that issued a code
- * action id.
+ * Which project a tool works on: opening a project folder ({@linkcode openProject}, the one way
+ * activate_project and manage_projects open one), smart project selection over the projects
+ * loaded in the session, routing a tool context to one of them, and finding the project that
+ * issued a code action id.
  * @module
  */
+import { isAbsolute, join, resolve } from "node:path";
 import type { ToolContext } from "../tool.ts";
-import { codeActionsFor } from "../../lsp/code_actions.ts";
-import type { Project } from "../../project/project.ts";
-import { releasePool } from "../../lsp/pool.ts";
+import { loadSettings } from "../../config/load.ts";
+import type { RegisteredProject, Settings } from "../../config/schema.ts";
+import { Project, refuseBroadRoot } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
+
+/**
+ * The absolute path a project argument names: `~` and `~/...` are below the home folder, a
+ * relative path is taken from the working folder. Symlinks are not resolved.
+ */
+export function projectPath(arg: string): string {
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  const given = home && (arg === "~" || arg.startsWith("~/")) ? join(home, arg.slice(1)) : arg;
+  return isAbsolute(given) ? given : resolve(Deno.cwd(), given);
+}
+
+/** The real path of `path` (symlinks resolved), or null when it does not exist. */
+export function realPathOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The registered project whose folder is the real folder `realRoot`, if any. */
+export function registeredAt(
+  registered: readonly RegisteredProject[],
+  realRoot: string,
+): RegisteredProject | undefined {
+  return registered.find((p) => realPathOrNull(p.path) === realRoot);
+}
+
+/** Options of {@linkcode openProject}. */
+export interface OpenProjectOptions {
+  /** The project's name in the session. */
+  name: string;
+  /** Its settings, when already loaded; else they are loaded (global and project config). */
+  settings?: Settings;
+}
+
+/**
+ * Open the project in a folder: refuse the filesystem root and the home folder (they would put
+ * every file inside the sandbox), load its layered settings and open it. Throws a ToolError
+ * for a folder that is too broad, missing or not a folder.
+ */
+export async function openProject(root: string, options: OpenProjectOptions): Promise<Project> {
+  const real = realPathOrNull(root);
+  if (real !== null) refuseBroadRoot(real);
+  const settings = options.settings ?? await loadSettings({ projectRoot: root });
+  return Project.open(root, settings, options.name);
+}
 
 /**
  * Smart project selection (seed 000): `projectName` when given (it becomes the last used
@@ -26,7 +75,7 @@ export function forProject(ctx: ToolContext, project: Project): ToolContext {
 
 /** Stop a project's language servers (when it is unloaded or replaced). */
 export async function stopProjectServers(session: Session, project: Project): Promise<void> {
-  await releasePool(session, project);
+  await session.releaseProject(project);
 }
 
 /**
@@ -39,5 +88,5 @@ export function projectOfAction(session: Session, actionId: string): Project | n
   const order = active ? [active, ...session.projects.list().filter((p) => p !== active)] : [
     ...session.projects.list(),
   ];
-  return order.find((p) => codeActionsFor(p).get(id) !== undefined) ?? null;
+  return order.find((p) => session.codeActions(p).get(id) !== undefined) ?? null;
 }

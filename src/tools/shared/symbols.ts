@@ -14,7 +14,7 @@ import {
   symbolKindName,
   type SymbolNode,
 } from "../../lsp/symbols.ts";
-import { type SymbolIndex, symbolIndexFor } from "../../lsp/symbols_index.ts";
+import type { SymbolIndex } from "../../lsp/symbols_index.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
@@ -55,7 +55,7 @@ export function kindFilter(
 
 /** The symbol index of the active project. */
 export function indexOf(ctx: ToolContext): SymbolIndex {
-  return symbolIndexFor(ctx.session, ctx.project());
+  return ctx.session.services(ctx.project()).symbols;
 }
 
 /** Request options carrying the tool call's cancellation and progress. */
@@ -95,18 +95,19 @@ export function symbolDict(node: SymbolNode, options: DictOptions): SymbolDict {
   return d;
 }
 
-function projectRelative(project: Project, relativePath: string): string {
-  return project.resolveFile(relativePath).relative;
-}
-
-/** Locate the one symbol a name path denotes in a file. */
+/**
+ * The one symbol locator: the symbol a name path denotes in a file (validated in the sandbox),
+ * with the file's symbols. Throws a ToolError when none or several match. `options` default to
+ * the tool call's (cancellation, progress).
+ */
 export async function locate(
   ctx: ToolContext,
   namePath: string,
   relativePath: string,
+  options: RequestOptions = requestOptions(ctx),
 ): Promise<SymbolMatch> {
-  const relPath = projectRelative(ctx.project(), relativePath);
-  return await indexOf(ctx).resolveUnique(parseNamePath(namePath), relPath, requestOptions(ctx));
+  const relPath = ctx.project().resolveFile(relativePath).relative;
+  return await indexOf(ctx).resolveUnique(parseNamePath(namePath), relPath, options);
 }
 
 /** Edit the symbol's file; refuses when the file changed since the symbol was located. */

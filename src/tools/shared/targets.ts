@@ -8,8 +8,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
-import { poolFor } from "../../lsp/pool.ts";
 import {
   LineReader,
   preview,
@@ -20,7 +18,7 @@ import {
 } from "../../lsp/positions.ts";
 import { namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
 import type { LanguageServer, LspPosition, LspRange, RequestOptions } from "../../lsp/types.ts";
-import { indexOf, requestOptions } from "./symbols.ts";
+import { locate, requestOptions } from "./symbols.ts";
 import type { ToolContext } from "../tool.ts";
 import type { NormalizedLocation } from "../../lsp/symbols_queries.ts";
 
@@ -71,7 +69,7 @@ export async function resolveFile(ctx: ToolContext, relativePath: string): Promi
   }
   const resolved = project.resolveFile(relativePath);
   const relPath = resolved.relative;
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const options = requestOptions(ctx);
   const server = await pool.serverFor(relPath, options);
   const text = (await project.readText(resolved)).text;
@@ -108,11 +106,7 @@ export async function resolvePosition(
   let position: LspPosition;
   let symbol: SymbolNode | null = null;
   if (namePath !== "") {
-    const match = await indexOf(ctx).resolveUnique(
-      parseNamePath(namePath),
-      file.relPath,
-      file.options,
-    );
+    const match = await locate(ctx, namePath, file.relPath, file.options);
     symbol = match.node;
     position = match.node.selectionRange.start;
   } else {

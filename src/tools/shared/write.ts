@@ -1,20 +1,25 @@
 /**
- * The one path by which tools change an existing file: resolve in the sandbox, read, transform,
- * write atomically in the original format, then tell the session (read tracking, language
- * servers). A transform that throws changes nothing.
+ * The one path by which tools change project files. {@linkcode writeFiles} takes the per-file
+ * locks, lets the caller read and decide under them, writes all or nothing (each file
+ * atomically, in its original format), records the change in the session's read tracking and
+ * tells the language servers. {@linkcode editFile} (one existing file, transformed) and
+ * {@linkcode applyWorkspaceEdit} (a language server's WorkspaceEdit) are built on it.
  * @module
  */
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
 import type { ValidateOptions } from "../../project/project.ts";
+import { commitFileChanges, type FileChange } from "../../edit/file_set.ts";
+import {
+  type FileOutcome,
+  type LspWorkspaceEdit,
+  type PlanOptions,
+  planWorkspaceEdit,
+} from "../../edit/workspace_edit.ts";
 
-export interface EditOutcome {
-  resolved: ResolvedPath;
-  before: string;
-  after: string;
-}
+export type { FileChange } from "../../edit/file_set.ts";
 
-/** The tail of the chain of edits per real path: edits of one file run one after another. */
+/** The tail of the chain of writes per real path: writes of one file run one after another. */
 const fileQueues = new Map<string, Promise<unknown>>();
 
 /**
@@ -22,7 +27,7 @@ const fileQueues = new Map<string, Promise<unknown>>();
  * calls in parallel; without this, two edits of one file would both read the old content and
  * the second write would silently drop the first edit.
  */
-export async function withFileLock<T>(realPath: string, fn: () => Promise<T>): Promise<T> {
+async function withFileLock<T>(realPath: string, fn: () => Promise<T>): Promise<T> {
   const previous = fileQueues.get(realPath) ?? Promise.resolve();
   const run = previous.catch(() => {}).then(fn);
   const tail = run.catch(() => {});
@@ -35,13 +40,63 @@ export async function withFileLock<T>(realPath: string, fn: () => Promise<T>): P
 }
 
 /** {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock). */
-export function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
+function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
   const sorted = [...new Set(realPaths)].sort();
   const step = (i: number): Promise<T> =>
     i === sorted.length ? fn() : withFileLock(sorted[i]!, () => step(i + 1));
   return step(0);
 }
 
+/** What {@linkcode WriteRequest.prepare} decided: the changes to make and the caller's result. */
+export interface PreparedWrite<T> {
+  /** May be empty (a dry run, nothing to change): then nothing is written. */
+  changes: readonly FileChange[];
+  result: T;
+}
+
+/** A write through {@linkcode writeFiles}. */
+export interface WriteRequest<T> {
+  /** Real paths to lock: every file `prepare` reads or changes. */
+  lock: readonly string[];
+  /** Reads the current content (under the locks) and decides the changes. */
+  prepare: () => Promise<PreparedWrite<T>>;
+  /**
+   * The agent gave the whole new content (it created or overwrote the files), so they count as
+   * read. Otherwise earlier reads of line ranges are forgotten, since lines may have moved.
+   */
+  wholeContent?: boolean;
+}
+
+/**
+ * The one write path: under the locks of `request.lock`, `prepare` reads and decides; its
+ * changes are written all or nothing, the session records them (read tracking) and the language
+ * servers hear of them. Returns `prepare`'s result. A `prepare` that throws changes nothing.
+ */
+export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>): Promise<T> {
+  return await withFileLocks(request.lock, async () => {
+    const { changes, result } = await request.prepare();
+    if (changes.length === 0) return result;
+    ctx.signal.throwIfAborted();
+    const written = await commitFileChanges(changes);
+    for (const real of written) {
+      if (request.wholeContent) ctx.session.reads.noteCreated(real);
+      else ctx.session.reads.noteEdited(real);
+    }
+    if (written.length > 0) await ctx.session.filesChanged(written);
+    return result;
+  });
+}
+
+export interface EditOutcome {
+  resolved: ResolvedPath;
+  before: string;
+  after: string;
+}
+
+/**
+ * Change one existing file: resolve it in the sandbox, read it, transform its text and write
+ * the result (when it differs). A transform that throws changes nothing.
+ */
 export async function editFile(
   ctx: ToolContext,
   userPath: string,
@@ -50,22 +105,39 @@ export async function editFile(
 ): Promise<EditOutcome> {
   const project = ctx.project();
   const resolved = project.resolveFile(userPath, options);
-  return await withFileLock(resolved.real, () => edit(ctx, resolved, transform));
+  return await writeFiles(ctx, {
+    lock: [resolved.real],
+    prepare: async () => {
+      const file = await project.readText(resolved);
+      const after = transform(file.text, resolved);
+      return {
+        changes: [{ real: resolved.real, before: file.text, after, format: file.format }],
+        result: { resolved, before: file.text, after },
+      };
+    },
+  });
 }
 
-async function edit(
+/**
+ * Apply a language server's WorkspaceEdit (text edits and file operations) all or nothing,
+ * through the sandbox. It is planned once to know which files to lock, then again under the
+ * locks, since another tool may have written one of them meanwhile. Returns the files whose
+ * content or existence changed.
+ */
+export async function applyWorkspaceEdit(
   ctx: ToolContext,
-  resolved: ResolvedPath,
-  transform: (text: string, resolved: ResolvedPath) => string,
-): Promise<EditOutcome> {
+  edit: LspWorkspaceEdit | null | undefined,
+  options: PlanOptions,
+): Promise<FileOutcome[]> {
+  if (!edit) return [];
   const project = ctx.project();
-  const file = await project.readText(resolved);
-  const after = transform(file.text, resolved);
-  if (after !== file.text) {
-    ctx.signal.throwIfAborted();
-    await project.writeText(resolved, after, file.format);
-    ctx.session.reads.noteEdited(resolved.real);
-    await ctx.session.filesChanged([resolved.real]);
-  }
-  return { resolved, before: file.text, after };
+  const first = await planWorkspaceEdit(project, edit, options);
+  if (first.files.length === 0) return [];
+  return await writeFiles(ctx, {
+    lock: first.files.map((f) => f.real),
+    prepare: async () => {
+      const plan = await planWorkspaceEdit(project, edit, options);
+      return { changes: plan.files, result: plan.files.filter((f) => f.before !== f.after) };
+    },
+  });
 }

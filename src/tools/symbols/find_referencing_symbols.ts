@@ -4,7 +4,6 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
 import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
 import {
   findImplementations as implementationsOf,
@@ -21,7 +20,7 @@ import {
 import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
-import { resolveSourceFile } from "../shared/symbols.ts";
+import { locate, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 
 /**
@@ -42,7 +41,7 @@ async function resolveQueryTarget(
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const index = indexOf(ctx);
   const options = requestOptions(ctx);
-  const target = await index.resolveUnique(parseNamePath(args.name_path), relPath, options);
+  const target = await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
 }
 

@@ -5,7 +5,7 @@
 import { checkNewName } from "../../lsp/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { commitPlannedEdits, planWorkspaceEdit } from "../../edit/workspace_edit.ts";
+import { planWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
 import { namePathOf } from "../../lsp/symbols.ts";
 import { requestRename } from "../../lsp/symbols_queries.ts";
@@ -14,6 +14,7 @@ import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { locate, symbolEditParams } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { applyWorkspaceEdit } from "../shared/write.ts";
 
 export const renameSymbol = defineTool({
   name: "rename_symbol",
@@ -42,19 +43,30 @@ export const renameSymbol = defineTool({
     const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
     if (args.preview) {
       return toJson(
-        await previewWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri), {
-          title: `Rename '${oldPath}' to '${newName}'`,
-          oldName: target.node.name,
-          newName,
-          relPath: target.node.relPath,
-          line: target.node.selectionRange.start.line + 1,
-          serverId: server.id,
-        }),
+        await previewWorkspaceEdit(
+          ctx.session.codeActions(project),
+          project,
+          edit,
+          (uri) => server.relPathOf(uri),
+          {
+            title: `Rename '${oldPath}' to '${newName}'`,
+            oldName: target.node.name,
+            newName,
+            relPath: target.node.relPath,
+            line: target.node.selectionRange.start.line + 1,
+            serverId: server.id,
+          },
+        ),
       );
     }
-    const plans = await planWorkspaceEdit(project, edit, (uri) => server.relPathOf(uri));
-    const changed = plans.filter((p) => p.after !== p.before);
-    if (changed.length === 0) {
+    // The server's rename edits text only; a rename that moves files is refused.
+    const planOptions = {
+      relPathOf: (uri: string) => server.relPathOf(uri),
+      fileOperations: false,
+    };
+    const plan = await planWorkspaceEdit(project, edit, planOptions);
+    const planned = plan.files.filter((p) => p.after !== p.before);
+    if (planned.length === 0) {
       throw new ToolError(
         `The language server found nothing to rename for '${oldPath}' in ` +
           `'${target.node.relPath}'. Check the name path with find_symbol.`,
@@ -62,12 +74,10 @@ export const renameSymbol = defineTool({
     }
     // A server's rename can be wrong (e.g. through re-exports): compare the errors of the files
     // it touched before and after, so the agent hears of breakage at once.
-    const checked = changed.slice(0, RENAME_CHECK_FILES).map((p) => p.relPath);
+    const checked = planned.slice(0, RENAME_CHECK_FILES).map((p) => p.relPath);
     const errorsBefore = await countErrors(server, checked, requestOptions(ctx));
     ctx.signal.throwIfAborted();
-    await commitPlannedEdits(changed);
-    for (const p of changed) ctx.session.reads.noteEdited(p.real);
-    await ctx.session.filesChanged(changed.map((p) => p.real));
+    const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
     const errorsAfter = await countErrors(server, checked, requestOptions(ctx));
     const worse = checked.filter((f) => (errorsAfter.get(f) ?? 0) > (errorsBefore.get(f) ?? 0));
     const edits = changed.reduce((n, p) => n + p.editCount, 0);

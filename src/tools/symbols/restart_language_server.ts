@@ -2,8 +2,6 @@
  * restart_language_server: stops and restarts the project's language servers.
  * @module
  */
-import { poolFor } from "../../lsp/pool.ts";
-import { symbolIndexFor } from "../../lsp/symbols_index.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 
 export const restartLanguageServer = defineTool({
@@ -16,8 +14,8 @@ export const restartLanguageServer = defineTool({
   destructive: false,
   async handler(_args, ctx) {
     const project = ctx.project();
-    await symbolIndexFor(ctx.session, project).flush();
-    await poolFor(ctx.session, project).restartAll();
+    await ctx.session.services(project).symbols.flush();
+    await ctx.session.services(project).pool.restartAll();
     return SUCCESS_RESULT;
   },
 });

@@ -25,7 +25,6 @@ import {
   type FileSymbols,
   mapLimit,
   type SymbolIndex,
-  symbolIndexFor,
   type SymbolMatch,
 } from "../../lsp/symbols_index.ts";
 import { isImportLine, normalizeLocations, projectPathOf } from "../../lsp/symbols_queries.ts";
@@ -311,7 +310,7 @@ export const getSymbolInfo = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const project = selectProject(ctx, args.project_name);
-    const index = symbolIndexFor(ctx.session, project);
+    const index = ctx.session.services(project).symbols;
     const resolution = await resolveSymbol(ctx, project, index, args.symbol_name, args.file_hint);
     if (resolution.kind === "ambiguous") {
       return ambiguousAnswer(project, args.symbol_name, resolution.groups, resolution.note);
@@ -455,7 +454,7 @@ export const findSymbolUsages = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const project = selectProject(ctx, args.project_name);
-    const index = symbolIndexFor(ctx.session, project);
+    const index = ctx.session.services(project).symbols;
     const resolution = await resolveSymbol(ctx, project, index, args.symbol_name, args.file_hint);
     if (resolution.kind === "ambiguous") {
       return ambiguousAnswer(project, args.symbol_name, resolution.groups, resolution.note);

@@ -1,92 +1,19 @@
 /**
  * execute_shell_command: Serena's shell tool, off unless the user enables it (a shell defeats
- * the path sandbox). Commands run with `sh -c` in their own session and process group, so a
- * timeout, a cancellation or server shutdown stops the command and every process it started.
+ * the path sandbox). Commands run with `sh -c` in their own session and process group
+ * (src/process.ts), so a timeout, a cancellation or server shutdown stops the command and every
+ * process it started.
  * @module
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
+import { CappedOutput, runGroup } from "../../process.ts";
 import type { Session } from "../../session.ts";
 import { defineTool, type ToolAnswer, withNote } from "../tool.ts";
 import { ENABLE_SHELL_HINT, maxAnswerChars } from "../shared/params.ts";
 
 /** Bytes kept per output stream; beyond that the middle is dropped (head and tail stay). */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;
-/** How long processes get to exit after SIGTERM before they are killed. */
-const KILL_GRACE_MS = 2000;
-
-/** Keeps the first quarter and the last three quarters of at most `cap` bytes of a stream. */
-class CappedOutput {
-  readonly #headCap: number;
-  readonly #tailCap: number;
-  readonly #head: Uint8Array[] = [];
-  #headLength = 0;
-  #tail: Uint8Array[] = [];
-  #tailLength = 0;
-  #dropped = 0;
-
-  constructor(cap: number) {
-    this.#headCap = Math.floor(cap / 4);
-    this.#tailCap = cap - this.#headCap;
-  }
-
-  push(chunk: Uint8Array): void {
-    if (this.#headLength < this.#headCap) {
-      const take = chunk.subarray(0, this.#headCap - this.#headLength);
-      this.#head.push(take);
-      this.#headLength += take.length;
-      chunk = chunk.subarray(take.length);
-    }
-    if (chunk.length === 0) return;
-    this.#tail.push(chunk);
-    this.#tailLength += chunk.length;
-    while (this.#tailLength > this.#tailCap) {
-      const first = this.#tail[0]!;
-      const excess = this.#tailLength - this.#tailCap;
-      if (first.length <= excess) {
-        this.#tail.shift();
-        this.#tailLength -= first.length;
-        this.#dropped += first.length;
-      } else {
-        this.#tail[0] = first.subarray(excess);
-        this.#tailLength -= excess;
-        this.#dropped += excess;
-      }
-    }
-  }
-
-  text(): string {
-    const decode = (parts: Uint8Array[]) => {
-      const decoder = new TextDecoder("utf-8");
-      return parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
-    };
-    const head = decode(this.#head);
-    if (this.#dropped === 0) return decode([...this.#head, ...this.#tail]);
-    return `${head}\n[... ${this.#dropped} bytes of output omitted ...]\n${decode(this.#tail)}`;
-  }
-}
-
-interface Collector {
-  done: Promise<void>;
-  /** Stop reading (a process that left the group may hold the pipe open forever). */
-  cancel(): Promise<void>;
-}
-
-function collect(stream: ReadableStream<Uint8Array>, into: CappedOutput): Collector {
-  const reader = stream.getReader();
-  const done = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        into.push(value);
-      }
-    } catch {
-      // Cancelled after the command ended: keep what arrived.
-    }
-  })();
-  return { done, cancel: () => reader.cancel().catch(() => {}) };
-}
 
 /** How a command ended. */
 export interface ShellRun {
@@ -111,109 +38,34 @@ export interface ShellRunOptions {
 }
 
 /**
- * Send `signal` to process group `pgid`. Deno.kill needs unrestricted run permission; under
- * the `sextant` permission set (an allow-list of programs, `kill` among them) the `kill`
- * program does it instead.
- */
-async function signalGroup(pgid: number, signal: Deno.Signal): Promise<void> {
-  try {
-    // A negative pid addresses the whole process group (kill(2)).
-    Deno.kill(-pgid, signal);
-    return;
-  } catch (error) {
-    const denied = error instanceof Deno.errors.NotCapable ||
-      error instanceof Deno.errors.PermissionDenied;
-    if (!denied) return; // the group is already gone
-  }
-  await new Deno.Command("kill", {
-    args: ["-s", signal.replace(/^SIG/, ""), "--", `-${pgid}`],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).output().catch(() => {});
-}
-
-async function killTree(pid: number): Promise<void> {
-  if (Deno.build.os === "windows") {
-    await new Deno.Command("taskkill", { args: ["/pid", String(pid), "/T", "/F"] })
-      .output().catch(() => {});
-    return;
-  }
-  await signalGroup(pid, "SIGTERM");
-}
-
-/**
  * Run `command` with `sh -c` (Windows: `cmd /c`) in its own session, so the shell leads a new
- * process group (Deno's `detached` calls setsid(2); no `setsid` binary is needed, and the
- * command has no controlling terminal, so nothing can block on a password prompt). On timeout
- * or abort the group gets SIGTERM, then SIGKILL after a grace period. When the shell exits, the
- * rest of its group (background jobs it left running) is stopped the same way: nothing outlives
- * the tool call, and no orphan keeps the output pipes open.
+ * process group and has no controlling terminal (nothing can block on a password prompt). On
+ * timeout or abort the group gets SIGTERM, then SIGKILL after a grace period. When the shell
+ * exits, the rest of its group (background jobs it left running) is stopped the same way: nothing
+ * outlives the tool call, and no orphan keeps the output pipes open.
  */
 export async function runShellCommand(
   command: string,
   options: ShellRunOptions,
 ): Promise<ShellRun> {
   const windows = Deno.build.os === "windows";
-  const child = new Deno.Command(windows ? "cmd.exe" : "sh", {
-    args: windows ? ["/d", "/s", "/c", command] : ["-c", command],
-    cwd: options.cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: options.captureStderr ? "piped" : "null",
-    detached: true,
-  }).spawn();
-  const pgid = child.pid;
   const cap = options.outputCap ?? OUTPUT_CAP_BYTES;
   const stdout = new CappedOutput(cap);
   const stderr = options.captureStderr ? new CappedOutput(cap) : null;
-  const collectors = [collect(child.stdout, stdout)];
-  if (stderr) collectors.push(collect(child.stderr, stderr));
-  const reading = Promise.all(collectors.map((c) => c.done));
-
-  let stopped: ShellRun["stopped"] = null;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const stopGroup = async () => {
-    await killTree(pgid);
-    if (!windows) {
-      clearTimeout(killTimer);
-      killTimer = setTimeout(() => void signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
-    }
-  };
-  const timer = setTimeout(() => {
-    stopped ??= "timeout";
-    void stopGroup();
-  }, options.timeoutMs);
-  const onAbort = () => {
-    stopped ??= "cancelled";
-    void stopGroup();
-  };
-  if (options.signal?.aborted) onAbort();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const untrack = options.track?.(async () => {
-    stopped ??= "cancelled";
-    await stopGroup();
-  });
-
+  const running = runGroup(
+    windows ? "cmd.exe" : "sh",
+    windows ? ["/d", "/s", "/c", command] : ["-c", command],
+    {
+      cwd: options.cwd,
+      onStdout: (chunk) => stdout.push(chunk),
+      ...(stderr ? { onStderr: (chunk: Uint8Array) => stderr.push(chunk) } : {}),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    },
+  );
+  const untrack = options.track?.(() => running.cancel());
   try {
-    const status = await child.status;
-    clearTimeout(timer);
-    // The shell is gone; whatever it left in its group would be orphaned and hold our pipes
-    // open. TERM it now and KILL what is left after the grace period (usually nothing).
-    if (!windows) {
-      await signalGroup(pgid, "SIGTERM");
-      Deno.unrefTimer(setTimeout(() => void signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS));
-    }
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<"grace">((done) => {
-      graceTimer = setTimeout(() => done("grace"), KILL_GRACE_MS);
-    });
-    if ((await Promise.race([reading, grace])) === "grace") {
-      if (!windows) await signalGroup(pgid, "SIGKILL");
-      await Promise.all(collectors.map((c) => c.cancel()));
-    }
-    clearTimeout(graceTimer);
-    await reading;
+    const { status, stopped } = await running.exit;
     const signalNumber = status.signal ? signalNumbers[status.signal] ?? 0 : 0;
     return {
       stdout: stdout.text(),
@@ -222,9 +74,6 @@ export async function runShellCommand(
       stopped,
     };
   } finally {
-    clearTimeout(timer);
-    clearTimeout(killTimer);
-    options.signal?.removeEventListener("abort", onAbort);
     untrack?.();
   }
 }

@@ -7,7 +7,6 @@
  * @module
  */
 import { toLspPosition } from "../../lsp/positions.ts";
-import { poolFor } from "../../lsp/pool.ts";
 import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/types.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
@@ -115,7 +114,7 @@ export async function fixesFor(
   diagnostics: readonly Diagnostic[],
 ): Promise<FixesResult> {
   const pctx = forProject(ctx, project);
-  const pool = poolFor(ctx.session, project);
+  const pool = ctx.session.services(project).pool;
   const result: FixesResult = { fixes: new Map(), beyondLimit: 0, problems: [] };
   const eligible = diagnostics.filter((d) =>
     (d.severity === "error" || d.severity === "warning") && !d.file.startsWith("/") &&

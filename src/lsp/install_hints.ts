@@ -1,0 +1,97 @@
+/**
+ * How to install each known language server, per package manager, and a clear message for a
+ * server whose launcher exists but cannot run it: rustup's `rust-analyzer` proxy without the
+ * component, a pyenv shim or a wrapper script whose target is gone. Used by the engine when a
+ * server exits before it answers `initialize`, and by `sextant doctor`.
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { ToolError } from "../errors.ts";
+import { ServerExitedError } from "./client.ts";
+
+/** Package managers an install command may use. */
+export type PackageManager = "rustup" | "apt" | "go" | "pip" | "pipx" | "npm";
+
+/** The install commands of one server binary, by package manager, most direct first. */
+export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManager, string>>>> = {
+  "rust-analyzer": {
+    rustup: "rustup component add rust-analyzer",
+    apt: "apt-get install rust-web-analyzer",
+  },
+  gopls: { go: "go install golang.org/x/tools/gopls@latest" },
+  clangd: { apt: "apt-get install clangd" },
+  "pyright-langserver": { npm: "npm install -g pyright", pip: "pip install pyright" },
+  "basedpyright-langserver": { pip: "pip install basedpyright", pipx: "pipx install basedpyright" },
+  pylsp: { pip: "pip install python-lsp-server", pipx: "pipx install python-lsp-server" },
+  "typescript-language-server": { npm: "npm install -g typescript-language-server typescript" },
+  "bash-language-server": { npm: "npm install -g bash-language-server" },
+  "yaml-language-server": { npm: "npm install -g yaml-language-server" },
+  "vscode-json-language-server": { npm: "npm install -g vscode-langservers-extracted" },
+};
+
+/** The install commands of a server binary (by its file name), or [] when none is known. */
+export function installCommands(command: string): string[] {
+  const name = basename(command).replace(/\.(exe|cmd|bat)$/i, "");
+  return Object.values(INSTALL_HINTS[name] ?? {});
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = Deno.statSync(a);
+    const y = Deno.statSync(b);
+    return x.ino !== null && x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is one of rustup's proxies (a link to the `rustup` binary beside it). */
+export function isRustupProxy(path: string): boolean {
+  try {
+    if (basename(Deno.realPathSync(path)).startsWith("rustup")) return true;
+  } catch { /* unreadable: not provably a proxy */ }
+  return sameFile(path, join(dirname(path), "rustup"));
+}
+
+/**
+ * The message for a server that started but exited before answering `initialize`, naming what
+ * is missing and how to install it; null when nothing more useful than the exit can be said.
+ */
+export function launcherFailure(
+  label: string,
+  command: string,
+  path: string,
+  output: string,
+): string | null {
+  const installs = installCommands(command);
+  const how = installs.length > 0 ? ` Install it: ${installs.join("; or ")}.` : "";
+  if (
+    isRustupProxy(path) ||
+    /rustup|is not installed for the toolchain|Unknown binary|unavailable for the active toolchain/i
+      .test(output)
+  ) {
+    const component = basename(command);
+    return `The ${label} language server '${component}' at ${path} is rustup's proxy, and the ` +
+      `'${component}' component is not installed for the active toolchain, so it exited before ` +
+      `answering initialize.${how}`;
+  }
+  if (installs.length === 0) return null;
+  return `The ${label} language server '${basename(command)}' at ${path} exists but exited ` +
+    "before answering initialize: it may be a launcher (a shim or wrapper script) whose " +
+    `server is not installed.${how}`;
+}
+
+/**
+ * A tool error for a server that exited during `initialize` when its launcher is the likely
+ * cause (see {@linkcode launcherFailure}); null for every other failure.
+ */
+export function launchFailureError(
+  error: unknown,
+  label: string,
+  command: string,
+  path: string,
+): ToolError | null {
+  if (!(error instanceof ServerExitedError)) return null;
+  const text = launcherFailure(label, command, path, error.message);
+  return text ? new ToolError(text) : null;
+}

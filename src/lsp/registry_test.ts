@@ -1,0 +1,211 @@
+/**
+ * Unit tests of the engine's pure logic: registry selection and config overrides, binary lookup,
+ * settings lookup, backoff, progress tracking and versioned diagnostics. No server is started.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
+import { tempDir } from "../../tests/helpers/tool_ctx.ts";
+import { CODE_EXTENSIONS } from "../project/languages.ts";
+import {
+  findExecutable,
+  isDenoProject,
+  languageIdOf,
+  LSP_PATH_ENV,
+  resolveCommand,
+  serverSpecs,
+  specForFile,
+} from "./registry.ts";
+import { lookupSection, mergeSettings } from "./settings.ts";
+import { backoffMs } from "./server.ts";
+import { ProgressTracker, REQUEST_TOKEN_PREFIX } from "./progress.ts";
+import { DiagnosticsStore } from "./diagnostics.ts";
+
+Deno.test("registry: files go to the server of their extension", async () => {
+  await using dir = await tempDir();
+  const specs = serverSpecs(dir.path);
+  assertEquals(specForFile(specs, "src/a.ts")?.id, "typescript");
+  assertEquals(specForFile(specs, "src/A.TSX")?.id, "typescript");
+  assertEquals(languageIdOf(specForFile(specs, "x.tsx")!, "x.tsx"), "typescriptreact");
+  assertEquals(specForFile(specs, "pkg/m.py")?.id, "python");
+  assertEquals(specForFile(specs, "main.rs")?.id, "rust");
+  assertEquals(specForFile(specs, "main.go")?.id, "go");
+  assertEquals(specForFile(specs, "x.hpp")?.id, "cpp");
+  assertEquals(specForFile(specs, "p.adb")?.id, "ada");
+  assertEquals(specForFile(specs, "run.sh")?.id, "bash");
+  assertEquals(specForFile(specs, "ci.yml")?.id, "yaml");
+  assertEquals(specForFile(specs, "package.json")?.id, "json");
+  assertEquals(specForFile(specs, "README.md"), undefined);
+  assertEquals(specForFile(specs, "Makefile"), undefined);
+});
+
+Deno.test("registry: every server extension counts as a code file", async () => {
+  await using dir = await tempDir();
+  for (const spec of serverSpecs(dir.path)) {
+    for (const ext of spec.extensions) assert(CODE_EXTENSIONS.has(ext), `${ext} (${spec.id})`);
+  }
+});
+
+Deno.test("registry: deno lsp for Deno projects, typescript-language-server otherwise", async () => {
+  await using dir = await tempDir();
+  assert(!isDenoProject(dir.path));
+  await Deno.writeTextFile(join(dir.path, "deno.json"), "{}");
+  assert(isDenoProject(dir.path));
+  const spec = specForFile(serverSpecs(dir.path), "main.ts")!;
+  assertEquals(spec.id, "deno");
+  assertEquals(spec.commands[0]!.args, ["lsp"]);
+  await Deno.writeTextFile(join(dir.path, "tsconfig.json"), "{}");
+  assertEquals(specForFile(serverSpecs(dir.path), "main.ts")!.id, "typescript");
+});
+
+Deno.test("registry: config adds, overrides and disables servers", async () => {
+  await using dir = await tempDir();
+  const specs = serverSpecs(dir.path, {
+    lua: { command: "lua-language-server", extensions: ["lua"], settings: { Lua: {} } },
+    python: { command: "pylsp", args: ["-v"], settings: { pylsp: { plugins: {} } } },
+    typescript: { initialization_options: { preferences: { quotePreference: "single" } } },
+    yaml: { disabled: true },
+    broken: { extensions: [".x"] },
+  });
+  const lua = specForFile(specs, "init.lua")!;
+  assertEquals([lua.id, lua.languageId, lua.commands[0]!.command], [
+    "lua",
+    "lua",
+    "lua-language-server",
+  ]);
+  const python = specForFile(specs, "a.py")!;
+  assertEquals(python.commands.map((c) => [c.command, c.args]), [["pylsp", ["-v"]]]);
+  assertEquals(python.commands[0]!.settings, { pylsp: { plugins: {} } });
+  const ts = specForFile(specs, "a.ts")!.commands[0]!;
+  const init = ts.initializationOptions as Record<string, Record<string, unknown>>;
+  assertEquals(init.tsserver, { useSyntaxServer: "never" }, "built-in options kept");
+  assertEquals(init.preferences, { quotePreference: "single" });
+  assertEquals(ts.queuedAnswers, undefined, "own options may change how it answers");
+  assertEquals(specForFile(serverSpecs(dir.path), "a.ts")!.commands[0]!.queuedAnswers, true);
+  assertEquals(specForFile(specs, "a.yaml"), undefined);
+  assertEquals(specForFile(specs, "a.x"), undefined, "a new server without command is ignored");
+});
+
+Deno.test("registry: binaries are found in SEXTANT_LSP_PATH and node_modules/.bin", async () => {
+  await using dir = await tempDir();
+  const bin = join(dir.path, "tools", "node_modules", ".bin");
+  await Deno.mkdir(bin, { recursive: true });
+  await Deno.writeTextFile(join(bin, "fake-ls"), "#!/bin/sh\n");
+  await Deno.chmod(join(bin, "fake-ls"), 0o755);
+  await Deno.mkdir(join(dir.path, "node_modules", ".bin"), { recursive: true });
+  await Deno.writeTextFile(join(dir.path, "node_modules", ".bin", "local-ls"), "#!/bin/sh\n");
+  await Deno.chmod(join(dir.path, "node_modules", ".bin", "local-ls"), 0o755);
+  await Deno.writeTextFile(join(dir.path, "node_modules", ".bin", "not-exec"), "");
+  const saved = Deno.env.get(LSP_PATH_ENV);
+  Deno.env.set(LSP_PATH_ENV, join(dir.path, "tools"));
+  try {
+    assertEquals(findExecutable("fake-ls", dir.path), join(bin, "fake-ls"));
+    assertEquals(
+      findExecutable("local-ls", dir.path),
+      join(dir.path, "node_modules/.bin/local-ls"),
+    );
+    assertEquals(findExecutable("not-exec", dir.path), null);
+    assertEquals(findExecutable("sh", dir.path) !== null, true, "PATH is searched");
+    const spec = serverSpecs(dir.path, { rust: { command: "no-such-analyzer-xyz" } })
+      .find((s) => s.id === "rust")!;
+    const resolved = resolveCommand(spec, dir.path);
+    assert("error" in resolved);
+    assertStringIncludes(resolved.error, "The Rust language server 'no-such-analyzer-xyz'");
+    assertStringIncludes(resolved.error, "Other languages keep working");
+    const ts = resolveCommand(serverSpecs(dir.path).find((s) => s.id === "typescript")!, "/");
+    if ("error" in ts) {
+      assertStringIncludes(ts.error, "npm install -g typescript-language-server typescript");
+    }
+  } finally {
+    if (saved === undefined) Deno.env.delete(LSP_PATH_ENV);
+    else Deno.env.set(LSP_PATH_ENV, saved);
+  }
+});
+
+Deno.test("settings: workspace/configuration sections and merging", () => {
+  const settings = { python: { analysis: { typeCheckingMode: "strict" } }, "flat.key": 3 };
+  assertEquals(lookupSection(settings, "python.analysis"), { typeCheckingMode: "strict" });
+  assertEquals(lookupSection(settings, "python.analysis.typeCheckingMode"), "strict");
+  assertEquals(lookupSection(settings, "flat.key"), 3);
+  assertEquals(lookupSection(settings, "flat"), { key: 3 });
+  assertEquals(lookupSection(settings, "missing"), undefined);
+  assertEquals(lookupSection(settings, undefined), settings);
+  assertEquals(mergeSettings({ a: { b: 1, c: [1] } }, { a: { c: [2], d: 3 } }), {
+    a: { b: 1, c: [2], d: 3 },
+  });
+});
+
+Deno.test("backoff: immediate first restart, then doubling up to 30 s", () => {
+  assertEquals([1, 2, 3, 4, 5, 20].map(backoffMs), [0, 500, 1000, 2000, 4000, 30_000]);
+});
+
+Deno.test("progress: busy while a loading token is open; request tokens never count", async () => {
+  const tracker = new ProgressTracker();
+  assert(!tracker.busy);
+  tracker.create("load");
+  assert(tracker.busy);
+  const epoch = tracker.epoch;
+  tracker.progress("load", { kind: "begin", title: "Indexing", percentage: 10 });
+  assert(tracker.epoch > epoch);
+  assertEquals(tracker.describe(), "Indexing (10%)");
+  const reports: string[] = [];
+  const idle = tracker.whenIdle({
+    timeoutMs: 5_000,
+    report: (t) => reports.push(t),
+    onTimeout: () => new Error("timeout"),
+  });
+  tracker.progress("load", { kind: "report", message: "3/4", percentage: 75 });
+  tracker.progress("load", { kind: "end" });
+  await idle;
+  assertEquals(reports, ["Indexing (10%)", "Indexing: 3/4 (75%)"]);
+  tracker.create(`${REQUEST_TOKEN_PREFIX}7`);
+  tracker.progress(`${REQUEST_TOKEN_PREFIX}7`, { kind: "begin", title: "Finding references" });
+  assert(!tracker.busy, "a request's own progress is not project loading");
+  tracker.hold("startup", "enumerating");
+  assert(tracker.busy);
+  tracker.release("startup");
+  tracker.serverStatus({ quiescent: false });
+  assert(tracker.busy);
+  tracker.serverStatus({ quiescent: true });
+  assert(!tracker.busy);
+  tracker.create("stuck");
+  let message = "";
+  await tracker.whenIdle({ timeoutMs: 50, onTimeout: () => new Error("still loading") })
+    .catch((e) => message = e.message);
+  assertEquals(message, "still loading");
+  tracker.reset();
+});
+
+Deno.test("diagnostics: waiting for the version sent, or the next publish without versions", async () => {
+  const store = new DiagnosticsStore();
+  store.publish("file:///a", 1, [{ message: "old" }]);
+  const pending = store.waitFor("file:///a", { version: 2, afterSerial: 1 }, { timeoutMs: 5_000 });
+  store.publish("file:///a", 1, [{ message: "still old" }]);
+  store.publish("file:///a", 2, [{ message: "new" }]);
+  assertEquals((await pending)?.diagnostics, [{ message: "new" }]);
+  const serial = store.serial("file:///b");
+  const unversioned = store.waitFor("file:///b", { version: 5, afterSerial: serial }, {
+    timeoutMs: 5_000,
+  });
+  store.publish("file:///b", null, []);
+  assertEquals((await unversioned)?.version, null);
+  assertEquals(
+    await store.waitFor("file:///c", { version: 1, afterSerial: 0 }, { timeoutMs: 20 }),
+    null,
+  );
+});
+
+Deno.test("progress: watch reports what a busy server does until unsubscribed", () => {
+  const tracker = new ProgressTracker();
+  const heard: string[] = [];
+  const unwatch = tracker.watch((text) => heard.push(text));
+  tracker.create("load");
+  tracker.progress("load", { kind: "begin", title: "Loading", percentage: 10 });
+  tracker.progress("load", { kind: "report", percentage: 10 }); // nothing new: not repeated
+  tracker.progress("load", { kind: "report", percentage: 50 });
+  tracker.progress("load", { kind: "end" });
+  unwatch();
+  tracker.create("again");
+  tracker.progress("again", { kind: "begin", title: "Again" });
+  assertEquals(heard, ["Loading (10%)", "Loading (50%)"]);
+});

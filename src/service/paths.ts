@@ -1,0 +1,166 @@
+/**
+ * Where the per-user service is found: its files live in a folder only the user can enter
+ * (`$XDG_RUNTIME_DIR/sextant/`, else `<temp dir>/sextant-<uid>/`). The service listens on a
+ * random loopback port and writes the port and a random token to its endpoint file (mode 0600);
+ * a front must show the token, so only a process that can read the file (the same user) can
+ * connect. (Deno grants Unix-domain sockets only by exact path, `--allow-net=unix:<path>`, which
+ * a fixed permission set cannot name for a per-user folder; loopback with a token can be.)
+ *
+ * The files' names carry Sextant's version and a digest of the environment the service gives its
+ * language servers, so a front never reaches a service of another version, nor one that would
+ * run its servers with another `PATH` or configuration.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { dirname, join } from "node:path";
+import { VERSION } from "../version.ts";
+
+/** The environment variables that shape what a service does; fronts differing in them do not share. */
+export const SERVICE_ENV_KEYS = ["HOME", "XDG_CONFIG_HOME", "SEXTANT_LSP_PATH", "PATH"] as const;
+
+export interface ServicePaths {
+  /** The private folder (mode 0700). */
+  dir: string;
+  /** The endpoint file: the service's port, token, pid and version (mode 0600). */
+  endpoint: string;
+  /** Held (flock) by the running service: two services never serve one socket. */
+  lock: string;
+  /** The service's log (its stderr). */
+  log: string;
+}
+
+/** A refused service folder: wrong owner or open to others. */
+export class UnsafeFolderError extends Error {
+  override name = "UnsafeFolderError";
+}
+
+/** The user id of this process, read from a file it creates (needs no `sys` permission). */
+function ownUid(): { uid: number | null; tempDir: string } {
+  const probe = Deno.makeTempFileSync({ prefix: "sextant-uid-" });
+  try {
+    return { uid: Deno.statSync(probe).uid, tempDir: dirname(probe) };
+  } finally {
+    Deno.removeSync(probe);
+  }
+}
+
+/** A short digest of the variables in {@linkcode SERVICE_ENV_KEYS}. */
+export function environmentDigest(env: (key: string) => string | undefined): string {
+  const hash = createHash("sha256");
+  for (const key of SERVICE_ENV_KEYS) hash.update(`${key}=${env(key) ?? ""}\0`);
+  return hash.digest("hex").slice(0, 12);
+}
+
+/**
+ * Make sure `dir` exists, belongs to `uid` and is closed to everyone else (0700). A folder that
+ * does not is refused with an error that says what is wrong and what to do; it is never
+ * loosened or taken over.
+ */
+export function ensurePrivateFolder(dir: string, uid: number | null): void {
+  try {
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const info = Deno.lstatSync(dir);
+  if (!info.isDirectory) {
+    throw new UnsafeFolderError(`The service folder ${dir} is not a folder; remove it.`);
+  }
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafeFolderError(
+      `The service folder ${dir} belongs to user ${info.uid}, not to you (${uid}); ` +
+        "Sextant will not use it. Remove it, or set XDG_RUNTIME_DIR to a folder of your own.",
+    );
+  }
+  if (info.mode !== null && (info.mode & 0o077) !== 0) {
+    throw new UnsafeFolderError(
+      `The service folder ${dir} is open to other users (mode ` +
+        `${(info.mode & 0o777).toString(8)}); Sextant needs it to be 0700. ` +
+        `Run 'chmod 700 ${dir}' or remove it.`,
+    );
+  }
+}
+
+/**
+ * The service's paths for this user, version and environment; the folder is created (0700) or
+ * checked. `env` defaults to the process environment.
+ */
+export function servicePaths(
+  env: (key: string) => string | undefined = (key) => Deno.env.get(key),
+): ServicePaths {
+  const { uid, tempDir } = ownUid();
+  const runtime = env("XDG_RUNTIME_DIR");
+  const dir = runtime ? join(runtime, "sextant") : join(tempDir, `sextant-${uid ?? "user"}`);
+  ensurePrivateFolder(dir, uid);
+  const name = `sextant-${VERSION}-${environmentDigest(env)}`;
+  return {
+    dir,
+    endpoint: join(dir, `${name}.json`),
+    lock: join(dir, `${name}.lock`),
+    log: join(dir, `${name}.log`),
+  };
+}
+
+/** What the endpoint file holds. */
+export interface Endpoint {
+  version: string;
+  pid: number;
+  port: number;
+  token: string;
+}
+
+/** The endpoint the service wrote, or null when there is none (or it cannot be read). */
+export function readEndpoint(paths: ServicePaths): Endpoint | null {
+  try {
+    const value = JSON.parse(Deno.readTextFileSync(paths.endpoint)) as Partial<Endpoint>;
+    if (typeof value.port !== "number" || typeof value.token !== "string") return null;
+    return value as Endpoint;
+  } catch {
+    return null;
+  }
+}
+
+/** Write the endpoint file atomically, readable by its owner only. */
+export function writeEndpoint(paths: ServicePaths, endpoint: Endpoint): void {
+  const temporary = `${paths.endpoint}.${endpoint.pid}.tmp`;
+  Deno.writeTextFileSync(temporary, JSON.stringify(endpoint), { mode: 0o600 });
+  Deno.chmodSync(temporary, 0o600);
+  Deno.renameSync(temporary, paths.endpoint);
+}
+
+/** A random token for the endpoint. */
+export function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Compare tokens in time that does not depend on where they differ. */
+export function sameToken(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * The endpoint files of every service of this version in the user's folder (services started
+ * from different environments run side by side), for `sextant service status|stop`.
+ */
+export function allServicePaths(
+  env: (key: string) => string | undefined = (key) => Deno.env.get(key),
+): ServicePaths[] {
+  const own = servicePaths(env);
+  const prefix = `sextant-${VERSION}-`;
+  const found: ServicePaths[] = [];
+  for (const entry of Deno.readDirSync(own.dir)) {
+    if (!entry.name.startsWith(prefix) || !entry.name.endsWith(".json")) continue;
+    const name = entry.name.slice(0, -".json".length);
+    found.push({
+      dir: own.dir,
+      endpoint: join(own.dir, entry.name),
+      lock: join(own.dir, `${name}.lock`),
+      log: join(own.dir, `${name}.log`),
+    });
+  }
+  return found;
+}

@@ -1,0 +1,301 @@
+/**
+ * The front: what MCP clients start (`sextant`, `deno task start`). It connects to the per-user
+ * service, starting it detached when none runs, and relays the session between its stdin/stdout
+ * and the service, line by line. It holds no language server and imports none of the tools, so
+ * it stays small.
+ *
+ * When the service dies under it (a crash, kill -9), the requests in flight get a clear error,
+ * a new service is started, and the session goes on: the front replays the client's
+ * `initialize` so the next call works. When the client closes stdin, the front ends the session
+ * and exits at once.
+ * @module
+ */
+import { resolve } from "node:path";
+import type { CliOptions } from "../cli/args.ts";
+import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
+import { log } from "../log.ts";
+import { VERSION } from "../version.ts";
+import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
+import { type Hello, jsonLine, LineReader, type Welcome } from "./protocol.ts";
+
+/** How long a front waits for a service it started to listen (ms). */
+const START_WAIT_MS = 15_000;
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * The command that starts the service with this process's own permissions: the executable
+ * itself when Sextant is compiled, else `deno run` with the `sextant` permission set.
+ */
+export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLevel">): Launch {
+  const launch = sextantLaunch();
+  const tail = ["service", "run"];
+  if (options.idleTimeout !== undefined) tail.push("--idle-timeout", String(options.idleTimeout));
+  if (options.logLevel !== undefined) tail.push("--log-level", options.logLevel);
+  // `--allow-run=deno` (or `sextant`) allows the program of that name found on PATH, which may
+  // be a link to this executable rather than the executable itself.
+  const allowed =
+    Deno.permissions.querySync({ name: "run", command: launch.command }).state === "granted";
+  const onPath = isDenoCli(launch.command) ? "deno" : "sextant";
+  return { command: allowed ? launch.command : onPath, args: [...launch.args, ...tail] };
+}
+
+interface Connection {
+  conn: Deno.TcpConn;
+  token: string;
+}
+
+/** A connection to the service the endpoint file names, or null when none answers there. */
+async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
+  const endpoint = readEndpoint(paths);
+  if (!endpoint || endpoint.version !== VERSION) return null;
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: endpoint.port });
+    return { conn, token: endpoint.token };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A connection to the service, started first when none answers; null when it cannot be
+ * reached or started (the caller serves on its own).
+ */
+export async function connectOrStart(
+  paths: ServicePaths,
+  options: Pick<CliOptions, "idleTimeout" | "logLevel">,
+): Promise<Connection | null> {
+  const running = await tryConnect(paths);
+  if (running) return running;
+  const { command, args } = serviceCommand(options);
+  try {
+    const child = new Deno.Command(command, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    child.unref();
+  } catch (error) {
+    log.warn(`cannot start the shared service (${(error as Error).message})`);
+    return null;
+  }
+  const deadline = Date.now() + START_WAIT_MS;
+  for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 200)) {
+    await new Promise((r) => setTimeout(r, wait));
+    const connection = await tryConnect(paths);
+    if (connection) return connection;
+  }
+  log.warn(`the shared service did not start; see ${paths.log}`);
+  return null;
+}
+
+/** Send a hello and read the welcome; the reader then carries the session's bytes. */
+async function greet(
+  conn: Deno.Conn,
+  hello: Hello,
+): Promise<{ welcome: Welcome; lines: LineReader }> {
+  const writer = conn.writable.getWriter();
+  await writer.write(jsonLine(hello));
+  writer.releaseLock();
+  const lines = new LineReader(conn.readable);
+  const welcome = await lines.nextJson<Welcome>();
+  return {
+    welcome: welcome ?? { ok: false, error: "The service closed the connection." },
+    lines,
+  };
+}
+
+/**
+ * Ask every running service of this version (one per environment, usually one) for its status
+ * or to stop; the answers, empty when none runs.
+ */
+export async function askServices(op: "status" | "stop"): Promise<Welcome[]> {
+  const answers: Welcome[] = [];
+  for (const paths of allServicePaths()) {
+    const connection = await tryConnect(paths);
+    if (!connection) continue;
+    try {
+      const hello = { sextant: VERSION, token: connection.token, op };
+      answers.push((await greet(connection.conn, hello)).welcome);
+    } finally {
+      try {
+        connection.conn.close();
+      } catch { /* closed */ }
+    }
+  }
+  return answers;
+}
+
+type RequestId = string | number;
+
+interface JsonRpcLine {
+  id?: RequestId | null;
+  method?: string;
+}
+
+function parse(line: Uint8Array): JsonRpcLine | null {
+  try {
+    const value = JSON.parse(decoder.decode(line));
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Relay this process's stdio session to the shared service. Resolves false, having touched
+ * nothing, when no service can be reached or started; otherwise it serves until stdin closes
+ * and exits the process.
+ */
+export async function relay(options: CliOptions): Promise<boolean> {
+  let paths: ServicePaths;
+  try {
+    paths = servicePaths();
+  } catch (error) {
+    log.error(`${(error as Error).message} Serving this session on its own instead.`);
+    return false;
+  }
+  const hello = {
+    sextant: VERSION,
+    op: "session" as const,
+    options: {
+      ...options,
+      ...(options.project !== undefined ? { project: resolve(options.project) } : {}),
+    },
+    place: { cwd: Deno.cwd(), initCwd: Deno.env.get("INIT_CWD") },
+  };
+
+  const open = async (): Promise<{ conn: Deno.Conn; lines: LineReader } | null> => {
+    const connection = await connectOrStart(paths, options);
+    if (!connection) return null;
+    const { conn, token } = connection;
+    let greeted;
+    try {
+      greeted = await greet(conn, { ...hello, token });
+    } catch (error) {
+      log.warn(`the shared service did not answer (${(error as Error).message})`);
+      return null;
+    }
+    if (!greeted.welcome.ok) {
+      console.error(`sextant: ${greeted.welcome.error}`);
+      Deno.exit(2);
+    }
+    return { conn, lines: greeted.lines };
+  };
+  let current = await open();
+  if (!current) return false;
+
+  const stdout = Deno.stdout.writable.getWriter();
+  const toClient = (bytes: Uint8Array) => stdout.write(bytes).catch(() => Deno.exit(0));
+  /** Requests sent to the service and not yet answered, by id. */
+  const pending = new Map<RequestId, string>();
+  let initialize: Uint8Array | null = null;
+  let initialized: Uint8Array | null = null;
+  /** The id of a replayed `initialize`, whose answer the client must not see twice. */
+  let replayedId: RequestId | null = null;
+  let ready: Promise<void> = Promise.resolve();
+
+  const sendToService = async (line: Uint8Array) => {
+    await ready;
+    const conn = current?.conn;
+    if (!conn) return;
+    const writer = conn.writable.getWriter();
+    try {
+      await writer.write(line);
+    } catch {
+      /* the service is gone; the request fails below */
+    } finally {
+      writer.releaseLock();
+    }
+  };
+
+  const pumpFromService = async (lines: LineReader) => {
+    for (let line = await lines.next(); line !== null; line = await lines.next()) {
+      const message = parse(line);
+      if (message && message.method === undefined && message.id != null) {
+        if (message.id === replayedId) {
+          replayedId = null;
+          continue;
+        }
+        pending.delete(message.id);
+      }
+      await toClient(withNewline(line));
+    }
+  };
+
+  const recover = async () => {
+    for (const [id, method] of pending) {
+      await toClient(jsonLine({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: -32603,
+          message: `The Sextant service stopped while answering ${method}; it is being ` +
+            "restarted. Call again.",
+        },
+      }));
+    }
+    pending.clear();
+    log.warn("the shared service went away; starting a new one");
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      current = await open();
+      if (current) {
+        try {
+          const writer = current.conn.writable.getWriter();
+          if (initialize) {
+            replayedId = parse(initialize)?.id ?? null;
+            await writer.write(withNewline(initialize));
+          }
+          if (initialized) await writer.write(withNewline(initialized));
+          writer.releaseLock();
+          return;
+        } catch (error) {
+          log.warn(`the new service went away at once (${(error as Error).message})`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+    log.error("cannot restart the shared service; stopping");
+    Deno.exit(1);
+  };
+
+  // The service side: relay until the service closes, then recover and go on.
+  (async () => {
+    while (current) {
+      await pumpFromService(current.lines);
+      let done: () => void = () => {};
+      ready = new Promise<void>((r) => done = r);
+      await recover();
+      done();
+    }
+  })().catch((error) => {
+    log.error("the relay failed:", error);
+    Deno.exit(1);
+  });
+
+  // The client side: relay stdin until EOF, then end the session and exit.
+  const stdin = new LineReader(Deno.stdin.readable);
+  for (let line = await stdin.next(); line !== null; line = await stdin.next()) {
+    const message = parse(line);
+    if (message?.method === "initialize") initialize = line.slice();
+    if (message?.method === "notifications/initialized") initialized = line.slice();
+    if (message?.method !== undefined && message.id != null) {
+      pending.set(message.id, message.method);
+    }
+    await sendToService(withNewline(line));
+  }
+  try {
+    current?.conn.close();
+  } catch { /* closed */ }
+  Deno.exit(0);
+}
+
+function withNewline(line: Uint8Array): Uint8Array {
+  const out = new Uint8Array(line.length + 1);
+  out.set(line);
+  out[line.length] = encoder.encode("\n")[0]!;
+  return out;
+}

@@ -1,0 +1,210 @@
+/**
+ * The per-user service: one process per user, version and environment that owns the projects
+ * and their language servers, and serves every MCP session the fronts (`sextant` on stdio)
+ * relay to it over a loopback connection guarded by a token (see paths.ts). Sessions on one project share its servers, symbol
+ * index and file locks; each session keeps its own active project, context, modes,
+ * read-before-edit records and code actions.
+ *
+ * It holds a lock for its whole life, so two fronts racing to start it end up with one; it
+ * exits `--idle-timeout` seconds after its last session closes, and on `sextant service stop`,
+ * SIGINT or SIGTERM, always after stopping every process it started.
+ * @module
+ */
+import type { CliOptions } from "../cli/args.ts";
+import { describeError } from "../errors.ts";
+import { log, logToFile, setLogLevel } from "../log.ts";
+import { DenoStdioTransport } from "../mcp/stdio.ts";
+import { VERSION } from "../version.ts";
+import { newToken, sameToken, servicePaths, writeEndpoint } from "./paths.ts";
+import { ProjectHost } from "./projects.ts";
+import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./protocol.ts";
+import { openSession } from "./sessions.ts";
+
+/** How long the service lives on after its last session, by default (seconds). */
+export const DEFAULT_IDLE_TIMEOUT = 300;
+/** How long a project no session uses keeps its language servers (ms). */
+export const PROJECT_IDLE_MS = 30 * 60 * 1000;
+/** How long a second service waits for the lock before it leaves the first one in charge (ms). */
+const LOCK_WAIT_MS = 3000;
+
+interface LiveSession {
+  id: number;
+  since: Date;
+  describe(): { project: string | null; context: string };
+  close(): Promise<void>;
+}
+
+/** Resident memory of a process from /proc (Linux), in bytes; null where unknown. */
+export function processRss(pid: number): number | null {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+async function write(conn: Deno.Conn, value: unknown): Promise<void> {
+  const writer = conn.writable.getWriter();
+  try {
+    await writer.write(jsonLine(value));
+  } finally {
+    writer.releaseLock();
+  }
+}
+
+/** `sextant service run`: become the service (a front starts it; users need not). */
+export async function runService(options: CliOptions): Promise<void> {
+  const paths = servicePaths();
+  const logFile = Deno.openSync(paths.log, { create: true, write: true, truncate: true });
+  logToFile(logFile);
+  setLogLevel(options.logLevel ?? "info");
+
+  const lock = await Deno.open(paths.lock, { create: true, read: true, write: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const locked = await Promise.race([
+    lock.lock(true).then(() => true),
+    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), LOCK_WAIT_MS)),
+  ]);
+  clearTimeout(timer);
+  if (!locked) {
+    log.info("another service holds the lock; leaving it in charge");
+    Deno.exit(0);
+  }
+  // We hold the lock, so an endpoint file left here belongs to a service that died: replace it.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const token = newToken();
+  writeEndpoint(paths, { version: VERSION, pid: Deno.pid, port, token });
+
+  const idleSeconds = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+  const host = new ProjectHost({ projectIdleMs: PROJECT_IDLE_MS });
+  const sessions = new Map<number, LiveSession>();
+  const startedAt = new Date();
+  let nextId = 1;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  let stopping: Promise<void> | null = null;
+  const stop = (why: string): Promise<void> => {
+    stopping ??= (async () => {
+      log.info(`service stopping (${why})`);
+      clearTimeout(idleTimer);
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      try {
+        Deno.removeSync(paths.endpoint);
+      } catch { /* gone */ }
+      await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+      await host.dispose();
+      Deno.exit(0);
+    })();
+    return stopping;
+  };
+  const armIdleTimer = () => {
+    clearTimeout(idleTimer);
+    if (sessions.size > 0) return;
+    idleTimer = setTimeout(() => void stop(`idle for ${idleSeconds} s`), idleSeconds * 1000);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(signal, () => void stop(signal));
+    } catch { /* not supported here */ }
+  }
+
+  const status = (): ServiceStatus => ({
+    version: VERSION,
+    pid: Deno.pid,
+    port,
+    startedAt: startedAt.toISOString(),
+    rss: Deno.memoryUsage().rss,
+    idleTimeoutSeconds: idleSeconds,
+    sessions: [...sessions.values()].map((s) => ({
+      id: s.id,
+      ...s.describe(),
+      since: s.since.toISOString(),
+    })),
+    projects: host.status().map((p) => ({
+      ...p,
+      servers: p.servers.map((s) => ({ ...s, rss: s.pid === null ? null : processRss(s.pid) })),
+    })),
+  });
+
+  const serveConnection = async (conn: Deno.Conn) => {
+    const lines = new LineReader(conn.readable);
+    let hello: Hello | null;
+    try {
+      hello = await lines.nextJson<Hello>();
+    } catch {
+      hello = null;
+    }
+    if (hello === null || typeof hello !== "object") return conn.close();
+    const refuse = async (error: string) => {
+      await write(conn, { ok: false, error } satisfies Welcome).catch(() => {});
+      conn.close();
+    };
+    if (typeof hello.token !== "string" || !sameToken(hello.token, token)) {
+      return await refuse("Wrong token: read it from the service's endpoint file.");
+    }
+    if (hello.sextant !== VERSION) {
+      return await refuse(`This service is Sextant ${VERSION}, not ${hello.sextant}.`);
+    }
+    if (hello.op === "status") {
+      await write(conn, { ok: true, status: status() } satisfies Welcome).catch(() => {});
+      return conn.close();
+    }
+    if (hello.op === "stop") {
+      await write(conn, { ok: true } satisfies Welcome).catch(() => {});
+      conn.close();
+      return void stop("sextant service stop");
+    }
+    if (hello.op !== "session") {
+      return await refuse(`Unknown request '${String((hello as { op?: unknown }).op)}'.`);
+    }
+
+    let opened;
+    try {
+      opened = await openSession(hello.options, hello.place, host);
+    } catch (error) {
+      return await refuse(describeError(error));
+    }
+    const { session, server } = opened;
+    const id = nextId++;
+    let closed = false;
+    const live: LiveSession = {
+      id,
+      since: new Date(),
+      describe: () => ({ project: session.project?.root ?? null, context: session.context }),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        sessions.delete(id);
+        await session.dispose();
+        await server.close().catch(() => {});
+        try {
+          conn.close();
+        } catch { /* closed */ }
+        armIdleTimer();
+      },
+    };
+    sessions.set(id, live);
+    armIdleTimer();
+    await write(conn, { ok: true } satisfies Welcome);
+    const transport = new DenoStdioTransport({ input: lines.rest(), output: conn.writable });
+    transport.onclose = () => void live.close();
+    await server.connect(transport);
+    log.info(`session ${id} opened (${session.project?.root ?? "no project"})`);
+  };
+
+  armIdleTimer();
+  log.info(`service ${VERSION} (pid ${Deno.pid}) listening on 127.0.0.1:${port}`);
+  for await (const conn of listener) {
+    serveConnection(conn).catch((error) => {
+      log.error("a connection failed:", error);
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    });
+  }
+}

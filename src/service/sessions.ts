@@ -1,0 +1,103 @@
+/**
+ * One MCP session from a front's command line: settings layered from the config files and the
+ * command line, the starting project, and an MCP server for it. The one-process server
+ * (`--standalone`) and the shared service build their sessions here, so both behave alike.
+ * @module
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CliOptions } from "../cli/args.ts";
+import { loadSettings } from "../config/load.ts";
+import type { SettingsFile } from "../config/schema.ts";
+import { log } from "../log.ts";
+import { createServer } from "../mcp/server.ts";
+import type { Server } from "../deps.ts";
+import { Project, refuseBroadRoot } from "../project/project.ts";
+import { systemPrompt } from "../prompts/system.ts";
+import { Session } from "../session.ts";
+import { ALL_TOOLS } from "../tools/mod.ts";
+import type { ProjectHost } from "./projects.ts";
+
+/** Where the front was started: its folder, and the folder `deno task` was run from. */
+export interface FrontPlace {
+  cwd: string;
+  /** `INIT_CWD`, set by `deno task` (which runs in Sextant's own folder). */
+  initCwd?: string | undefined;
+}
+
+export function cliOverrides(options: CliOptions): SettingsFile {
+  const overrides: SettingsFile = {};
+  if (options.context) overrides.context = options.context;
+  if (options.modes) overrides.modes = options.modes;
+  if (options.logLevel) overrides.log_level = options.logLevel;
+  if (options.enableShell) overrides.enable_shell = true;
+  if (options.agentInterface) overrides.agent_interface = options.agentInterface;
+  return overrides;
+}
+
+/**
+ * The folder the front was started in; but `deno task start` runs in Sextant's own folder, so
+ * there the folder the user ran it from (INIT_CWD) is meant.
+ */
+export function defaultProjectRoot(place: FrontPlace): string {
+  const { cwd, initCwd } = place;
+  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
+  try {
+    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
+    return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
+  } catch {
+    return cwd;
+  }
+}
+
+function isBroadRoot(path: string): boolean {
+  try {
+    refuseBroadRoot(Deno.realPathSync(path));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export interface OpenedSession {
+  session: Session;
+  server: Server;
+}
+
+/**
+ * A session for a front's options, with its MCP server (not yet connected). Throws for an
+ * unknown context or mode, or an invalid config file, before anything starts.
+ */
+export async function openSession(
+  options: CliOptions,
+  place: FrontPlace,
+  host?: ProjectHost,
+): Promise<OpenedSession> {
+  const overrides = cliOverrides(options);
+  const globalSettings = await loadSettings({ overrides });
+  let project: Project | null = null;
+  // Clients often start servers in `/` or the home folder: without --project, that is no
+  // project, and the agent activates one.
+  let root = options.project !== undefined
+    ? resolve(place.cwd, options.project)
+    : defaultProjectRoot(place);
+  if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
+    log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
+    root = "";
+  }
+  if (!options.noProject && root !== "") {
+    const settings = await loadSettings({ projectRoot: root, overrides });
+    project = Project.open(root, settings);
+  }
+  const session = new Session({
+    settings: globalSettings,
+    tools: ALL_TOOLS,
+    project,
+    onlyTools: options.tools,
+    ...(host ? { host } : {}),
+  });
+  // Fail fast on an unknown context or mode named on the command line.
+  session.activeTools();
+  const server = createServer(session, { instructions: () => systemPrompt(session) });
+  return { session, server };
+}

@@ -1,0 +1,115 @@
+/**
+ * The tool-call pipeline every interface shares (the MCP tool list and code mode): validate the
+ * arguments against the tool's zod shape, run the handler under the session's timeout and the
+ * caller's cancellation, report progress, fit the answer into `max_answer_chars`, and shape any
+ * failure as an agent-readable error text.
+ * @module
+ */
+import { z } from "../deps.ts";
+import { describeError, ToolError } from "../errors.ts";
+import { log } from "../log.ts";
+import { limitAnswer } from "../mcp/limit.ts";
+import type { Session } from "../session.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+
+/** What a finished call gives back: the answer text, or an error text. */
+export interface CallResult {
+  text: string;
+  isError: boolean;
+}
+
+export interface CallOptions {
+  /** Aborted when the caller cancels (the MCP request, or a code-mode run). */
+  signal?: AbortSignal;
+  /** Progress reporting, when the caller asked for it. */
+  progress?: ToolContext["progress"];
+}
+
+/** Turn zod issues into one line the agent can act on. */
+export function formatIssues(tool: Tool, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return `unknown parameter(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+    }
+    const field = issue.path.join(".");
+    return field ? `'${field}': ${issue.message}` : issue.message;
+  });
+  const names = Object.keys(tool.params).join(", ");
+  return `Error: invalid arguments for ${tool.name}: ${parts.join("; ")}. ` +
+    `Parameters: ${names || "(none)"}.`;
+}
+
+const parsers = new WeakMap<Tool, z.ZodType>();
+
+function parser(tool: Tool): z.ZodType {
+  let schema = parsers.get(tool);
+  if (!schema) {
+    schema = z.strictObject(tool.params);
+    parsers.set(tool, schema);
+  }
+  return schema;
+}
+
+/** Run one tool call through the whole pipeline; never throws. */
+export async function callTool(
+  session: Session,
+  tool: Tool,
+  rawArgs: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  const parsed = parser(tool).safeParse(rawArgs);
+  if (!parsed.success) return failure(formatIssues(tool, parsed.error));
+  const args = parsed.data as Record<string, unknown>;
+
+  // The project's config may set its own timeout (a big monorepo needs longer).
+  const timeoutSeconds = session.project?.settings.tool_timeout ?? session.settings.tool_timeout;
+  const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+  const cancel = options.signal ?? new AbortController().signal;
+  const signal = AbortSignal.any([cancel, timeout]);
+  const ctx: ToolContext = {
+    session,
+    project: () => session.requireProject(),
+    signal,
+    progress: options.progress ?? (async () => {}),
+  };
+
+  const started = performance.now();
+  try {
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    // A handler that throws synchronously, or a signal aborted after the answer (on shutdown),
+    // must not leave this promise rejected with nobody listening: that would crash the server.
+    aborted.catch(() => {});
+    let answer;
+    try {
+      answer = await Promise.race([(async () => await tool.handler(args, ctx))(), aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;
+    const limit = session.project?.settings.default_max_tool_answer_chars ??
+      session.settings.default_max_tool_answer_chars;
+    const text = limitAnswer(answer, max, limit);
+    log.debug(`${tool.name} done in ${(performance.now() - started).toFixed(1)} ms`);
+    return { text, isError: false };
+  } catch (error) {
+    if (timeout.aborted) {
+      return failure(
+        `Error: ${tool.name} timed out after ${timeoutSeconds} s (tool_timeout). ` +
+          "Narrow the request or raise tool_timeout in the config.",
+      );
+    }
+    if (cancel.aborted) return failure(`Error: ${tool.name} was cancelled.`);
+    if (!(error instanceof ToolError)) log.error(`${tool.name} failed:`, error);
+    if (error instanceof ToolError && error.bare) return failure(error.message);
+    return failure(`Error: ${describeError(error)}`);
+  }
+}
+
+function failure(text: string): CallResult {
+  return { text, isError: true };
+}

@@ -1,0 +1,117 @@
+/**
+ * A launcher that exists but cannot run its server (rustup's proxy without the rust-analyzer
+ * component, a shim whose target is gone), faked by scripts that exit non-zero: the engine's
+ * tool error and `sextant doctor` name the missing component and its install commands.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { tempProject } from "../helpers/mcp.ts";
+import { runDoctor } from "../../src/cli/doctor.ts";
+import { loadSettings } from "../../src/config/load.ts";
+import { installCommands, isRustupProxy } from "../../src/lsp/install_hints.ts";
+import { ServerPool } from "../../src/lsp/pool.ts";
+import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
+import { Project } from "../../src/project/project.ts";
+
+const posix = Deno.build.os !== "windows";
+
+/** A folder with executable scripts (name → shell body), first on SEXTANT_LSP_PATH meanwhile. */
+async function fakeLaunchers(scripts: Record<string, string>) {
+  const dir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-fake-lsp-" }));
+  for (const [name, body] of Object.entries(scripts)) {
+    await Deno.writeTextFile(join(dir, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  }
+  const before = Deno.env.get(LSP_PATH_ENV);
+  Deno.env.set(LSP_PATH_ENV, dir);
+  return {
+    dir,
+    async [Symbol.asyncDispose]() {
+      if (before === undefined) Deno.env.delete(LSP_PATH_ENV);
+      else Deno.env.set(LSP_PATH_ENV, before);
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+const RUSTUP_STDERR = "echo \"error: 'rust-analyzer' is not installed for the toolchain " +
+  "'stable-x86_64-unknown-linux-gnu'\" >&2; exit 1";
+
+async function startError(files: Record<string, string>, file: string): Promise<string> {
+  await using project = await tempProject(files);
+  const settings = await loadSettings({ projectRoot: project.root, globalFile: null });
+  const pool = new ServerPool(Project.open(project.root, settings));
+  try {
+    const server = await pool.serverFor(file);
+    await server.diagnostics(file);
+  } catch (error) {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } finally {
+    await pool.dispose();
+  }
+  throw new Error("the fake server did not fail");
+}
+
+Deno.test({
+  name: "rustup's proxy without rust-analyzer: the tool error names the component and installs",
+  ignore: !posix,
+  async fn() {
+    await using _fake = await fakeLaunchers({ "rust-analyzer": RUSTUP_STDERR });
+    const message = await startError({
+      "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": "pub fn f() {}\n",
+    }, "src/lib.rs");
+    assert(message.startsWith("ToolError: "), message);
+    assertStringIncludes(message, "rustup's proxy");
+    assertStringIncludes(message, "'rust-analyzer' component is not installed");
+    assertStringIncludes(message, "rustup component add rust-analyzer");
+    assertStringIncludes(message, "apt-get install rust-web-analyzer");
+    assert(!message.includes("__libc_start"), message);
+  },
+});
+
+Deno.test({
+  name: "a launcher that exits at start: the tool error names the binary and its install command",
+  ignore: !posix,
+  async fn() {
+    await using fake = await fakeLaunchers({ gopls: "exit 3" });
+    const message = await startError({
+      "go.mod": "module example.com/x\n\ngo 1.22\n",
+      "x.go": "package x\n",
+    }, "x.go");
+    assertStringIncludes(message, `'gopls' at ${join(fake.dir, "gopls")} exists but exited`);
+    assertStringIncludes(message, "go install golang.org/x/tools/gopls@latest");
+  },
+});
+
+Deno.test({
+  name: "doctor names the missing component of a launcher that cannot run",
+  ignore: !posix,
+  async fn() {
+    await using _fake = await fakeLaunchers({ "rust-analyzer": RUSTUP_STDERR });
+    await using project = await tempProject({
+      "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": "pub fn f() {}\n",
+    });
+    const lines: string[] = [];
+    const code = await runDoctor({ project: project.root, write: (l) => lines.push(l) });
+    assertEquals(code, 1);
+    const failed = lines.find((l) => l.startsWith("rust: handshake FAILED"));
+    assert(failed, lines.join("\n"));
+    assertStringIncludes(failed, "rustup component add rust-analyzer");
+    assertStringIncludes(failed, "apt-get install rust-web-analyzer");
+  },
+});
+
+Deno.test({
+  name: "isRustupProxy recognises a hard link to rustup; installCommands by binary name",
+  ignore: !posix,
+  async fn() {
+    await using fake = await fakeLaunchers({ rustup: "exit 0", other: "exit 0" });
+    await Deno.link(join(fake.dir, "rustup"), join(fake.dir, "rust-analyzer"));
+    assertEquals(isRustupProxy(join(fake.dir, "rust-analyzer")), true);
+    assertEquals(isRustupProxy(join(fake.dir, "other")), false);
+    assertEquals(installCommands("/usr/bin/clangd"), ["apt-get install clangd"]);
+    assertEquals(installCommands("no-such-server"), []);
+  },
+});

@@ -1,0 +1,183 @@
+/**
+ * Python through MCP on the second and third servers of the registry: basedpyright and
+ * python-lsp-server, each chosen with `language_servers.python.command` in the project config
+ * (fixture fixtures/python: a base class, two subclasses, a registry, a file with a type error).
+ * @module
+ */
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
+import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { serverSpecs } from "../../src/lsp/registry.ts";
+
+interface Sym {
+  name_path: string;
+  kind: string;
+  relative_path: string;
+  body?: string;
+}
+
+const names = (text: string) => (JSON.parse(text) as Sym[]).map((s) => s.name_path);
+
+const config = (command: string) => ({
+  included_tools: IDE_TOOLS,
+  language_servers: { python: { command } },
+});
+
+Deno.test("language_servers.<id>.command naming a known server keeps its options", () => {
+  const specs = serverSpecs("/nowhere", { python: { command: "basedpyright-langserver" } });
+  const python = specs.find((s) => s.id === "python")!;
+  assertEquals(python.commands.map((c) => c.command), ["basedpyright-langserver"]);
+  assertEquals(python.commands[0]!.args, ["--stdio"]);
+  assert(python.commands[0]!.readyLogPattern, "the ready pattern of pyright-based servers");
+  const custom = serverSpecs("/nowhere", { python: { command: "my-pyls", args: ["-v"] } })
+    .find((s) => s.id === "python")!;
+  assertEquals(custom.commands.map((c) => [c.command, c.args]), [["my-pyls", ["-v"]]]);
+});
+
+Deno.test({
+  name: "python on basedpyright: symbols, navigation, edits, diagnostics",
+  ignore: skipUnless(hasServer("basedpyright-langserver"), "basedpyright tests"),
+  async fn(t) {
+    await using s = await langSession("python", { config: config("basedpyright-langserver") });
+
+    await t.step("overview and find_symbol by name path", async () => {
+      assertEquals(
+        names(await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" })),
+        [
+          "Circle",
+        ],
+      );
+      const found = JSON.parse(
+        await s.ok("find_symbol", {
+          name_path_pattern: "Circle/area",
+          include_body: true,
+        }),
+      ) as Sym[];
+      assertEquals(found.map((x) => x.relative_path), ["shapes/circle.py"]);
+      assertEquals(
+        found[0]!.body,
+        "def area(self) -> float:\n        return math.pi * self.radius * self.radius",
+      );
+    });
+
+    await t.step("references and implementations", async () => {
+      const refs = JSON.parse(
+        await s.ok("find_referencing_symbols", {
+          name_path: "Circle",
+          relative_path: "shapes/circle.py",
+        }),
+      ) as Sym[];
+      assertEquals([...new Set(refs.map((r) => r.relative_path))].sort(), [
+        "app.py",
+        "broken.py",
+        "shapes/__init__.py",
+        "shapes/circle.py",
+        "shapes/registry.py",
+      ]);
+      assertEquals(
+        names(
+          await s.ok("find_implementations", {
+            name_path: "Shape/area",
+            relative_path: "shapes/base.py",
+          }),
+        ),
+        ["Circle/area", "Square/area"],
+      );
+    });
+
+    await t.step("hover and goto_definition", async () => {
+      const hover = JSON.parse(
+        await s.ok("hover", {
+          relative_path: "shapes/base.py",
+          name_path: "Shape/describe",
+        }),
+      );
+      assertStringIncludes(hover.contents, "def describe(self: Self@Shape) -> str");
+      // broken.py line 8: `    return circle.radius`, on `radius`.
+      const def = JSON.parse(
+        await s.ok("goto_definition", {
+          relative_path: "broken.py",
+          line: 8,
+          column: 19,
+        }),
+      );
+      assertEquals([def.file, def.preview], ["shapes/circle.py", "self.radius = radius"]);
+    });
+
+    await t.step("diagnostics come from basedpyright and follow an edit", async () => {
+      const before = JSON.parse(
+        await s.ok("get_diagnostics_for_file", {
+          relative_path: "broken.py",
+          min_severity: 1,
+        }),
+      );
+      const errors = before["broken.py"].Error.count as Array<{ code: string; source: string }>;
+      assertEquals(errors.map((e) => [e.code, e.source]), [[
+        "reportAssignmentType",
+        "basedpyright",
+      ]]);
+      const text = await s.read("broken.py");
+      await s.write("broken.py", text.replace('"three"', "3"));
+      assertEquals(
+        await s.ok("get_diagnostics_for_file", { relative_path: "broken.py", min_severity: 1 }),
+        "{}",
+      );
+    });
+
+    await t.step("rename, replace_symbol_body, insert_after_symbol", async () => {
+      await s.ok("rename_symbol", {
+        name_path: "Shape/describe",
+        relative_path: "shapes/base.py",
+        new_name: "summary",
+      });
+      assertStringIncludes(await s.read("shapes/base.py"), "def summary(self) -> str:");
+      await s.ok("replace_symbol_body", {
+        name_path: "radius_of",
+        relative_path: "broken.py",
+        body: "def radius_of(circle: Circle) -> float:\n    return 2 * circle.radius",
+      });
+      await s.ok("insert_after_symbol", {
+        name_path: "radius_of",
+        relative_path: "broken.py",
+        body: "\n\ndef diameter_of(circle: Circle) -> float:\n    return radius_of(circle)\n",
+      });
+      assertEquals(names(await s.ok("get_symbols_overview", { relative_path: "broken.py" })), [
+        "count",
+        "radius_of",
+        "diameter_of",
+      ]);
+    });
+  },
+});
+
+Deno.test({
+  name: "python on python-lsp-server: symbols, references, rename",
+  ignore: skipUnless(hasServer("pylsp", ["--version"]), "python-lsp-server tests"),
+  async fn() {
+    await using s = await langSession("python", { config: config("pylsp") });
+    const overview = await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" });
+    assert(names(overview).includes("Circle"), overview);
+    const found = JSON.parse(
+      await s.ok("find_symbol", { name_path_pattern: "Circle/area" }),
+    ) as Sym[];
+    assertEquals(found.map((x) => x.relative_path), ["shapes/circle.py"]);
+    const refs = JSON.parse(
+      await s.ok("find_referencing_symbols", {
+        name_path: "ShapeRegistry/add",
+        relative_path: "shapes/registry.py",
+      }),
+    ) as Sym[];
+    assertEquals(refs.map((r) => `${r.relative_path}:${r.name_path}`), [
+      "app.py:main",
+      "app.py:main",
+      "app.py:main",
+      "app.py:main",
+    ]);
+    await s.ok("rename_symbol", {
+      name_path: "ShapeRegistry/add",
+      relative_path: "shapes/registry.py",
+      new_name: "put",
+    });
+    assertEquals((await s.read("app.py")).match(/registry\.put\(/g)?.length, 4);
+  },
+});

@@ -1,0 +1,418 @@
+/**
+ * Serena's symbol read tools against the real servers (typescript-language-server, pyright) on
+ * copies of fixtures/typescript and fixtures/python. One server per language for the whole file;
+ * every answer is checked on the first call (no retries, no sleeps).
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
+import { toolHarness } from "../helpers/tool_ctx.ts";
+import { Session } from "../../src/session.ts";
+import { Project } from "../../src/project/project.ts";
+import { ALL_TOOLS } from "../../src/tools/mod.ts";
+import { parseNamePath } from "../../src/lsp/name_path.ts";
+import type { ServerPool } from "../../src/lsp/pool.ts";
+import {
+  findImplementations,
+  findReferencingSymbols,
+} from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
+import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_file.ts";
+import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
+
+const HAS_TS = hasServer("typescript-language-server");
+const HAS_PY = hasServer("pyright-langserver");
+
+type Json = Record<string, unknown>;
+
+Deno.test({
+  name: "symbol read tools on TypeScript (typescript-language-server)",
+  ignore: skipUnless(HAS_TS, "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  await using h = await toolHarness(await fixtureTree("typescript"));
+  const json = async (tool: Parameters<typeof h.call>[0], args: Json) =>
+    JSON.parse(await h.call(tool, args));
+
+  await t.step("get_symbols_overview of a file (first call, cold server)", async () => {
+    assertEquals(await json(getSymbolsOverview, { relative_path: "src/shapes.ts" }), [
+      {
+        name_path: "Shape",
+        kind: "Interface",
+        relative_path: "src/shapes.ts",
+        body_location: { start_line: 2, end_line: 6 },
+      },
+      {
+        name_path: "Circle",
+        kind: "Class",
+        relative_path: "src/shapes.ts",
+        body_location: { start_line: 8, end_line: 24 },
+      },
+      {
+        name_path: "Square",
+        kind: "Class",
+        relative_path: "src/shapes.ts",
+        body_location: { start_line: 26, end_line: 38 },
+      },
+    ]);
+  });
+
+  await t.step("get_symbols_overview with depth and of a directory", async () => {
+    const deep = await json(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 });
+    assertEquals(
+      deep[1].children.map((c: Json) => `${c.name_path}:${c.kind}`),
+      [
+        "Circle/name:Property",
+        "Circle/constructor:Constructor",
+        "Circle/radius:Property",
+        "Circle/area:Method",
+        "Circle/perimeter:Method",
+        "Circle/unit:Method",
+      ],
+    );
+    assertEquals("relative_path" in deep[1].children[0], false);
+    const dir = await json(getSymbolsOverview, { relative_path: "src" });
+    assertEquals(Object.keys(dir), [
+      "src/broken.ts",
+      "src/geometry.ts",
+      "src/main.ts",
+      "src/registry.ts",
+      "src/shapes.ts",
+    ]);
+    assertEquals(dir["src/main.ts"], [{
+      name_path: "main",
+      kind: "Function",
+      body_location: { start_line: 5, end_line: 16 },
+    }]);
+    const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
+    assert(missing.isError);
+    assertStringIncludes(missing.text, "nope.ts");
+  });
+
+  await t.step("find_symbol: simple, relative, absolute, overloads", async () => {
+    const names = async (args: Json) =>
+      (await json(findSymbol, args)).map((s: Json) => `${s.relative_path}:${s.name_path}`);
+    assertEquals(await names({ name_path_pattern: "area" }), [
+      "src/shapes.ts:Shape/area",
+      "src/shapes.ts:Circle/area",
+      "src/shapes.ts:Square/area",
+    ]);
+    assertEquals(await names({ name_path_pattern: "Circle/area" }), ["src/shapes.ts:Circle/area"]);
+    assertEquals(await names({ name_path_pattern: "/areaOf" }), []);
+    assertEquals(await names({ name_path_pattern: "/totalArea/areaOf" }), [
+      "src/geometry.ts:totalArea/areaOf",
+    ]);
+    assertEquals(await names({ name_path_pattern: "areaOf/rounded" }), [
+      "src/geometry.ts:totalArea/areaOf/rounded",
+    ]);
+    assertEquals(await names({ name_path_pattern: "scale" }), [
+      "src/geometry.ts:scale[0]",
+      "src/geometry.ts:scale[1]",
+      "src/geometry.ts:scale[2]",
+      "src/geometry.ts:scale[3]",
+    ]);
+    assertEquals(await names({ name_path_pattern: "scale[3]" }), ["src/geometry.ts:scale[3]"]);
+    assertEquals(await names({ name_path_pattern: "NoSuchThing" }), []);
+  });
+
+  await t.step("find_symbol: substring, kinds, relative_path, depth, body", async () => {
+    const names = async (args: Json) =>
+      (await json(findSymbol, args)).map((s: Json) => s.name_path);
+    assertEquals(await names({ name_path_pattern: "peri", substring_matching: true }), [
+      "Shape/perimeter",
+      "Circle/perimeter",
+      "Square/perimeter",
+    ]);
+    assertEquals(await names({ name_path_pattern: "Circle/ra", substring_matching: true }), [
+      "Circle/radius",
+    ]);
+    // "r" is in constructor, radius, area and perimeter.
+    assertEquals(
+      (await names({ name_path_pattern: "/Circle/r", substring_matching: true })).length,
+      4,
+    );
+    assertEquals(await names({ name_path_pattern: "name", include_kinds: [7] }), [
+      "Shape/name",
+      "Circle/name",
+      "Square/name",
+    ]);
+    assertEquals(
+      await names({ name_path_pattern: "area", include_kinds: [6], exclude_kinds: [6] }),
+      [],
+    );
+    assertEquals(
+      await names({ name_path_pattern: "Shape", exclude_kinds: [11] }),
+      [],
+    );
+    assertEquals(await names({ name_path_pattern: "area", relative_path: "src/geometry.ts" }), []);
+    assertEquals(await names({ name_path_pattern: "best", relative_path: "src" }), [
+      "largest/best",
+      "main/best",
+    ]);
+    const [circle] = await json(findSymbol, { name_path_pattern: "/Circle", depth: 1 });
+    assertEquals(circle.children.length, 6);
+    assertEquals(circle.children[3], {
+      name_path: "Circle/area",
+      kind: "Method",
+      body_location: { start_line: 13, end_line: 15 },
+    });
+    const [area] = await json(findSymbol, {
+      name_path_pattern: "Square/area",
+      include_body: true,
+    });
+    assertEquals(area.body, "area(): number {\n    return this.side * this.side;\n  }");
+    const bad = await h.run(findSymbol, { name_path_pattern: "x", include_kinds: [99] });
+    assert(bad.isError);
+    assertStringIncludes(bad.text, "unknown symbol kind(s) 99");
+  });
+
+  await t.step("find_symbol: progressive shortening under max_answer_chars", async () => {
+    const full = await h.call(findSymbol, { name_path_pattern: "area", include_body: true });
+    assert(full.length > 500, String(full.length));
+    const shorter = await h.call(findSymbol, {
+      name_path_pattern: "area",
+      include_body: true,
+      max_answer_chars: 500,
+    });
+    assertMatch(JSON.parse(shorter).shortened, /^Without bodies/);
+    const paths = await h.call(findSymbol, {
+      name_path_pattern: "area",
+      include_body: true,
+      max_answer_chars: 120,
+    });
+    assertEquals(JSON.parse(paths), {
+      shortened: "3 matches; name paths per file:",
+      result: { "src/shapes.ts": ["Shape/area", "Circle/area", "Square/area"] },
+    });
+    const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
+    assertMatch(tooLong, /^The answer is too long/);
+  });
+
+  await t.step("find_referencing_symbols: exact count, containing symbols, context", async () => {
+    const refs = await json(findReferencingSymbols, {
+      name_path: "Circle",
+      relative_path: "src/shapes.ts",
+    });
+    // 19 references to Circle; the 4 in import statements are left out (as Serena does).
+    assertEquals(refs.length, 15);
+    const where = refs.map((r: Json) => `${r.relative_path}:${r.name_path}`);
+    assertEquals(where.filter((w: string) => w === "src/geometry.ts:scale[3]").length, 4);
+    assertEquals(where.filter((w: string) => w.startsWith("src/main.ts")).length, 3);
+    const first = refs.find((r: Json) => r.relative_path === "src/registry.ts");
+    assertEquals(first, {
+      name_path: "ShapeRegistry/circles",
+      kind: "Method",
+      relative_path: "src/registry.ts",
+      body_location: { start_line: 14, end_line: 20 },
+      content_around_reference: "...  13:\n  >  14:  circles(): Circle[] {\n" +
+        "...  15:    const found: Circle[] = [];",
+    });
+    const functions = await json(findReferencingSymbols, {
+      name_path: "Circle",
+      relative_path: "src/shapes.ts",
+      include_kinds: [12],
+    });
+    assertEquals(functions.length, 10);
+    const methodRefs = await json(findReferencingSymbols, {
+      name_path: "ShapeRegistry/add",
+      relative_path: "src/registry.ts",
+    });
+    assertEquals(methodRefs.length, 4);
+    assert(methodRefs.every((r: Json) => r.name_path === "main"));
+    const ambiguous = await h.run(findReferencingSymbols, {
+      name_path: "area",
+      relative_path: "src/shapes.ts",
+    });
+    assert(ambiguous.isError);
+    assertStringIncludes(ambiguous.text, "matches 3 symbols");
+    assertStringIncludes(ambiguous.text, "Circle/area (Method, lines 13-15)");
+    const missing = await h.run(findReferencingSymbols, {
+      name_path: "Circel",
+      relative_path: "src/shapes.ts",
+    });
+    assert(missing.isError);
+    assertStringIncludes(missing.text, "Close names there: Circle");
+    const dir = await h.run(findReferencingSymbols, { name_path: "Circle", relative_path: "src" });
+    assert(dir.isError);
+    assertStringIncludes(dir.text, "is a directory");
+  });
+
+  await t.step("find_referencing_symbols: shortened forms", async () => {
+    const counts = await h.call(findReferencingSymbols, {
+      name_path: "Circle",
+      relative_path: "src/shapes.ts",
+      max_answer_chars: 200,
+    });
+    assertEquals(JSON.parse(counts), {
+      shortened: "Reference counts per file:",
+      result: {
+        "src/broken.ts": 1,
+        "src/geometry.ts": 6,
+        "src/main.ts": 3,
+        "src/registry.ts": 3,
+        "src/shapes.ts": 2,
+      },
+    });
+  });
+
+  await t.step("find_implementations of an interface and of a method", async () => {
+    const impls = await json(findImplementations, {
+      name_path: "Shape",
+      relative_path: "src/shapes.ts",
+    });
+    assertEquals(impls, [
+      {
+        name_path: "Circle",
+        kind: "Class",
+        relative_path: "src/shapes.ts",
+        body_location: { start_line: 8, end_line: 24 },
+      },
+      {
+        name_path: "Square",
+        kind: "Class",
+        relative_path: "src/shapes.ts",
+        body_location: { start_line: 26, end_line: 38 },
+      },
+    ]);
+    const methods = await json(findImplementations, {
+      name_path: "Shape/area",
+      relative_path: "src/shapes.ts",
+    });
+    assertEquals(methods.map((m: Json) => m.name_path), ["Circle/area", "Square/area"]);
+  });
+
+  await t.step("get_diagnostics_for_file: the type error, grouped by symbol", async () => {
+    const diags = await json(getDiagnosticsForFile, { relative_path: "src/broken.ts" });
+    const errors = diags["src/broken.ts"].Error;
+    assertEquals(Object.keys(errors), ["count"]);
+    assertEquals(errors.count.length, 1);
+    assertEquals(errors.count[0].code, 2322);
+    assertEquals(errors.count[0].range.start, { line: 3, character: 13 });
+    assertStringIncludes(errors.count[0].message, "not assignable to type 'number'");
+    assertEquals(await json(getDiagnosticsForFile, { relative_path: "src/shapes.ts" }), {});
+    assertEquals(
+      await json(getDiagnosticsForFile, { relative_path: "src/broken.ts", start_line: 4 }),
+      {},
+    );
+  });
+
+  await t.step("the persistent cache answers a new session without starting a server", async () => {
+    await h.session.services(h.project).symbols.flush();
+    const cacheFile = h.path(".sextant/cache/symbols-typescript.json");
+    const lines = (await Deno.readTextFile(cacheFile)).trimEnd().split("\n");
+    assertEquals(JSON.parse(lines[0]!).format, 2);
+    assertEquals(lines.slice(1).map((l) => JSON.parse(l.split("\t")[0]!)).sort(), [
+      "src/broken.ts",
+      "src/geometry.ts",
+      "src/main.ts",
+      "src/registry.ts",
+      "src/shapes.ts",
+    ]);
+    const project = Project.open(h.root, h.project.settings);
+    const session = new Session({ settings: h.session.settings, tools: ALL_TOOLS, project });
+    try {
+      const index = session.services(project).symbols;
+      const found = await index.find(parseNamePath("rounded"), {}, {
+        relPath: ".",
+        isDirectory: true,
+      });
+      assertEquals(found.map((m) => m.node.relPath), ["src/geometry.ts"]);
+      assert(found[0]!.file.cached);
+      assertEquals((session.services(project).pool as ServerPool).running().length, 0);
+      // A changed file is not answered from the cache.
+      await Deno.writeTextFile(
+        h.path("src/main.ts"),
+        (await h.read("src/main.ts")).replace("function main", "function mainly"),
+      );
+      const changed = await index.fileSymbols("src/main.ts");
+      assertEquals(changed.cached, false);
+      assertEquals(changed.roots[0]!.name, "mainly");
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+});
+
+Deno.test({
+  name: "symbol read tools on Python (pyright)",
+  ignore: skipUnless(HAS_PY, "pyright"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  await using h = await toolHarness(await fixtureTree("python"));
+  const json = async (tool: Parameters<typeof h.call>[0], args: Json) =>
+    JSON.parse(await h.call(tool, args));
+
+  await t.step("get_symbols_overview with depth", async () => {
+    const overview = await json(getSymbolsOverview, {
+      relative_path: "shapes/circle.py",
+      depth: 1,
+    });
+    assertEquals(overview.length, 1);
+    assertEquals(overview[0].name_path, "Circle");
+    assertEquals(overview[0].body_location, { start_line: 6, end_line: 19 });
+    assertEquals(overview[0].children.map((c: Json) => c.name_path), [
+      "Circle/name",
+      "Circle/__init__",
+      "Circle/radius",
+      "Circle/area",
+      "Circle/unit",
+    ]);
+  });
+
+  await t.step("find_symbol across the project, nested and with body", async () => {
+    const all = await json(findSymbol, { name_path_pattern: "area" });
+    assertEquals(all.map((s: Json) => `${s.relative_path}:${s.name_path}`), [
+      "shapes/base.py:Shape/area",
+      "shapes/circle.py:Circle/area",
+      "shapes/square.py:Square/area",
+    ]);
+    const [rounded] = await json(findSymbol, {
+      name_path_pattern: "total_area/area_of/rounded",
+      include_body: true,
+    });
+    assertEquals(
+      rounded.body,
+      "def rounded(value: float) -> float:\n            return round(value, 2)",
+    );
+    const [unit] = await json(findSymbol, { name_path_pattern: "Circle/unit", include_body: true });
+    // pyright's range of a decorated method starts at the decorator.
+    assertEquals(unit.body_location, { start_line: 17, end_line: 19 });
+  });
+
+  await t.step("find_referencing_symbols: exact count on the first call", async () => {
+    const refs = await json(findReferencingSymbols, {
+      name_path: "Circle",
+      relative_path: "shapes/circle.py",
+    });
+    // 13 references; the 4 import statements are left out.
+    assertEquals(refs.length, 9);
+    assertEquals(
+      refs.map((r: Json) => `${r.relative_path}:${r.name_path}:${r.kind}`),
+      [
+        "app.py:main:Function",
+        "app.py:main:Function",
+        "app.py:main:Function",
+        "broken.py:radius_of:Function",
+        "shapes/__init__.py:__init__:File",
+        "shapes/circle.py:Circle/unit:Method",
+        "shapes/circle.py:Circle/unit:Method",
+        "shapes/registry.py:ShapeRegistry/circles:Method",
+        "shapes/registry.py:ShapeRegistry/circles:Method",
+      ],
+    );
+  });
+
+  await t.step("get_diagnostics_for_file: the type error", async () => {
+    const diags = await json(getDiagnosticsForFile, { relative_path: "broken.py" });
+    const errors = diags["broken.py"].Error;
+    assertEquals(Object.keys(errors), ["count"]);
+    assertStringIncludes(errors.count[0].message, "\"Literal['three']\"");
+    assertEquals(errors.count[0].range.start, { line: 3, character: 13 });
+  });
+
+  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+});

@@ -1,0 +1,122 @@
+/**
+ * check_project (and, where one fixture serves both, test_project) against the real toolchains
+ * on fixtures/ copied to temp folders. A toolchain that is not installed skips its tests with a
+ * printed reason.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { type FileTree, toolHarness } from "../helpers/tool_ctx.ts";
+import { callJson, FIXTURES, fixtureTree, type Json, skipWithout } from "../helpers/toolchain.ts";
+import { checkProject } from "../../src/tools/toolchain/check_project.ts";
+import { testProject } from "../../src/tools/toolchain/test_project.ts";
+
+Deno.test({
+  name: "check_project: Rust type error with file, line and code; warnings counted",
+  ignore: skipWithout("cargo"),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("rust/broken"));
+    const result = await callJson(h, checkProject);
+    assertEquals(result.ok, false);
+    assertEquals(result.summary.error, 1);
+    assert(result.summary.warning >= 1);
+    const [error] = result.diagnostics;
+    assertEquals(error.file, "src/shapes.rs");
+    assertEquals([error.line, error.column], [8, 22]);
+    assertEquals(error.code, "E0308");
+    assertEquals(error.source, "cargo");
+    assertStringIncludes(error.message, "mismatched types");
+    assertEquals(result.checks[0].status, "errors");
+  },
+});
+
+Deno.test({
+  name: "check_project and test_project: Deno type error and failing test",
+  ignore: skipWithout("deno"),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("deno"));
+    const check = await callJson(h, checkProject, { include_fixes: true });
+    assertEquals(check.summary.error, 1);
+    assertEquals(check.diagnostics[0].file, "src/report.ts");
+    assertEquals([check.diagnostics[0].line, check.diagnostics[0].column], [5, 9]);
+    assertEquals(check.diagnostics[0].code, "TS2322");
+    // The fixes come from deno lsp's quick fixes (none for this type error).
+    assertStringIncludes(check.note, "available_fixes");
+    assert(Array.isArray(check.diagnostics[0].available_fixes));
+
+    const tests = await callJson(h, testProject);
+    const run = tests.runs[0];
+    assertEquals([run.passed, run.failed], [1, 1]);
+    assertEquals(run.failures[0].name, "multiply works");
+    assertEquals(run.failures[0].message, "Error: Expected 6, got 5");
+    assertEquals([run.failures[0].file, run.failures[0].line], ["tests/math_test.ts", 11]);
+    assert(!run.output_tail.includes("\u001b["), "no colour codes in the tail");
+  },
+});
+
+Deno.test({
+  name: "check_project: TypeScript type error from tsc",
+  ignore: skipWithout("tsc", join(FIXTURES, "ts_check")),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("ts_check"));
+    const result = await callJson(h, checkProject);
+    assertEquals(result.checks.map((c: Json) => c.toolchain), ["typescript"]);
+    assertEquals(result.diagnostics.length, 1);
+    const [d] = result.diagnostics;
+    assertEquals([d.file, d.line, d.column, d.code, d.source], [
+      "src/index.ts",
+      3,
+      36,
+      "TS2322",
+      "tsc",
+    ]);
+  },
+});
+
+Deno.test({
+  name: "check_project: pyright error in a Python project",
+  ignore: skipWithout("pyright"),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("python_check"));
+    const result = await callJson(h, checkProject);
+    assertEquals(result.summary.error, 1);
+    const [d] = result.diagnostics;
+    assertEquals([d.file, d.line, d.column, d.code], [
+      "calc/report.py",
+      7,
+      18,
+      "reportAssignmentType",
+    ]);
+  },
+});
+
+const GO_PROJECT: FileTree = {
+  "go.mod": "module example.com/demo\n\ngo 1.21\n",
+  "calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+  "calc/calc_test.go":
+    'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Errorf("got %d, want 4", Add(1, 2))\n\t}\n}\n',
+  "main.go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Printf("%d\\n", "x")\n}\n',
+};
+
+Deno.test({
+  name: "check_project and test_project: Go vet finding and failing test",
+  ignore: skipWithout("go"),
+  async fn() {
+    await using h = await toolHarness(GO_PROJECT);
+    const check = await callJson(h, checkProject);
+    assertEquals(check.diagnostics[0].file, "main.go");
+    const tests = await callJson(h, testProject);
+    assertEquals(tests.runs[0].failures[0].name, "TestAdd");
+    assertEquals(tests.runs[0].failures[0].file, "calc/calc_test.go");
+  },
+});
+
+Deno.test("check_project: project_name must name a loaded project; no toolchain is an error", async () => {
+  await using h = await toolHarness({ "README.md": "nothing to build\n" });
+  const other = await h.run(checkProject, { project_name: "elsewhere" });
+  assert(other.isError);
+  assertMatch(other.text, /No project named 'elsewhere' is loaded\. Loaded projects: 'project' /);
+  const none = await h.run(testProject, {});
+  assert(none.isError);
+  assertStringIncludes(none.text, "No known toolchain");
+});
