@@ -279,7 +279,12 @@ export class DeclarationIndex {
       this.#remove(result.relPath);
       this.#others.add(result.relPath);
       this.#failures++;
-      if (this.#failures <= 3) log.warn(`The symbol index could not parse: ${result.error}`);
+      if (this.#failures <= 3) {
+        log.warn(
+          `The symbol index could not parse ${result.relPath} (${result.error}); ` +
+            "its declarations are found through the language server instead.",
+        );
+      }
       return;
     }
     const symbols = result.status === "parsed" ? result.symbols ?? "[]" : known?.symbols;

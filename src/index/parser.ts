@@ -6,7 +6,8 @@
 import { Language, Parser } from "npm:web-tree-sitter@0.25.10";
 import type { CompactSymbol } from "../lsp/symbols.ts";
 import { extractDeclarations } from "./extract.ts";
-import { grammarBytes, type GrammarId, runtimeBytes } from "./grammars.ts";
+import { grammarBytes, runtimeBytes } from "./grammar_files.ts";
+import type { GrammarId } from "./grammars.ts";
 
 let runtime: Promise<void> | null = null;
 const parsers = new Map<GrammarId, Promise<Parser>>();
@@ -19,7 +20,13 @@ async function parserFor(grammar: GrammarId): Promise<Parser> {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = (async () => {
-      const language = await Language.load(await grammarBytes(grammar));
+      let bytes: Uint8Array;
+      try {
+        bytes = await grammarBytes(grammar);
+      } catch (error) {
+        throw new Error(`The ${grammar} grammar could not be read: ${String(error)}`);
+      }
+      const language = await Language.load(bytes);
       const p = new Parser();
       p.setLanguage(language);
       return p;

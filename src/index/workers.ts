@@ -16,6 +16,17 @@ export interface ParseWorkersOptions {
   idleMs?: number;
 }
 
+/**
+ * The parse worker's module: beside this one, or, in a compiled executable (whose bundle has no
+ * such neighbour), at its repository path under the entry point's folder, where
+ * scripts/compile.ts embeds it.
+ */
+function workerUrl(): string {
+  return Deno.build.standalone
+    ? new URL("./src/index/parse_worker.ts", Deno.mainModule).href
+    : new URL("./parse_worker.ts", import.meta.url).href;
+}
+
 interface Slot {
   worker: Worker;
   busy: boolean;
@@ -75,9 +86,7 @@ export class ParseWorkers {
       return Promise.resolve(free);
     }
     if (this.#slots.length < this.#size) {
-      const worker = new Worker(new URL("./parse_worker.ts", import.meta.url).href, {
-        type: "module",
-      });
+      const worker = new Worker(workerUrl(), { type: "module" });
       const slot = { worker, busy: true };
       this.#slots.push(slot);
       return Promise.resolve(slot);

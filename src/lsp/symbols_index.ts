@@ -12,6 +12,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { log } from "../log.ts";
 import type { DeclarationIndex } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
@@ -135,6 +136,8 @@ export class SymbolIndex {
   readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The declaration index failed to build once (said once in the log). */
+  #declarationsFailed = false;
 
   constructor(
     project: Project,
@@ -348,7 +351,15 @@ export class SymbolIndex {
       await index.ready({ signal: options.signal, onProgress: options.onProgress });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      return null; // the index could not be built: read every file instead
+      // The index could not be built: read every file instead, as without an index.
+      if (!this.#declarationsFailed) {
+        this.#declarationsFailed = true;
+        log.warn(
+          `The declaration index could not be built (${String(error)}); find_symbol reads ` +
+            "every file instead.",
+        );
+      }
+      return null;
     }
     const substring = findOptions.substring ?? false;
     const files = [
