@@ -14,6 +14,10 @@
  * several targets offline, and `--offline` to never download. It detects which target a
  * `DENORT_BIN` file is for from its executable header and passes it to that target only.
  *
+ * The executable carries the symbol index's tree-sitter files, which are not in the module
+ * graph (src/index/grammar_files.ts): the parse worker's module and gzip copies of the runtime
+ * and grammar WASM files, staged under `.cache/compile/index/` and passed with `--include`.
+ *
  * Options: `--target T` (repeatable), `--out-dir DIR` (default `dist`), `--offline`,
  * `--no-bundle` (embed the npm tree instead of an esbuild bundle), `--extra-run LIST` (programs
  * added to `--allow-run`, like `SEXTANT_EXTRA_RUN`; `*` for any program).
@@ -22,6 +26,14 @@
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { GRAMMAR_IDS } from "../src/index/grammars.ts";
+import {
+  COMPILED_ASSETS_DIR,
+  grammarFileName,
+  grammarPath,
+  RUNTIME_FILE_NAME,
+  runtimePath,
+} from "../src/index/grammar_files.ts";
 import { VERSION } from "../src/version.ts";
 import { extraRunFromEnv, sextantFlags } from "./permissions.ts";
 
@@ -109,6 +121,36 @@ export interface CompileArgsOptions {
   bundle?: boolean;
   /** Programs added to `--allow-run` (see scripts/permissions.ts). */
   extraRun?: readonly string[];
+  /** Files and folders embedded beside the program (`--include`), e.g. from stageIndexAssets. */
+  include?: readonly string[];
+}
+
+/** The parse worker's module: started by path, so not in the entry point's module graph. */
+export const PARSE_WORKER = join(REPO_ROOT, "src", "index", "parse_worker.ts");
+
+/**
+ * Stage the symbol index's WASM files for embedding: gzip copies of tree-sitter's runtime and of
+ * every grammar, in `COMPILED_ASSETS_DIR` under the repository (where the executable looks for
+ * them beside its entry point). Returns what `--include` takes (the folder and the parse
+ * worker's module) and the staged size in bytes.
+ */
+export async function stageIndexAssets(): Promise<{ include: string[]; bytes: number }> {
+  const dir = join(REPO_ROOT, COMPILED_ASSETS_DIR);
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { recursive: true });
+  const sources: Array<[string, string]> = [
+    [RUNTIME_FILE_NAME, runtimePath()],
+    ...GRAMMAR_IDS.map((id): [string, string] => [grammarFileName(id), grammarPath(id)]),
+  ];
+  let bytes = 0;
+  for (const [name, source] of sources) {
+    const input = await Deno.open(source, { read: true });
+    const gz = input.readable.pipeThrough(new CompressionStream("gzip"));
+    const data = new Uint8Array(await new Response(gz).arrayBuffer());
+    await Deno.writeFile(join(dir, `${name}.gz`), data);
+    bytes += data.length;
+  }
+  return { include: [dir, PARSE_WORKER], bytes };
 }
 
 /**
@@ -125,6 +167,7 @@ export function compileArgs(target: CompileTarget, options: CompileArgsOptions):
     "--no-check",
     ...(bundle ? ["--bundle"] : ["--exclude-unused-npm"]),
     ...sextantFlags({ extraRun: options.extraRun ?? [] }),
+    ...(options.include ?? []).flatMap((path) => ["--include", path]),
     "--target",
     target,
     "--output",
@@ -344,6 +387,10 @@ export async function compile(options: CompileOptions): Promise<BuiltBinary[]> {
   if (check.code !== 0) throw new CompileError(`compile: type check failed\n${check.stderr}`);
 
   await Deno.mkdir(options.outDir, { recursive: true });
+  const assets = await stageIndexAssets();
+  console.error(
+    `compile: symbol index grammars ${(assets.bytes / 1024 / 1024).toFixed(1)} MiB (gzip)`,
+  );
   const built: BuiltBinary[] = [];
   const failed: string[] = [];
   const noBase: string[] = [];
@@ -356,6 +403,7 @@ export async function compile(options: CompileOptions): Promise<BuiltBinary[]> {
       output,
       bundle: options.bundle,
       extraRun: options.extraRun,
+      include: assets.include,
     });
     const source = base.kind === "file" ? `${base.from}=${base.path}` : "downloaded base";
     console.error(`compile: ${target} (${source})`);

@@ -12,6 +12,8 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { DeclarationIndex } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
@@ -126,16 +128,25 @@ function identityOf(server: LanguageServer): string {
 export class SymbolIndex {
   readonly project: Project;
   readonly pool: LanguageServerPool;
+  /** The syntactic index that picks the files a folder-wide search asks the server about. */
+  readonly declarations: DeclarationIndex | null;
   readonly #caches = new Map<string, SymbolCache>();
   readonly #inflight = new Map<string, Promise<FileSymbols>>();
   /** Recently used decoded trees (by path, valid for one content hash), most recent last. */
   readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The declaration index failed to build once (said once in the log). */
+  #declarationsFailed = false;
 
-  constructor(project: Project, pool: LanguageServerPool) {
+  constructor(
+    project: Project,
+    pool: LanguageServerPool,
+    declarations: DeclarationIndex | null = null,
+  ) {
     this.project = project;
     this.pool = pool;
+    this.declarations = declarations;
   }
 
   /** The registry id of the server for a file without starting it; null if none handles it. */
@@ -285,8 +296,9 @@ export class SymbolIndex {
       const file = await this.fileSymbols(scope.relPath, options);
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     }
-    const files = await this.sourceFiles(scope.relPath, options.signal);
     const needle = prefilterNeedle(pattern);
+    const candidates = await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
+    const files = candidates ?? await this.sourceFiles(scope.relPath, options.signal);
     let asked = 0;
     let lastReport = Date.now();
     const perFile = await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
@@ -308,7 +320,7 @@ export class SymbolIndex {
       }
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     });
-    if (scope.relPath === ".") {
+    if (scope.relPath === "." && candidates === null) {
       // Every file of these servers was listed: entries of files that are gone can go too.
       const present = new Set(files);
       const ids = new Set(files.map((f) => this.#serverIdFor(f)));
@@ -317,6 +329,44 @@ export class SymbolIndex {
       }
     }
     return perFile.flat();
+  }
+
+  /**
+   * The files that may declare a match, from the declaration index: those declaring the last
+   * segment's name, plus every source file the index does not parse (left to the text
+   * prefilter). Null when there is no index or the name is not a plain identifier (servers
+   * invent names such as "describe() callback" that no parser sees): then every file is read.
+   * Waits, with progress, until the index is complete and current.
+   */
+  async #candidateFiles(
+    pattern: NamePathPattern,
+    findOptions: FindOptions,
+    scope: string,
+    options: RequestOptions,
+  ): Promise<string[] | null> {
+    const index = this.declarations;
+    const name = pattern.segments[pattern.segments.length - 1]!.name;
+    if (index === null || prefilterNeedle(pattern) !== name) return null;
+    try {
+      await index.ready({ signal: options.signal, onProgress: options.onProgress });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      // The index could not be built: read every file instead, as without an index.
+      if (!this.#declarationsFailed) {
+        this.#declarationsFailed = true;
+        log.warn(
+          `The declaration index could not be built (${String(error)}); find_symbol reads ` +
+            "every file instead.",
+        );
+      }
+      return null;
+    }
+    const substring = findOptions.substring ?? false;
+    const files = [
+      ...index.candidates(name, { substring, scope }),
+      ...index.otherFiles(scope),
+    ].filter((f) => this.pool.handles(f) && this.#isPrimary(f));
+    return files.sort();
   }
 
   /** The one symbol a name path denotes in a file (see pickUnique for the rules). */

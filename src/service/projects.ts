@@ -1,6 +1,6 @@
 /**
- * The projects a Sextant process serves and what each one owns: its language-server pool and
- * its symbol index. One {@linkcode ProjectHost} per process holds them by project root, so every
+ * The projects a Sextant process serves and what each one owns: its language-server pool, its
+ * symbol index and its declaration index (tree-sitter, src/index/). One {@linkcode ProjectHost} per process holds them by project root, so every
  * session on the same folder shares one warm set of servers; sessions reach them through
  * `session.services(project)`.
  *
@@ -9,6 +9,7 @@
  * @module
  */
 import { realpathSync } from "node:fs";
+import { DeclarationIndex } from "../index/mod.ts";
 import { log } from "../log.ts";
 import { ServerPool } from "../lsp/pool.ts";
 import { SymbolIndex } from "../lsp/symbols_index.ts";
@@ -20,6 +21,11 @@ export class ProjectServices {
   readonly project: Project;
   readonly pool: ServerPool;
   readonly symbols: SymbolIndex;
+  /**
+   * Which files declare a name, parsed syntactically. Built, and its parse workers and watcher
+   * started, only on the first folder-wide `find_symbol`.
+   */
+  readonly declarations: DeclarationIndex;
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
   /** When a session last used the project (ms since the epoch). */
@@ -28,17 +34,29 @@ export class ProjectServices {
   constructor(project: Project) {
     this.project = project;
     this.pool = new ServerPool(project);
-    this.symbols = new SymbolIndex(project, this.pool);
+    this.declarations = new DeclarationIndex(project);
+    this.symbols = new SymbolIndex(project, this.pool, this.declarations);
   }
 
   /** Our own tools wrote these files: the servers see the new content before this resolves. */
   async filesChanged(realPaths: readonly string[]): Promise<void> {
-    await this.pool.filesChanged(realPaths);
+    await Promise.all([
+      this.pool.filesChanged(realPaths),
+      this.declarations.filesChanged(realPaths),
+    ]);
   }
 
-  /** Save the symbol cache, then stop every language server. */
+  /**
+   * Save the symbol cache and the declaration index, stop the index's watcher and parse
+   * workers, then stop every language server.
+   */
   async dispose(): Promise<void> {
-    await this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error));
+    await Promise.all([
+      this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error)),
+      this.declarations.dispose().catch((error) =>
+        log.debug("declaration index save failed:", error)
+      ),
+    ]);
     await this.pool.dispose();
   }
 }

@@ -22,6 +22,7 @@ import {
   compileArgs,
   hostTarget,
   outputName,
+  stageIndexAssets,
 } from "../../scripts/compile.ts";
 import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/permissions.ts";
 import { VERSION } from "../../src/version.ts";
@@ -207,8 +208,10 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "sextant-dist-" });
     try {
       const output = join(dir, "sextant-standin");
+      // What `deno task compile` embeds beside the program: the symbol index's grammars.
+      const assets = await stageIndexAssets();
       const out = await new Deno.Command(Deno.execPath(), {
-        args: compileArgs(hostTarget()!, { output }),
+        args: compileArgs(hostTarget()!, { output, include: assets.include }),
         env: { DENORT_BIN: Deno.execPath() },
         cwd: REPO_ROOT,
         stdout: "piped",
@@ -233,10 +236,21 @@ Deno.test({
       for (const denied of ["allow_ffi", "allow_sys"]) assertEquals(p[denied], null);
       assertEquals(p.prompt, false);
       assertEquals(metadata.log_level, "ERROR");
-      // Bundled: the program adds little to the base (the npm tree would add ~17 MB).
+      // The grammars are embedded as files (gzip), not in the bundled module graph.
+      for (const name of ["tree-sitter-typescript.wasm.gz", "parse_worker.ts"]) {
+        assert(indexOfBytes(bytes, new TextEncoder().encode(name)) >= 0, `${name} embedded`);
+      }
+      // Bundled: the program adds little to the base (the npm tree would add ~17 MB). The
+      // grammars come on top, compressed.
       const added = bytes.length - (await Deno.stat(Deno.execPath())).size;
-      console.log(`compile --bundle adds ${(added / 1024 / 1024).toFixed(1)} MiB to the base`);
-      assert(added < 8 * 1024 * 1024, `the payload is ${added} bytes`);
+      const program = added - assets.bytes;
+      const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+      console.log(
+        `compile --bundle adds ${mib(added)} to the base: the program ${mib(program)}, the ` +
+          `symbol index's grammars ${mib(assets.bytes)}`,
+      );
+      assert(program < 8 * 1024 * 1024, `the program's payload is ${program} bytes`);
+      assert(assets.bytes < 2 * 1024 * 1024, `the grammars take ${assets.bytes} bytes`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -1,0 +1,208 @@
+/**
+ * The symbol-index rows of `deno task bench` (also runnable alone):
+ *
+ *     deno run -A scripts/index_bench.ts [--sizes 3000,20000] [--large] [--runs 20]
+ *        [--out bench-results.json] [--no-server]
+ *
+ * On projects from engine_bench's generator (one per size; `--large` adds 50,000 files) it
+ * measures: the index build cold (no cache) against reading every file once (the least any
+ * scan must do); the build warm from disk against the cold one; a lookup against the text scan
+ * a search without the index makes; warm global `find_symbol` by exact name (through
+ * SymbolIndex.find) against the raw `workspace/symbol` request to the same server; the first
+ * global `find_symbol` on the never-seen project (index build included, server start
+ * included); and this process's peak RSS. Every row carries its baseline and ratio; the rows
+ * are saved as JSON.
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../src/config/load.ts";
+import { DeclarationIndex, ParseWorkers } from "../src/index/mod.ts";
+import { parseNamePath } from "../src/lsp/name_path.ts";
+import { ServerPool } from "../src/lsp/pool.ts";
+import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
+import { SymbolIndex } from "../src/lsp/symbols_index.ts";
+import { Project } from "../src/project/project.ts";
+import { generate, modPath } from "./engine_bench.ts";
+
+/** One measured row. */
+export interface IndexBenchRow {
+  files: number;
+  row: string;
+  ms: number;
+  baseline: string;
+  baselineMs: number;
+  ratio: number;
+}
+
+let peakRss = 0;
+function sampleRss(): void {
+  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  sampleRss();
+  return performance.now() - start;
+}
+
+async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) values.push(await time(fn));
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
+}
+
+async function openProject(root: string): Promise<Project> {
+  return Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
+}
+
+async function readAll(project: Project): Promise<number> {
+  let bytes = 0;
+  for await (const e of project.walk(".")) {
+    if (!e.isDirectory) bytes += (await Deno.readFile(project.absolute(e.path))).length;
+  }
+  return bytes;
+}
+
+async function textScan(project: Project, needle: string): Promise<string[]> {
+  const hits: string[] = [];
+  for await (const e of project.walk(".")) {
+    if (e.isDirectory) continue;
+    if ((await Deno.readTextFile(project.absolute(e.path))).includes(needle)) hits.push(e.path);
+  }
+  return hits;
+}
+
+/** Measure one project size. */
+export async function benchSize(
+  files: number,
+  options: { runs: number; server: boolean; log: (line: string) => void },
+): Promise<IndexBenchRow[]> {
+  const rows: IndexBenchRow[] = [];
+  const add = (row: string, ms: number, baseline: string, baselineMs: number) => {
+    const r = { files, row, ms, baseline, baselineMs, ratio: ms / Math.max(baselineMs, 1e-6) };
+    rows.push(r);
+    options.log(
+      `${String(files).padStart(6)}  ${row.padEnd(44)} ${ms.toFixed(3).padStart(10)} ms   ` +
+        `${baseline.padEnd(34)} ${baselineMs.toFixed(3).padStart(10)} ms   ${r.ratio.toFixed(2)}x`,
+    );
+  };
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-index-bench-" }));
+  const root = join(parent, "project");
+  await Deno.mkdir(root);
+  try {
+    await generate(root, files);
+    const target = `Widget${Math.floor(files / 2)}`;
+    const project = await openProject(root);
+    const readMs = await time(() => readAll(project));
+
+    // The first global find_symbol on a never-seen project: index build plus server answer.
+    let firstFindMs = NaN;
+    const pool = new ServerPool(project);
+    const workers = new ParseWorkers();
+    let index = new DeclarationIndex(project, { workers });
+    const symbols = new SymbolIndex(project, pool, index);
+    const pattern = parseNamePath(target);
+    const progress: string[] = [];
+    const find = () =>
+      symbols.find(pattern, {}, { relPath: ".", isDirectory: true }, {
+        onProgress: (m) => progress.push(m),
+      });
+    if (options.server) {
+      firstFindMs = await time(find);
+      add("first global find_symbol (cold, with build)", firstFindMs, "read every file", readMs);
+      options.log(`        progress shown: ${progress.length} messages, e.g. '${progress[1]}'`);
+    } else {
+      await index.ready();
+    }
+    await index.dispose();
+
+    // Cold build (no cache on disk) and warm build (cache on disk, files unchanged).
+    await Deno.remove(join(root, ".sextant"), { recursive: true }).catch(() => {});
+    index = new DeclarationIndex(await openProject(root), { workers, watch: false });
+    const coldMs = await time(() => index.ready());
+    await index.dispose();
+    add("index build, cold", coldMs, "read every file", readMs);
+    index = new DeclarationIndex(await openProject(root), { workers, watch: false });
+    const warmMs = await time(() => index.ready());
+    add("index build, warm from disk", warmMs, "index build, cold", coldMs);
+    const stats = index.stats();
+    options.log(`        index: ${JSON.stringify(stats)}`);
+
+    // Lookup, against the text scan a search makes without the index.
+    const lookups = 1000;
+    const lookupStart = performance.now();
+    for (let i = 0; i < lookups; i++) index.candidates(target);
+    const lookupMs = (performance.now() - lookupStart) / lookups;
+    const scanMs = await time(() => textScan(project, target));
+    add("index lookup (exact name)", lookupMs, "text scan of every file", scanMs);
+    await index.dispose();
+
+    if (options.server) {
+      // Warm global find_symbol (watched index, as in a session) against workspace/symbol.
+      const live = new DeclarationIndex(await openProject(root), { workers });
+      const warmSymbols = new SymbolIndex(project, pool, live);
+      const warmFind = () => warmSymbols.find(pattern, {}, { relPath: ".", isDirectory: true }, {});
+      await warmFind();
+      const findMs = await median(options.runs, warmFind);
+      await live.dispose();
+      const server = await pool.serverFor(modPath(0));
+      const raw = () => server.request<unknown[]>("workspace/symbol", { query: target });
+      await raw();
+      const rawMs = await median(options.runs, raw);
+      add("global find_symbol, exact name, warm", findMs, "raw workspace/symbol", rawMs);
+    }
+    await symbols.dispose();
+    await pool.dispose();
+    workers.close();
+    sampleRss();
+    add("peak RSS of this process (MB)", peakRss / 2 ** 20, "RSS after start (MB)", startRss);
+  } finally {
+    await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
+  return rows;
+}
+
+const startRss = Deno.memoryUsage().rss / 2 ** 20;
+
+/** Run the index rows for every size and save them. */
+export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      sizes: { type: "string", default: "3000,20000" },
+      large: { type: "boolean", default: false },
+      runs: { type: "string", default: "20" },
+      out: { type: "string", default: "bench-results.json" },
+      "no-server": { type: "boolean", default: false },
+    },
+    strict: false,
+  });
+  if (!Deno.env.get(LSP_PATH_ENV)) {
+    Deno.env.set(LSP_PATH_ENV, join(new URL("..", import.meta.url).pathname, ".cache", "lsp"));
+  }
+  const sizes = String(values.sizes).split(",").map(Number).filter((n) => n > 0);
+  if (values.large) sizes.push(50_000);
+  const rows: IndexBenchRow[] = [];
+  console.log(`files   ${"row".padEnd(44)} ${"value".padStart(13)}   baseline`);
+  for (const size of sizes) {
+    rows.push(
+      ...await benchSize(size, {
+        runs: Number(values.runs),
+        server: !values["no-server"],
+        log: console.log,
+      }),
+    );
+  }
+  const out = String(values.out);
+  await Deno.writeTextFile(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), deno: Deno.version.deno, rows }, null, 2),
+  );
+  console.log(`Saved ${rows.length} rows to ${Deno.realPathSync(out)}`);
+  return rows;
+}
+
+if (import.meta.main) await runIndexBench(Deno.args);

@@ -1,0 +1,539 @@
+/**
+ * The syntactic symbol index of a project: every source file's declarations (names, kinds, name
+ * paths, ranges), parsed with tree-sitter in workers, held compactly in memory and on disk, and
+ * kept current by a file watcher and by Sextant's own edits. It answers "which files declare a
+ * symbol named X" in microseconds, without a language server; the server then gives the exact
+ * answer for just those files.
+ *
+ * Freshness: the watcher marks changed paths; before an answer the index makes sure every change
+ * made before the question has been seen (it writes a marker file in its cache folder and waits
+ * for the watcher to report it: events arrive in order), then re-indexes what changed. A changed
+ * folder is walked again, since a folder created or renamed into place may hold files the
+ * watcher never reported. Without a watcher every answer re-checks the whole tree (sizes and
+ * modification times), which is correct but slower.
+ * @module
+ */
+import { join, relative } from "node:path";
+import { log } from "../log.ts";
+import { cacheDir } from "../lsp/symbol_cache.ts";
+import type { CompactSymbol } from "../lsp/symbols.ts";
+import type { Project } from "../project/project.ts";
+import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
+import { grammarFor } from "./grammars.ts";
+import type { ParseJob, ParseResult } from "./protocol.ts";
+import { loadStore, saveStore, type StoredFile } from "./store.ts";
+import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
+
+/** Options of {@linkcode DeclarationIndex}. */
+export interface DeclarationIndexOptions {
+  /** The parse workers (shared) or options for the index's own. */
+  workers?: ParseWorkers | ParseWorkersOptions;
+  /** Watch the project for outside changes (default true). */
+  watch?: boolean;
+  /** Read and write `.sextant/cache/declarations.jsonl` (default true). */
+  persist?: boolean;
+}
+
+/** Options of {@linkcode DeclarationIndex.ready}. */
+export interface ReadyOptions {
+  signal?: AbortSignal | undefined;
+  /** Progress messages while the index is being built. */
+  onProgress?: ((message: string) => void) | undefined;
+}
+
+/** Options of {@linkcode DeclarationIndex.candidates}. */
+export interface CandidateOptions {
+  /** Match names containing the text instead of equal to it. */
+  substring?: boolean;
+  /** A project-relative folder ("." for all) or file the files must lie in. */
+  scope?: string;
+}
+
+/** Counts describing the index. */
+export interface IndexStats {
+  files: number;
+  declarations: number;
+  names: number;
+  /** Files walked that the index does not parse (no grammar). */
+  otherFiles: number;
+}
+
+const PROGRESS_MS = 1000;
+const SAVE_DELAY_MS = 2000;
+const BARRIER_TIMEOUT_MS = 1000;
+
+function inScope(relPath: string, scope: string): boolean {
+  return scope === "." || scope === "" || relPath === scope || relPath.startsWith(scope + "/");
+}
+
+/** Every name a forest declares (each once). */
+function namesOf(symbols: readonly CompactSymbol[], out = new Set<string>()): Set<string> {
+  for (const s of symbols) {
+    out.add(s[0]);
+    if (s[10]) namesOf(s[10], out);
+  }
+  return out;
+}
+
+function countOf(symbols: readonly CompactSymbol[]): number {
+  let n = 0;
+  for (const s of symbols) n += 1 + (s[10] ? countOf(s[10]) : 0);
+  return n;
+}
+
+/** See the module documentation. */
+export class DeclarationIndex {
+  readonly project: Project;
+  readonly #workers: ParseWorkers;
+  readonly #ownWorkers: boolean;
+  readonly #watch: boolean;
+  readonly #persist: boolean;
+  readonly #files = new Map<string, StoredFile>();
+  readonly #others = new Set<string>();
+  /** Declared name → the files declaring it. */
+  readonly #postings = new Map<string, string[]>();
+  #declarations = 0;
+  #failures = 0;
+  #build: Promise<void> | null = null;
+  #built = false;
+  readonly #progress = new Set<(message: string) => void>();
+  #watcher: Deno.FsWatcher | null = null;
+  #watchLoop: Promise<void> | null = null;
+  readonly #dirty = new Set<string>();
+  #rescanAll = false;
+  readonly #barriers = new Map<string, () => void>();
+  #barrierSeq = 0;
+  /** Serializes change application. */
+  #applying: Promise<void> = Promise.resolve();
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+  #changedSinceSave = false;
+  #disposed = false;
+  /** Aborted on dispose: a build in progress sends no more files to the workers. */
+  readonly #stop = new AbortController();
+
+  constructor(project: Project, options: DeclarationIndexOptions = {}) {
+    this.project = project;
+    const workers = options.workers;
+    this.#ownWorkers = !(workers instanceof ParseWorkers);
+    this.#workers = workers instanceof ParseWorkers ? workers : new ParseWorkers(workers);
+    this.#watch = options.watch ?? true;
+    this.#persist = options.persist ?? true;
+  }
+
+  /** Whether the first build has finished. */
+  get built(): boolean {
+    return this.#built;
+  }
+
+  /**
+   * Build the index on first call (with progress), then bring it up to date with every change
+   * made before this call. Answers taken after it resolves are complete.
+   */
+  async ready(options: ReadyOptions = {}): Promise<void> {
+    if (this.#disposed) throw new Error("The symbol index was disposed.");
+    const listener = options.onProgress;
+    if (listener) this.#progress.add(listener);
+    try {
+      this.#build ??= this.#buildAll().then(
+        () => {
+          this.#built = true;
+        },
+        (error) => {
+          this.#build = null;
+          throw error;
+        },
+      );
+      await abortable(this.#build, options.signal);
+      await this.#settle();
+    } finally {
+      if (listener) this.#progress.delete(listener);
+    }
+  }
+
+  /**
+   * The files declaring a symbol whose name equals `name` (or contains it, with `substring`),
+   * sorted. Call {@linkcode ready} first.
+   */
+  candidates(name: string, options: CandidateOptions = {}): string[] {
+    const scope = options.scope ?? ".";
+    const out = new Set<string>();
+    const add = (files: readonly string[]) => {
+      for (const f of files) if (inScope(f, scope)) out.add(f);
+    };
+    if (options.substring) {
+      for (const [declared, files] of this.#postings) if (declared.includes(name)) add(files);
+    } else {
+      const files = this.#postings.get(name);
+      if (files) add(files);
+    }
+    return [...out].sort();
+  }
+
+  /** The indexed files in a scope, sorted. */
+  indexedFiles(scope = "."): string[] {
+    return [...this.#files.keys()].filter((f) => inScope(f, scope)).sort();
+  }
+
+  /** The files in a scope the index walked but does not parse (no grammar), sorted. */
+  otherFiles(scope = "."): string[] {
+    return [...this.#others].filter((f) => inScope(f, scope)).sort();
+  }
+
+  /** A file's declarations (a forest), or undefined when the file is not indexed. */
+  declarations(relPath: string): CompactSymbol[] | undefined {
+    const entry = this.#files.get(relPath);
+    return entry ? JSON.parse(entry.symbols) as CompactSymbol[] : undefined;
+  }
+
+  /** The content hash the declarations of a file were computed for. */
+  hashOf(relPath: string): string | undefined {
+    return this.#files.get(relPath)?.hash;
+  }
+
+  stats(): IndexStats {
+    return {
+      files: this.#files.size,
+      declarations: this.#declarations,
+      names: this.#postings.size,
+      otherFiles: this.#others.size,
+    };
+  }
+
+  /** Our own tools wrote these files (real paths): re-index them before the next answer. */
+  async filesChanged(realPaths: readonly string[]): Promise<void> {
+    for (const real of realPaths) {
+      const rel = relative(this.project.root, real).split("\\").join("/");
+      if (rel && !rel.startsWith("..")) this.#dirty.add(rel);
+    }
+    if (this.#built) await this.#settle(false);
+  }
+
+  // --- building -------------------------------------------------------------------------------
+
+  #report(message: string): void {
+    for (const listener of this.#progress) {
+      try {
+        listener(message);
+      } catch { /* a listener's failure is its own */ }
+    }
+  }
+
+  async #buildAll(): Promise<void> {
+    const started = performance.now();
+    if (this.#watch) this.#startWatcher();
+    const stored = this.#persist ? await loadStore(this.project.root) : new Map();
+    this.#report(
+      stored.size > 0
+        ? `Checking the symbol index of ${stored.size} files`
+        : "Indexing the project's symbols",
+    );
+    const jobs: ParseJob[] = [];
+    this.#others.clear();
+    for await (const entry of this.project.walk(".")) {
+      if (entry.isDirectory) continue;
+      if (grammarFor(entry.path) === null) {
+        this.#others.add(entry.path);
+        continue;
+      }
+      jobs.push({
+        relPath: entry.path,
+        absPath: this.project.absolute(entry.path),
+        known: stored.get(entry.path),
+      });
+    }
+    for (const relPath of [...this.#files.keys()]) this.#remove(relPath);
+    await this.#runJobs(jobs, stored, true);
+    this.#report(
+      `Symbol index ready: ${this.#files.size} files, ${this.#declarations} declarations ` +
+        `(${Math.round(performance.now() - started)} ms)`,
+    );
+    this.#scheduleSave();
+  }
+
+  /** Index files through the workers and apply the results. */
+  async #runJobs(
+    jobs: readonly ParseJob[],
+    known: ReadonlyMap<string, StoredFile>,
+    progress: boolean,
+  ): Promise<void> {
+    let done = 0;
+    let lastReport = performance.now();
+    await this.#workers.run(jobs, (results) => {
+      if (this.#disposed) return;
+      for (const result of results) this.#apply(result, known.get(result.relPath));
+      done += results.length;
+      if (progress && performance.now() - lastReport > PROGRESS_MS) {
+        lastReport = performance.now();
+        this.#report(`Indexing symbols: ${done}/${jobs.length} files`);
+      }
+    }, this.#stop.signal);
+  }
+
+  #apply(result: ParseResult, known: StoredFile | undefined): void {
+    if (result.status === "gone") {
+      this.#remove(result.relPath);
+      return;
+    }
+    if (result.status === "failed") {
+      // Left to the language server: listed with the files the index does not parse.
+      this.#remove(result.relPath);
+      this.#others.add(result.relPath);
+      this.#failures++;
+      if (this.#failures <= 3) {
+        log.warn(
+          `The symbol index could not parse ${result.relPath} (${result.error}); ` +
+            "its declarations are found through the language server instead.",
+        );
+      }
+      return;
+    }
+    const symbols = result.status === "parsed" ? result.symbols ?? "[]" : known?.symbols;
+    if (symbols === undefined) return;
+    const entry: StoredFile = {
+      hash: result.hash,
+      size: result.size,
+      mtime: result.mtime,
+      symbols,
+    };
+    const before = this.#files.get(result.relPath);
+    if (before?.hash === entry.hash && before.symbols === symbols) {
+      if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
+      this.#files.set(result.relPath, entry);
+      return;
+    }
+    if (before) this.#remove(result.relPath);
+    const forest = JSON.parse(symbols) as CompactSymbol[];
+    this.#files.set(result.relPath, entry);
+    this.#others.delete(result.relPath);
+    this.#declarations += countOf(forest);
+    for (const name of namesOf(forest)) {
+      const files = this.#postings.get(name);
+      if (files) files.push(result.relPath);
+      else this.#postings.set(name, [result.relPath]);
+    }
+    this.#changedSinceSave = true;
+  }
+
+  #remove(relPath: string): void {
+    this.#others.delete(relPath);
+    const entry = this.#files.get(relPath);
+    if (!entry) return;
+    this.#files.delete(relPath);
+    const forest = JSON.parse(entry.symbols) as CompactSymbol[];
+    this.#declarations -= countOf(forest);
+    for (const name of namesOf(forest)) {
+      const files = this.#postings.get(name);
+      if (!files) continue;
+      const i = files.indexOf(relPath);
+      if (i >= 0) files.splice(i, 1);
+      if (files.length === 0) this.#postings.delete(name);
+    }
+    this.#changedSinceSave = true;
+  }
+
+  /** Forget a path and everything below it. */
+  #removeUnder(relPath: string): void {
+    const prefix = relPath + "/";
+    for (const f of [...this.#files.keys()]) {
+      if (f === relPath || f.startsWith(prefix)) this.#remove(f);
+    }
+    for (const f of [...this.#others]) {
+      if (f === relPath || f.startsWith(prefix)) this.#others.delete(f);
+    }
+  }
+
+  // --- keeping current ------------------------------------------------------------------------
+
+  #startWatcher(): void {
+    try {
+      // The marker files of #barrier live here; the folder must exist before watching starts.
+      Deno.mkdirSync(cacheDir(this.project.root), { recursive: true });
+      this.#watcher = Deno.watchFs(this.project.root, { recursive: true });
+    } catch (error) {
+      log.debug(`The symbol index cannot watch ${this.project.root}: ${String(error)}`);
+      this.#watcher = null;
+      return;
+    }
+    const watcher = this.#watcher;
+    this.#watchLoop = (async () => {
+      try {
+        for await (const event of watcher) {
+          if (event.kind === "access") continue;
+          for (const path of event.paths) this.#noticed(path);
+        }
+      } catch (error) {
+        log.debug(`The symbol index's watcher ended: ${String(error)}`);
+      }
+      if (this.#watcher === watcher) this.#watcher = null;
+    })();
+  }
+
+  #noticed(path: string): void {
+    const rel = relative(this.project.root, path).split("\\").join("/");
+    if (!rel || rel.startsWith("..")) return;
+    const waiter = this.#barriers.get(rel);
+    if (waiter) {
+      waiter();
+      return;
+    }
+    const parts = rel.split("/");
+    if (parts.slice(0, -1).some((p) => ALWAYS_IGNORED_DIRS.has(p))) return;
+    if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) return;
+    if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
+    this.#dirty.add(rel);
+  }
+
+  /**
+   * Wait until the watcher has reported every change made before now: write a marker file and
+   * wait for its event. False when there is no watcher or it did not answer in time.
+   */
+  async #barrier(): Promise<boolean> {
+    if (this.#watcher === null) return false;
+    const rel = `.sextant/cache/index-marker-${Deno.pid}-${++this.#barrierSeq}`;
+    const abs = join(this.project.root, rel);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const seen = new Promise<boolean>((resolve) => {
+      this.#barriers.set(rel, () => resolve(true));
+      timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
+    });
+    try {
+      await Deno.writeFile(abs, new Uint8Array());
+      return await seen;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.#barriers.delete(rel);
+      Deno.remove(abs).catch(() => {});
+    }
+  }
+
+  /** Apply the changes made so far (see the module documentation). */
+  #settle(waitForWatcher = true): Promise<void> {
+    const run = async () => {
+      if (waitForWatcher && !(await this.#barrier())) this.#rescanAll = true;
+      if (this.#rescanAll) {
+        this.#rescanAll = false;
+        this.#dirty.clear();
+        this.project.ignore.reset();
+        await this.#rescan(".");
+        return;
+      }
+      if (this.#dirty.size === 0) return;
+      const paths = [...this.#dirty];
+      this.#dirty.clear();
+      await this.#update(paths);
+    };
+    this.#applying = this.#applying.then(run, run);
+    return this.#applying;
+  }
+
+  /** Walk a folder again: files gone are dropped, new or changed ones indexed. */
+  async #rescan(folder: string): Promise<void> {
+    const present = new Set<string>();
+    const jobs: ParseJob[] = [];
+    const ignored = folder !== "." && this.project.ignore.isIgnoredDeep(folder, true);
+    if (!ignored) {
+      for await (const entry of this.project.walk(folder)) {
+        if (entry.isDirectory) continue;
+        present.add(entry.path);
+        if (grammarFor(entry.path) === null) this.#others.add(entry.path);
+        else jobs.push(this.#job(entry.path, true));
+      }
+    }
+    const prefix = folder === "." ? "" : folder + "/";
+    for (const f of [...this.#files.keys(), ...this.#others]) {
+      if ((prefix === "" || f.startsWith(prefix)) && !present.has(f)) this.#remove(f);
+    }
+    await this.#runJobs(jobs, this.#files, false);
+    this.#scheduleSave();
+  }
+
+  #job(relPath: string, trustTimes: boolean): ParseJob {
+    const known = this.#files.get(relPath);
+    return {
+      relPath,
+      absPath: this.project.absolute(relPath),
+      // A path reported as changed is hashed even when size and time look the same.
+      known: known && (trustTimes ? known : { ...known, mtime: -1 }),
+    };
+  }
+
+  async #update(paths: readonly string[]): Promise<void> {
+    const jobs: ParseJob[] = [];
+    for (const rel of paths) {
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.stat(this.project.absolute(rel));
+      } catch {
+        this.#removeUnder(rel);
+        continue;
+      }
+      if (info.isDirectory) {
+        await this.#rescan(rel);
+        continue;
+      }
+      if (this.project.ignore.isIgnoredDeep(rel, false)) {
+        this.#remove(rel);
+      } else if (grammarFor(rel) === null) {
+        this.#others.add(rel);
+      } else {
+        jobs.push(this.#job(rel, false));
+      }
+    }
+    await this.#runJobs(jobs, this.#files, false);
+    this.#scheduleSave();
+  }
+
+  // --- persistence ----------------------------------------------------------------------------
+
+  #scheduleSave(): void {
+    if (!this.#persist || !this.#changedSinceSave || this.#saveTimer !== undefined) return;
+    this.#saveTimer = setTimeout(() => {
+      this.#saveTimer = undefined;
+      this.flush().catch(() => {});
+    }, SAVE_DELAY_MS);
+    Deno.unrefTimer(this.#saveTimer);
+  }
+
+  /** Write the index to disk now, when it changed. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = undefined;
+    if (!this.#persist || !this.#changedSinceSave || !this.#built) return;
+    this.#changedSinceSave = false;
+    await saveStore(this.project.root, this.#files);
+  }
+
+  /** Save, stop watching and stop the workers (when they are the index's own). */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    // A build in progress stops: no more batches, and our own workers end now (their pending
+    // batches fail), so that no parse worker outlives the project.
+    this.#stop.abort();
+    if (this.#ownWorkers) this.#workers.close();
+    try {
+      await this.#build;
+    } catch { /* nothing to save */ }
+    await this.#applying.catch(() => {});
+    await this.flush();
+    const watcher = this.#watcher;
+    this.#watcher = null;
+    try {
+      watcher?.close();
+    } catch { /* already closed */ }
+    await this.#watchLoop;
+  }
+}
+
+/** Wait for a promise, or reject when the signal aborts first. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

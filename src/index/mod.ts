@@ -1,0 +1,14 @@
+/**
+ * The syntactic symbol index (tree-sitter), its parse workers and its persistence. See
+ * declaration_index.ts.
+ * @module
+ */
+export {
+  type CandidateOptions,
+  DeclarationIndex,
+  type DeclarationIndexOptions,
+  type IndexStats,
+  type ReadyOptions,
+} from "./declaration_index.ts";
+export { grammarFor, INDEXED_EXTENSIONS } from "./grammars.ts";
+export { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";

@@ -1,0 +1,52 @@
+/**
+ * Parsing with tree-sitter: the runtime is initialised once per thread, each grammar is loaded
+ * on first use, and a file's text becomes its declarations (see extract.ts).
+ * @module
+ */
+import { Language, Parser } from "npm:web-tree-sitter@0.25.10";
+import type { CompactSymbol } from "../lsp/symbols.ts";
+import { extractDeclarations } from "./extract.ts";
+import { grammarBytes, runtimeBytes } from "./grammar_files.ts";
+import type { GrammarId } from "./grammars.ts";
+
+let runtime: Promise<void> | null = null;
+const parsers = new Map<GrammarId, Promise<Parser>>();
+
+async function parserFor(grammar: GrammarId): Promise<Parser> {
+  runtime ??= (async () => {
+    await Parser.init({ wasmBinary: await runtimeBytes() });
+  })();
+  await runtime;
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = (async () => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await grammarBytes(grammar);
+      } catch (error) {
+        throw new Error(`The ${grammar} grammar could not be read: ${String(error)}`);
+      }
+      const language = await Language.load(bytes);
+      const p = new Parser();
+      p.setLanguage(language);
+      return p;
+    })();
+    parsers.set(grammar, parser);
+  }
+  return await parser;
+}
+
+/** The declarations of a file's text (`\n` line endings), parsed with the given grammar. */
+export async function parseDeclarations(
+  text: string,
+  grammar: GrammarId,
+): Promise<CompactSymbol[]> {
+  const parser = await parserFor(grammar);
+  const tree = parser.parse(text);
+  if (!tree) return [];
+  try {
+    return extractDeclarations(tree.rootNode, grammar);
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The messages between the index and its parse workers.
+ * @module
+ */
+
+/** A file to index, with what the index knew of it (to skip unchanged files). */
+export interface ParseJob {
+  relPath: string;
+  absPath: string;
+  known?: { hash: string; size: number; mtime: number } | undefined;
+}
+
+/** What a worker found for one file. */
+export interface ParseResult {
+  relPath: string;
+  /**
+   * "parsed": new declarations; "same": the file is unchanged (same size and modification
+   * time, or same content hash) and the known declarations stand; "gone": it cannot be read;
+   * "failed": the parser failed (not a syntax error: tree-sitter recovers from those).
+   */
+  status: "parsed" | "same" | "gone" | "failed";
+  hash: string;
+  size: number;
+  mtime: number;
+  /** The declarations as JSON (CompactSymbol[]), when parsed. */
+  symbols?: string;
+  /** Why parsing failed. */
+  error?: string;
+}
+
+/** Main thread → worker. */
+export interface ParseRequest {
+  id: number;
+  jobs: ParseJob[];
+}
+
+/** Worker → main thread. */
+export type ParseReply =
+  | { id: number; results: ParseResult[] }
+  | { id: number; error: string };

@@ -1,0 +1,95 @@
+/**
+ * The index on disk: `<root>/.sextant/cache/declarations.jsonl`, read at start so that a known
+ * project is indexed again by checking sizes and modification times (and content hashes where
+ * those differ) instead of parsing every file.
+ *
+ * Format: a header line `{"format":1,"parser":"<grammars and rules version>"}`, then one line per
+ * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<declarations as JSON>`. A file of another
+ * format or parser version is ignored (and replaced on the next save).
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "../edit/text_file.ts";
+import { log } from "../log.ts";
+import { cacheDir } from "../lsp/symbol_cache.ts";
+
+const FORMAT = 1;
+/** Bump with the grammars or with extract.ts's rules: stored declarations would differ. */
+export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@2";
+
+/** What the index holds per file. */
+export interface StoredFile {
+  hash: string;
+  size: number;
+  mtime: number;
+  /** CompactSymbol[] as JSON. */
+  symbols: string;
+}
+
+/** The store's path for a project root. */
+export function storePath(root: string): string {
+  return join(cacheDir(root), "declarations.jsonl");
+}
+
+/** Read the stored index; an empty map when there is none or it is unreadable. */
+export async function loadStore(root: string): Promise<Map<string, StoredFile>> {
+  const files = new Map<string, StoredFile>();
+  let text: string;
+  try {
+    text = await Deno.readTextFile(storePath(root));
+  } catch {
+    return files;
+  }
+  try {
+    const headerEnd = text.indexOf("\n");
+    if (headerEnd < 0) return files;
+    const header = JSON.parse(text.slice(0, headerEnd)) as { format?: number; parser?: string };
+    if (header.format !== FORMAT || header.parser !== PARSER_VERSION) return files;
+    let at = headerEnd + 1;
+    while (at < text.length) {
+      let end = text.indexOf("\n", at);
+      if (end < 0) end = text.length;
+      const line = text.slice(at, end);
+      at = end + 1;
+      const t1 = line.indexOf("\t");
+      const t2 = line.indexOf("\t", t1 + 1);
+      const t3 = line.indexOf("\t", t2 + 1);
+      const t4 = line.indexOf("\t", t3 + 1);
+      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0) throw new Error("bad line");
+      files.set(JSON.parse(line.slice(0, t1)) as string, {
+        hash: line.slice(t1 + 1, t2),
+        size: Number(line.slice(t2 + 1, t3)),
+        mtime: Number(line.slice(t3 + 1, t4)),
+        symbols: line.slice(t4 + 1),
+      });
+    }
+  } catch (error) {
+    log.warn(`Ignoring the unreadable symbol index ${storePath(root)}: ${String(error)}`);
+    files.clear();
+  }
+  return files;
+}
+
+/** Write the index atomically; failures are logged (the index works without its file). */
+export async function saveStore(
+  root: string,
+  files: ReadonlyMap<string, StoredFile>,
+): Promise<void> {
+  const parts = [JSON.stringify({ format: FORMAT, parser: PARSER_VERSION })];
+  for (const [relPath, f] of files) {
+    parts.push(`${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${f.symbols}`);
+  }
+  const dir = cacheDir(root);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const ignoreFile = join(dir, ".gitignore");
+    try {
+      await Deno.lstat(ignoreFile);
+    } catch {
+      await Deno.writeTextFile(ignoreFile, "# Sextant's caches; safe to delete.\n*\n");
+    }
+    await writeFileAtomic(storePath(root), new TextEncoder().encode(parts.join("\n") + "\n"));
+  } catch (error) {
+    log.warn(`Could not save the symbol index ${storePath(root)}: ${String(error)}`);
+  }
+}

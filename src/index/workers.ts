@@ -1,0 +1,176 @@
+/**
+ * A pool of parse workers (Deno Workers running parse_worker.ts). Jobs go out in batches to
+ * whichever worker is free; workers start on demand and stop when idle, so the grammars'
+ * memory is held only while files are being parsed.
+ * @module
+ */
+import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./protocol.ts";
+
+/** Options of {@linkcode ParseWorkers}. */
+export interface ParseWorkersOptions {
+  /** How many workers at most (default: the number of cores, at most 4). */
+  size?: number;
+  /** Files per message (default 64). */
+  batch?: number;
+  /** Idle time before the workers stop (default 20 s). */
+  idleMs?: number;
+}
+
+/**
+ * The parse worker's module: beside this one, or, in a compiled executable (whose bundle has no
+ * such neighbour), at its repository path under the entry point's folder, where
+ * scripts/compile.ts embeds it.
+ */
+function workerUrl(): string {
+  return Deno.build.standalone
+    ? new URL("./src/index/parse_worker.ts", Deno.mainModule).href
+    : new URL("./parse_worker.ts", import.meta.url).href;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+}
+
+/** See the module documentation. */
+export class ParseWorkers {
+  readonly #size: number;
+  readonly #batch: number;
+  readonly #idleMs: number;
+  readonly #slots: Slot[] = [];
+  readonly #waiting: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
+  /** The rejecters of the batches sent and not answered yet (close fails them). */
+  readonly #pending = new Set<(error: Error) => void>();
+  #nextId = 1;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  constructor(options: ParseWorkersOptions = {}) {
+    this.#size = Math.max(1, options.size ?? Math.min(navigator.hardwareConcurrency || 2, 4));
+    this.#batch = options.batch ?? 64;
+    this.#idleMs = options.idleMs ?? 20_000;
+  }
+
+  /**
+   * Index the files; `onResults` gets each batch as it completes (in no particular order).
+   * Resolves when every file is done.
+   */
+  async run(
+    jobs: readonly ParseJob[],
+    onResults: (results: ParseResult[]) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.#closed) throw new Error("The parse workers were closed.");
+    clearTimeout(this.#idleTimer);
+    const batches: ParseJob[][] = [];
+    // Smaller batches when there are few files, so that every worker gets some.
+    const per = Math.max(1, Math.min(this.#batch, Math.ceil(jobs.length / this.#size)));
+    for (let i = 0; i < jobs.length; i += per) batches.push(jobs.slice(i, i + per));
+    await Promise.all(batches.map(async (batch) => {
+      signal?.throwIfAborted();
+      const slot = await this.#acquire();
+      try {
+        signal?.throwIfAborted();
+        onResults(await this.#send(slot, batch));
+      } finally {
+        this.#release(slot);
+      }
+    }));
+  }
+
+  #acquire(): Promise<Slot> {
+    if (this.#closed) return Promise.reject(new Error("The parse workers were closed."));
+    const free = this.#slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    if (this.#slots.length < this.#size) {
+      const worker = new Worker(workerUrl(), { type: "module" });
+      const slot = { worker, busy: true };
+      this.#slots.push(slot);
+      return Promise.resolve(slot);
+    }
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  }
+
+  #release(slot: Slot): void {
+    if (!this.#slots.includes(slot)) {
+      // It crashed: a new worker takes its place for whoever waits.
+      const waiter = this.#waiting.shift();
+      if (waiter) this.#acquire().then(waiter.resolve, waiter.reject);
+      return;
+    }
+    const next = this.#waiting.shift();
+    if (next) {
+      next.resolve(slot);
+      return;
+    }
+    slot.busy = false;
+    if (this.#slots.every((s) => !s.busy)) {
+      clearTimeout(this.#idleTimer);
+      this.#idleTimer = setTimeout(() => this.#stopIdle(), this.#idleMs);
+      Deno.unrefTimer(this.#idleTimer);
+    }
+  }
+
+  #send(slot: Slot, jobs: ParseJob[]): Promise<ParseResult[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const onMessage = (event: MessageEvent<ParseReply>) => {
+        if (event.data.id !== id) return;
+        cleanup();
+        if ("error" in event.data) reject(new Error(`Parse worker failed: ${event.data.error}`));
+        else resolve(event.data.results);
+      };
+      const onError = (event: ErrorEvent) => {
+        event.preventDefault();
+        cleanup();
+        // A dead worker is replaced on the next acquire.
+        this.#remove(slot);
+        reject(new Error(`Parse worker crashed: ${event.message}`));
+      };
+      const onClose = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const cleanup = () => {
+        this.#pending.delete(onClose);
+        slot.worker.removeEventListener("message", onMessage);
+        slot.worker.removeEventListener("error", onError);
+      };
+      this.#pending.add(onClose);
+      slot.worker.addEventListener("message", onMessage);
+      slot.worker.addEventListener("error", onError);
+      const request: ParseRequest = { id, jobs };
+      slot.worker.postMessage(request);
+    });
+  }
+
+  #remove(slot: Slot): void {
+    const i = this.#slots.indexOf(slot);
+    if (i >= 0) this.#slots.splice(i, 1);
+    slot.worker.terminate();
+  }
+
+  #stopIdle(): void {
+    if (this.#slots.some((s) => s.busy)) return;
+    for (const slot of this.#slots.splice(0)) slot.worker.terminate();
+  }
+
+  /** How many workers are running. */
+  get running(): number {
+    return this.#slots.length;
+  }
+
+  /** Stop every worker; batches in flight and later runs fail. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#idleTimer);
+    for (const slot of this.#slots.splice(0)) slot.worker.terminate();
+    const closed = new Error("The parse workers were closed.");
+    for (const reject of [...this.#pending]) reject(closed);
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(closed);
+  }
+}
