@@ -30,6 +30,8 @@ export interface RunOptions {
   session: Session;
   /** The tools the session exposes, by facade (what `s` offers). */
   facades: Record<string, string[]>;
+  /** Tools `s` leaves out, by facade, with the reason (see api.ts `hiddenApi`). */
+  hidden?: Record<string, Record<string, string>>;
   tools: readonly Tool[];
   timeoutSeconds: number;
   /** Aborted when the MCP call is cancelled (or the repl call itself times out). */
@@ -179,6 +181,7 @@ export class ReplWorker {
       names: cell.names,
       hasValue: cell.hasValue,
       facades: options.facades,
+      hidden: options.hidden ?? {},
     });
     try {
       const done = await finished;

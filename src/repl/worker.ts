@@ -93,7 +93,24 @@ export function replWorkerMain(): void {
   /** Names the agent's cells declared, removed again by `s.reset()`. */
   const declared = new Set<string>();
 
-  function buildApi(facades: Record<string, string[]>): Record<string, unknown> {
+  /** An API object whose left-out members throw a ToolError naming why they are absent. */
+  function guard<T extends object>(target: T, absent: Record<string, string>, prefix: string): T {
+    return new Proxy(target, {
+      get(object, key, receiver) {
+        if (typeof key === "string" && !(key in object) && Object.hasOwn(absent, key)) {
+          throw new ToolCallError(
+            `${prefix}${key} is not available in this session: ${absent[key]}.`,
+          );
+        }
+        return Reflect.get(object, key, receiver);
+      },
+    });
+  }
+
+  function buildApi(
+    facades: Record<string, string[]>,
+    hidden: Record<string, Record<string, string>>,
+  ): Record<string, unknown> {
     const api: Record<string, unknown> = {
       info: async (topic?: string) => {
         const answer = await request({ type: "info", topic: topic ?? null });
@@ -116,9 +133,22 @@ export function replWorkerMain(): void {
           return new ToolResult(tool, answer.text);
         };
       }
-      api[facade] = Object.freeze(methods);
+      api[facade] = guard(Object.freeze(methods), hidden[facade] ?? {}, `s.${facade}.`);
     }
-    return Object.freeze(api);
+    // A facade with no offered tool is absent too (not in `s`, not in Object.keys(s)); reading
+    // it still gives a stand-in whose methods throw the reason.
+    const standIns: Record<string, unknown> = {};
+    for (const [facade, tools] of Object.entries(hidden)) {
+      if (!facades[facade]) standIns[facade] = guard(Object.freeze({}), tools, `s.${facade}.`);
+    }
+    return new Proxy(Object.freeze(api), {
+      get(object, key, receiver) {
+        if (typeof key === "string" && !(key in object) && Object.hasOwn(standIns, key)) {
+          return standIns[key];
+        }
+        return Reflect.get(object, key, receiver);
+      },
+    });
   }
 
   function render(value: unknown): string {
@@ -151,11 +181,12 @@ export function replWorkerMain(): void {
     names: string[];
     hasValue: boolean;
     facades: Record<string, string[]>;
+    hidden: Record<string, Record<string, string>>;
   }): Promise<void> {
     output = "";
     dropped = 0;
     const globals = globalThis as Record<string, unknown>;
-    globals.s = buildApi(message.facades);
+    globals.s = buildApi(message.facades, message.hidden);
     globals.console = capturedConsole;
     for (const name of message.names) declared.add(name);
     const done = (result: Record<string, unknown>) =>

@@ -200,8 +200,27 @@ Deno.test("repl: a read-only project refuses edits through the API", async () =>
       code: 's.edit.replace_content({relative_path: "notes.txt", needle: "hello", repl: "x", ' +
         'mode: "literal"})',
     });
-    assertEquals(result.isError, true);
+    assertEquals(result, {
+      text: "Error: ToolError: s.edit.replace_content is not available in this session: the " +
+        "project is read-only (read_only: true), so no tool that edits is offered.\n" +
+        "  at line 1, column 8 of the code\n" +
+        '  1 | s.edit.replace_content({relative_path: "notes.txt", needle: "hello", repl: "x", ' +
+        'mode: "literal"})\n    |        ^',
+      isError: true,
+    });
     assertEquals(await Deno.readTextFile(join(project.root, "notes.txt")), "hello\n");
+    // The facade stays absent from s; a read tool of a present facade still works.
+    assertEquals(await call(server.client, "repl", { code: '"edit" in s' }), {
+      text: "false",
+      isError: false,
+    });
+    const hidden = await call(server.client, "repl", {
+      code: "s.fs.create_text_file",
+    });
+    assertStringIncludes(
+      hidden.text,
+      "s.fs.create_text_file is not available in this session: the project is read-only",
+    );
     const write = await call(server.client, "repl", {
       code: 's.fs.create_text_file({relative_path: "new.txt", content: "x"})',
     });

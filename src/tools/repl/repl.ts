@@ -6,7 +6,7 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { apiFacades, apiOverview, selectFacades } from "../../repl/api.ts";
+import { apiFacades, apiOverview, hiddenApi, selectFacades } from "../../repl/api.ts";
 import { replWorker } from "../../repl/host.ts";
 import { sessionId } from "../../repl/session_id.ts";
 import { defineTool } from "../tool.ts";
@@ -54,6 +54,7 @@ export const repl = defineTool({
     const result = await worker.run(args.code, {
       session,
       facades,
+      hidden: hiddenApi(session, facades),
       tools,
       timeoutSeconds: args.timeout_s ?? settings.repl_timeout,
       signal: ctx.signal,
