@@ -7,6 +7,8 @@
  * @module
  */
 import { z } from "../deps.ts";
+import type { Session } from "../session.ts";
+import { selectTools } from "../tools/select.ts";
 import type { Tool } from "../tools/tool.ts";
 
 export const FACADES: Readonly<Record<string, { about: string; tools: readonly string[] }>> = {
@@ -144,6 +146,46 @@ export function selectFacades(
       (included.length === 0 || included.includes(name)) && !excluded.includes(name)
     ),
   );
+}
+
+/**
+ * Why each tool that `s` leaves out is absent, by facade, so that calling one names the reason
+ * instead of failing as "not a function".
+ */
+export function hiddenApi(
+  session: Session,
+  facades: Record<string, string[]>,
+): Record<string, Record<string, string>> {
+  const settings = session.project?.settings ?? session.settings;
+  const offered = new Set(Object.values(facades).flat());
+  const withoutModes = new Set(
+    selectTools(session.allTools, { settings, context: session.context, modes: [] }).map((t) =>
+      t.name
+    ),
+  );
+  const exposed = new Set(session.exposedTools().map((t) => t.name));
+  const hidden: Record<string, Record<string, string>> = {};
+  for (const tool of session.allTools) {
+    if (offered.has(tool.name) || NOT_IN_API.has(tool.name) || tool.name === "repl") continue;
+    const facade = facadeOf(tool.name);
+    let reason: string;
+    if (exposed.has(tool.name)) {
+      reason = `the facade '${facade}' is not selected (included_apis/excluded_apis in the config)`;
+    } else if (
+      settings.read_only && tool.markers.some((m) => m === "can-edit" || m === "symbolic-edit")
+    ) {
+      reason = "the project is read-only (read_only: true), so no tool that edits is offered";
+    } else if (settings.excluded_tools.includes(tool.name)) {
+      reason = "the config excludes it (excluded_tools)";
+    } else if (withoutModes.has(tool.name)) {
+      reason = `the active mode(s) ${session.modes.join(", ")} exclude it (switch_modes)`;
+    } else {
+      reason = `the context '${session.context}' and the config do not offer it ` +
+        "(included_tools in the config adds it)";
+    }
+    (hidden[facade] ??= {})[tool.name] = reason;
+  }
+  return hidden;
 }
 
 type JsonSchema = Record<string, unknown>;

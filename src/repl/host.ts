@@ -12,8 +12,8 @@ import { callTool } from "../tools/call.ts";
 import type { Tool } from "../tools/tool.ts";
 import { describeApi } from "./api.ts";
 import { CellSyntaxError, rewriteCell, type Rewritten } from "./rewrite.ts";
+import { workerUrl } from "./worker.ts";
 
-const WORKER_URL = new URL("./worker.ts", import.meta.url);
 /** A cell's URL in a message or stack; Deno abbreviates long ones as `<start>......<end>`. */
 const DATA_URL = /data:application\/typescript;base64,([A-Za-z0-9+/=.]+)/g;
 const FRAME = /data:application\/typescript;base64,([A-Za-z0-9+/=.]+):(\d+):(\d+)/g;
@@ -30,6 +30,8 @@ export interface RunOptions {
   session: Session;
   /** The tools the session exposes, by facade (what `s` offers). */
   facades: Record<string, string[]>;
+  /** Tools `s` leaves out, by facade, with the reason (see api.ts `hiddenApi`). */
+  hidden?: Record<string, Record<string, string>>;
   tools: readonly Tool[];
   timeoutSeconds: number;
   /** Aborted when the MCP call is cancelled (or the repl call itself times out). */
@@ -79,7 +81,7 @@ export class ReplWorker {
   /** Start the worker (once) and check that it really has no permission. */
   #start(): Promise<void> {
     if (this.#ready) return this.#ready;
-    const worker = new Worker(WORKER_URL, {
+    const worker = new Worker(workerUrl(), {
       type: "module",
       name: "sextant-repl",
       deno: { permissions: "none" },
@@ -179,6 +181,7 @@ export class ReplWorker {
       names: cell.names,
       hasValue: cell.hasValue,
       facades: options.facades,
+      hidden: options.hidden ?? {},
     });
     try {
       const done = await finished;

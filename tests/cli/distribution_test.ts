@@ -26,6 +26,7 @@ import {
 } from "../../scripts/compile.ts";
 import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/permissions.ts";
 import { VERSION } from "../../src/version.ts";
+import { workerUrl } from "../../src/repl/worker.ts";
 
 const COMPILE_SCRIPT = join(REPO_ROOT, "scripts", "compile.ts");
 const DENORT_BIN = Deno.env.get("DENORT_BIN");
@@ -199,6 +200,32 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
+Deno.test("compileArgs: bundled, with the worker-options feature code mode needs", () => {
+  const args = compileArgs("x86_64-unknown-linux-gnu", { output: "out/sextant" });
+  assert(args.includes("--bundle"), args.join(" "));
+  // Without it, a worker's `permissions: "none"` is ignored and code mode refuses to run.
+  assert(args.includes("--unstable-worker-options"), args.join(" "));
+  // The worker is no separate module (src/repl/worker.ts gives its source as a data: URL), so
+  // nothing needs --include; the entry point is the last argument.
+  assert(!args.some((a) => a.startsWith("--include")), args.join(" "));
+  assertEquals(args.at(-1), join(REPO_ROOT, "main.ts"));
+  assertEquals(args.slice(-5, -1), [
+    "--target",
+    "x86_64-unknown-linux-gnu",
+    "--output",
+    "out/sextant",
+  ]);
+  const unbundled = compileArgs("x86_64-unknown-linux-gnu", { output: "o", bundle: false });
+  assert(unbundled.includes("--unstable-worker-options") && !unbundled.includes("--bundle"));
+});
+
+Deno.test("code mode's worker is a self-contained data: URL", () => {
+  const url = workerUrl();
+  assert(url.startsWith("data:application/javascript,"), url.slice(0, 40));
+  const source = decodeURIComponent(url.slice(url.indexOf(",") + 1));
+  assert(!/\bimport\s+[\w{*"']/.test(source), "the worker imports no module statically");
+});
+
 Deno.test({
   name: "compile bakes in exactly the permission set, bundled (deno CLI as a stand-in base)",
   ignore: hostTarget() === null,
@@ -286,6 +313,37 @@ Deno.test("the bundled program (what compile --bundle embeds) serves MCP", async
       });
     } finally {
       await client.close();
+    }
+    // Code mode survives bundling: its worker is started from a data: URL, not a file that
+    // compile --bundle would leave out.
+    const replTransport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: [
+        "run",
+        "--no-config",
+        ...sextantFlags(),
+        bundle,
+        "--project",
+        project.root,
+        "--agent-interface",
+        "repl",
+      ],
+      cwd: project.root,
+      env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project.root, ".xdg-test") },
+      stderr: "pipe",
+    });
+    const replClient = new Client({ name: "bundle-repl-test", version: "0" });
+    await replClient.connect(replTransport);
+    try {
+      assertEquals(
+        await call(replClient, "repl", {
+          code: 'const r = await s.fs.read_file({relative_path: "a.txt"});\n' +
+            "[r.text, await Deno.readTextFile('a.txt').catch((e) => e.name)]",
+        }),
+        { text: '["bundled\\n","NotCapable"]', isError: false },
+      );
+    } finally {
+      await replClient.close();
     }
     // The language-server client (vscode-jsonrpc) survives bundling: doctor's live handshake.
     const lspCache = join(REPO_ROOT, ".cache", "lsp");

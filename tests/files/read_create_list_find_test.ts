@@ -279,30 +279,33 @@ Deno.test("list_dir: too long → directories only, then the too-long message", 
 
 // --- find_file ----------------------------------------------------------------------------
 
-Deno.test("find_file: matches file names by mask, recursively, skipping ignored files", async () => {
+Deno.test("find_file: matches file names by mask, recursively", async () => {
   await using h = await toolHarness(TREE);
-  assertEquals(
-    JSON.parse(await h.call(findFile, { file_mask: "*.{ts,md}", relative_path: "src/lib" })),
-    { files: ["src/lib/b.ts"] },
-  );
-  assertEquals(JSON.parse(await h.call(findFile, { file_mask: "*.ts", relative_path: "." })), {
-    files: ["src/a.ts", "src/lib/b.ts"],
-  });
-  assertEquals(
-    JSON.parse(await h.call(findFile, { file_mask: "?.ts", relative_path: "src/lib" })),
-    {
-      files: ["src/lib/b.ts"],
-    },
-  );
-  assertEquals(JSON.parse(await h.call(findFile, { file_mask: "*.js", relative_path: "." })), {
-    files: [],
-  });
-  assertEquals(JSON.parse(await h.call(findFile, { file_mask: "README.md", relative_path: "." })), {
-    files: ["README.md"],
-  });
-  assertEquals(JSON.parse(await h.call(findFile, { file_mask: "*.log", relative_path: "." })), {
-    files: [],
-  });
+  const find = async (args: Record<string, unknown>) =>
+    JSON.parse(await h.call(findFile, args)).files;
+  assertEquals(await find({ file_mask: "*.{ts,md}", relative_path: "src/lib" }), ["src/lib/b.ts"]);
+  assertEquals(await find({ file_mask: "*.ts", relative_path: "." }), ["src/a.ts", "src/lib/b.ts"]);
+  assertEquals(await find({ file_mask: "?.ts", relative_path: "src/lib" }), ["src/lib/b.ts"]);
+  assertEquals(await find({ file_mask: "*.md", relative_path: "." }), ["README.md"]);
+  assertEquals(await find({ file_mask: "README.md", relative_path: "." }), ["README.md"]);
+  assertEquals(await find({ file_mask: "*.py", relative_path: "." }), []);
+});
+
+Deno.test("find_file: skip_ignored_files (Serena 2.1) is false by default", async () => {
+  await using h = await toolHarness(TREE);
+  const find = async (args: Record<string, unknown>) =>
+    JSON.parse(await h.call(findFile, args)).files;
+  // Ignored files are found unless skip_ignored_files is true; .git is never walked.
+  assertEquals(await find({ file_mask: "*.log", relative_path: "." }), ["src/debug.log"]);
+  assertEquals(await find({ file_mask: "*.js", relative_path: "." }), [
+    "build/out.js",
+    "node_modules/pkg/index.js",
+  ]);
+  assertEquals(await find({ file_mask: "HEAD", relative_path: "." }), []);
+  const skip = { relative_path: ".", skip_ignored_files: true };
+  assertEquals(await find({ file_mask: "*.log", ...skip }), []);
+  assertEquals(await find({ file_mask: "*.js", ...skip }), []);
+  assertEquals(await find({ file_mask: "*.ts", ...skip }), ["src/a.ts", "src/lib/b.ts"]);
 });
 
 Deno.test("find_file: mask is matched against the name only, case-sensitively", async () => {
@@ -315,16 +318,21 @@ Deno.test("find_file: mask is matched against the name only, case-sensitively", 
   });
 });
 
-Deno.test("find_file: a missing or ignored folder is an error", async () => {
+Deno.test("find_file: a missing folder is an error; an ignored one is searched in full", async () => {
   await using h = await toolHarness(TREE);
   await assertRejects(
     () => h.call(findFile, { file_mask: "*", relative_path: "nope" }),
     "No file or directory",
   );
-  await assertRejects(
-    () => h.call(findFile, { file_mask: "*", relative_path: "build" }),
-    "ignored",
-  );
+  // Serena 2.1: the ignore rules do not apply below a folder the agent names itself.
+  for (const skip_ignored_files of [false, true]) {
+    assertEquals(
+      JSON.parse(
+        await h.call(findFile, { file_mask: "*", relative_path: "build", skip_ignored_files }),
+      ),
+      { files: ["build/out.js"] },
+    );
+  }
 });
 
 // --- max_answer_chars -------------------------------------------------------------------------

@@ -171,11 +171,11 @@ Deno.test("replace_in_files: dry run (default) lists ids and changes nothing", a
   assertEquals(answer.count, 4);
   assertEquals(answer.files, 3);
   assertEquals(
-    answer.occurrences.map((o: { id: string }) => o.id),
+    answer.occurrences.map((o: { id: string }) => o.id.replace(/@[0-9a-f]{8}$/, "")),
     ["lib/c.js#1", "src/a.ts#1", "src/a.ts#2", "src/b.ts#1"],
   );
   assertEquals(answer.occurrences[2], {
-    id: "src/a.ts#2",
+    id: answer.occurrences[2].id,
     line: 1,
     before: "oldName();",
     after: "newName();",
@@ -198,14 +198,25 @@ Deno.test("replace_in_files: apply all", async () => {
   assertEquals(await h.read("lib/c.js"), "newName\n");
 });
 
+/** The dry run's ids, by their `path#n` part. */
+async function dryRunIds(h: H): Promise<Record<string, string>> {
+  const answer = JSON.parse(
+    await h.call(replaceInFiles, { needle: "oldName", repl: "newName", mode: "literal" }),
+  );
+  return Object.fromEntries(
+    answer.occurrences.map((o: { id: string }) => [o.id.split("@")[0], o.id]),
+  );
+}
+
 Deno.test("replace_in_files: apply only the chosen occurrence ids", async () => {
   await using h = await toolHarness(FILES);
+  const ids = await dryRunIds(h);
   await h.call(replaceInFiles, {
     needle: "oldName",
     repl: "newName",
     mode: "literal",
     dry_run: false,
-    occurrence_ids: ["src/a.ts#2", "lib/c.js#1"],
+    occurrence_ids: [ids["src/a.ts#2"]!, ids["lib/c.js#1"]!],
   });
   assertEquals(await h.read("src/a.ts"), "oldName();\nnewName();\n");
   assertEquals(await h.read("lib/c.js"), "newName\n");
@@ -214,6 +225,7 @@ Deno.test("replace_in_files: apply only the chosen occurrence ids", async () => 
 
 Deno.test("replace_in_files: unknown ids change nothing", async () => {
   await using h = await toolHarness(FILES);
+  const ids = await dryRunIds(h);
   await assertRejects(
     () =>
       h.call(replaceInFiles, {
@@ -221,11 +233,50 @@ Deno.test("replace_in_files: unknown ids change nothing", async () => {
         repl: "newName",
         mode: "literal",
         dry_run: false,
-        occurrence_ids: ["src/a.ts#1", "src/a.ts#9"],
+        occurrence_ids: [ids["src/a.ts#1"]!, "src/a.ts#9@00000000", "src/a.ts#1"],
       }),
-    "Unknown occurrence id(s): src/a.ts#9",
+    "2 of the given occurrence_ids could not be resolved; nothing was changed:\n" +
+      "  src/a.ts#9@00000000: the file now has fewer matches than at the dry run\n" +
+      "  src/a.ts#1: malformed id (expected 'path#n@digest' as a dry run lists it)\n" +
+      "Run the dry run again to get current ids.",
   );
   assertEquals(await snapshot(h), FILES);
+});
+
+Deno.test("replace_in_files (Serena 2.1): an id is refused once its file or match changed", async () => {
+  await using h = await toolHarness(FILES);
+  const ids = await dryRunIds(h);
+  const apply = (occurrence_ids: string[]) =>
+    h.call(replaceInFiles, {
+      needle: "oldName",
+      repl: "newName",
+      mode: "literal",
+      dry_run: false,
+      occurrence_ids,
+    });
+  // An edit elsewhere in the file: same match count, the ids of that file are stale.
+  await Deno.writeTextFile(h.path("src/a.ts"), "// moved\noldName();\noldName();\n");
+  await assertRejects(
+    () => apply([ids["src/a.ts#2"]!, ids["lib/c.js#1"]!]),
+    "1 of the given occurrence_ids could not be resolved; nothing was changed:\n" +
+      `  ${ids["src/a.ts#2"]}: the file or the matched text changed since the dry run\n` +
+      "Run the dry run again to get current ids.",
+  );
+  // The match itself gone: the file has no match, or fewer than the id's number.
+  await Deno.writeTextFile(h.path("src/b.ts"), "x = newName;\n");
+  await assertRejects(
+    () => apply([ids["src/b.ts#1"]!]),
+    `  ${ids["src/b.ts#1"]}: the needle now matches nowhere in this file\n`,
+  );
+  await Deno.writeTextFile(h.path("src/a.ts"), "oldName();\n");
+  await assertRejects(
+    () => apply([ids["src/a.ts#2"]!]),
+    `  ${ids["src/a.ts#2"]}: the file now has fewer matches than at the dry run\n`,
+  );
+  assertEquals(await h.read("lib/c.js"), "oldName\n", "nothing was changed");
+  // Ids of an unchanged file still apply.
+  await apply([ids["lib/c.js#1"]!]);
+  assertEquals(await h.read("lib/c.js"), "newName\n");
 });
 
 Deno.test("replace_in_files: an expected_count mismatch changes nothing", async () => {
@@ -277,7 +328,10 @@ Deno.test("replace_in_files: scope by relative_path and globs", async () => {
       paths_exclude_glob: "b.ts",
     }),
   );
-  assertEquals(scoped.occurrences.map((o: { id: string }) => o.id), ["src/a.ts#1", "src/a.ts#2"]);
+  assertEquals(
+    scoped.occurrences.map((o: { id: string }) => o.id.split("@")[0]),
+    ["src/a.ts#1", "src/a.ts#2"],
+  );
   const globbed = JSON.parse(
     await h.call(replaceInFiles, {
       needle: "oldName",

@@ -158,6 +158,37 @@ Deno.test("repl: values, persistence, sessions, console, errors, sandbox", async
   }
 });
 
+Deno.test("repl (Serena 2.1): initial_instructions states the session id", async () => {
+  await using project = await tempProject(FILES);
+  const server = await connect(project.root, ["--agent-interface", "repl"]);
+  try {
+    const manual = await call(server.client, "initial_instructions", {});
+    const id =
+      /Your session id is `([0-9a-f]{8})`\. Pass it as the `session` parameter to tools that take one \(repl, activate_project\)\.$/
+        .exec(manual.text)?.[1];
+    assert(id, manual.text.slice(-300));
+    // The stated id is the default session: both reach the same variables.
+    await call(server.client, "repl", { code: "const here = 'default'" });
+    assertEquals(await call(server.client, "repl", { code: "here", session: id }), {
+      text: "default",
+      isError: false,
+    });
+    // Stable for the MCP session.
+    assertStringIncludes((await call(server.client, "initial_instructions", {})).text, id);
+    // activate_project takes it (optional) and answers as without it.
+    await call(server.client, "activate_project", { project: project.root }); // registers it
+    const without = await call(server.client, "activate_project", { project: project.root });
+    const withId = await call(server.client, "activate_project", {
+      project: project.root,
+      session: id,
+    });
+    assertEquals(withId.isError, false, withId.text);
+    assertEquals(withId, without);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("repl: a read-only project refuses edits through the API", async () => {
   await using project = await tempProject({
     ...FILES,
@@ -169,8 +200,27 @@ Deno.test("repl: a read-only project refuses edits through the API", async () =>
       code: 's.edit.replace_content({relative_path: "notes.txt", needle: "hello", repl: "x", ' +
         'mode: "literal"})',
     });
-    assertEquals(result.isError, true);
+    assertEquals(result, {
+      text: "Error: ToolError: s.edit.replace_content is not available in this session: the " +
+        "project is read-only (read_only: true), so no tool that edits is offered.\n" +
+        "  at line 1, column 8 of the code\n" +
+        '  1 | s.edit.replace_content({relative_path: "notes.txt", needle: "hello", repl: "x", ' +
+        'mode: "literal"})\n    |        ^',
+      isError: true,
+    });
     assertEquals(await Deno.readTextFile(join(project.root, "notes.txt")), "hello\n");
+    // The facade stays absent from s; a read tool of a present facade still works.
+    assertEquals(await call(server.client, "repl", { code: '"edit" in s' }), {
+      text: "false",
+      isError: false,
+    });
+    const hidden = await call(server.client, "repl", {
+      code: "s.fs.create_text_file",
+    });
+    assertStringIncludes(
+      hidden.text,
+      "s.fs.create_text_file is not available in this session: the project is read-only",
+    );
     const write = await call(server.client, "repl", {
       code: 's.fs.create_text_file({relative_path: "new.txt", content: "x"})',
     });

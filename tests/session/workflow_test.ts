@@ -1,3 +1,4 @@
+import { sessionId } from "../../src/repl/session_id.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 import { z } from "../../src/deps.ts";
@@ -143,7 +144,13 @@ Deno.test("workflow tools need a project, except initial_instructions", async ()
 Deno.test("initial_instructions returns the system prompt for the current tool set", async () => {
   await using s = await setup({}, { enable_shell: true });
   const manual = await s.call(initialInstructions);
-  assertEquals(manual, systemPrompt(s.session));
+  const id = sessionId(s.session);
+  assertEquals(
+    manual,
+    `${systemPrompt(s.session)}\n\nYour session id is \`${id}\`. Pass it as the \`session\` ` +
+      "parameter to tools that take one (repl, activate_project).",
+  );
+  assert(/^[0-9a-f]{8}$/.test(id), id);
   assertStringIncludes(manual, `Active project: '${s.session.project!.name}'`);
   assertStringIncludes(manual, "check_onboarding_performed");
   assertStringIncludes(manual, "think_about_task_adherence");

@@ -9,24 +9,32 @@ import { defineTool } from "../tool.ts";
 
 export const findFile = defineTool({
   name: "find_file",
-  description: "Finds non-ignored files whose name matches a mask (wildcards * and ?, braces " +
+  description: "Finds files whose name matches a mask (wildcards * and ?, braces " +
     "{a,b}) below a " +
     'directory. Returns JSON {"files": [...]}.',
   params: {
     file_mask: z.string().min(1).describe("File name or mask, e.g. '*.ts' or 'config.?son'."),
     relative_path: z.string().describe('The directory to search in; "." for the project root.'),
+    skip_ignored_files: z.boolean().default(false).describe(
+      "Skip ignored files and folders (.gitignore, ignored_paths).",
+    ),
   },
   readOnly: true,
   async handler(args, ctx) {
     const project = ctx.project();
-    const resolved = project.resolve(args.relative_path);
+    // As in Serena 2.1: an ignored folder may be searched; below it, the ignore rules do not apply.
+    const resolved = project.resolve(args.relative_path, { requireNotIgnored: false });
+    const skipIgnored = args.skip_ignored_files &&
+      (resolved.relative === "." || !project.ignore.isIgnoredDeep(resolved.relative, true));
     if (!Deno.statSync(resolved.real).isDirectory) {
       throw new ToolError(`'${resolved.relative}' is a file, not a directory.`);
     }
     // Braces as in search_for_pattern's globs ('*.{ts,tsx}'); fnmatch has none, but agents use them.
     const matches = picomatch(args.file_mask, { dot: true, noextglob: true });
     const files: string[] = [];
-    for await (const entry of project.walk(resolved.relative, { signal: ctx.signal })) {
+    for await (
+      const entry of project.walk(resolved.relative, { skipIgnored, signal: ctx.signal })
+    ) {
       if (!entry.isDirectory && matches(basename(entry.path))) files.push(entry.path);
     }
     files.sort();

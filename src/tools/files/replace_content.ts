@@ -43,6 +43,26 @@ export const replaceContentTool = defineTool({
   },
 });
 
+/** An occurrence id: `path#n@digest`, the digest binding the file's text and the match's range. */
+const OCCURRENCE_ID = /^(.+)#(\d+)@([0-9a-f]{8})$/;
+
+async function sha256Hex(text: string, bytes = 32): Promise<string> {
+  const hash = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
+  );
+  return [...hash.subarray(0, bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Why an occurrence id from a dry run no longer names an occurrence (Serena 2.1's four cases). */
+function staleReason(id: string, matchCounts: Map<string, number>): string {
+  const parsed = OCCURRENCE_ID.exec(id);
+  if (!parsed) return "malformed id (expected 'path#n@digest' as a dry run lists it)";
+  const count = matchCounts.get(parsed[1]!);
+  if (count === undefined) return "the needle now matches nowhere in this file";
+  if (Number(parsed[2]) > count) return "the file now has fewer matches than at the dry run";
+  return "the file or the matched text changed since the dry run";
+}
+
 interface Occurrence {
   id: string;
   line: number;
@@ -65,7 +85,7 @@ export const replaceInFiles = defineTool({
     paths_exclude_glob: z.string().default(""),
     dry_run: z.boolean().default(true).describe("Only list what would change (default)."),
     occurrence_ids: z.array(z.string()).optional().describe(
-      "Apply only these occurrences (ids from a dry run, 'path#n').",
+      "Apply only these occurrences (ids from a dry run, 'path#n@digest').",
     ),
     expected_count: z.number().int().min(0).optional().describe(
       "Refuse to apply unless exactly this many occurrences are replaced.",
@@ -96,6 +116,7 @@ export const replaceInFiles = defineTool({
       prepare: async () => {
         const wanted = args.occurrence_ids ? new Set(args.occurrence_ids) : null;
         const seen = new Set<string>();
+        const matchCounts = new Map<string, number>();
         const occurrences: Occurrence[] = [];
         const writes: Array<{ path: string; real: string; text: string; format: TextFormat }> = [];
         const realSeen = new Set<string>();
@@ -112,21 +133,27 @@ export const replaceInFiles = defineTool({
           }
           const matches = findMatches(file.text, args.needle, args.mode);
           if (matches.length === 0) continue;
-          const chosen = matches.filter((match, i) => {
-            const id = `${path}#${i + 1}`;
+          matchCounts.set(path, matches.length);
+          const fileDigest = await sha256Hex(file.text);
+          const chosen = [];
+          for (const [i, match] of matches.entries()) {
+            const end = match.index + match[0].length;
+            const id = `${path}#${i + 1}@${await sha256Hex(
+              `${fileDigest}:${match.index}:${end}`,
+              4,
+            )}`;
             seen.add(id);
-            if (wanted && !wanted.has(id)) return false;
+            if (wanted && !wanted.has(id)) continue;
             const line = file.text.slice(0, match.index).split("\n").length - 1;
             const lineStart = file.text.lastIndexOf("\n", match.index - 1) + 1;
-            const lineEndAt = file.text.indexOf("\n", match.index + match[0].length);
+            const lineEndAt = file.text.indexOf("\n", end);
             const lineEnd = lineEndAt === -1 ? file.text.length : lineEndAt;
             const before = file.text.slice(lineStart, lineEnd);
             const after = file.text.slice(lineStart, match.index) +
-              replacementFor(match, args.repl, args.mode) +
-              file.text.slice(match.index + match[0].length, lineEnd);
+              replacementFor(match, args.repl, args.mode) + file.text.slice(end, lineEnd);
             occurrences.push({ id, line, before, after });
-            return true;
-          });
+            chosen.push(match);
+          }
           if (chosen.length > 0) {
             writes.push({
               path,
@@ -139,10 +166,11 @@ export const replaceInFiles = defineTool({
         const unknown = wanted ? [...wanted].filter((id) => !seen.has(id)) : [];
         if (unknown.length > 0) {
           throw new ToolError(
-            `Unknown occurrence id(s): ${
-              unknown.join(", ")
-            }. The files may have changed since the ` +
-              "dry run; run it again to get current ids.",
+            `${unknown.length} of the given occurrence_ids could not be resolved; nothing was ` +
+              `changed:\n${
+                unknown.map((id) => `  ${id}: ${staleReason(id, matchCounts)}`).join("\n")
+              }` +
+              "\nRun the dry run again to get current ids.",
           );
         }
         if (occurrences.length === 0) {

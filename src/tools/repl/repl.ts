@@ -6,8 +6,9 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { apiFacades, apiOverview, selectFacades } from "../../repl/api.ts";
+import { apiFacades, apiOverview, hiddenApi, selectFacades } from "../../repl/api.ts";
 import { replWorker } from "../../repl/host.ts";
+import { sessionId } from "../../repl/session_id.ts";
 import { defineTool } from "../tool.ts";
 
 const DESCRIPTION = [
@@ -29,7 +30,7 @@ export const repl = defineTool({
   params: {
     code: z.string().describe("TypeScript; the last expression statement is the answer."),
     session: z.string().min(1).optional().describe(
-      "Variables live per session id (default: one per MCP session).",
+      "Variables live per session id (default: the id initial_instructions states).",
     ),
     timeout_s: z.number().positive().optional().describe(
       "Time limit in seconds (default repl_timeout, 120); the worker is stopped after it.",
@@ -49,10 +50,11 @@ export const repl = defineTool({
       settings.included_apis,
       settings.excluded_apis,
     );
-    const worker = replWorker(session, args.session ?? "default");
+    const worker = replWorker(session, args.session ?? sessionId(session));
     const result = await worker.run(args.code, {
       session,
       facades,
+      hidden: hiddenApi(session, facades),
       tools,
       timeoutSeconds: args.timeout_s ?? settings.repl_timeout,
       signal: ctx.signal,

@@ -65,6 +65,9 @@ export const activateProject = defineTool({
     project: z.string().min(1).describe(
       "Name of a registered or loaded project, or path to its folder.",
     ),
+    session: z.string().min(1).optional().describe(
+      "Your session id, as initial_instructions states it (Serena 2.1); optional.",
+    ),
   },
   markers: ["no-project"],
   readOnly: false,
