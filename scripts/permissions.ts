@@ -18,7 +18,6 @@ import { fileURLToPath } from "node:url";
 import { jsonc } from "../src/deps.ts";
 import {
   type FlagOptions,
-  grantsOf,
   PERMISSION_KINDS,
   permissionFlags,
   type PermissionSet,

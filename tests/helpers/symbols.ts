@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
 import type { FileTree, ToolHarness } from "./tool_ctx.ts";
-import { type ServerPool } from "../../src/lsp/pool.ts";
+import type { ServerPool } from "../../src/lsp/pool.ts";
 
 /** Every file of `fixtures/<name>`, as a tree for toolHarness. */
 export async function fixtureTree(name: string): Promise<FileTree> {

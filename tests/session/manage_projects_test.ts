@@ -11,7 +11,7 @@ import { fixtureTree } from "../helpers/symbols.ts";
 import { tempDir, toolHarness, writeTree } from "../helpers/tool_ctx.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { ToolError } from "../../src/errors.ts";
-import { type ServerPool } from "../../src/lsp/pool.ts";
+import type { ServerPool } from "../../src/lsp/pool.ts";
 import { Project } from "../../src/project/project.ts";
 import { Workspace } from "../../src/project/workspace.ts";
 import { Session } from "../../src/session.ts";

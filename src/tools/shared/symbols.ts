@@ -14,7 +14,7 @@ import {
   symbolKindName,
   type SymbolNode,
 } from "../../lsp/symbols.ts";
-import { type SymbolIndex } from "../../lsp/symbols_index.ts";
+import type { SymbolIndex } from "../../lsp/symbols_index.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
