@@ -12,9 +12,10 @@ export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP 
 
 Usage:
   sextant [serve] [options]      serve a project over MCP on stdin/stdout
-  sextant doctor [--project PATH]
+  sextant doctor [--project PATH] [--install [--yes]]
                                  check the project's language servers, Sextant's permissions
-                                 and the MCP clients set up on this machine
+                                 and the MCP clients set up on this machine; --install: print
+                                 the install commands of missing servers, --yes: run them
   sextant service status|stop    show or stop the shared service of this user
   sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
                                  register Sextant with claude-code, codex, cursor, vscode,
@@ -78,6 +79,9 @@ export interface CliOptions {
   dryRun: boolean;
   force: boolean;
   hooks: boolean;
+  /** doctor: `--install`, and `--yes` to run the install commands. */
+  install: boolean;
+  yes: boolean;
 }
 
 export class UsageError extends Error {
@@ -109,6 +113,8 @@ export function parseCommandLine(argv: string[]): CliOptions {
         hooks: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         force: { type: "boolean", default: false },
+        install: { type: "boolean", default: false },
+        yes: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -188,5 +194,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
     dryRun: values["dry-run"],
     force: values.force,
     hooks: values.hooks,
+    install: values.install,
+    yes: values.yes,
   };
 }

@@ -4,7 +4,8 @@
  * each language's server as the engine does, asks it for its version, does a live LSP
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
  * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding; exit code 0 when every server found
- * completes the handshake, 1 otherwise.
+ * completes the handshake, 1 otherwise. With `--install` it then offers the install commands of
+ * the missing servers, and runs them with `--yes` (doctor_install.ts).
  * @module
  */
 import { pathToFileURL } from "node:url";
@@ -19,6 +20,7 @@ import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
 import { processEnv } from "./clients.ts";
 import { clientLines } from "./doctor_clients.ts";
+import { offerInstalls } from "./doctor_install.ts";
 
 /** Files looked at to detect languages; enough to find every language of a real project. */
 const MAX_FILES = 20_000;
@@ -31,6 +33,10 @@ const HANDSHAKE_TIMEOUT_MS = 60_000;
 export interface DoctorOptions {
   /** Project folder (default: the current directory). */
   project?: string | undefined;
+  /** Offer the install commands of missing servers (`--install`). */
+  install?: boolean;
+  /** With `install`: run them (`--yes`). */
+  yes?: boolean;
   /** Receives each line of the report (default: stdout). */
   write?: (line: string) => void;
 }
@@ -232,21 +238,29 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
     write("languages: none detected (no file has an extension a language server handles)");
   }
   const results: ServerCheck[] = [];
+  const missing: ServerSpec[] = [];
   for (const { spec, files } of languages) {
     write(`language ${spec.label}: ${files} file${files === 1 ? "" : "s"} (server id ${spec.id})`);
-    results.push(await checkServer(project, spec, write));
+    const result = await checkServer(project, spec, write);
+    results.push(result);
+    if (result === "missing") missing.push(spec);
   }
+  const installed = options.install
+    ? await offerInstalls(project.root, missing, options.yes ?? false, write)
+    : true;
   const count = (check: ServerCheck) => results.filter((r) => r === check).length;
   const failed = count("failed");
+  const code = failed > 0 || !installed ? 1 : 0;
   write(
     `summary: ${count("ok")} server(s) ok, ${failed} failed, ${count("missing")} missing` +
-      (failed > 0 ? " (exit code 1)" : ""),
+      (options.yes && options.install ? `, install ${installed ? "done" : "incomplete"}` : "") +
+      (code > 0 ? " (exit code 1)" : ""),
   );
-  return failed > 0 ? 1 : 0;
+  return code;
 }
 
 /** `sextant doctor`: run the checks for the command line's project; resolves to the exit code. */
 export async function doctor(options: CliOptions): Promise<number> {
   setLogLevel(options.logLevel ?? "error");
-  return await runDoctor({ project: options.project });
+  return await runDoctor({ project: options.project, install: options.install, yes: options.yes });
 }

@@ -29,6 +29,23 @@ export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManage
   "vscode-json-language-server": { npm: "npm install -g vscode-langservers-extracted" },
 };
 
+/** The program each package manager is run as (its install commands start with it). */
+export const MANAGER_PROGRAMS: Readonly<Record<PackageManager, string>> = {
+  rustup: "rustup",
+  apt: "apt-get",
+  go: "go",
+  pip: "pip",
+  pipx: "pipx",
+  npm: "npm",
+};
+
+/**
+ * The package managers `sextant doctor --install --yes` runs: those that install for the user.
+ * apt-get is never run: system packages need root (and sudo), so its commands are printed only.
+ * Each program must be on the `sextant` permission set's run list.
+ */
+export const INSTALLERS_RUN: readonly PackageManager[] = ["npm", "pip", "pipx", "go", "rustup"];
+
 /** The install commands of a server binary (by its file name), or [] when none is known. */
 export function installCommands(command: string): string[] {
   const name = basename(command).replace(/\.(exe|cmd|bat)$/i, "");

@@ -27,6 +27,7 @@ import {
 } from "../../scripts/permissions.ts";
 import { describeError } from "../../src/errors.ts";
 import { serverSpecs } from "../../src/lsp/registry.ts";
+import { INSTALLERS_RUN, MANAGER_PROGRAMS } from "../../src/lsp/install_hints.ts";
 
 const SET = loadPermissionSet();
 
@@ -93,6 +94,8 @@ async function programsSextantStarts(): Promise<Set<string>> {
       }
     }
   }
+  // The package managers `sextant doctor --install --yes` runs (src/cli/doctor_install.ts).
+  for (const manager of INSTALLERS_RUN) programs.add(MANAGER_PROGRAMS[manager]);
   // The compiled executable starts itself as the shared service (src/service/relay.ts).
   programs.add("sextant");
   // Test runners chosen by a variable in src/toolchain/test_plans.ts.

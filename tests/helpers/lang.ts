@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, LSP_CACHE } from "./lsp.ts";
 import { call, connect, type Connected } from "./mcp.ts";
+import { recordCall } from "../../scripts/language_matrix_lib.ts";
 
 /** Process groups led by children of `pid` (the language servers Sextant started). Linux only. */
 export function serverGroupsOf(pid: number): number[] {
@@ -110,11 +111,13 @@ export async function langSession(
     call: async (name, args = {}) => {
       const result = await call(connected.client, name, args);
       groups();
+      await recordCall(root, name, args, result.isError);
       return result;
     },
     ok: async (name, args = {}) => {
       const result = await call(connected.client, name, args);
       groups();
+      await recordCall(root, name, args, result.isError);
       assert(!result.isError, `${name} failed: ${result.text}`);
       return result.text;
     },
