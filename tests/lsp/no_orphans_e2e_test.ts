@@ -11,6 +11,17 @@ import { startArgs, withLspPath } from "../helpers/mcp.ts";
 
 const available = hasServer("typescript-language-server") && Deno.build.os === "linux";
 
+/** The command lines of process groups, for a failure message. */
+function describeGroups(groups: number[]): string {
+  return groups.map((pid) => {
+    try {
+      return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
+    } catch {
+      return `${pid} (gone)`;
+    }
+  }).join("; ");
+}
+
 /** Children of `pid` that lead their own process group (our language servers). */
 function serverGroupsOf(pid: number): number[] {
   const groups: number[] = [];
@@ -94,7 +105,7 @@ Deno.test({
         const text = JSON.stringify(answer.result);
         assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
         groups = serverGroupsOf(child.pid);
-        assertEquals(groups.length, 1, "one language server should run");
+        assertEquals(groups.length, 1, `one language server should run: ${describeGroups(groups)}`);
       } else {
         console.log("get_symbols_overview is not registered yet: only checking a clean exit");
       }

@@ -236,8 +236,12 @@ Deno.test({
   name: "repl: a symbol tool's result is byte-identical to the direct call",
   ignore: skipUnless(TS, "typescript-language-server"),
   async fn() {
-    const tools = await connect(join(FIXTURES, "typescript"));
-    const repl = await connect(join(FIXTURES, "typescript"), ["--agent-interface", "repl"]);
+    // A copy: a session writes its symbol cache under the project's .sextant/.
+    const copy = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-repl-ts-" }));
+    const root = join(copy, "typescript");
+    await new Deno.Command("cp", { args: ["-r", join(FIXTURES, "typescript"), root] }).output();
+    const tools = await connect(root);
+    const repl = await connect(root, ["--agent-interface", "repl"]);
     try {
       for (
         const [facade, tool, args] of [
@@ -255,6 +259,7 @@ Deno.test({
     } finally {
       await tools.close();
       await repl.close();
+      await Deno.remove(copy, { recursive: true }).catch(() => {});
     }
   },
 });
