@@ -67,6 +67,12 @@ export interface SessionOptions {
 }
 
 export class Session {
+  /**
+   * Eight hex digits naming the session, fixed for its life: the instructions state it, and code
+   * mode's `repl` without `session` uses it (as Serena 2.1's session parameters do).
+   */
+  readonly id: string = [...crypto.getRandomValues(new Uint8Array(4))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
   settings: Settings;
   /** The active project (Serena's); always one of {@linkcode projects}. */
   project: Project | null;

@@ -84,6 +84,11 @@ export function systemPrompt(session: Session): string {
     lines.push(`Mode: ${mode}.${prompt ? ` ${prompt}` : ""}`);
   }
   lines.push("", `Tools available: ${tools.join(", ")}.`);
+  lines.push(
+    "",
+    `Your session id is \`${session.id}\`. Pass it as the \`session\` parameter to tools that ` +
+      "take one (repl, activate_project).",
+  );
   return lines.join("\n");
 }
 

@@ -8,7 +8,6 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { apiFacades, apiOverview, hiddenApi, selectFacades } from "../../repl/api.ts";
 import { replWorker } from "../../repl/host.ts";
-import { sessionId } from "../../repl/session_id.ts";
 import { defineTool } from "../tool.ts";
 
 const DESCRIPTION = [
@@ -50,7 +49,7 @@ export const repl = defineTool({
       settings.included_apis,
       settings.excluded_apis,
     );
-    const worker = replWorker(session, args.session ?? sessionId(session));
+    const worker = replWorker(session, args.session ?? session.id);
     const result = await worker.run(args.code, {
       session,
       facades,

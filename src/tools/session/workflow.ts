@@ -4,7 +4,6 @@
  * @module
  */
 import { systemPrompt } from "../../prompts/system.ts";
-import { sessionId } from "../../repl/session_id.ts";
 import {
   ONBOARDING_WITHOUT_MEMORIES,
   onboardingNotPerformed,
@@ -110,9 +109,6 @@ export const initialInstructions = defineTool({
   markers: ["no-project"],
   readOnly: true,
   handler(_args, ctx) {
-    return Promise.resolve(
-      `${systemPrompt(ctx.session)}\n\nYour session id is \`${sessionId(ctx.session)}\`. Pass ` +
-        "it as the `session` parameter to tools that take one (repl, activate_project).",
-    );
+    return Promise.resolve(systemPrompt(ctx.session));
   },
 });
