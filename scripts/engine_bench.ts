@@ -12,6 +12,8 @@
  * (serial and 8 in flight, kept open and transient). Then, in child processes that hold only
  * the engine (`--memory-of`), RSS and heap after GC around a transient scan of every file.
  * `--keep` keeps the generated project.
+ *
+ * One file past the usual size: a developer benchmark whose steps share one generated project.
  * @module
  */
 import { Readable, Writable } from "node:stream";

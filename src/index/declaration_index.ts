@@ -11,6 +11,9 @@
  * folder is walked again, since a folder created or renamed into place may hold files the
  * watcher never reported. Without a watcher every answer re-checks the whole tree (sizes and
  * modification times), which is correct but slower.
+ *
+ * One file past the usual size: the index's state (entries, name table, build, freshness) is one
+ * object whose parts share private fields; parsing, workers and persistence live beside it.
  * @module
  */
 import { join, relative } from "node:path";

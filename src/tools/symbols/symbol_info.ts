@@ -4,6 +4,8 @@
  * reference, grouped by file, with 1-based line/column and a one-line preview). A symbol is
  * found by name path in the selected project (smart project selection), optionally narrowed by
  * a file hint; an ambiguous name answers with the candidates.
+ *
+ * One file past the usual size: the two tools share their symbol search by name and file hint.
  * @module
  */
 import { z } from "../../deps.ts";
