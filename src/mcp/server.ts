@@ -21,6 +21,7 @@ import type { Session } from "../session.ts";
 import { type CallResult, callTool } from "../tools/call.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
+import { splitMultiTypes } from "./portable_schema.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -47,6 +48,7 @@ function inputSchema(tool: Tool): McpTool["inputSchema"] {
     >;
     delete json.$schema;
     dropImplicitBounds(json);
+    splitMultiTypes(json);
     schema = json as McpTool["inputSchema"];
     schemaCache.set(tool, schema);
   }
