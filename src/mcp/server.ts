@@ -9,64 +9,21 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
-  type McpTool,
   type RequestHandlerExtra,
   Server,
   type ServerNotification,
   type ServerRequest,
-  z,
 } from "../deps.ts";
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
 import { type CallResult, callTool } from "../tools/call.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
-import { splitMultiTypes } from "./portable_schema.ts";
+import { describeTool } from "../tools/listing.ts";
+
+export { describeTool };
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-const schemaCache = new WeakMap<Tool, McpTool["inputSchema"]>();
-const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
-
-/** Drop zod's implicit safe-integer bounds: they cost tokens in every tools/list and say nothing. */
-function dropImplicitBounds(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(dropImplicitBounds);
-  if (node === null || typeof node !== "object") return;
-  const record = node as Record<string, unknown>;
-  for (const key of ["minimum", "maximum"]) {
-    if (SAFE_INTEGER_BOUNDS.has(record[key] as number)) delete record[key];
-  }
-  Object.values(record).forEach(dropImplicitBounds);
-}
-
-function inputSchema(tool: Tool): McpTool["inputSchema"] {
-  let schema = schemaCache.get(tool);
-  if (!schema) {
-    const json = z.toJSONSchema(z.strictObject(tool.params), { io: "input" }) as Record<
-      string,
-      unknown
-    >;
-    delete json.$schema;
-    dropImplicitBounds(json);
-    splitMultiTypes(json);
-    schema = json as McpTool["inputSchema"];
-    schemaCache.set(tool, schema);
-  }
-  return schema;
-}
-
-export function describeTool(tool: Tool): McpTool {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: inputSchema(tool),
-    annotations: {
-      readOnlyHint: tool.readOnly,
-      destructiveHint: tool.readOnly ? false : tool.destructive,
-      openWorldHint: false,
-    },
-  };
-}
 
 export interface CreateServerOptions {
   instructions: () => string;

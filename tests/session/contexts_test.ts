@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { selectTools } from "../../src/tools/select.ts";
+import { contextListSizes, DEFAULT_LIST_BUDGET, describeTool } from "../../src/tools/listing.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { ADA_ALIAS_NAMES } from "../../src/tools/ada/aliases.ts";
 import { BUILTIN_CONTEXTS, DEVTOOLS_WORKFLOW, IDE_WORKFLOW } from "../../src/config/toolsets.ts";
@@ -82,4 +83,24 @@ Deno.test("every built-in context is tested here", () => {
     "devtools",
     "ide",
   ]);
+});
+
+Deno.test("the default context's tools/list stays within its budget", () => {
+  const settings = structuredClone(DEFAULT_SETTINGS) as Settings;
+  const sizes = contextListSizes(ALL_TOOLS, settings, settings.modes);
+  const byContext = Object.fromEntries(sizes.map((s) => [s.context, s.chars]));
+  const size = byContext[settings.context]!;
+  assertEquals(settings.context, "desktop-app");
+  assert(
+    size <= DEFAULT_LIST_BUDGET,
+    `The default tools/list costs ${size} characters, over the budget of ${DEFAULT_LIST_BUDGET}: ` +
+      "shorten descriptions (move how-to into src/prompts/) or make a tool optional.",
+  );
+  // The measure is what the client receives: the JSON of the listed tools.
+  const listed = selectTools(ALL_TOOLS, {
+    settings,
+    context: "desktop-app",
+    modes: settings.modes,
+  }).filter((t) => t.name !== "repl");
+  assertEquals(size, JSON.stringify(listed.map(describeTool)).length);
 });
