@@ -17,6 +17,7 @@ import {
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
 import { type CallResult, callTool } from "../tools/call.ts";
+import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool } from "../tools/listing.ts";
@@ -57,6 +58,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
     const result = await callTool(session, tool, request.params.arguments ?? {}, {
       signal: extra.signal,
       progress: progressReporter(extra),
+      codeActionsChanged: (updates) => codeActionsLog(server, extra, updates),
     });
     return toResult(result);
   });
@@ -70,6 +72,27 @@ export function createServer(session: Session, options: CreateServerOptions): Se
 function toResult(result: CallResult): CallToolResult {
   const content = [{ type: "text" as const, text: result.text }];
   return result.isError ? { content, isError: true } : { content };
+}
+
+/**
+ * The code-action caches changed (auto-update after a seed-000 trigger): a logging notification,
+ * since the tool list is the same (tools/list_changed would be wrong) and Sextant has no
+ * resources. Clients that show server logs show it; an agent sees the ids with list_code_actions.
+ */
+async function codeActionsLog(
+  server: Server,
+  extra: Extra,
+  updates: CodeActionUpdate[],
+): Promise<void> {
+  // sendLoggingMessage honours the level the client set with logging/setLevel.
+  await server.sendLoggingMessage({
+    level: "info",
+    logger: "sextant.code_actions",
+    data: {
+      message: "Code actions updated; list_code_actions shows the current ones.",
+      projects: updates,
+    },
+  }, extra.sessionId).catch(() => {});
 }
 
 /** Progress notifications for a call, when the client gave a progress token. */
