@@ -85,6 +85,8 @@ export class Session {
   readonly onlyTools: ReadonlySet<string> | null;
   /** Called when the exposed tool set changes (the server sends `tools/list_changed`). */
   onToolsChanged: () => void = () => {};
+  /** Told of every write by Sextant's tools (real paths), e.g. to refresh code actions. */
+  readonly writeListeners = new Set<(realPaths: readonly string[]) => void>();
   readonly #disposables = new Set<Disposable>();
   readonly #host: ProjectHost;
   readonly #ownsHost: boolean;
@@ -237,6 +239,7 @@ export class Session {
    * servers before this resolves (other sessions on the project share those servers).
    */
   async filesChanged(realPaths: readonly string[]): Promise<void> {
+    for (const listener of this.writeListeners) listener(realPaths);
     await Promise.allSettled([...this.#services.values()].map((s) => s.filesChanged(realPaths)));
   }
 

@@ -26,7 +26,7 @@ Usage:
 
 Options:
   --project PATH       project root (default: the current directory)
-  --context NAME       desktop-app (default), agent, claude-code, codex, ide, ada
+  --context NAME       desktop-app (default), agent, claude-code, codex, ide, devtools, ada
   --mode NAME          a mode; repeat for several (default: interactive, editing)
   --tools LIST         expose only these tools (comma-separated names)
   --log-level LEVEL    debug, info, warn, error or off (logs go to stderr)

@@ -14,6 +14,55 @@ const CLIENT_FILE_TOOLS = ["create_text_file", "read_file", "execute_shell_comma
 /** Sextant's line tools and `edit` duplicate a client's own edit tool. */
 const CLIENT_EDIT_TOOLS = ["edit", "delete_lines", "replace_lines", "insert_at_line"];
 
+/**
+ * Seed 000's workflow: projects, symbol info and usages, check and test, fixes and refactorings as
+ * code actions executed by id. Every context that edits code lists it whole.
+ */
+export const DEVTOOLS_WORKFLOW = [
+  "manage_projects",
+  "get_symbol_info",
+  "find_symbol_usages",
+  "check_project",
+  "test_project",
+  "list_code_actions",
+  "execute_code_action",
+  "refresh_code_actions",
+  "rename_symbol",
+];
+/** Every IDE navigation and refactoring tool (seed 003 without the `ada_` prefix). */
+export const IDE_WORKFLOW = [
+  "goto_definition",
+  "type_definition",
+  "implementation",
+  "hover",
+  "find_references",
+  "document_symbols",
+  "workspace_symbols",
+  "diagnostics",
+  "call_hierarchy",
+  "completions",
+  "signature_help",
+  "code_actions",
+  "list_code_actions",
+  "execute_code_action",
+  "format_file",
+  "rename_symbol",
+];
+/**
+ * What a coding agent with its own file tools lacks: symbol-level reads and edits (not
+ * optional, so always there), rename, code actions, check and test, memories.
+ */
+const AGENT_ADDITIONS = [
+  "rename_symbol",
+  "code_actions",
+  "list_code_actions",
+  "execute_code_action",
+  "check_project",
+  "test_project",
+];
+/** Position-based tools that Claude Code's built-in LSP tool already offers. */
+const CLAUDE_CODE_LSP_TOOLS = ["goto_definition", "hover"];
+
 const CLIENT_PROMPT = "Prefer Sextant's symbolic tools for code: get_symbols_overview to see a " +
   "file's structure, find_symbol to read just the symbol you need, find_referencing_symbols " +
   "for usages; they are more precise and cheaper in tokens than reading or grepping whole files.";
@@ -39,25 +88,49 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
       "list_dir",
       "search_for_pattern",
       ...CLIENT_EDIT_TOOLS,
+      ...CLAUDE_CODE_LSP_TOOLS,
     ],
+    included_tools: AGENT_ADDITIONS,
   },
   codex: {
     description: "OpenAI Codex CLI: it has its own file, edit and shell tools.",
     prompt: "Your own tools cover plain reads, edits and shell commands. " + CLIENT_PROMPT,
     excluded_tools: [...CLIENT_FILE_TOOLS, "replace_content", ...CLIENT_EDIT_TOOLS],
+    included_tools: AGENT_ADDITIONS,
   },
   ide: {
     description: "An IDE assistant (Cursor, VS Code, ...): the editor reads and edits files.",
     prompt: "The IDE handles plain file reads, edits and commands. " + CLIENT_PROMPT,
     excluded_tools: [...CLIENT_FILE_TOOLS, "find_file", "list_dir", ...CLIENT_EDIT_TOOLS],
-    // An IDE user thinks in positions: raw references and project diagnostics fit here.
-    included_tools: ["find_references", "diagnostics"],
+    // An IDE user thinks in positions: every navigation and refactoring tool fits here.
+    included_tools: IDE_WORKFLOW,
+  },
+  devtools: {
+    description: "Seed 000's dev-tools workflow for every language: projects, symbol info, " +
+      "check, test, fixes and refactorings as code actions; the client has its own file tools.",
+    prompt: "Work in the check-fix loop: check_project(include_fixes=true) shows diagnostics " +
+      "with fix ids; list_code_actions lists the current fixes and previewed renames; " +
+      "execute_code_action applies one by id; check_project again until clean; test_project " +
+      "runs the tests. get_symbol_info and find_symbol_usages take a symbol name and a file_hint.",
+    excluded_tools: [
+      ...CLIENT_FILE_TOOLS,
+      "find_file",
+      "list_dir",
+      "search_for_pattern",
+      "replace_content",
+      "replace_in_files",
+      ...CLIENT_EDIT_TOOLS,
+      "goto_definition",
+      "hover",
+      "code_actions",
+    ],
+    included_tools: DEVTOOLS_WORKFLOW,
   },
   ada: {
     description: "Ada projects: also exposes the Ada LSP tool names (ada_*) as aliases.",
     prompt: "This is an Ada project: GPR and Alire project files describe its layout; specs " +
       "(.ads) and bodies (.adb) are separate files.",
-    // The seed-003 names (src/tools/ada_aliases.ts): optional tools only this context includes.
+    // The seed-003 names (src/tools/ada/aliases.ts): optional tools only this context includes.
     included_tools: [
       "ada_goto_definition",
       "ada_hover",
@@ -73,12 +146,16 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
       "ada_code_actions",
       "ada_rename_symbol",
       "ada_format_file",
-      // Ada project intelligence (src/tools/ada_tools.ts), optional elsewhere.
+      // Ada project intelligence (src/tools/ada/), optional elsewhere.
       "get_spec",
       "stub_body",
       "alire_info",
       "dependency_graph",
+      // Seed 003's build.
+      "check_project",
     ],
+    // The aliases stand for these; listing both would only cost tokens.
+    excluded_tools: ["goto_definition", "hover", "code_actions"],
   },
 };
 

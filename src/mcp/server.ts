@@ -9,62 +9,22 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
-  type McpTool,
   type RequestHandlerExtra,
   Server,
   type ServerNotification,
   type ServerRequest,
-  z,
 } from "../deps.ts";
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
 import { type CallResult, callTool } from "../tools/call.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
+import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
+import { describeTool } from "../tools/listing.ts";
+
+export { describeTool };
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-const schemaCache = new WeakMap<Tool, McpTool["inputSchema"]>();
-const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
-
-/** Drop zod's implicit safe-integer bounds: they cost tokens in every tools/list and say nothing. */
-function dropImplicitBounds(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(dropImplicitBounds);
-  if (node === null || typeof node !== "object") return;
-  const record = node as Record<string, unknown>;
-  for (const key of ["minimum", "maximum"]) {
-    if (SAFE_INTEGER_BOUNDS.has(record[key] as number)) delete record[key];
-  }
-  Object.values(record).forEach(dropImplicitBounds);
-}
-
-function inputSchema(tool: Tool): McpTool["inputSchema"] {
-  let schema = schemaCache.get(tool);
-  if (!schema) {
-    const json = z.toJSONSchema(z.strictObject(tool.params), { io: "input" }) as Record<
-      string,
-      unknown
-    >;
-    delete json.$schema;
-    dropImplicitBounds(json);
-    schema = json as McpTool["inputSchema"];
-    schemaCache.set(tool, schema);
-  }
-  return schema;
-}
-
-export function describeTool(tool: Tool): McpTool {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: inputSchema(tool),
-    annotations: {
-      readOnlyHint: tool.readOnly,
-      destructiveHint: tool.readOnly ? false : tool.destructive,
-      openWorldHint: false,
-    },
-  };
-}
 
 export interface CreateServerOptions {
   instructions: () => string;
@@ -99,6 +59,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
     const result = await callTool(session, tool, request.params.arguments ?? {}, {
       signal: extra.signal,
       progress: progressReporter(extra),
+      codeActionsChanged: (updates) => codeActionsLog(server, extra, updates),
     });
     return toResult(result);
   });
@@ -112,6 +73,27 @@ export function createServer(session: Session, options: CreateServerOptions): Se
 function toResult(result: CallResult): CallToolResult {
   const content = [{ type: "text" as const, text: result.text }];
   return result.isError ? { content, isError: true } : { content };
+}
+
+/**
+ * The code-action caches changed (auto-update after a seed-000 trigger): a logging notification,
+ * since the tool list is the same (tools/list_changed would be wrong) and Sextant has no
+ * resources. Clients that show server logs show it; an agent sees the ids with list_code_actions.
+ */
+async function codeActionsLog(
+  server: Server,
+  extra: Extra,
+  updates: CodeActionUpdate[],
+): Promise<void> {
+  // sendLoggingMessage honours the level the client set with logging/setLevel.
+  await server.sendLoggingMessage({
+    level: "info",
+    logger: "sextant.code_actions",
+    data: {
+      message: "Code actions updated; list_code_actions shows the current ones.",
+      projects: updates,
+    },
+  }, extra.sessionId).catch(() => {});
 }
 
 /** Progress notifications for a call, when the client gave a progress token. */

@@ -76,6 +76,11 @@ export function systemPrompt(session: Session): string {
   if (has("switch_modes")) {
     lines.push("- switch_modes changes the way of working (e.g. planning hides editing tools).");
   }
+  lines.push(...codeActionGuidance(has));
+  lines.push(
+    "- max_answer_chars: -1 (the default) means the configured limit; a longer answer is " +
+      "refused or shortened with a note, so narrow the request rather than raise the limit.",
+  );
   lines.push("- Tool errors say what was wrong and what to do; fix the input and retry.");
   const context = safely(() => contextDefinition(settings, session.context).prompt);
   lines.push("", `Context: ${session.context}.${context ? ` ${context}` : ""}`);
@@ -90,6 +95,31 @@ export function systemPrompt(session: Session): string {
       "take one (repl, activate_project).",
   );
   return lines.join("\n");
+}
+
+/**
+ * The check-fix loop of seed 000, moved here from the tools' descriptions: which tool gives the
+ * ids, which lists them, which applies them.
+ */
+function codeActionGuidance(has: (name: string) => boolean): string[] {
+  if (!has("execute_code_action")) return [];
+  const sources = [
+    has("check_project") ? "check_project(include_fixes=true) (fixes per diagnostic)" : "",
+    has("code_actions") ? "code_actions (a range, symbol or diagnostic)" : "",
+    has("rename_symbol") ? "rename_symbol(preview=true)" : "",
+  ].filter(Boolean);
+  const lines = [
+    `- Fixes and refactorings are code actions with ids from ${sources.join(", ")}; ` +
+    "execute_code_action applies one (all files or none; refused once a file it touches " +
+    "changed).",
+  ];
+  if (has("list_code_actions")) {
+    lines.push(
+      "- After an edit through Sextant the project's fixes are refreshed: list_code_actions " +
+        "shows the current ones (stale ids are dropped); check again until clean.",
+    );
+  }
+  return lines;
 }
 
 function safely(get: () => string | undefined): string | undefined {

@@ -11,6 +11,11 @@ import { log } from "../log.ts";
 import { limitAnswer } from "../mcp/limit.ts";
 import type { Session } from "../session.ts";
 import type { Tool, ToolContext } from "./tool.ts";
+import {
+  AUTO_UPDATE_TRIGGERS,
+  autoUpdateCodeActions,
+  type CodeActionUpdate,
+} from "./shared/auto_update.ts";
 
 /** What a finished call gives back: the answer text, or an error text. */
 export interface CallResult {
@@ -23,6 +28,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Progress reporting, when the caller asked for it. */
   progress?: ToolContext["progress"];
+  /** Told when a call changed the code-action caches (the MCP server logs it to the client). */
+  codeActionsChanged?: (updates: CodeActionUpdate[]) => Promise<void>;
 }
 
 /** Turn zod issues into one line the agent can act on. */
@@ -85,9 +92,20 @@ export async function callTool(
     // must not leave this promise rejected with nobody listening: that would crash the server.
     aborted.catch(() => {});
     let answer;
+    // Seed 000's triggers bring the code-action caches up to date after they ran.
+    const trigger = AUTO_UPDATE_TRIGGERS.has(tool.name);
+    const written = new Set<string>();
+    const onWrite = (paths: readonly string[]) => paths.forEach((p) => written.add(p));
+    if (trigger) session.writeListeners.add(onWrite);
     try {
       answer = await Promise.race([(async () => await tool.handler(args, ctx))(), aborted]);
+      if (trigger) {
+        session.writeListeners.delete(onWrite);
+        const updates = await autoUpdateCodeActions(ctx, written);
+        if (updates.length > 0) await options.codeActionsChanged?.(updates).catch(() => {});
+      }
     } finally {
+      session.writeListeners.delete(onWrite);
       signal.removeEventListener("abort", onAbort);
     }
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;

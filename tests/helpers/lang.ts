@@ -149,6 +149,7 @@ export const IDE_TOOLS = [
   "document_symbols",
   "workspace_symbols",
   "diagnostics",
+  "code_actions",
   "list_code_actions",
   "refresh_code_actions",
   "format_file",

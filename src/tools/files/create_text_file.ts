@@ -13,10 +13,11 @@ import { newFileFormat } from "../../edit/text_file.ts";
 
 export const createTextFile = defineTool({
   name: "create_text_file",
-  description: "Creates or overwrites a file in the project directory (parent folders are " +
-    "created). An overwritten file keeps its line endings, BOM and permissions.",
+  description:
+    "Creates or overwrites a file (parent folders are created; an overwritten file keeps " +
+    "its line endings, BOM and permissions).",
   params: {
-    relative_path: z.string().describe("The path of the file, relative to the project root."),
+    relative_path: z.string().describe("The file."),
     content: z.string().describe("The complete content to write."),
   },
   markers: ["can-edit"],

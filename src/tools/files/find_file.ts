@@ -9,9 +9,7 @@ import { defineTool } from "../tool.ts";
 
 export const findFile = defineTool({
   name: "find_file",
-  description: "Finds files whose name matches a mask (wildcards * and ?, braces " +
-    "{a,b}) below a " +
-    'directory. Returns JSON {"files": [...]}.',
+  description: "Finds files by name mask (*, ?, {a,b}) below a directory.",
   params: {
     file_mask: z.string().min(1).describe("File name or mask, e.g. '*.ts' or 'config.?son'."),
     relative_path: z.string().describe('The directory to search in; "." for the project root.'),

@@ -47,7 +47,7 @@ function insertAt(text: string, line: number, content: string, label: string): s
   return (line === 0 ? "" : head + "\n") + block + tail;
 }
 
-const path = z.string().describe("The file, relative to the project root.");
+const path = z.string().describe("The file.");
 
 export const deleteLines = defineTool({
   name: "delete_lines",

@@ -10,15 +10,15 @@ import { maxAnswerChars } from "../shared/params.ts";
 
 export const listDir = defineTool({
   name: "list_dir",
-  description: "Lists files and directories in the given directory (optionally with recursion). " +
-    'Returns JSON {"dirs": [...], "files": [...]} with paths relative to the project root.',
+  description: "Lists the files and directories in a directory, optionally recursively, as JSON " +
+    '{"dirs", "files"}.',
   params: {
     relative_path: z.string().describe(
       'The directory, relative to the project root; "." for the root.',
     ),
     recursive: z.boolean().describe("Whether to scan sub-directories recursively."),
     skip_ignored_files: z.boolean().default(false).describe(
-      "Whether to skip files and directories that are ignored (.gitignore, ignored_paths).",
+      "Skip ignored files (.gitignore, ignored_paths).",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -9,13 +9,14 @@ import { maxAnswerChars } from "../shared/params.ts";
 
 export const readFile = defineTool({
   name: "read_file",
-  description: "Reads a file within the project directory. Lines are 0-based; end_line is " +
-    "inclusive. Read only the lines you need when you know them.",
+  description:
+    "Reads a file in the project (0-based lines, end_line inclusive). Read only the lines " +
+    "you need when you know them.",
   params: {
-    relative_path: z.string().describe("The path of the file, relative to the project root."),
+    relative_path: z.string().describe("The file."),
     start_line: z.number().int().min(0).default(0).describe("0-based index of the first line."),
     end_line: z.number().int().min(0).nullable().default(null).describe(
-      "0-based index of the last line (inclusive); null reads to the end of the file.",
+      "0-based last line (inclusive); null: the end.",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -15,16 +15,17 @@ import { replaceMode } from "../shared/params.ts";
 
 export const replaceContentTool = defineTool({
   name: "replace_content",
-  description: "Replaces content in a file, literally or by regular expression. Fails without " +
-    "changing anything when the needle matches nowhere, or more than once unless " +
-    "allow_multiple_occurrences is true. Returns OK.",
+  description:
+    "Replaces text in a file, literally or by regex. Fails, changing nothing, when the " +
+    "needle matches nowhere, or more than once unless allow_multiple_occurrences. Returns " +
+    "OK.",
   params: {
-    relative_path: z.string().describe("The file, relative to the project root."),
+    relative_path: z.string().describe("The file."),
     needle: z.string().min(1).describe("Literal text or regular expression to find."),
     repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
     mode: replaceMode,
     allow_multiple_occurrences: z.boolean().default(false).describe(
-      "Replace every occurrence instead of refusing when there are several.",
+      "Replace every match (else several are refused).",
     ),
   },
   markers: ["can-edit"],
@@ -72,10 +73,9 @@ interface Occurrence {
 
 export const replaceInFiles = defineTool({
   name: "replace_in_files",
-  description: "Replaces a literal or regex needle across many files. dry_run (default true) " +
-    "lists each occurrence with an id and a preview; then call again with dry_run=false, " +
-    "optionally occurrence_ids to apply only some, and expected_count as a safety check. " +
-    "All files change or none.",
+  description: "Replaces a literal or regex needle across files, all or none. dry_run (default) " +
+    "lists the occurrences with ids; then apply with dry_run=false, optionally " +
+    "occurrence_ids and expected_count.",
   params: {
     needle: z.string().min(1),
     repl: z.string(),

@@ -99,22 +99,21 @@ export async function searchProject(
 
 export const searchForPattern = defineTool({
   name: "search_for_pattern",
-  description: "Searches project files for a regular expression (Python syntax; DOTALL and " +
-    "MULTILINE, so use .*? to stay within a line). Returns JSON {path: [match, ...]}; matched " +
-    "lines are marked '>' with 0-based line numbers.",
+  description: "Searches project files for a regex (DOTALL and MULTILINE: use .*? to stay in a " +
+    "line). Returns JSON {path: [match]} with 0-based lines, matched ones marked '>'.",
   params: {
     substring_pattern: z.string().min(1).describe("Regular expression to search for."),
     context_lines_before: z.number().int().min(0).default(0),
     context_lines_after: z.number().int().min(0).default(0),
     paths_include_glob: z.string().default("").describe(
-      "Only files matching this glob, e.g. '*.py', 'src/**/*.ts', '**/*.{ts,tsx}'.",
+      "Only files matching this glob, e.g. 'src/**/*.{ts,tsx}'.",
     ),
     paths_exclude_glob: z.string().default("").describe(
-      "Skip files matching this glob; takes precedence over paths_include_glob.",
+      "Skip files matching this glob (wins).",
     ),
     relative_path: z.string().default("").describe("Restrict the search to this file or folder."),
     restrict_search_to_code_files: z.boolean().default(false).describe(
-      "Only search source-code files (those a language server would analyse).",
+      "Only source-code files.",
     ),
     max_answer_chars: maxAnswerChars,
   },

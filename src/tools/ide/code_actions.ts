@@ -109,11 +109,9 @@ async function rangeOf(
 
 export const codeActions = defineTool({
   name: "code_actions",
-  description: "Lists the language server's code actions (quick fixes, refactorings, source " +
-    "actions) for a range, a symbol or a diagnostic, each with an id for execute_code_action. " +
-    "Range: start_line (+ start_column, end_line, end_column; 1-based; a line alone means the " +
-    'whole line), or name_path, or diagnostic (message text or code). Returns {"file", ' +
-    '"actions": [{"id", "title", "kind", "isPreferred", "fixes"}], "totalCount"}.',
+  description: "The code actions (quick fixes, refactorings) for lines (1-based " +
+    "start_line..end_line), a symbol (name_path) or a diagnostic, each with an id for " +
+    "execute_code_action.",
   params: {
     relative_path: z.string().describe(ideDescribe.relativePath),
     start_line: z.number().int().optional().describe("1-based first line of the range."),
@@ -122,8 +120,7 @@ export const codeActions = defineTool({
     end_column: z.number().int().optional().describe("1-based column where it ends."),
     name_path: z.string().optional().describe("Instead of lines: a symbol's name path."),
     diagnostic: z.string().optional().describe(
-      "Instead of lines: the fixes for the diagnostic whose message contains this text (or " +
-        "whose code it is).",
+      "Instead of lines: a diagnostic's code or message text (its fixes).",
     ),
     kind: z.string().optional().describe(
       "Only these kinds, comma-separated: quickfix, refactor, refactor.extract, source, ...",
@@ -132,7 +129,9 @@ export const codeActions = defineTool({
       "Also list actions the server disabled here (with the reason).",
     ),
   },
-  markers: ["symbolic-read"],
+  // Optional: position-based, so on in the ide and coding-agent contexts; the default list
+  // reaches fixes through check_project(include_fixes) and rename previews.
+  markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
     const file = await resolveFile(ctx, args.relative_path);
@@ -188,10 +187,9 @@ export const listCodeActions = defineTool({
 
 export const executeCodeAction = defineTool({
   name: "execute_code_action",
-  description: "Executes a code action by its id (from code_actions, list_code_actions or a " +
-    "rename preview): applies its edit to all files or none (files may be created, renamed or " +
-    "deleted) and runs its command. Refused, changing nothing, when a file it touches changed " +
-    'since. Returns {"applied", "action", "files": [{"file", "change", "edits"}], "diff"}.',
+  description: "Applies a code action by id (from code_actions, list_code_actions, check_project " +
+    "fixes or a rename preview) to all files or none; refused when a file changed since. " +
+    "Returns a diff.",
   params: {
     action_id: z.string().describe("The id of the action."),
   },

@@ -15,17 +15,17 @@ const SEVERITY_NAMES = ["", "Error", "Warning", "Information", "Hint"];
 
 export const getDiagnosticsForFile = defineTool({
   name: "get_diagnostics_for_file",
-  description: "Gets the language server's diagnostics (errors, warnings) for a file as it is " +
-    "on disk now, as JSON {relative_path: {severity: {name_path: [{message, range, code, " +
-    "source}]}}}; '<file>' collects those outside any symbol. Lines are 0-based.",
+  description:
+    "A file's errors and warnings from the language server, as on disk now, grouped by " +
+    "severity and enclosing symbol ('<file>' outside any); 0-based lines.",
   params: {
-    relative_path: z.string().describe("The file to check, relative to the project root."),
+    relative_path: z.string().describe("The file."),
     start_line: z.number().int().min(0).default(0).describe("First 0-based line to include."),
     end_line: z.number().int().default(-1).describe(
-      "Last 0-based line to include; -1 means the end of the file.",
+      "0-based last line; -1: the end.",
     ),
     min_severity: z.number().int().min(1).max(4).default(4).describe(
-      "Least severe level to include: 1 errors only, 2 +warnings, 3 +information, 4 all.",
+      "1 errors, 2 +warnings, 3 +information, 4 all.",
     ),
     max_answer_chars: maxAnswerChars,
   },

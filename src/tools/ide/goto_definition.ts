@@ -61,9 +61,8 @@ export const gotoDefinition = locationTool({
   method: "textDocument/definition",
   capability: "definitionProvider",
   what: "definition",
-  description: "Finds where the symbol at a position is defined (also across files and into " +
-    "libraries). Position: relative_path + 1-based line/column, or relative_path + name_path. " +
-    'Returns {"found", "file", "line", "column", "preview"}; "locations" lists all when several.',
+  description: "Where the symbol at a position (1-based line/column, or name_path) is defined, " +
+    "across files and into libraries.",
 });
 
 export const typeDefinition = locationTool({

@@ -10,9 +10,8 @@ import { toJson } from "../shared/json.ts";
 
 export const hover = defineTool({
   name: "hover",
-  description: "Shows type information and documentation of the symbol at a position, as the " +
-    "IDE's hover does. Position: relative_path + 1-based line/column, or name_path. Returns " +
-    '{"found", "contents" (signature/type), "documentation", "kind"}.',
+  description: "Type and documentation of the symbol at a position (1-based line/column, or " +
+    "name_path), as an IDE's hover shows them.",
   params: positionParams,
   markers: ["symbolic-read"],
   readOnly: true,

@@ -58,9 +58,9 @@ async function resolveTarget(arg: string): Promise<Target> {
 
 export const activateProject = defineTool({
   name: "activate_project",
-  description: "Activates a project by registered name, by the name of a project loaded in " +
-    "this session, or by folder path. A new path is registered in the global config so it " +
-    "can later be activated by name.",
+  description:
+    "Activates a project by registered or loaded name, or by folder path (a new path gets " +
+    "registered).",
   params: {
     project: z.string().min(1).describe(
       "Name of a registered or loaded project, or path to its folder.",

@@ -18,6 +18,7 @@ import type { Session } from "../../session.ts";
 import { detectWorktree } from "../../project/worktree.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { unknownToolNames } from "../select.ts";
+import { contextListSizes, listSize } from "../listing.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
 import { realPathOrNull } from "../shared/projects.ts";
 
@@ -82,8 +83,9 @@ function loadedProjectsLine(session: Session): string[] {
 
 export const getCurrentConfig = defineTool({
   name: "get_current_config",
-  description: "Shows the current configuration: active and registered projects, context, " +
-    "modes, active and inactive tools, and the project's language servers.",
+  description:
+    "Shows the projects, context, modes, active and inactive tools (with the list's size) " +
+    "and language servers.",
   params: {},
   // Works without a project too: it is how an agent finds the projects it can activate.
   markers: ["no-project"],
@@ -115,7 +117,14 @@ export const getCurrentConfig = defineTool({
         knownContexts(settings).join(", ")
       }`,
       `Available modes (switch_modes): ${knownModes(settings).join(", ")}`,
-      `Active tools (${active.length}): ${active.join(", ")}`,
+      `Active tools (${active.length}, ${
+        listSize(session.activeTools()).toLocaleString("en")
+      } characters of tools/list): ${active.join(", ")}`,
+      `List size per context with these modes: ${
+        contextListSizes(session.allTools, settings, session.modes)
+          .map((c) => `${c.context} ${c.tools} tools, ${c.chars.toLocaleString("en")} chars`)
+          .join("; ")
+      }`,
       `Inactive tools: ${inactive.join(", ") || "(none)"}`,
       `Read-only: ${settings.read_only ? "yes (editing tools hidden)" : "no"}`,
       `Shell commands: ${

@@ -12,7 +12,7 @@ import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, replaceMode } from "../shared/params.ts";
 
 const memoryFileName = z.string().describe(
-  "Memory name, e.g. 'build_and_test' ('.md' optional; no '/' or '\\').",
+  "Memory name, e.g. 'build_and_test'.",
 );
 
 /** The memory store of the active project (a ToolError when no project is active). */
@@ -24,13 +24,13 @@ export function memoriesOf(ctx: ToolContext): Memories {
 
 export const writeMemory = defineTool({
   name: "write_memory",
-  description: "Writes a named markdown memory about this project for future tasks (creates or " +
-    "overwrites .sextant/memories/<name>.md). Use a meaningful name; keep it concise.",
+  description: "Writes a markdown memory about the project for later conversations (creates or " +
+    "overwrites). Keep it concise.",
   params: {
     memory_file_name: memoryFileName,
     content: z.string().describe("Markdown content (UTF-8)."),
     max_answer_chars: maxAnswerChars.describe(
-      "Longest content accepted, in characters; -1 uses the configured default.",
+      "Longest content accepted; -1: the configured limit.",
     ),
   },
   readOnly: false,
@@ -55,8 +55,9 @@ export const writeMemory = defineTool({
 
 export const readMemory = defineTool({
   name: "read_memory",
-  description: "Reads a project memory. Read only memories whose name suggests they matter for " +
-    "the current task, and each at most once per conversation.",
+  description:
+    "Reads a project memory. Only memories whose name suggests they matter for the task, " +
+    "each once.",
   params: { memory_file_name: memoryFileName, max_answer_chars: maxAnswerChars },
   readOnly: true,
   async handler(args, ctx) {
@@ -66,7 +67,7 @@ export const readMemory = defineTool({
 
 export const listMemories = defineTool({
   name: "list_memories",
-  description: "Lists the project's memories as a JSON array of names (read one with read_memory).",
+  description: "Lists the names of the project's memories (JSON array).",
   params: {},
   readOnly: true,
   async handler(_args, ctx) {
@@ -76,8 +77,7 @@ export const listMemories = defineTool({
 
 export const deleteMemory = defineTool({
   name: "delete_memory",
-  description: "Deletes a project memory. Only when the user asks for it, e.g. because its " +
-    "information is wrong or no longer relevant.",
+  description: "Deletes a project memory; only when the user asks.",
   params: { memory_file_name: memoryFileName },
   readOnly: false,
   async handler(args, ctx) {
@@ -100,7 +100,7 @@ export const editMemory = defineTool({
     repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
     mode: replaceMode,
     allow_multiple_occurrences: z.boolean().default(false).describe(
-      "Replace every occurrence instead of refusing when there are several.",
+      "Replace every match (else several are refused).",
     ),
   },
   readOnly: false,

@@ -39,8 +39,9 @@ function guidanceTool(name: string, description: string, text: string, optional 
 
 export const checkOnboardingPerformed = defineTool({
   name: "check_onboarding_performed",
-  description: "Checks whether project onboarding was done (the project has memories) and lists " +
-    "the memories. Call it after activating a project, before starting work.",
+  description:
+    "Whether onboarding was done (the project has memories), listing them. Call it after " +
+    "activating a project.",
   params: {},
   readOnly: true,
   async handler(_args, ctx) {
@@ -53,9 +54,8 @@ export const checkOnboardingPerformed = defineTool({
 
 export const onboarding = defineTool({
   name: "onboarding",
-  description: "Returns instructions for onboarding: learning the project's purpose, layout, " +
-    "commands and conventions and saving them as memories. At most once per conversation, " +
-    "only when check_onboarding_performed says it was not done.",
+  description: "Instructions for learning the project and saving memories. Once, when " +
+    "check_onboarding_performed says it was not done.",
   params: {},
   readOnly: true,
   handler(_args, ctx) {
@@ -70,6 +70,8 @@ export const thinkAboutCollectedInformation = guidanceTool(
   "Thinking tool: checks whether the information collected is complete and correct. Call it " +
     "after a non-trivial series of searches or reads.",
   THINK_ABOUT_COLLECTED_INFORMATION,
+  // Optional since Serena 1.7: canned text that costs every conversation ~350 characters.
+  true,
 );
 
 export const thinkAboutTaskAdherence = guidanceTool(
@@ -77,6 +79,8 @@ export const thinkAboutTaskAdherence = guidanceTool(
   "Thinking tool: checks that you are still on the task. Call it before inserting, replacing " +
     "or deleting code.",
   THINK_ABOUT_TASK_ADHERENCE,
+  // Optional since Serena 1.7: canned text that costs every conversation ~350 characters.
+  true,
 );
 
 export const thinkAboutWhetherYouAreDone = guidanceTool(
@@ -84,6 +88,8 @@ export const thinkAboutWhetherYouAreDone = guidanceTool(
   "Thinking tool: checks whether the task is really complete. Call it whenever you believe " +
     "you are done.",
   THINK_ABOUT_WHETHER_YOU_ARE_DONE,
+  // Optional since Serena 1.7: canned text that costs every conversation ~350 characters.
+  true,
 );
 
 export const summarizeChanges = guidanceTool(
@@ -99,12 +105,14 @@ export const prepareForNewConversation = guidanceTool(
   "Returns instructions for saving a hand-over memory so a new conversation can continue the " +
     "work. Only when the user asks for it.",
   PREPARE_FOR_NEW_CONVERSATION,
+  // Optional since Serena 1.7: canned text that costs every conversation ~350 characters.
+  true,
 );
 
 export const initialInstructions = defineTool({
   name: "initial_instructions",
-  description: "Returns the 'Sextant Instructions Manual': how to use Sextant's tools well. " +
-    "If you have not read it yet, call this right after you get your task.",
+  description: "The 'Sextant Instructions Manual' on using the tools well. Call it first if " +
+    "you have not read it.",
   params: {},
   markers: ["no-project"],
   readOnly: true,

@@ -7,17 +7,16 @@ import { z } from "../../deps.ts";
 
 export const maxAnswerChars = z.number().int().refine((n) => n === -1 || n > 0, {
   message: "must be positive or -1 (the configured default)",
-}).default(-1).describe("Answer length limit in characters; -1 uses the configured default.");
+  // Undescribed: the instructions explain -1 once instead of every tool's schema.
+}).default(-1);
 
 /** The `project_name` parameter of seed 000's tools. */
 export const projectNameParam = z.string().optional().describe(
-  "A loaded project's name (see manage_projects); omitted: the last used project, else the " +
-    "first loaded one.",
+  "A loaded project (manage_projects); omitted: the last used one.",
 );
 
 export const replaceMode = z.enum(["literal", "regex"]).describe(
-  "'literal' matches the needle exactly; 'regex' treats it as a regular expression " +
-    "(DOTALL and MULTILINE; use $!1, $!2 in repl for groups).",
+  "'literal', or 'regex' (DOTALL, MULTILINE; $!1, $!2 in repl insert groups).",
 );
 
 /** How to turn the shell on; shared with the shell tool's error. */

@@ -26,11 +26,10 @@ export const kindList = z.array(z.number().int()).default([]);
 
 /** Parameter descriptions shared by several tools. */
 export const describe = {
-  namePath: "Name path of the symbol, as in find_symbol: 'name', 'Outer/name', '/Outer/name' " +
-    "(absolute) or 'name[1]' (one overload).",
-  relativePath: "The file containing the symbol, relative to the project root.",
-  includeKinds: "LSP symbol kinds to include (e.g. 5 class, 6 method, 12 function); empty: all.",
-  excludeKinds: "LSP symbol kinds to exclude; wins over include_kinds.",
+  namePath: "The symbol's name path: 'name', 'Outer/name', '/Outer/name' or 'name[1]'.",
+  relativePath: "The file of the symbol.",
+  includeKinds: "LSP symbol kinds to include (5 class, 6 method, 12 function, ...); []: all.",
+  excludeKinds: "LSP symbol kinds to exclude (wins).",
 };
 
 /** Validate kind filters: every number must be an LSP SymbolKind (1..26). */

@@ -24,11 +24,10 @@ import type { NormalizedLocation } from "../../lsp/symbols_queries.ts";
 
 /** Parameter descriptions shared by the IDE tools. */
 export const ideDescribe = {
-  relativePath: "The file, relative to the project root.",
-  line: "1-based line of the position (with column).",
-  column: "1-based character column in that line (a tab or any Unicode character counts 1).",
-  namePath: "Instead of line/column: the symbol's name path in the file, as in find_symbol " +
-    "('name', 'Outer/name', 'name[1]'); the position is the start of its name.",
+  relativePath: "The file.",
+  line: "1-based line (with column).",
+  column: "1-based column (a tab or any character counts 1).",
+  namePath: "Instead of line/column: a symbol's name path ('Outer/name'); its name's start.",
 };
 
 /** The parameters every position tool takes. */

@@ -47,13 +47,12 @@ async function resolveQueryTarget(
 
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
-  description: "Finds references to a symbol. Each is reported as the symbol containing it " +
-    "(name_path, kind, relative_path, body_location; a File symbol at top level) with " +
-    "content_around_reference: the line ('>') and one line either side, 0-based numbers.",
+  description: "Finds references to a symbol, each as the symbol that contains it, with the " +
+    "referencing line ('>') and one line either side (0-based).",
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath),
-    include_kinds: kindList.describe(describe.includeKinds + " Applies to referencing symbols."),
+    include_kinds: kindList.describe(describe.includeKinds + " Of the referencing symbols."),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     max_answer_chars: maxAnswerChars,
   },
@@ -107,9 +106,8 @@ export const findReferencingSymbols = defineTool({
 
 export const findImplementations = defineTool({
   name: "find_implementations",
-  description: "Finds the symbols implementing a symbol (an interface, abstract class or " +
-    "method) with the language server. Returns JSON symbols (name_path, kind, relative_path, " +
-    "body_location).",
+  description:
+    "Finds the implementations of an interface, abstract class or method (JSON symbols).",
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath + " Must be a file."),

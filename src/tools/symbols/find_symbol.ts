@@ -20,25 +20,25 @@ import { toJson } from "../shared/json.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",
-  description: "Finds symbols by name path pattern in the project, a directory or a file: " +
-    "'name' matches any symbol so named, 'Outer/name' a name-path suffix, '/Outer/name' the " +
-    "full path in its file, 'name[1]' one overload. Returns JSON symbols (name_path, kind, " +
-    "relative_path, body_location with 0-based lines; body and children on request).",
+  description:
+    "Finds symbols by name path in the project, a folder or a file: 'name', 'Outer/name' " +
+    "(suffix), '/Outer/name' (absolute), 'name[1]' (overload). JSON with 0-based lines; " +
+    "body and children on request.",
   params: {
     name_path_pattern: z.string().describe(
-      "Name, relative name path ('Class/method') or absolute one ('/Class/method').",
+      "Name or name path ('Class/method', '/Class/method').",
     ),
     depth: z.number().int().min(0).default(0).describe(
-      "Levels of descendants to include (1: e.g. the methods of a class).",
+      "Levels of children to include (1: e.g. methods).",
     ),
     relative_path: z.string().default("").describe(
-      "Restrict the search to this file or directory; empty searches the whole project.",
+      "Search only this file or folder; '': the project.",
     ),
     include_body: z.boolean().default(false).describe("Include the symbols' source code."),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     substring_matching: z.boolean().default(false).describe(
-      "Match the last segment as a substring: 'Foo/get' finds 'Foo/getValue'.",
+      "Last segment as substring: 'Foo/get' finds 'Foo/getValue'.",
     ),
     max_answer_chars: maxAnswerChars,
   },

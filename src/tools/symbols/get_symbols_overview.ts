@@ -20,13 +20,13 @@ function countKinds(dicts: readonly SymbolDict[]): Record<string, number> {
 
 export const getSymbolsOverview = defineTool({
   name: "get_symbols_overview",
-  description: "Gets an overview of the top-level symbols in a file (JSON list of name_path, " +
-    "kind, body_location with 0-based lines). Call it first to understand a new file. A " +
-    "directory gives {file: [symbols]} for its source files. depth 1 adds children (methods).",
+  description:
+    "The top-level symbols of a file (name_path, kind, 0-based lines), or of each file in " +
+    "a directory; depth 1 adds children. Call it first on a new file.",
   params: {
-    relative_path: z.string().describe("The file (or directory), relative to the project root."),
+    relative_path: z.string().describe("The file (or folder)."),
     depth: z.number().int().min(0).default(0).describe(
-      "Levels of descendants to include (1: immediate children, e.g. methods of classes).",
+      "Levels of children to include (1: e.g. methods).",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -18,15 +18,15 @@ import { applyWorkspaceEdit } from "../shared/write.ts";
 
 export const renameSymbol = defineTool({
   name: "rename_symbol",
-  description: "Renames a symbol everywhere in the project with the language server's rename " +
-    "refactoring; all files change or none. Returns the files changed and edit counts. " +
-    "preview: true changes nothing and returns the changes plus an action_id for " +
+  description:
+    "Renames a symbol across the project with the language server (all files or none). " +
+    "preview: true changes nothing and returns the changes with an action_id for " +
     "execute_code_action.",
   params: {
     ...symbolEditParams,
     new_name: z.string().describe("The new name of the symbol."),
     preview: z.boolean().default(false).describe(
-      "Only return the changes and an action_id to apply them later; change nothing.",
+      "Change nothing; return the changes and an action_id.",
     ),
   },
   markers: ["symbolic-edit", "can-edit"],

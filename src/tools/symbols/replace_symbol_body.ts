@@ -117,12 +117,13 @@ function trimBlock(body: string): string {
 
 export const replaceSymbolBody = defineTool({
   name: "replace_symbol_body",
-  description: "Replaces the full definition of a symbol (from its signature to its end, as " +
-    "find_symbol's body shows it; without the comments or docstrings above it). Returns OK.",
+  description:
+    "Replaces a symbol's whole definition (signature to end, as find_symbol's body shows " +
+    "it; not the comments above). Returns OK.",
   params: {
     ...symbolEditParams,
     body: z.string().describe(
-      "The new definition, including the signature line; not the preceding comments/imports.",
+      "The new definition, signature included, without the comments above.",
     ),
   },
   markers: ["symbolic-edit", "can-edit"],
@@ -178,8 +179,8 @@ async function insertNear(
 
 export const insertAfterSymbol = defineTool({
   name: "insert_after_symbol",
-  description: "Inserts code on the lines after the end of a symbol's definition, e.g. a new " +
-    "method after a method or a class after a class, keeping the file's blank-line spacing. " +
+  description:
+    "Inserts code after the end of a symbol's definition (e.g. a method after a method). " +
     "Returns OK.",
   params: {
     ...symbolEditParams,
@@ -202,9 +203,9 @@ export const insertAfterSymbol = defineTool({
 
 export const insertBeforeSymbol = defineTool({
   name: "insert_before_symbol",
-  description: "Inserts code before a symbol's definition (above its comments and decorators), " +
-    "e.g. a new function before a function, or an import before the first symbol of a file, " +
-    "keeping the file's blank-line spacing. Returns OK.",
+  description:
+    "Inserts code before a symbol's definition and the comments above it (e.g. an import " +
+    "before a file's first symbol). Returns OK.",
   params: {
     ...symbolEditParams,
     body: z.string().describe("The code to insert before the symbol."),

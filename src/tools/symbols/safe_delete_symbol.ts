@@ -15,9 +15,9 @@ import { toJson } from "../shared/json.ts";
 
 export const safeDeleteSymbol = defineTool({
   name: "safe_delete_symbol",
-  description: "Deletes a symbol (with the comments and decorators directly above it) only if " +
-    "nothing outside it references it; otherwise changes nothing and lists the references " +
-    "(file → 0-based lines). Returns OK when deleted.",
+  description:
+    "Deletes a symbol (with the comments above it) only if nothing else references it; " +
+    "otherwise changes nothing and lists the references.",
   params: {
     name_path_pattern: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath),

@@ -50,20 +50,16 @@ interface CheckEntry {
 export const checkProject = defineTool({
   name: "check_project",
   description:
-    "Runs the project's own checker and returns its diagnostics as JSON: file (project-" +
-    "relative), 1-based line/column, severity, message, code, source, with counts by severity. " +
-    "Rust: cargo check; Deno: deno check; TypeScript: tsc --noEmit; Python: pyright; Go: go vet; " +
-    "Ada: gprbuild. Every toolchain found in the project root is checked. include_fixes adds " +
-    "the language server's quick fixes, with ids for execute_code_action. May write build " +
-    "output (target/, obj/). Reports progress and stops the checker when cancelled.",
+    "Runs the project's checker (cargo check, deno check, tsc, pyright, go vet, gprbuild) and " +
+    "returns its diagnostics with 1-based lines. include_fixes adds quick fixes with ids for " +
+    "execute_code_action. May write build output (target/, obj/).",
   params: {
     project_name: projectNameParam,
     include_fixes: z.boolean().default(false).describe(
-      "Also list the language server's quick fixes per error/warning (first 50), each with an " +
-        "id for execute_code_action.",
+      "Add the quick fixes of each error and warning (first 50).",
     ),
     max_answer_chars: z.number().int().default(-1).describe(
-      "Answer size limit; -1 means the configured default. Over it, warnings are dropped first.",
+      "Answer limit; -1: the configured one. Over it, warnings go first.",
     ),
   },
   readOnly: false,

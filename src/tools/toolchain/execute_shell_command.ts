@@ -153,19 +153,18 @@ const TOO_LONG_NOTE = "The output was too long; the middle of stdout/stderr is l
 
 export const executeShellCommand = defineTool({
   name: "execute_shell_command",
-  description: "Executes a shell command (sh -c) in the project and returns JSON {stdout, " +
-    "return_code, cwd, stderr}. Off unless the user enabled it (enable_shell). Never for " +
-    "servers or interactive programs: after `timeout` seconds the command and every process it " +
-    "started are killed. If a memory lists the project's commands, read it first.",
+  description: "Runs a shell command (sh -c) in the project; JSON {stdout, return_code, cwd, " +
+    "stderr}. Off unless the user enabled it. Never servers or interactive programs: " +
+    "killed after `timeout` seconds.",
   params: {
     command: z.string().min(1).describe("The shell command to run."),
     cwd: z.string().nullable().default(null).describe(
-      "Working directory inside the project (relative to the root, or absolute); null: the root.",
+      "Working directory in the project; null: the root.",
     ),
     capture_stderr: z.boolean().default(true).describe("Return stderr too."),
     max_answer_chars: maxAnswerChars,
     timeout: z.number().positive().optional().describe(
-      "Seconds before the command is killed; default and maximum: the configured tool_timeout.",
+      "Seconds before it is killed; default and maximum: tool_timeout.",
     ),
   },
   markers: ["can-edit"],

@@ -11,10 +11,8 @@ import { resolveProject } from "./check_project.ts";
 
 export const projectInfoTool = defineTool({
   name: "project_info",
-  description: "Describes the project's build setup as JSON, per toolchain found in its root: " +
-    "Cargo.toml (package, version, targets, dependencies), package.json / deno.json (name, " +
-    "scripts or tasks, dependencies), tsconfig.json, pyproject.toml, go.mod, GPR files (source " +
-    "and object dirs, main units, Ada version) and alire.toml. Reads files only.",
+  description: "The project's build setup per toolchain (Cargo.toml, package.json, deno.json, " +
+    "tsconfig.json, pyproject.toml, go.mod, GPR, alire.toml) as JSON.",
   params: { project_name: projectNameParam },
   readOnly: true,
   handler(args, ctx) {

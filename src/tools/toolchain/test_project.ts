@@ -42,22 +42,20 @@ function clip(text: string, max: number): string {
 
 export const testProject = defineTool({
   name: "test_project",
-  description: "Runs the project's tests and returns JSON: passed/failed/ignored counts, each " +
-    "failure's name, message and file:line when the output gives them, build errors, and the " +
-    "last ~60 lines of raw output. Rust: cargo test; Deno: deno test -A; Node: vitest, jest or " +
-    "npm test; Python: pytest; Go: go test. test_name runs only matching tests. Reports progress; " +
-    "cancelling kills the whole test process tree.",
+  description:
+    "Runs the project's tests (cargo, deno, vitest/jest/npm, pytest, go) and returns the " +
+    "counts, each failure's message and location, and the output's tail. test_name " +
+    "filters.",
   params: {
     project_name: projectNameParam,
     test_name: z.string().optional().describe(
-      "Only tests matching this (cargo/deno/vitest/go: name filter; pytest: -k expression or " +
-        "node id like tests/test_a.py::test_b).",
+      "Only matching tests (a name filter; pytest: -k expression or node id).",
     ),
     backtrace: z.boolean().default(false).describe(
       "Print backtraces of failures (Rust: RUST_BACKTRACE=1).",
     ),
     max_answer_chars: z.number().int().default(-1).describe(
-      "Answer size limit; -1 means the configured default. Over it, the output tail goes first.",
+      "Answer limit; -1: the configured one. Over it, the output tail goes first.",
     ),
   },
   readOnly: false,

@@ -1,0 +1,78 @@
+/**
+ * How a tool is listed to the client (its MCP description, with the JSON schema of its zod
+ * parameters) and what the list costs: the size of `tools/list` in characters per context, which
+ * get_current_config reports and a test holds under the default's budget.
+ * @module
+ */
+import { type McpTool, z } from "../deps.ts";
+import { knownContexts } from "../config/toolsets.ts";
+import type { Settings } from "../config/schema.ts";
+import { splitMultiTypes } from "./portable_schema.ts";
+import { selectTools } from "./select.ts";
+import type { Tool } from "./tool.ts";
+
+/** The most the default context's tools/list may cost, in characters of JSON. */
+export const DEFAULT_LIST_BUDGET = 25_000;
+
+const schemaCache = new WeakMap<Tool, McpTool["inputSchema"]>();
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/** Drop zod's implicit safe-integer bounds: they cost tokens in every tools/list and say nothing. */
+function dropImplicitBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropImplicitBounds);
+  if (node === null || typeof node !== "object") return;
+  const record = node as Record<string, unknown>;
+  for (const key of ["minimum", "maximum"]) {
+    if (SAFE_INTEGER_BOUNDS.has(record[key] as number)) delete record[key];
+  }
+  Object.values(record).forEach(dropImplicitBounds);
+}
+
+function inputSchema(tool: Tool): McpTool["inputSchema"] {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const json = z.toJSONSchema(z.strictObject(tool.params), { io: "input" }) as Record<
+      string,
+      unknown
+    >;
+    delete json.$schema;
+    dropImplicitBounds(json);
+    splitMultiTypes(json);
+    schema = json as McpTool["inputSchema"];
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+export function describeTool(tool: Tool): McpTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: inputSchema(tool),
+    annotations: {
+      readOnlyHint: tool.readOnly,
+      destructiveHint: tool.readOnly ? false : tool.destructive,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** Characters of JSON the client receives for `tools` (the `tools` array of tools/list). */
+export function listSize(tools: readonly Tool[]): number {
+  return JSON.stringify(tools.map(describeTool)).length;
+}
+
+/**
+ * The size of every context's list (tool count and characters) under `settings` and `modes`, as
+ * the tools interface lists them (code mode's `repl` is not among them).
+ */
+export function contextListSizes(
+  all: readonly Tool[],
+  settings: Settings,
+  modes: readonly string[],
+): Array<{ context: string; tools: number; chars: number }> {
+  return knownContexts(settings).map((context) => {
+    const tools = selectTools(all, { settings, context, modes }).filter((t) => t.name !== "repl");
+    return { context, tools: tools.length, chars: listSize(tools) };
+  });
+}

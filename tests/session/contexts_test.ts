@@ -1,0 +1,106 @@
+/**
+ * Every built-in context lists its workflow whole, from the real tool registry with the default
+ * settings and modes: the IDE tools in `ide`, seed 000's workflow in `devtools`, the `ada_*`
+ * names and check_project in `ada`, and what Claude Code and Codex lack in theirs.
+ * @module
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { ALL_TOOLS } from "../../src/tools/mod.ts";
+import { selectTools } from "../../src/tools/select.ts";
+import { contextListSizes, DEFAULT_LIST_BUDGET, describeTool } from "../../src/tools/listing.ts";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
+import { ADA_ALIAS_NAMES } from "../../src/tools/ada/aliases.ts";
+import { BUILTIN_CONTEXTS, DEVTOOLS_WORKFLOW, IDE_WORKFLOW } from "../../src/config/toolsets.ts";
+
+function listed(context: string): string[] {
+  const settings = structuredClone(DEFAULT_SETTINGS) as Settings;
+  return selectTools(ALL_TOOLS, { settings, context, modes: settings.modes }).map((t) => t.name);
+}
+
+function assertLists(context: string, wanted: readonly string[]): void {
+  const names = listed(context);
+  const missing = wanted.filter((n) => !names.includes(n));
+  assertEquals(missing, [], `${context} lacks ${missing.join(", ")}`);
+}
+
+/** Serena's symbol-level reads and edits. */
+const SYMBOLIC = [
+  "get_symbols_overview",
+  "find_symbol",
+  "find_referencing_symbols",
+  "find_implementations",
+  "replace_symbol_body",
+  "insert_after_symbol",
+  "insert_before_symbol",
+  "rename_symbol",
+  "safe_delete_symbol",
+];
+
+const MEMORIES = ["write_memory", "read_memory", "list_memories", "delete_memory", "edit_memory"];
+
+Deno.test("ide lists every IDE navigation and refactoring tool and the symbolic tools", () => {
+  assertLists("ide", [...IDE_WORKFLOW, ...SYMBOLIC]);
+  assert(!listed("ide").includes("read_file"), "the IDE reads files itself");
+});
+
+Deno.test("devtools lists seed 000's workflow whole and the symbolic tools", () => {
+  assertLists("devtools", [...DEVTOOLS_WORKFLOW, ...SYMBOLIC]);
+  assert(!listed("devtools").includes("read_file"), "the client reads files itself");
+});
+
+Deno.test("ada lists the ada_* names and check_project as their build", () => {
+  assertLists("ada", [...ADA_ALIAS_NAMES, "check_project", "get_spec", "stub_body"]);
+});
+
+Deno.test("claude-code and codex bring symbols, rename, code actions, check, test, memories", () => {
+  const wanted = [
+    ...SYMBOLIC,
+    "code_actions",
+    "list_code_actions",
+    "execute_code_action",
+    "check_project",
+    "test_project",
+    ...MEMORIES,
+  ];
+  for (const context of ["claude-code", "codex"]) {
+    assertLists(context, wanted);
+    const names = listed(context);
+    for (const plain of ["read_file", "create_text_file", "edit", "execute_shell_command"]) {
+      assert(!names.includes(plain), `${context} has its own ${plain}`);
+    }
+  }
+  // Claude Code's own LSP tool answers definition and hover.
+  assert(!listed("claude-code").includes("hover"));
+});
+
+Deno.test("every built-in context is tested here", () => {
+  assertEquals(Object.keys(BUILTIN_CONTEXTS).sort(), [
+    "ada",
+    "agent",
+    "claude-code",
+    "codex",
+    "desktop-app",
+    "devtools",
+    "ide",
+  ]);
+});
+
+Deno.test("the default context's tools/list stays within its budget", () => {
+  const settings = structuredClone(DEFAULT_SETTINGS) as Settings;
+  const sizes = contextListSizes(ALL_TOOLS, settings, settings.modes);
+  const byContext = Object.fromEntries(sizes.map((s) => [s.context, s.chars]));
+  const size = byContext[settings.context]!;
+  assertEquals(settings.context, "desktop-app");
+  assert(
+    size <= DEFAULT_LIST_BUDGET,
+    `The default tools/list costs ${size} characters, over the budget of ${DEFAULT_LIST_BUDGET}: ` +
+      "shorten descriptions (move how-to into src/prompts/) or make a tool optional.",
+  );
+  // The measure is what the client receives: the JSON of the listed tools.
+  const listed = selectTools(ALL_TOOLS, {
+    settings,
+    context: "desktop-app",
+    modes: settings.modes,
+  }).filter((t) => t.name !== "repl");
+  assertEquals(size, JSON.stringify(listed.map(describeTool)).length);
+});
