@@ -36,6 +36,13 @@ export class ProjectServices {
     await this.pool.filesChanged(realPaths);
   }
 
+  /** Our own tools moved files or folders (real paths): the servers and the cache follow. */
+  async filesMoved(moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
+    const relative = this.pool.relativeMoves(moves);
+    this.symbols.moved(relative);
+    await this.pool.filesMoved(relative);
+  }
+
   /** Save the symbol cache, then stop every language server. */
   async dispose(): Promise<void> {
     await this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error));
