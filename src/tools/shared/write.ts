@@ -8,6 +8,7 @@
  */
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
+import { watchDiagnostics } from "./new_diagnostics.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/file_set.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
@@ -81,6 +82,14 @@ export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>):
     const { changes, moves = [], result } = await request.prepare();
     if (changes.length === 0 && moves.length === 0) return result;
     ctx.signal.throwIfAborted();
+    // The errors before the edit, to report the ones it introduces (editing tools only).
+    const watch = await watchDiagnostics(ctx, {
+      changed: changes.filter((c) => c.after !== c.before).map((c) => ({
+        real: c.real,
+        existedBefore: c.before !== null,
+      })),
+      moves,
+    });
     const written = await commitChangesAndMoves(changes, moves);
     for (const real of written) {
       if (request.wholeContent) ctx.session.reads.noteCreated(real);
@@ -88,6 +97,7 @@ export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>):
     }
     if (written.length > 0) await ctx.session.filesChanged(written);
     if (moves.length > 0) await ctx.session.filesMoved(moves);
+    await watch?.after();
     return result;
   });
 }
