@@ -7,7 +7,7 @@
  * - `symbols/`: Serena's symbol tools (overview, find, references, edits, rename, safe delete),
  *   get_symbol_info and find_symbol_usages, restart_language_server;
  * - `ide/`: position-based navigation (definition, hover, references, completions, call
- *   hierarchy, document and workspace symbols), diagnostics, code actions, format;
+ *   and type hierarchy, document and workspace symbols), diagnostics, code actions, format;
  * - `toolchain/`: check_project, test_project, project_info, dependency_graph,
  *   execute_shell_command;
  * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases;
@@ -34,6 +34,7 @@ import { renameFile } from "./files/rename_file.ts";
 import { replaceContentTool, replaceInFiles } from "./files/replace_content.ts";
 import { searchForPattern } from "./files/search_for_pattern.ts";
 import { callHierarchy } from "./ide/call_hierarchy.ts";
+import { typeHierarchy } from "./ide/type_hierarchy.ts";
 import {
   codeActions,
   executeCodeAction,
@@ -101,6 +102,7 @@ const IDE_TOOLS: readonly Tool[] = [
   signatureHelp,
   completions,
   callHierarchy,
+  typeHierarchy,
   documentSymbols,
   workspaceSymbols,
   diagnostics,
