@@ -75,7 +75,7 @@ export const renameFile = defineTool({
         project,
         [{ relPath: from, folder }],
         (rel) => unsupported.some((s) => pool.serverIdFor(rel) === s.id),
-        { signal: ctx.signal },
+        { signal: ctx.signal, fresh: true },
       );
     }
     const edit: LspWorkspaceEdit = {

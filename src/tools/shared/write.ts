@@ -8,7 +8,7 @@
  */
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
-import { watchDiagnostics } from "./new_diagnostics.ts";
+import { noteWrite, watchDiagnostics } from "./new_diagnostics.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/file_set.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
@@ -97,6 +97,7 @@ export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>):
     }
     if (written.length > 0) await ctx.session.filesChanged(written);
     if (moves.length > 0) await ctx.session.filesMoved(moves);
+    noteWrite();
     await watch?.after();
     return result;
   });
