@@ -258,6 +258,8 @@ async function newDiagnosticsRow(h: Harness, file: string, runs: number): Promis
   await edit(true)();
   const on = await warm(runs * 2, edit(true));
   const off = await warm(runs * 2, edit(false));
+  // Leave the file as generated (the persistent-cache row below expects no change).
+  if (flip) await edit(false)();
   settings.report_new_diagnostics = true;
   return {
     what: "replace_content, warm, with the new-errors report",
