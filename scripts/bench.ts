@@ -25,6 +25,7 @@ import type { Tool, ToolContext } from "../src/tools/tool.ts";
 import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
+import { replaceContentTool } from "../src/tools/files/replace_content.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = 30;
@@ -227,6 +228,48 @@ function printTable(rows: Row[]): void {
   for (const b of body) console.log(line(b));
 }
 
+/**
+ * The time the new-diagnostics report (tools/shared/new_diagnostics.ts) adds to a warm edit:
+ * replace_content in a file one other module imports, a run of edits with the report on, then
+ * a run with it off, in one session on the warm server. (Alternating them would charge each
+ * report with the server's re-check of the unreported edit before it.) With the report off the
+ * server's re-check of the edit is left to the next query.
+ */
+async function newDiagnosticsRow(h: Harness, file: string, runs: number): Promise<Row> {
+  const settings = h.project.settings as { report_new_diagnostics: boolean };
+  let flip = (await Deno.readTextFile(h.project.absolute(file))).includes("by * 1;");
+  const edit = (report: boolean) => async () => {
+    settings.report_new_diagnostics = report;
+    flip = !flip;
+    const [needle, repl] = flip
+      ? ["this.count += by;", "this.count += by * 1;"]
+      : ["this.count += by * 1;", "this.count += by;"];
+    const answer = await h.call(replaceContentTool, {
+      relative_path: file,
+      needle,
+      repl,
+      mode: "literal",
+    });
+    if (answer !== "OK") throw new Error(`unexpected answer: ${answer}`);
+  };
+  // Warm both paths (the importer scan lists and reads every file the first time).
+  await edit(false)();
+  await edit(true)();
+  await edit(true)();
+  const on = await warm(runs * 2, edit(true));
+  const off = await warm(runs * 2, edit(false));
+  // Leave the file as generated (the persistent-cache row below expects no change).
+  if (flip) await edit(false)();
+  settings.report_new_diagnostics = true;
+  return {
+    what: "replace_content, warm, with the new-errors report",
+    ours: on,
+    baseline: off,
+    baselineName: "the same edit, report off",
+    note: `report adds ${fmt(on - off)} ms (${((on - off) / off * 100).toFixed(0)}% of the edit)`,
+  };
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -356,6 +399,7 @@ if (import.meta.main) {
         baselineName: "raw workspace/symbol",
         note: "workspace/symbol gives no name paths or bodies",
       });
+      rows.push(await newDiagnosticsRow(ours, target, runs));
     } finally {
       await ours.session.dispose(); // saves the symbol cache
     }

@@ -46,6 +46,25 @@ export class ReadTracker {
     this.#ranges.delete(realPath);
     this.recordRead(realPath);
   }
+
+  /** A file or folder moved: what was read there counts as read at the new place. */
+  noteMoved(from: string, to: string): void {
+    for (const path of [...this.#everRead]) {
+      const moved = movedPath(path, from, to);
+      if (moved === null) continue;
+      this.#everRead.delete(path);
+      this.#everRead.add(moved);
+      const ranges = this.#ranges.get(path);
+      this.#ranges.delete(path);
+      if (ranges) this.#ranges.set(moved, ranges);
+    }
+  }
+}
+
+/** `path` after moving `from` to `to` (a file, or anything below a folder); null if unmoved. */
+export function movedPath(path: string, from: string, to: string): string | null {
+  if (path === from) return to;
+  return path.startsWith(from + "/") ? to + path.slice(from.length) : null;
 }
 
 /** Resources that must be released on shutdown (language servers, child processes). */
@@ -241,6 +260,15 @@ export class Session {
   async filesChanged(realPaths: readonly string[]): Promise<void> {
     for (const listener of this.writeListeners) listener(realPaths);
     await Promise.allSettled([...this.#services.values()].map((s) => s.filesChanged(realPaths)));
+  }
+
+  /**
+   * Our tools moved these files or folders (real paths): read records, open documents, the
+   * symbol cache and the language servers follow before this resolves.
+   */
+  async filesMoved(moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
+    for (const move of moves) this.reads.noteMoved(move.from, move.to);
+    await Promise.allSettled([...this.#services.values()].map((s) => s.filesMoved(moves)));
   }
 
   /** Register something to release on shutdown. */

@@ -74,6 +74,9 @@ export const SettingsSchema = z.strictObject({
   hook_search_limit: z.number().int().min(0).optional().describe(
     "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
   ),
+  report_new_diagnostics: z.boolean().optional().describe(
+    "Editing tools append the errors their edit introduced (default true).",
+  ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;
 
@@ -101,6 +104,7 @@ export interface Settings {
   excluded_apis: string[];
   memories: "shared" | "worktree";
   hook_search_limit: number;
+  report_new_diagnostics: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -126,6 +130,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   excluded_apis: [],
   memories: "shared",
   hook_search_limit: 3,
+  report_new_diagnostics: true,
 });
 
 /** Keys whose lists add up across layers instead of replacing each other. */

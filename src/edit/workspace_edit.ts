@@ -7,8 +7,10 @@
  * `commitFileChanges` (./file_set.ts), which tools reach through their one write path.
  * @module
  */
+import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
 import type { Project } from "../project/project.ts";
+import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
 
 /** An LSP position (0-based line, UTF-16 character). */
@@ -74,6 +76,8 @@ export interface FileOutcome {
   format: TextFormat;
   /** Text edits applied to this path. */
   editCount: number;
+  /** Set when the file or folder was moved there (project-relative), after its edits. */
+  movedTo?: string;
 }
 
 /** A planned WorkspaceEdit. */
@@ -84,6 +88,18 @@ export interface WorkspaceEditPlan {
   changes: TextChange[];
   /** File operations in order, as short text ("create a.ts", "rename a.ts -> b.ts", ...). */
   operations: string[];
+  /**
+   * Renames made as real moves, after the text changes of `files` (a rename that no later step
+   * touches: always for a folder, and for a file whose new path nothing edits afterwards).
+   */
+  moves: PlannedMove[];
+}
+
+/** A rename carried out as a move of the real file or folder. */
+export interface PlannedMove extends FileMove {
+  fromRel: string;
+  toRel: string;
+  folder: boolean;
 }
 
 /** Options of {@linkcode planWorkspaceEdit}. */
@@ -237,6 +253,7 @@ class VirtualTree {
   readonly #relPathOf: (uri: string) => string | null;
   readonly changes: TextChange[] = [];
   readonly operations: string[] = [];
+  readonly moves: PlannedMove[] = [];
 
   constructor(project: Project, relPathOf: (uri: string) => string | null) {
     this.#project = project;
@@ -322,7 +339,73 @@ class VirtualTree {
     this.operations.push(`create ${file.relPath}`);
   }
 
-  async rename(oldUri: string, newUri: string, options: ResourceOptions): Promise<void> {
+  /**
+   * A rename as a real move of the file or folder (its text changes, if any, are written first,
+   * at the old path). `final`: no later step touches either path; a folder needs that, a file
+   * that is not final is moved by content instead.
+   */
+  async rename(
+    oldUri: string,
+    newUri: string,
+    options: ResourceOptions,
+    final: boolean,
+  ): Promise<void> {
+    const fromRel = this.#relPathOf(oldUri);
+    const toRel = this.#relPathOf(newUri);
+    if (fromRel === null || toRel === null || fromRel === "" || toRel === "") {
+      throw new ToolError(
+        `The edit would change ${fromRel === null ? oldUri : newUri}, which is outside the ` +
+          "project. Nothing was changed.",
+      );
+    }
+    const from = this.#project.resolve(fromRel, { mustExist: false, requireNotIgnored: false });
+    const folder = from.exists && Deno.statSync(from.real).isDirectory;
+    const known = this.#files.get(from.relative);
+    if (known?.text === null) {
+      throw new ToolError(
+        `The edit renames '${from.relative}', which does not exist. Nothing was changed.`,
+      );
+    }
+    if (folder || (final && (from.exists || known !== undefined))) {
+      if (!final) {
+        throw new ToolError(
+          `The edit renames the folder '${from.relative}' and then changes files in it; ` +
+            "Sextant does not apply that. Nothing was changed.",
+        );
+      }
+      if (Deno.lstatSync(from.absolute).isSymlink) {
+        throw new ToolError(
+          `'${from.relative}' is a symbolic link; move what it points to instead. ` +
+            "Nothing was changed.",
+        );
+      }
+      const to = this.#project.resolve(toRel, { mustExist: false, requireNotIgnored: false });
+      const taken = to.exists || (this.#files.get(to.relative)?.text ?? null) !== null;
+      if (taken && !folder && options.overwrite) {
+        return await this.#renameByContent(oldUri, newUri, options);
+      }
+      if (taken) {
+        if (options.ignoreIfExists) return;
+        throw new ToolError(
+          `The edit renames '${from.relative}' to '${to.relative}', which already exists. ` +
+            "Nothing was changed.",
+        );
+      }
+      const fromReal = join(Deno.realPathSync(dirname(from.absolute)), basename(from.absolute));
+      this.moves.push({
+        from: fromReal,
+        to: to.real,
+        fromRel: from.relative,
+        toRel: to.relative,
+        folder,
+      });
+      this.operations.push(`rename ${from.relative} -> ${to.relative}`);
+      return;
+    }
+    await this.#renameByContent(oldUri, newUri, options);
+  }
+
+  async #renameByContent(oldUri: string, newUri: string, options: ResourceOptions): Promise<void> {
     const from = await this.file(oldUri);
     const to = await this.file(newUri);
     if (from.text === null) {
@@ -387,11 +470,30 @@ export async function planWorkspaceEdit(
   const steps: EditStep[] = options.fileOperations === false
     ? editBatches(edit).map((b) => ({ kind: "edit", ...b }))
     : editSteps(edit);
-  for (const step of steps) {
+  const paths = steps.map((step) =>
+    (step.kind === "rename" ? [step.oldUri, step.newUri] : [step.uri]).map(options.relPathOf)
+  );
+  for (const [i, step] of steps.entries()) {
     if (step.kind === "edit") await tree.textEdits(step.uri, step.edits);
     else if (step.kind === "create") await tree.create(step.uri, step.options);
-    else if (step.kind === "rename") await tree.rename(step.oldUri, step.newUri, step.options);
-    else await tree.delete(step.uri, step.options);
+    else if (step.kind === "rename") {
+      const mine = paths[i]!;
+      const final = !paths.slice(i + 1).some((later) =>
+        later.some((p) => mine.some((q) => overlaps(p, q)))
+      );
+      await tree.rename(step.oldUri, step.newUri, step.options, final);
+    } else await tree.delete(step.uri, step.options);
   }
-  return { files: tree.outcomes(), changes: tree.changes, operations: tree.operations };
+  return {
+    files: tree.outcomes(),
+    changes: tree.changes,
+    operations: tree.operations,
+    moves: tree.moves,
+  };
+}
+
+/** Whether two project-relative paths are the same or one lies inside the other. */
+function overlaps(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return false;
+  return a === b || a.startsWith(b + "/") || b.startsWith(a + "/");
 }

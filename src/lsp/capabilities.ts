@@ -57,6 +57,8 @@ export function clientCapabilities(): Record<string, unknown> {
       executeCommand: { dynamicRegistration: true },
       workspaceFolders: true,
       configuration: true,
+      // rename_file asks for the edits a move needs and reports the move afterwards.
+      fileOperations: { dynamicRegistration: false, willRename: true, didRename: true },
       diagnostics: { refreshSupport: true },
       semanticTokens: { refreshSupport: false },
       codeLens: { refreshSupport: false },

@@ -157,6 +157,11 @@ export async function planHashes(
 ): Promise<Record<string, string | null>> {
   const hashes: Record<string, string | null> = {};
   for (const f of plan.files) hashes[f.relPath] = await fileHash(project.absolute(f.relPath));
+  // A move depends on its source being there as it was and its target being free.
+  for (const m of plan.moves) {
+    hashes[m.fromRel] ??= await fileHash(project.absolute(m.fromRel));
+    hashes[m.toRel] = null;
+  }
   return hashes;
 }
 

@@ -184,6 +184,38 @@ export class DocumentSync {
     });
   }
 
+  /**
+   * Files or folders moved (by our own tools): a document at an old path is closed and, if it
+   * was open, opened again at its new path; the server hears of the deletions and creations.
+   */
+  moved(moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
+    return this.#serialized(async () => {
+      const changes: Changes = [];
+      const reopen: string[] = [];
+      for (const doc of [...this.#docs.values()]) {
+        const to = moves.map((m) => movedRel(doc.relPath, m.from, m.to)).find((p) => p !== null);
+        if (to === undefined || to === null) continue;
+        const wasOpen = doc.open;
+        if (doc.open) await this.#close(doc);
+        this.#docs.delete(doc.relPath);
+        changes.push({ uri: doc.uri, type: FileChangeType.Deleted });
+        changes.push({ uri: this.uriOf(to), type: FileChangeType.Created });
+        if (wasOpen && doc.pins === 0) reopen.push(to);
+      }
+      for (const move of moves) {
+        if (changes.some((c) => c.uri === this.uriOf(move.to))) continue;
+        changes.push({ uri: this.uriOf(move.from), type: FileChangeType.Deleted });
+        changes.push({ uri: this.uriOf(move.to), type: FileChangeType.Created });
+      }
+      await this.#announce(changes);
+      for (const relPath of reopen) {
+        try {
+          await this.#open(relPath, [], false);
+        } catch { /* gone again meanwhile: nothing to reopen */ }
+      }
+    });
+  }
+
   /** Close every document (before a server is stopped, or to drop state). */
   closeAll(): Promise<void> {
     return this.#serialized(async () => {
@@ -374,4 +406,10 @@ function makeDecoder(encoding: string | undefined): TextDecoder {
   } catch {
     return new TextDecoder("utf-8");
   }
+}
+
+/** `relPath` after moving `from` to `to` (the path itself or below it), else null. */
+function movedRel(relPath: string, from: string, to: string): string | null {
+  if (relPath === from) return to;
+  return relPath.startsWith(from + "/") ? to + relPath.slice(from.length) : null;
 }

@@ -8,7 +8,7 @@ import { extname } from "node:path";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
-import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
+import type { LanguageServer, LanguageServerPool, RelativeMove, RequestOptions } from "./types.ts";
 import { detectLanguages, type ServerSpec, serverSpecs, specForFile } from "./registry.ts";
 import { ManagedServer, type ServerTimeouts } from "./server.ts";
 
@@ -91,6 +91,23 @@ export class ServerPool implements LanguageServerPool {
     }
     if (rel.length === 0) return;
     await Promise.allSettled([...this.#servers.values()].map((s) => s.notifyChanged(rel)));
+  }
+
+  /** Real-path moves as project-relative ones (moves outside the project are left out). */
+  relativeMoves(moves: ReadonlyArray<{ from: string; to: string }>): RelativeMove[] {
+    const out: RelativeMove[] = [];
+    for (const move of moves) {
+      const from = this.#relative(move.from);
+      const to = this.#relative(move.to);
+      if (from !== null && to !== null) out.push({ from, to });
+    }
+    return out;
+  }
+
+  /** Our own tools moved files or folders: every running server follows (see notifyMoved). */
+  async filesMoved(moves: readonly RelativeMove[]): Promise<void> {
+    if (moves.length === 0) return;
+    await Promise.allSettled([...this.#servers.values()].map((s) => s.notifyMoved(moves)));
   }
 
   async restartAll(): Promise<void> {

@@ -23,7 +23,13 @@ import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_d
 import { withRequestToken } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
 import { launchFailureError } from "./install_hints.ts";
-import type { ApplyEditHandler, LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+import type {
+  ApplyEditHandler,
+  LanguageServer,
+  LspDiagnostic,
+  RelativeMove,
+  RequestOptions,
+} from "./types.ts";
 import { ProjectWatcher } from "./watcher.ts";
 
 /** Time limits of a managed server; tests shorten them. */
@@ -248,6 +254,23 @@ export class ManagedServer implements LanguageServer {
     if (!this.#client?.alive || !this.#docs) return;
     this.#pull.forget();
     await this.#docs.changed(relevant);
+  }
+
+  /**
+   * Our own tools moved files or folders: documents open at the old paths are closed and opened
+   * at the new ones, the moves are announced as file events, and a server that asked for
+   * `workspace/didRenameFiles` hears of them.
+   */
+  async notifyMoved(moves: readonly RelativeMove[]): Promise<void> {
+    const client = this.#client;
+    if (!client?.alive || !this.#docs) return;
+    this.#pull.forget();
+    await this.#docs.moved(moves);
+    if (wantsDidRename(client.capabilities)) {
+      await client.notify("workspace/didRenameFiles", {
+        files: moves.map((m) => ({ oldUri: this.uriOf(m.from), newUri: this.uriOf(m.to) })),
+      });
+    }
   }
 
   /** Stop the process (shutdown, exit, kill the process group). The server may start again. */
@@ -489,4 +512,16 @@ export class ManagedServer implements LanguageServer {
       path: this.#attemptPath ?? this.command,
     });
   }
+}
+
+/** Whether a server's capabilities ask for `workspace/didRenameFiles`. */
+function wantsDidRename(capabilities: Record<string, unknown>): boolean {
+  const workspace = capabilities.workspace as { fileOperations?: { didRename?: unknown } };
+  return workspace?.fileOperations?.didRename !== undefined;
+}
+
+/** Whether a server offers `workspace/willRenameFiles` (it computes the edits a move needs). */
+export function offersWillRename(capabilities: Record<string, unknown>): boolean {
+  const workspace = capabilities.workspace as { fileOperations?: { willRename?: unknown } };
+  return workspace?.fileOperations?.willRename !== undefined;
 }

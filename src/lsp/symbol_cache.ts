@@ -138,6 +138,21 @@ export class SymbolCache {
     this.#dirty = true;
   }
 
+  /** A file or folder moved: its entries (same content) move with it. */
+  move(from: string, to: string): void {
+    for (const [relPath, entry] of [...this.#files]) {
+      const moved = relPath === from
+        ? to
+        : relPath.startsWith(from + "/")
+        ? to + relPath.slice(from.length)
+        : null;
+      if (moved === null) continue;
+      this.#files.delete(relPath);
+      this.#files.set(moved, entry);
+      this.#dirty = true;
+    }
+  }
+
   /** Forget files for which `keep` says no (e.g. deleted files). */
   prune(keep: (relPath: string) => boolean): void {
     for (const relPath of [...this.#files.keys()]) {

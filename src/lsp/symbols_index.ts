@@ -393,6 +393,20 @@ export class SymbolIndex {
     this.#saveTimer = timer;
   }
 
+  /** Files or folders moved by our own tools: cached symbols follow them. */
+  moved(moves: ReadonlyArray<{ from: string; to: string }>): void {
+    if (moves.length === 0) return;
+    for (const move of moves) {
+      for (const cache of this.#caches.values()) cache.move(move.from, move.to);
+      for (const relPath of [...this.#trees.keys()]) {
+        if (relPath === move.from || relPath.startsWith(move.from + "/")) {
+          this.#trees.delete(relPath);
+        }
+      }
+    }
+    this.#scheduleSave();
+  }
+
   /** Write every changed cache now. */
   async flush(): Promise<void> {
     if (this.#saveTimer !== null) {

@@ -91,6 +91,12 @@ export interface LanguageServer {
   relPathOf(uri: string): string | null;
 }
 
+/** A file or folder moved inside the project (project-relative paths). */
+export interface RelativeMove {
+  from: string;
+  to: string;
+}
+
 /** The answer to a server's `workspace/applyEdit` request. */
 export interface ApplyEditResult {
   applied: boolean;

@@ -46,6 +46,16 @@ export class ProjectServices {
     ]);
   }
 
+  /** Our own tools moved files or folders (real paths): the servers and the caches follow. */
+  async filesMoved(moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
+    const relative = this.pool.relativeMoves(moves);
+    this.symbols.moved(relative);
+    await Promise.all([
+      this.pool.filesMoved(relative),
+      this.declarations.filesChanged(moves.flatMap((m) => [m.from, m.to])),
+    ]);
+  }
+
   /**
    * Save the symbol cache and the declaration index, stop the index's watcher and parse
    * workers, then stop every language server.

@@ -3,11 +3,11 @@
  * family (what it does), in a file named for it or for its small group:
  *
  * - `files/`: read_file, create_text_file, list_dir, find_file, search_for_pattern,
- *   replace_content and replace_in_files, the line tools, edit;
+ *   replace_content and replace_in_files, the line tools, edit, rename_file;
  * - `symbols/`: Serena's symbol tools (overview, find, references, edits, rename, safe delete),
  *   get_symbol_info and find_symbol_usages, restart_language_server;
  * - `ide/`: position-based navigation (definition, hover, references, completions, call
- *   hierarchy, document and workspace symbols), diagnostics, code actions, format;
+ *   and type hierarchy, document and workspace symbols), diagnostics, code actions, format;
  * - `toolchain/`: check_project, test_project, project_info, dependency_graph,
  *   execute_shell_command;
  * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases;
@@ -30,9 +30,11 @@ import { findFile } from "./files/find_file.ts";
 import { deleteLines, insertAtLine, replaceLines } from "./files/line_tools.ts";
 import { listDir } from "./files/list_dir.ts";
 import { readFile } from "./files/read_file.ts";
+import { renameFile } from "./files/rename_file.ts";
 import { replaceContentTool, replaceInFiles } from "./files/replace_content.ts";
 import { searchForPattern } from "./files/search_for_pattern.ts";
 import { callHierarchy } from "./ide/call_hierarchy.ts";
+import { typeHierarchy } from "./ide/type_hierarchy.ts";
 import {
   codeActions,
   executeCodeAction,
@@ -100,6 +102,7 @@ const IDE_TOOLS: readonly Tool[] = [
   signatureHelp,
   completions,
   callHierarchy,
+  typeHierarchy,
   documentSymbols,
   workspaceSymbols,
   diagnostics,
@@ -168,6 +171,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   insertAfterSymbol,
   insertBeforeSymbol,
   renameSymbol,
+  renameFile,
   safeDeleteSymbol,
   restartLanguageServer,
   getSymbolInfo,

@@ -6,6 +6,7 @@
 import type { z } from "../deps.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
+import { reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
 
 /** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
 export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
@@ -79,13 +80,18 @@ export interface Tool {
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
+  const markers = spec.markers ?? [];
+  // Editing tools report the errors their edit introduced (tools/shared/new_diagnostics.ts).
+  const handler = markers.includes("can-edit")
+    ? reportingNewDiagnostics(spec.handler as Tool["handler"])
+    : spec.handler as Tool["handler"];
   return {
     name: spec.name,
     description: spec.description,
     params: spec.params,
-    markers: spec.markers ?? [],
+    markers,
     readOnly: spec.readOnly,
     destructive: spec.destructive ?? !spec.readOnly,
-    handler: spec.handler as Tool["handler"],
+    handler,
   };
 }

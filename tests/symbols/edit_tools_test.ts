@@ -206,20 +206,21 @@ Deno.test({
     );
   });
 
-  await t.step("rename_symbol warns when the rename adds errors", async () => {
+  await t.step("rename_symbol reports the errors the rename introduced", async () => {
     const clean = await h.call(renameSymbol, {
       name_path: "beta",
       relative_path: "src/dup.ts",
       new_name: "gamma",
     });
-    assert(!clean.includes("Warning"), clean);
+    assert(!clean.includes("Introduced"), clean);
     const clash = await h.call(renameSymbol, {
       name_path: "alpha",
       relative_path: "src/dup.ts",
       new_name: "gamma",
     });
     assertStringIncludes(clash, "Renamed 'alpha' to 'gamma'");
-    assertStringIncludes(clash, "Warning: the rename added errors in src/dup.ts (0 -> ");
+    assertStringIncludes(clash, "\nIntroduced ");
+    assertStringIncludes(clash, " src/dup.ts:");
   });
 
   await t.step(

@@ -23,7 +23,9 @@ import type { ToolContext } from "../tool.ts";
 /** What an applied edit changed, per file. */
 export interface AppliedFile {
   file: string;
-  change: "edited" | "created" | "deleted";
+  change: "edited" | "created" | "deleted" | "moved";
+  /** Where a moved file or folder went. */
+  to?: string;
   edits: number;
   diff: string;
 }
@@ -66,12 +68,16 @@ export async function applyEditInSession(
   relPathOf: (uri: string) => string | null,
 ): Promise<AppliedFile[]> {
   const files = await applyWorkspaceEdit(ctx, edit, { relPathOf });
-  return files.map((f) => ({
-    file: f.relPath,
-    change: f.before === null ? "created" : f.after === null ? "deleted" : "edited",
-    edits: f.editCount,
-    diff: unifiedDiff(f.relPath, f.before ?? "", f.after ?? ""),
-  }));
+  return files.map((f) =>
+    f.movedTo !== undefined
+      ? { file: f.relPath, change: "moved", to: f.movedTo, edits: 0, diff: "" }
+      : {
+        file: f.relPath,
+        change: f.before === null ? "created" : f.after === null ? "deleted" : "edited",
+        edits: f.editCount,
+        diff: unifiedDiff(f.relPath, f.before ?? "", f.after ?? ""),
+      }
+  );
 }
 
 /** Content hashes of the files an action depends on: its file and every file its edit names. */

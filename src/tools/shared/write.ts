@@ -8,8 +8,10 @@
  */
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
+import { noteWrite, watchDiagnostics } from "./new_diagnostics.ts";
 import type { ValidateOptions } from "../../project/project.ts";
-import { commitFileChanges, type FileChange } from "../../edit/file_set.ts";
+import type { FileChange } from "../../edit/file_set.ts";
+import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
 import {
   type FileOutcome,
   type LspWorkspaceEdit,
@@ -18,6 +20,7 @@ import {
 } from "../../edit/workspace_edit.ts";
 
 export type { FileChange } from "../../edit/file_set.ts";
+export type { FileMove } from "../../edit/file_move.ts";
 
 /** The tail of the chain of writes per real path: writes of one file run one after another. */
 const fileQueues = new Map<string, Promise<unknown>>();
@@ -51,6 +54,8 @@ function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): P
 export interface PreparedWrite<T> {
   /** May be empty (a dry run, nothing to change): then nothing is written. */
   changes: readonly FileChange[];
+  /** Files or folders to move after `changes` are written (lock their real paths too). */
+  moves?: readonly FileMove[];
   result: T;
 }
 
@@ -74,15 +79,26 @@ export interface WriteRequest<T> {
  */
 export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>): Promise<T> {
   return await withFileLocks(request.lock, async () => {
-    const { changes, result } = await request.prepare();
-    if (changes.length === 0) return result;
+    const { changes, moves = [], result } = await request.prepare();
+    if (changes.length === 0 && moves.length === 0) return result;
     ctx.signal.throwIfAborted();
-    const written = await commitFileChanges(changes);
+    // The errors before the edit, to report the ones it introduces (editing tools only).
+    const watch = await watchDiagnostics(ctx, {
+      changed: changes.filter((c) => c.after !== c.before).map((c) => ({
+        real: c.real,
+        existedBefore: c.before !== null,
+      })),
+      moves,
+    });
+    const written = await commitChangesAndMoves(changes, moves);
     for (const real of written) {
       if (request.wholeContent) ctx.session.reads.noteCreated(real);
       else ctx.session.reads.noteEdited(real);
     }
     if (written.length > 0) await ctx.session.filesChanged(written);
+    if (moves.length > 0) await ctx.session.filesMoved(moves);
+    noteWrite();
+    await watch?.after();
     return result;
   });
 }
@@ -122,7 +138,8 @@ export async function editFile(
  * Apply a language server's WorkspaceEdit (text edits and file operations) all or nothing,
  * through the sandbox. It is planned once to know which files to lock, then again under the
  * locks, since another tool may have written one of them meanwhile. Returns the files whose
- * content or existence changed.
+ * content or existence changed; a moved file or folder is one outcome with `movedTo` (content
+ * null before and after when only moved).
  */
 export async function applyWorkspaceEdit(
   ctx: ToolContext,
@@ -132,12 +149,25 @@ export async function applyWorkspaceEdit(
   if (!edit) return [];
   const project = ctx.project();
   const first = await planWorkspaceEdit(project, edit, options);
-  if (first.files.length === 0) return [];
+  if (first.files.length === 0 && first.moves.length === 0) return [];
   return await writeFiles(ctx, {
-    lock: first.files.map((f) => f.real),
+    lock: [...first.files.map((f) => f.real), ...first.moves.flatMap((m) => [m.from, m.to])],
     prepare: async () => {
       const plan = await planWorkspaceEdit(project, edit, options);
-      return { changes: plan.files, result: plan.files.filter((f) => f.before !== f.after) };
+      const moved: FileOutcome[] = plan.moves.map((m) => ({
+        relPath: m.fromRel,
+        real: m.from,
+        before: null,
+        after: null,
+        format: { eol: "\n", bom: false, finalNewline: true, encoding: "utf-8", mode: null },
+        editCount: 0,
+        movedTo: m.toRel,
+      }));
+      return {
+        changes: plan.files,
+        moves: plan.moves,
+        result: [...plan.files.filter((f) => f.before !== f.after), ...moved],
+      };
     },
   });
 }

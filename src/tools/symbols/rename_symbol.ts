@@ -9,7 +9,6 @@ import { planWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
 import { namePathOf } from "../../lsp/symbols.ts";
 import { requestRename } from "../../lsp/symbols_queries.ts";
-import type { LanguageServer, RequestOptions } from "../../lsp/types.ts";
 import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { locate, symbolEditParams } from "../shared/symbols.ts";
@@ -72,42 +71,12 @@ export const renameSymbol = defineTool({
           `'${target.node.relPath}'. Check the name path with find_symbol.`,
       );
     }
-    // A server's rename can be wrong (e.g. through re-exports): compare the errors of the files
-    // it touched before and after, so the agent hears of breakage at once.
-    const checked = planned.slice(0, RENAME_CHECK_FILES).map((p) => p.relPath);
-    const errorsBefore = await countErrors(server, checked, requestOptions(ctx));
+    // A server's rename can be wrong (e.g. through re-exports): the errors it introduced come
+    // back with the answer (see shared/new_diagnostics.ts).
     ctx.signal.throwIfAborted();
     const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
-    const errorsAfter = await countErrors(server, checked, requestOptions(ctx));
-    const worse = checked.filter((f) => (errorsAfter.get(f) ?? 0) > (errorsBefore.get(f) ?? 0));
     const edits = changed.reduce((n, p) => n + p.editCount, 0);
     return `Renamed '${oldPath}' to '${newName}': ${edits} edit(s) in ${changed.length} ` +
-      `file(s): ${changed.map((p) => `${p.relPath} (${p.editCount})`).join(", ")}.` +
-      (worse.length === 0
-        ? ""
-        : ` Warning: the rename added errors in ${
-          worse.map((f) => `${f} (${errorsBefore.get(f) ?? 0} -> ${errorsAfter.get(f)})`).join(", ")
-        }; check them with get_diagnostics_for_file.`);
+      `file(s): ${changed.map((p) => `${p.relPath} (${p.editCount})`).join(", ")}.`;
   },
 });
-
-/** How many changed files a rename re-checks for new errors. */
-const RENAME_CHECK_FILES = 20;
-
-/** Errors per file as the server sees the files now; files it cannot check are left out. */
-async function countErrors(
-  server: LanguageServer,
-  relPaths: readonly string[],
-  options: RequestOptions,
-): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (const relPath of relPaths) {
-    try {
-      const diagnostics = await server.diagnostics(relPath, options);
-      counts.set(relPath, diagnostics.filter((d) => (d.severity ?? 1) === 1).length);
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-    }
-  }
-  return counts;
-}

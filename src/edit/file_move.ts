@@ -1,0 +1,68 @@
+/**
+ * Moves of files and folders together with text changes, all or nothing: the text changes are
+ * committed first (at the paths they were planned for), then each move is a `rename` of the real
+ * path, so a folder moves whole and a file keeps its bytes, mode and identity. If a move fails,
+ * the moves already made are undone and the text changes reverted.
+ * @module
+ */
+import { dirname } from "node:path";
+import { commitFileChanges, type FileChange } from "./file_set.ts";
+
+/** One move of a file or folder (real, symlink-resolved paths). */
+export interface FileMove {
+  from: string;
+  to: string;
+}
+
+/** Parent folders of `path` that do not exist yet, outermost first. */
+async function missingParents(path: string): Promise<string[]> {
+  const chain: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      await Deno.stat(dir);
+      break;
+    } catch {
+      chain.unshift(dir);
+    }
+  }
+  return chain;
+}
+
+/**
+ * Commit `changes` (see `commitFileChanges`), then make the moves in order. Returns the real
+ * paths whose content changed. Throws, with everything restored, when any step fails.
+ */
+export async function commitChangesAndMoves(
+  changes: readonly FileChange[],
+  moves: readonly FileMove[],
+): Promise<string[]> {
+  const written = await commitFileChanges(changes);
+  const done: FileMove[] = [];
+  const made: string[] = [];
+  try {
+    for (const move of moves) {
+      for (const dir of await missingParents(move.to)) {
+        await Deno.mkdir(dir);
+        made.push(dir);
+      }
+      // Never overwrite: a target that appeared since the plan stops the whole change.
+      try {
+        await Deno.lstat(move.to);
+        throw new Deno.errors.AlreadyExists(`'${move.to}' exists`);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+      await Deno.rename(move.from, move.to);
+      done.push(move);
+    }
+  } catch (error) {
+    for (const move of done.reverse()) await Deno.rename(move.to, move.from).catch(() => {});
+    for (const dir of made.reverse()) await Deno.remove(dir).catch(() => {});
+    const undo = changes
+      .filter((c) => c.before !== undefined)
+      .map((c) => ({ real: c.real, before: c.after, after: c.before ?? null, format: c.format }));
+    await commitFileChanges(undo).catch(() => {});
+    throw error;
+  }
+  return written;
+}
