@@ -27,20 +27,15 @@ const SHOWN_IMPORTERS = 20;
 
 export const renameFile = defineTool({
   name: "rename_file",
-  description: "Moves or renames a file or folder and updates its imports with the language " +
-    "server (workspace/willRenameFiles); all changes land or none. preview: true changes " +
-    "nothing and returns the move, every edit and an action_id for execute_code_action. Where " +
-    "no server updates imports, it names the importers that would break and moves only with " +
-    "force: true.",
+  description: "Moves a file or folder and updates its importers via the language server; all " +
+    "or nothing. Without server support it lists the importers that would break.",
   params: {
-    relative_path: z.string().describe("The file or folder to move, relative to the project root."),
-    new_relative_path: z.string().describe("Its new path, relative to the project root."),
+    relative_path: z.string().describe("File or folder to move."),
+    new_relative_path: z.string().describe("Its new path."),
     preview: z.boolean().default(false).describe(
-      "Only return the changes and an action_id to apply them later; change nothing.",
+      "Change nothing; return the edits and an action_id for execute_code_action.",
     ),
-    force: z.boolean().default(false).describe(
-      "Move even though no language server can update the importers (they will break).",
-    ),
+    force: z.boolean().default(false).describe("Move even if importers will break."),
   },
   markers: ["can-edit"],
   readOnly: false,

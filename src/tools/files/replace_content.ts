@@ -73,9 +73,8 @@ interface Occurrence {
 
 export const replaceInFiles = defineTool({
   name: "replace_in_files",
-  description: "Replaces a literal or regex needle across files, all or none. dry_run (default) " +
-    "lists the occurrences with ids; then apply with dry_run=false, optionally " +
-    "occurrence_ids and expected_count.",
+  description: "Replaces a literal or regex needle across files, all or none. dry_run " +
+    "(default) lists occurrences with ids; apply with dry_run=false.",
   params: {
     needle: z.string().min(1),
     repl: z.string(),

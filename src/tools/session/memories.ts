@@ -92,12 +92,11 @@ export const deleteMemory = defineTool({
 
 export const editMemory = defineTool({
   name: "edit_memory",
-  description: "Replaces content in a memory, literally or by regular expression (same rules as " +
-    "replace_content). Returns OK.",
+  description: "Replaces text in a memory, literally or by regex (as replace_content). Returns OK.",
   params: {
     memory_file_name: memoryFileName,
-    needle: z.string().min(1).describe("Literal text or regular expression to find."),
-    repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
+    needle: z.string().min(1).describe("Text or regex to find."),
+    repl: z.string().describe("Replacement."),
     mode: replaceMode,
     allow_multiple_occurrences: z.boolean().default(false).describe(
       "Replace every match (else several are refused).",
