@@ -15,7 +15,7 @@ const CLIENT_FILE_TOOLS = ["create_text_file", "read_file", "execute_shell_comma
 const CLIENT_EDIT_TOOLS = ["edit", "delete_lines", "replace_lines", "insert_at_line"];
 
 /**
- * Seed 000's workflow: projects, symbol info and usages, check and test, fixes and refactorings as
+ * The dev-tools workflow: projects, symbol info and usages, check and test, fixes and refactorings as
  * code actions executed by id. Every context that edits code lists it whole.
  */
 export const DEVTOOLS_WORKFLOW = [
@@ -29,7 +29,7 @@ export const DEVTOOLS_WORKFLOW = [
   "refresh_code_actions",
   "rename_symbol",
 ];
-/** Every IDE navigation and refactoring tool (seed 003 without the `ada_` prefix). */
+/** Every IDE navigation and refactoring tool (the Ada MCP setup's tools, without the `ada_` prefix). */
 export const IDE_WORKFLOW = [
   "goto_definition",
   "type_definition",
@@ -106,7 +106,7 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     included_tools: IDE_WORKFLOW,
   },
   devtools: {
-    description: "Seed 000's dev-tools workflow for every language: projects, symbol info, " +
+    description: "The dev-tools workflow for every language: projects, symbol info, " +
       "check, test, fixes and refactorings as code actions; the client has its own file tools.",
     prompt: "Work in the check-fix loop: check_project(include_fixes=true) shows diagnostics " +
       "with fix ids; list_code_actions lists the current fixes and previewed renames; " +
@@ -130,7 +130,7 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     description: "Ada projects: also exposes the Ada LSP tool names (ada_*) as aliases.",
     prompt: "This is an Ada project: GPR and Alire project files describe its layout; specs " +
       "(.ads) and bodies (.adb) are separate files.",
-    // The seed-003 names (src/tools/ada/aliases.ts): optional tools only this context includes.
+    // The Ada MCP setup's names (src/tools/ada/aliases.ts): optional tools only this context includes.
     included_tools: [
       "ada_goto_definition",
       "ada_hover",
@@ -151,7 +151,7 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
       "stub_body",
       "alire_info",
       "dependency_graph",
-      // Seed 003's build.
+      // The Ada MCP setup's `build`.
       "check_project",
     ],
     // The aliases stand for these; listing both would only cost tokens.

@@ -1,6 +1,6 @@
 /**
  * One language-server process and its JSON-RPC connection: spawn, `initialize`/`initialized`,
- * answers to the server's own requests (engine rule 6), progress and diagnostics notifications,
+ * answers to the server's own requests (ARCHITECTURE.md §5 rule 6), progress and diagnostics notifications,
  * and `shutdown`/`exit` followed by a kill of the whole process group.
  * @module
  */

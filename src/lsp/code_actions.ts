@@ -1,5 +1,5 @@
 /**
- * The code-action cache of a project (seed 000): actions a language server offered
+ * The code-action cache of a project (ARCHITECTURE.md §3): actions a language server offered
  * (`code_actions`, `refresh_code_actions`) and edits prepared for review (rename previews) are
  * kept under stable ids until executed. An id is derived from what the action is (file, place,
  * title, kind, file content), so asking again for the same content gives the same id. Each entry
@@ -165,7 +165,7 @@ export async function planHashes(
   return hashes;
 }
 
-/** One change of a preview, as seed 003 shows it (1-based line and column). */
+/** One change of a preview, as the Ada MCP setup shows it (1-based line and column). */
 export interface PreviewChange {
   file: string;
   line: number;

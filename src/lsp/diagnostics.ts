@@ -1,6 +1,6 @@
 /**
  * Pushed diagnostics (`textDocument/publishDiagnostics`), stored per document with the version
- * they were computed for (engine rule 3). Callers wait for the diagnostics of the version they
+ * they were computed for (ARCHITECTURE.md §5 rule 3). Callers wait for the diagnostics of the version they
  * sent instead of sleeping. Only documents someone may ask about are stored (see
  * {@linkcode DiagnosticsStore.retainOnly}), so the store does not grow with every file a server
  * ever reported on.

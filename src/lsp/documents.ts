@@ -1,5 +1,5 @@
 /**
- * Document sync (engine rule 2): disk is the truth. Before a query every file it depends on is
+ * Document sync (ARCHITECTURE.md §5 rule 2): disk is the truth. Before a query every file it depends on is
  * opened with a version, re-sent (`didChange`, full text) when its content changed since we last
  * sent it, and files we know that changed on disk are announced with
  * `workspace/didChangeWatchedFiles`. One instance per server process.

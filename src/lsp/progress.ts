@@ -1,5 +1,5 @@
 /**
- * Readiness of a language server (engine rule 1): work-done progress tokens the server creates
+ * Readiness of a language server (ARCHITECTURE.md §5 rule 1): work-done progress tokens the server creates
  * and reports on (`window/workDoneProgress/create`, `$/progress` begin/report/end), plus the
  * `experimental/serverStatus` signal of rust-analyzer-style servers. A server with any token
  * open, or that says it is not quiescent, is still loading: queries wait for it.

@@ -1,5 +1,5 @@
 /**
- * Diagnostics asked for rather than waited for (engine rule 3): LSP pull diagnostics
+ * Diagnostics asked for rather than waited for (ARCHITECTURE.md §5 rule 3): LSP pull diagnostics
  * (`textDocument/diagnostic`) where the server offers them, and tsserver's synchronous
  * diagnostics commands through typescript-language-server, which only pushes diagnostics without
  * versions and in several batches.

@@ -1,5 +1,5 @@
 /**
- * The registry of language servers (engine rule 9): which server handles which files, how to
+ * The registry of language servers (ARCHITECTURE.md §5 rule 9): which server handles which files, how to
  * start it, and with which options; detection by file extension and project markers; user
  * servers from the `language_servers` config; binary lookup in `SEXTANT_LSP_PATH`, the project's
  * `node_modules/.bin` and `PATH`.

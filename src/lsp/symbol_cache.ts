@@ -1,5 +1,5 @@
 /**
- * The persistent symbol cache of a project (engine rule 8): one file per language server in
+ * The persistent symbol cache of a project (ARCHITECTURE.md §5 rule 8): one file per language server in
  * `<root>/.sextant/cache/`, mapping project-relative paths to the content hash they were
  * computed for and the compact symbol tree. An entry is valid only for the same content hash and
  * server identity, so edits (ours or anyone's) invalidate it by themselves. Loaded lazily on

@@ -76,7 +76,7 @@ function toResult(result: CallResult): CallToolResult {
 }
 
 /**
- * The code-action caches changed (auto-update after a seed-000 trigger): a logging notification,
+ * The code-action caches changed (auto-update after a dev-tools trigger): a logging notification,
  * since the tool list is the same (tools/list_changed would be wrong) and Sextant has no
  * resources. Clients that show server logs show it; an agent sees the ids with list_code_actions.
  */

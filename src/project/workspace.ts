@@ -1,5 +1,5 @@
 /**
- * The projects loaded in one session (seed 000's workspace): several at once, each with its own
+ * The projects loaded in one session (the dev-tools workflow's workspace): several at once, each with its own
  * language servers (the engine keys its pools by {@linkcode Project}), which one was used last,
  * and smart project selection for every tool that takes `project_name`.
  *
@@ -87,7 +87,7 @@ export class Workspace {
   }
 
   /**
-   * Smart project selection (seed 000): the project named `name` when one is given (it becomes
+   * Smart project selection (ARCHITECTURE.md §3): the project named `name` when one is given (it becomes
    * the last used one); else the last used project; else the first loaded one (which becomes
    * the last used one); with nothing loaded, or an unknown name, a ToolError that says what is
    * loaded and how to load a project.

@@ -98,7 +98,7 @@ export function systemPrompt(session: Session): string {
 }
 
 /**
- * The check-fix loop of seed 000, moved here from the tools' descriptions: which tool gives the
+ * The check-fix loop of the dev-tools workflow, moved here from the tools' descriptions: which tool gives the
  * ids, which lists them, which applies them.
  */
 function codeActionGuidance(has: (name: string) => boolean): string[] {

@@ -92,7 +92,7 @@ export async function callTool(
     // must not leave this promise rejected with nobody listening: that would crash the server.
     aborted.catch(() => {});
     let answer;
-    // Seed 000's triggers bring the code-action caches up to date after they ran.
+    // The dev-tools workflow's triggers bring the code-action caches up to date after they ran.
     const trigger = AUTO_UPDATE_TRIGGERS.has(tool.name);
     const written = new Set<string>();
     const onWrite = (paths: readonly string[]) => paths.forEach((p) => written.add(p));

@@ -1,7 +1,7 @@
 /**
- * The seed-003 tool names (`ada_goto_definition`, ...) as aliases of the IDE tools, for the
+ * The Ada MCP setup's tool names (`ada_goto_definition`, ...) as aliases of the IDE tools, for the
  * `ada` context: an agent set up for the Ada LSP MCP server finds the names it knows. An alias
- * shares its tool's implementation; its file parameter is called `file` as in seed 003 (a
+ * shares its tool's implementation; its file parameter is called `file` as in the Ada MCP setup (a
  * project-relative path, or an absolute path inside the project). Aliases are marked optional:
  * only the `ada` context includes them.
  * @module
@@ -9,7 +9,7 @@
 
 const FILE = { relative_path: "file" } as const;
 
-/** Seed-003 name → the name of the tool it stands for, and the parameters it renames. */
+/** Ada MCP setup name → the name of the tool it stands for, and the parameters it renames. */
 export const ADA_ALIASES: ReadonlyArray<[string, string, Readonly<Record<string, string>>]> = [
   ["ada_goto_definition", "goto_definition", FILE],
   ["ada_hover", "hover", FILE],

@@ -1,5 +1,5 @@
 /**
- * The `edit` tool (seed 004): exact string replacement, either one edit (old_string,
+ * The `edit` tool: exact string replacement, either one edit (old_string,
  * new_string, expected_replacements) or an `edits` array applied in order, never both. The file
  * must have been read in this session; every edit is checked before anything is written.
  * @module

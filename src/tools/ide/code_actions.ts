@@ -1,5 +1,5 @@
 /**
- * Code actions with stable ids (seed 000, generalized to every language server):
+ * Code actions with stable ids (generalized to every language server):
  * code_actions (what the server offers for a range, a symbol or a diagnostic), list_code_actions
  * (the cache), execute_code_action (apply one by id; stale ids are refused) and
  * refresh_code_actions (re-ask for the quick fixes of the current diagnostics).

@@ -1,8 +1,8 @@
 /**
- * The `diagnostics` tool (seed 003 without the `ada_` prefix): the language servers' errors and
+ * The `diagnostics` tool (the Ada MCP setup's tools, without the `ada_` prefix): the language servers' errors and
  * warnings for a file, a folder or the whole project, always for the content on disk now (the
  * engine syncs each file and waits for, or pulls, the diagnostics of exactly that version; no
- * sleeps). Counts by severity as seed 003 shows them.
+ * sleeps). Counts by severity as the Ada MCP setup shows them.
  * @module
  */
 import { z } from "../../deps.ts";

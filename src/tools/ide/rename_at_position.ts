@@ -15,7 +15,7 @@ import { positionParams } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
 
 /**
- * Rename at a position (seed 003's `ada_rename_symbol`): preview by default (the changes and an
+ * Rename at a position (the Ada MCP setup's `ada_rename_symbol`): preview by default (the changes and an
  * action id for execute_code_action), or apply. Registered only through its `ada_` alias.
  */
 export const renameAtPosition = defineTool({

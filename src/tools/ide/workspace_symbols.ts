@@ -14,7 +14,7 @@ import { requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { toJson } from "../shared/json.ts";
 
-/** Seed-003 kind groups → LSP SymbolKinds. */
+/** The Ada MCP setup's kind groups → LSP SymbolKinds. */
 const KIND_GROUPS: Readonly<Record<string, readonly number[]>> = {
   package: [2, 3, 4],
   procedure: [6, 9, 12],

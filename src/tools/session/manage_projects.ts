@@ -1,5 +1,5 @@
 /**
- * Several projects in one session (seed 000): `manage_projects` loads and unloads projects and
+ * Several projects in one session (ARCHITECTURE.md §3): `manage_projects` loads and unloads projects and
  * lists them; {@linkcode selectProject} is the smart project selection every tool with a
  * `project_name` parameter uses; {@linkcode forProject} routes a tool context to the selected
  * project, so the engine helpers that ask `ctx.project()` work on it.

@@ -1,5 +1,5 @@
 /**
- * A tool under another name, sharing its handler (the `ada` context's seed-003 names).
+ * A tool under another name, sharing its handler (the `ada` context's Ada MCP setup names).
  * @module
  */
 import { z } from "../../deps.ts";

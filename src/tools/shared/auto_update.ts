@@ -1,5 +1,5 @@
 /**
- * Seed 000's `auto_update_code_actions`: after get_symbol_info, execute_code_action, an applied
+ * The dev-tools workflow's `auto_update_code_actions`: after get_symbol_info, execute_code_action, an applied
  * rename_symbol and refresh_code_actions, each loaded project's code-action cache is brought up to
  * date. Stale actions (a file they depend on changed, by Sextant or by the client's own tools)
  * are dropped; for every file that lost actions, that the call wrote, or that had fixes before and
@@ -22,7 +22,7 @@ import { requestCodeActions } from "./code_actions.ts";
 import { forProject } from "./projects.ts";
 import { resolveFile } from "./targets.ts";
 
-/** The tools after which the caches are brought up to date (seed 000's triggers). */
+/** The tools after which the caches are brought up to date (the dev-tools workflow's triggers). */
 export const AUTO_UPDATE_TRIGGERS: ReadonlySet<string> = new Set([
   "get_symbol_info",
   "execute_code_action",

@@ -10,7 +10,7 @@ export const maxAnswerChars = z.number().int().refine((n) => n === -1 || n > 0, 
   // Undescribed: the instructions explain -1 once instead of every tool's schema.
 }).default(-1);
 
-/** The `project_name` parameter of seed 000's tools. */
+/** The `project_name` parameter of the dev-tools workflow's tools. */
 export const projectNameParam = z.string().optional().describe(
   "A loaded project (manage_projects); omitted: the last used one.",
 );

@@ -60,7 +60,7 @@ export async function openProject(root: string, options: OpenProjectOptions): Pr
 }
 
 /**
- * Smart project selection (seed 000): `projectName` when given (it becomes the last used
+ * Smart project selection (ARCHITECTURE.md §3): `projectName` when given (it becomes the last used
  * project), else the last used project, else the first loaded one; a ToolError naming the
  * loaded projects otherwise.
  */

@@ -1,7 +1,7 @@
 /**
  * What the IDE tools share: the position parameters (`relative_path` + 1-based `line`/`column`,
  * or `relative_path` + `name_path`), resolving them to an LSP position on the file's server,
- * and turning server locations into the seed-003 shape (`file`, 1-based `line` and `column`, a
+ * and turning server locations into the Ada MCP setup's shape (`file`, 1-based `line` and `column`, a
  * one-line `preview`), with paths relative to the project root when inside it.
  * @module
  */
@@ -140,7 +140,7 @@ export function displayPath(server: LanguageServer, uri: string): string {
   }
 }
 
-/** A location in the seed-003 shape. */
+/** A location in the Ada MCP setup's shape. */
 export interface LocationDict {
   file: string;
   line: number;

@@ -1,5 +1,5 @@
 /**
- * Seed 000's symbol tools, for every language: `get_symbol_info` (where a symbol is defined,
+ * The dev-tools symbol tools, for every language: `get_symbol_info` (where a symbol is defined,
  * its kind, signature and documentation from hover, its source) and `find_symbol_usages` (every
  * reference, grouped by file, with 1-based line/column and a one-line preview). A symbol is
  * found by name path in the selected project (smart project selection), optionally narrowed by

@@ -22,7 +22,7 @@ import { selectProject } from "../shared/projects.ts";
 import { displayCommand, noToolchain, runPlan, seconds, tailText } from "./plans.ts";
 
 /**
- * The project a tool with `project_name` works on: smart project selection (seed 000) over the
+ * The project a tool with `project_name` works on: smart project selection (ARCHITECTURE.md §3) over the
  * projects loaded in the session (see project_tools.ts).
  */
 export function resolveProject(ctx: ToolContext, projectName: string | undefined): Project {

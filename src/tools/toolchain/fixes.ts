@@ -1,5 +1,5 @@
 /**
- * Fixes for `check_project(include_fixes=true)` (seed 000): for each error or warning the
+ * Fixes for `check_project(include_fixes=true)` (ARCHITECTURE.md §3): for each error or warning the
  * project's checker reported, ask the language server that handles the file for its quick fixes
  * (`textDocument/codeAction` with the diagnostic in `context.diagnostics`) and store them in the
  * project's code-action cache under stable ids, which `execute_code_action` accepts. Bounded:
