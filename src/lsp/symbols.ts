@@ -334,8 +334,8 @@ export function bodyOf(node: SymbolNode, text: string, starts = lineStarts(text)
   );
 }
 
-/** Kinds that enclose code worth naming as the place of a reference. */
-const CONTAINER_KINDS: ReadonlySet<number> = new Set([
+/** Kinds that enclose code worth naming as the place of a reference, or that declare something. */
+export const CONTAINER_KINDS: ReadonlySet<number> = new Set([
   SymbolKind.Module,
   SymbolKind.Namespace,
   SymbolKind.Package,

@@ -19,7 +19,6 @@ import {
   namePathOf,
   offsetAt,
   type Position,
-  SymbolKind,
   symbolKindName,
   type SymbolNode,
 } from "../../lsp/symbols.ts";
@@ -38,6 +37,7 @@ import { maxAnswerChars, projectNameParam } from "../shared/params.ts";
 import { splitHover } from "../shared/hover.ts";
 import { selectProject } from "../shared/projects.ts";
 import { toJson } from "../shared/json.ts";
+import { CONTAINER_KINDS } from "../../lsp/symbols.ts";
 
 /** Files a partial file hint may select at most. */
 const MAX_HINT_FILES = 50;
@@ -49,18 +49,7 @@ const MAX_CODE_LINES = 300;
 const MAX_MEMBERS = 60;
 
 /** Kinds that declare something (preferred over variables and fields of the same name). */
-const DECLARATION_KINDS: ReadonlySet<number> = new Set([
-  SymbolKind.Module,
-  SymbolKind.Namespace,
-  SymbolKind.Package,
-  SymbolKind.Class,
-  SymbolKind.Method,
-  SymbolKind.Constructor,
-  SymbolKind.Enum,
-  SymbolKind.Interface,
-  SymbolKind.Function,
-  SymbolKind.Struct,
-]);
+const DECLARATION_KINDS = CONTAINER_KINDS;
 
 const params = {
   symbol_name: z.string().min(1).describe(

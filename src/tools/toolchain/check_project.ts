@@ -5,9 +5,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import type { Project } from "../../project/project.ts";
 import { type CheckPlan, planCheck, type SkippedPlan } from "../../toolchain/checks.ts";
-import { detectToolchains } from "../../toolchain/detect.ts";
 import {
   dedupeDiagnostics,
   type Diagnostic,
@@ -16,18 +14,10 @@ import {
   sortDiagnostics,
 } from "../../toolchain/types.ts";
 import { fixesFor, fixesNote } from "./fixes.ts";
-import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolAnswer } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { selectProject } from "../shared/projects.ts";
-import { displayCommand, noToolchain, runPlan, seconds, tailText } from "./plans.ts";
-
-/**
- * The project a tool with `project_name` works on: smart project selection (ARCHITECTURE.md §3) over the
- * projects loaded in the session (see project_tools.ts).
- */
-export function resolveProject(ctx: ToolContext, projectName: string | undefined): Project {
-  return selectProject(ctx, projectName);
-}
+import { displayCommand, runPlan, seconds, tailText } from "./plans.ts";
+import { projectToolchains } from "./plans.ts";
 
 function countBySeverity(diagnostics: Diagnostic[]): Record<Severity, number> {
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
@@ -65,9 +55,7 @@ export const checkProject = defineTool({
   readOnly: false,
   destructive: false,
   async handler(args, ctx) {
-    const project = resolveProject(ctx, args.project_name);
-    const toolchains = detectToolchains(project.root);
-    if (toolchains.length === 0) throw noToolchain(project);
+    const { project, toolchains } = projectToolchains(ctx, args.project_name);
     const checks: CheckEntry[] = [];
     let diagnostics: Diagnostic[] = [];
     // tsc checks a TypeScript package; its package.json adds nothing to check.

@@ -10,6 +10,22 @@ import type { CheckPlan } from "../../toolchain/checks.ts";
 import { CommandNotFoundError, runCommand, type RunResult } from "../../toolchain/run.ts";
 import type { TestPlan } from "../../toolchain/test_plans.ts";
 import type { ToolContext } from "../tool.ts";
+import { type DetectedToolchain, detectToolchains } from "../../toolchain/detect.ts";
+import { selectProject } from "../shared/projects.ts";
+
+/**
+ * The project a toolchain tool works on (smart selection by `project_name`) and its toolchains;
+ * a ToolError naming what was looked for when it has none.
+ */
+export function projectToolchains(
+  ctx: ToolContext,
+  projectName: string | undefined,
+): { project: Project; toolchains: DetectedToolchain[] } {
+  const project = selectProject(ctx, projectName);
+  const toolchains = detectToolchains(project.root);
+  if (toolchains.length === 0) throw noToolchain(project);
+  return { project, toolchains };
+}
 
 export function noToolchain(project: Project): ToolError {
   return new ToolError(

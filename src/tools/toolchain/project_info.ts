@@ -7,7 +7,7 @@ import { buildDependencyGraph } from "../../toolchain/graph/graph.ts";
 import { projectInfo } from "../../toolchain/manifest.ts";
 import { defineTool } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { resolveProject } from "./check_project.ts";
+import { selectProject } from "../shared/projects.ts";
 
 export const projectInfoTool = defineTool({
   name: "project_info",
@@ -16,7 +16,7 @@ export const projectInfoTool = defineTool({
   params: { project_name: projectNameParam },
   readOnly: true,
   handler(args, ctx) {
-    const project = resolveProject(ctx, args.project_name);
+    const project = selectProject(ctx, args.project_name);
     return Promise.resolve(JSON.stringify(projectInfo(project.root, project.name)));
   },
 });

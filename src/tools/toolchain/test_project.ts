@@ -3,7 +3,6 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { detectToolchains } from "../../toolchain/detect.ts";
 import { planTests } from "../../toolchain/test_plans.ts";
 import {
   dedupeDiagnostics,
@@ -13,8 +12,8 @@ import {
 } from "../../toolchain/types.ts";
 import { defineTool } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { resolveProject } from "./check_project.ts";
-import { displayCommand, noToolchain, runPlan, seconds, tailText } from "./plans.ts";
+import { displayCommand, runPlan, seconds, tailText } from "./plans.ts";
+import { projectToolchains } from "./plans.ts";
 
 interface RunEntry {
   toolchain: string;
@@ -61,9 +60,7 @@ export const testProject = defineTool({
   readOnly: false,
   destructive: false,
   async handler(args, ctx) {
-    const project = resolveProject(ctx, args.project_name);
-    const toolchains = detectToolchains(project.root);
-    if (toolchains.length === 0) throw noToolchain(project);
+    const { project, toolchains } = projectToolchains(ctx, args.project_name);
     const runs: RunEntry[] = [];
     for (const toolchain of toolchains) {
       const plan = await planTests(project.root, toolchain, {
