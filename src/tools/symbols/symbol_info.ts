@@ -14,6 +14,7 @@ import { type NamePathPattern, parseNamePath } from "../../lsp/name_path.ts";
 import { preview, splitLines, toAgentPosition } from "../../lsp/positions.ts";
 import {
   comparePositions,
+  CONTAINER_KINDS,
   containingSymbol,
   lineStarts,
   namePathOf,
@@ -37,7 +38,6 @@ import { maxAnswerChars, projectNameParam } from "../shared/params.ts";
 import { splitHover } from "../shared/hover.ts";
 import { selectProject } from "../shared/projects.ts";
 import { toJson } from "../shared/json.ts";
-import { CONTAINER_KINDS } from "../../lsp/symbols.ts";
 
 /** Files a partial file hint may select at most. */
 const MAX_HINT_FILES = 50;
