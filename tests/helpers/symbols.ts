@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
 import type { FileTree, ToolHarness } from "./tool_ctx.ts";
-import { type ServerPool } from "../../src/lsp/pool.ts";
+import type { ServerPool } from "../../src/lsp/pool.ts";
 
 /** Every file of `fixtures/<name>`, as a tree for toolHarness. */
 export async function fixtureTree(name: string): Promise<FileTree> {
@@ -34,4 +34,22 @@ export async function disposeAndCheck(h: ToolHarness): Promise<void> {
     const live = liveInGroup(pid);
     if (live >= 0) assertEquals(live, 0, `processes left in group ${pid}`);
   }
+}
+
+/** A reference of find_referencing_symbols' grouped answer, with its file and kind restored. */
+export interface FlatReference {
+  relative_path: string;
+  kind: string;
+  name_path: string;
+  [key: string]: unknown;
+}
+
+/** find_referencing_symbols' answer (`{file: {kind: [entry]}}`) as one list, in answer order. */
+export function flattenReferences(text: string): FlatReference[] {
+  const grouped = JSON.parse(text) as Record<string, Record<string, Array<{ name_path: string }>>>;
+  return Object.entries(grouped).flatMap(([relative_path, byKind]) =>
+    Object.entries(byKind).flatMap(([kind, list]) =>
+      list.map((entry) => ({ relative_path, kind, ...entry }))
+    )
+  );
 }

@@ -21,24 +21,24 @@ const CASES = [
     file: "src/extra.ts",
     text: 'import { Circle } from "./shapes.ts";\n\nexport function extra(): Circle {\n' +
       "  return new Circle(2);\n}\n",
-    expected: [
-      {
+    expected: {
+      File: [{
         name_path: "extra",
-        kind: "Function",
-        relative_path: "src/extra.ts",
+        body_location: { start_line: 0, end_line: 6 },
+        content_around_reference: '  >   0:import { Circle } from "./shapes.ts";\n...   1:',
+      }],
+      Function: [{
+        name_path: "extra",
         body_location: { start_line: 2, end_line: 4 },
         content_around_reference: "...   1:\n  >   2:export function extra(): Circle {\n" +
           "...   3:  return new Circle(2);",
-      },
-      {
+      }, {
         name_path: "extra",
-        kind: "Function",
-        relative_path: "src/extra.ts",
         body_location: { start_line: 2, end_line: 4 },
         content_around_reference: "...   2:export function extra(): Circle {\n" +
           "  >   3:  return new Circle(2);\n...   4:}",
-      },
-    ],
+      }],
+    },
   },
   {
     lang: "Python",
@@ -47,24 +47,24 @@ const CASES = [
     target: { name_path: "Circle", relative_path: "shapes/circle.py" },
     file: "extra.py",
     text: "from shapes.circle import Circle\n\n\ndef extra() -> Circle:\n    return Circle(2)\n",
-    expected: [
-      {
+    expected: {
+      File: [{
         name_path: "extra",
-        kind: "Function",
-        relative_path: "extra.py",
+        body_location: { start_line: 0, end_line: 6 },
+        content_around_reference: "  >   0:from shapes.circle import Circle\n...   1:",
+      }],
+      Function: [{
+        name_path: "extra",
         body_location: { start_line: 3, end_line: 4 },
         content_around_reference: "...   2:\n  >   3:def extra() -> Circle:\n" +
           "...   4:    return Circle(2)",
-      },
-      {
+      }, {
         name_path: "extra",
-        kind: "Function",
-        relative_path: "extra.py",
         body_location: { start_line: 3, end_line: 4 },
         content_around_reference: "...   3:def extra() -> Circle:\n" +
           "  >   4:    return Circle(2)\n...   5:",
-      },
-    ],
+      }],
+    },
   },
 ];
 
@@ -77,18 +77,17 @@ for (const c of CASES) {
   }, async (t) => {
     await using h = await toolHarness(await fixtureTree(c.fixture));
     const refsIn = async (file: string) =>
-      (JSON.parse(await h.call(findReferencingSymbols, c.target)) as Json[])
-        .filter((r) => r.relative_path === file);
+      (JSON.parse(await h.call(findReferencingSymbols, c.target)) as Record<string, Json>)[file];
 
     await t.step("created outside Sextant: listed at once", async () => {
-      assertEquals(await refsIn(c.file), []);
+      assertEquals(await refsIn(c.file), undefined);
       await Deno.writeTextFile(h.path(c.file), c.text);
       assertEquals(await refsIn(c.file), c.expected);
     });
 
     await t.step("deleted outside Sextant: gone at once", async () => {
       await Deno.remove(h.path(c.file));
-      assertEquals(await refsIn(c.file), []);
+      assertEquals(await refsIn(c.file), undefined);
     });
 
     await t.step("shutdown leaves no server process", () => disposeAndCheck(h));

@@ -8,6 +8,7 @@ import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
 import {
   findImplementations as implementationsOf,
   findReferences,
+  type ReferenceHit,
 } from "../../lsp/symbols_queries.ts";
 import {
   describe,
@@ -47,9 +48,9 @@ async function resolveQueryTarget(
 
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
-  description: "Finds references to a symbol. Each is reported as the symbol containing it " +
-    "(name_path, kind, relative_path, body_location; a File symbol at top level) with " +
-    "content_around_reference: the line ('>') and one line either side, 0-based numbers.",
+  description: "Finds references to a symbol, grouped by file, then by the kind of the symbol " +
+    "containing each (name_path, body_location; a File symbol at top level, as for imports) " +
+    "with content_around_reference: the line ('>') and one line either side, 0-based numbers.",
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath),
@@ -69,12 +70,13 @@ export const findReferencingSymbols = defineTool({
       wanted(h.symbol.kind)
     );
     const linesOf = new Map<string, string[]>();
-    const full = hits.map((h) => {
+    const full = groupByFileAndKind(hits, (h) => {
       let lines = linesOf.get(h.relPath);
       if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
       const line = h.position.line;
       return {
-        ...symbolDict(h.symbol, { depth: 0, relativePath: true }),
+        name_path: namePathOf(h.symbol),
+        body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
         content_around_reference: formatMatch(lines, line, line, 1, 1),
       };
     });
@@ -84,10 +86,8 @@ export const findReferencingSymbols = defineTool({
         {
           note: "References without surrounding lines:",
           text: () =>
-            toJson(hits.map((h) => ({
+            toJson(groupByFileAndKind(hits, (h) => ({
               name_path: namePathOf(h.symbol),
-              kind: symbolKindName(h.symbol.kind),
-              relative_path: h.relPath,
               reference_line: h.position.line,
             }))),
         },
@@ -104,6 +104,18 @@ export const findReferencingSymbols = defineTool({
     };
   },
 });
+
+/** Serena's grouping of references: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
+function groupByFileAndKind<T>(
+  hits: readonly ReferenceHit[],
+  entry: (hit: ReferenceHit) => T,
+): Record<string, Record<string, T[]>> {
+  const grouped: Record<string, Record<string, T[]>> = {};
+  for (const h of hits) {
+    ((grouped[h.relPath] ??= {})[symbolKindName(h.symbol.kind)] ??= []).push(entry(h));
+  }
+  return grouped;
+}
 
 export const findImplementations = defineTool({
   name: "find_implementations",
