@@ -355,6 +355,7 @@ export class ManagedServer implements LanguageServer {
         ...(resolved.command.readyLogPattern
           ? { readyLogPattern: resolved.command.readyLogPattern }
           : {}),
+        ...(resolved.command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
         initializeTimeoutMs: this.#timeouts.initializeMs,
         // Looked up per request, so a handler set later (and restarts) are honoured.
         applyEdit: (edit) =>
