@@ -12,7 +12,7 @@ import { limitAnswer } from "../../src/mcp/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import type { Tool, ToolContext } from "../../src/tools/tool.ts";
+import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 
 /** File content by project-relative path: text is written as UTF-8, bytes as they are. */
 export type FileTree = Record<string, string | Uint8Array>;
@@ -97,7 +97,10 @@ export async function toolHarness(
   };
 
   const call = async (tool: Tool, rawArgs: Record<string, unknown>): Promise<string> => {
-    const args = z.strictObject(tool.params).parse(rawArgs) as Record<string, unknown>;
+    const args = z.strictObject(tool.params).parse(applyParamAliases(tool, rawArgs)) as Record<
+      string,
+      unknown
+    >;
     const answer = await tool.handler(args, ctx);
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;
     const limit = session.project?.settings.default_max_tool_answer_chars ??
