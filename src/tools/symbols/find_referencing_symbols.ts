@@ -23,6 +23,31 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { ToolError } from "../../errors.ts";
+import { parseNamePath } from "../../lsp/name_path.ts";
+import type { RequestOptions } from "../../lsp/types.ts";
+import { infoOf } from "../shared/info.ts";
+
+/** The one symbol a name path denotes anywhere in the project; an error for none or several. */
+async function locateInProject(ctx: ToolContext, namePath: string, options: RequestOptions) {
+  const pattern = parseNamePath(namePath);
+  const matches = await indexOf(ctx).find(pattern, { substring: false }, {
+    relPath: ".",
+    isDirectory: true,
+  }, options);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new ToolError(
+      `No symbol with name path '${namePath}' found in the project. ` +
+        "Check the name path with find_symbol.",
+    );
+  }
+  const listed = matches.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`).join(", ");
+  throw new ToolError(
+    `Found multiple ${matches.length} symbols with name path '${namePath}': ${listed}. ` +
+      "Give relative_path (the file) or a longer name path.",
+  );
+}
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -39,9 +64,14 @@ async function resolveQueryTarget(
   toolName: string,
 ) {
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
-  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const index = indexOf(ctx);
   const options = requestOptions(ctx);
+  if (args.relative_path.trim() === "" && toolName === "find_referencing_symbols") {
+    // No file given: the one symbol of this name path in the whole project.
+    const target = await locateInProject(ctx, args.name_path, options);
+    return { index, options, target, wanted };
+  }
+  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const target = await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
 }
@@ -53,7 +83,9 @@ export const findReferencingSymbols = defineTool({
     "with content_around_reference: the line ('>') and one line either side, 0-based numbers.",
   params: {
     name_path: z.string().describe(describe.namePath),
-    relative_path: z.string().describe(describe.relativePath),
+    relative_path: z.string().describe(
+      describe.relativePath + " Empty: the one symbol of this name path in the project.",
+    ),
     include_kinds: kindList.describe(describe.includeKinds + " Applies to referencing symbols."),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     max_answer_chars: maxAnswerChars,
@@ -125,6 +157,9 @@ export const findImplementations = defineTool({
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath + " Must be a file."),
+    include_info: z.boolean().default(false).describe(
+      "Include each implementation's hover info (signature, docs).",
+    ),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     max_answer_chars: maxAnswerChars,
@@ -140,6 +175,12 @@ export const findImplementations = defineTool({
     const found = (await implementationsOf(index, target, options)).filter((m) =>
       wanted(m.node.kind)
     );
-    return toJson(found.map((m) => symbolDict(m.node, { depth: 0, relativePath: true })));
+    const info = args.include_info ? await infoOf(index, found, options) : new Map();
+    return toJson(found.map((m) => {
+      const d = symbolDict(m.node, { depth: 0, relativePath: true });
+      const text = info.get(m);
+      if (text) d.info = text;
+      return d;
+    }));
   },
 });

@@ -17,9 +17,13 @@ import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { resolveScope } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { infoOf } from "../shared/info.ts";
+import { ToolError } from "../../errors.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",
+  aliases: { name_path: "name_path_pattern" },
   description: "Finds symbols by name path pattern in the project, a directory or a file: " +
     "'name' matches any symbol so named, 'Outer/name' a name-path suffix, '/Outer/name' the " +
     "full path in its file, 'name[1]' one overload. Returns JSON symbols (name_path, kind, " +
@@ -35,16 +39,25 @@ export const findSymbol = defineTool({
       "Restrict the search to this file or directory; empty searches the whole project.",
     ),
     include_body: z.boolean().default(false).describe("Include the symbols' source code."),
+    include_info: z.boolean().default(false).describe(
+      "Include each match's hover info (signature, docs); ignored with include_body.",
+    ),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     substring_matching: z.boolean().default(false).describe(
       "Match the last segment as a substring: 'Foo/get' finds 'Foo/getValue'.",
+    ),
+    max_matches: z.number().int().default(-1).describe(
+      "Most matches allowed; more is an error listing their name paths. -1: no limit.",
     ),
     max_answer_chars: maxAnswerChars,
   },
   markers: ["symbolic-read"],
   readOnly: true,
   async handler(args, ctx) {
+    if (args.max_matches === 0 || args.max_matches < -1) {
+      throw new ToolError("max_matches must be > 0 or equal to -1.");
+    }
     const project = ctx.project();
     const pattern = parseNamePath(args.name_path_pattern);
     const includeKinds = checkKinds(args.include_kinds, "include_kinds");
@@ -56,19 +69,31 @@ export const findSymbol = defineTool({
       scope,
       requestOptions(ctx),
     );
-    const dicts = (depth: number, body: boolean) =>
-      matches.map((m) =>
-        symbolDict(m.node, {
-          depth,
-          relativePath: true,
-          bodyText: body ? m.file.text : undefined,
-        })
-      );
     const byFile = () => {
       const out: Record<string, string[]> = {};
       for (const m of matches) (out[m.node.relPath] ??= []).push(namePathOf(m.node));
+      for (const paths of Object.values(out)) paths.sort();
       return toJson(out);
     };
+    if (args.max_matches > 0 && matches.length > args.max_matches) {
+      throw new ToolError(
+        `Matched ${matches.length}>max_matches=${args.max_matches} symbols.\n${byFile()}`,
+      );
+    }
+    const info = args.include_info && !args.include_body
+      ? await infoOf(indexOf(ctx), matches, requestOptions(ctx))
+      : new Map<SymbolMatch, string>();
+    const dicts = (depth: number, body: boolean) =>
+      matches.map((m) => {
+        const d = symbolDict(m.node, {
+          depth,
+          relativePath: true,
+          bodyText: body ? m.file.text : undefined,
+        });
+        const text = info.get(m);
+        if (text) d.info = text;
+        return d;
+      });
     const shorter = [];
     if (args.include_body) {
       shorter.push({
