@@ -69,15 +69,15 @@ export const findSymbol = defineTool({
       scope,
       requestOptions(ctx),
     );
-    const byFile = () => {
+    const byFile = (sorted = false) => {
       const out: Record<string, string[]> = {};
       for (const m of matches) (out[m.node.relPath] ??= []).push(namePathOf(m.node));
-      for (const paths of Object.values(out)) paths.sort();
+      if (sorted) { for (const paths of Object.values(out)) paths.sort(); }
       return toJson(out);
     };
     if (args.max_matches > 0 && matches.length > args.max_matches) {
       throw new ToolError(
-        `Matched ${matches.length}>max_matches=${args.max_matches} symbols.\n${byFile()}`,
+        `Matched ${matches.length}>max_matches=${args.max_matches} symbols.\n${byFile(true)}`,
       );
     }
     const info = args.include_info && !args.include_body
@@ -104,7 +104,7 @@ export const findSymbol = defineTool({
     if (args.depth > 0) {
       shorter.push({ note: "Without children:", text: () => toJson(dicts(0, false)) });
     }
-    shorter.push({ note: `${matches.length} matches; name paths per file:`, text: byFile });
+    shorter.push({ note: `${matches.length} matches; name paths per file:`, text: () => byFile() });
     return { text: toJson(dicts(args.depth, args.include_body)), shorter };
   },
 });
