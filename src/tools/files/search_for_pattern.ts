@@ -27,6 +27,10 @@ export interface SearchOptions {
   exclude: string;
   relativePath: string;
   codeOnly: boolean;
+  /** Search ignored files too (default: skip them). */
+  includeIgnored?: boolean;
+  /** DOTALL and MULTILINE (Serena's default); false matches `.`, `^` and `$` plainly. */
+  multiline?: boolean;
   signal?: AbortSignal;
 }
 
@@ -36,13 +40,14 @@ export async function searchProject(
   project: Project,
   options: SearchOptions,
 ): Promise<Record<string, string[]>> {
-  const regex = compilePattern(options.pattern, "gms");
+  const regex = compilePattern(options.pattern, options.multiline === false ? "g" : "gms");
   const include = options.include ? globMatcher(options.include) : null;
   const exclude = options.exclude ? globMatcher(options.exclude) : null;
   const scope = project.resolve(options.relativePath || ".");
   const files: string[] = [];
   if (Deno.statSync(scope.real).isDirectory) {
-    for await (const entry of project.walk(scope.relative, { signal: options.signal })) {
+    const walk = { signal: options.signal, skipIgnored: options.includeIgnored !== true };
+    for await (const entry of project.walk(scope.relative, walk)) {
       if (!entry.isDirectory) files.push(entry.path);
     }
   } else {
@@ -116,6 +121,10 @@ export const searchForPattern = defineTool({
     restrict_search_to_code_files: z.boolean().default(false).describe(
       "Only search source-code files (those a language server would analyse).",
     ),
+    skip_ignored_files: z.boolean().default(true).describe("Skip ignored files (.gitignore etc.)."),
+    multiline: z.boolean().default(true).describe(
+      "DOTALL and MULTILINE flags (default); false: '.' stops at line ends, '^'/'$' anchor the file.",
+    ),
     max_answer_chars: maxAnswerChars,
   },
   readOnly: true,
@@ -139,6 +148,8 @@ export const searchForPattern = defineTool({
       exclude: args.paths_exclude_glob,
       relativePath: args.relative_path,
       codeOnly: args.restrict_search_to_code_files,
+      includeIgnored: !args.skip_ignored_files,
+      multiline: args.multiline,
       signal: ctx.signal,
     });
     const full = JSON.stringify(results);
