@@ -19,6 +19,7 @@ const CLIENT_EDIT_TOOLS = ["edit", "delete_lines", "replace_lines", "insert_at_l
  * code actions executed by id. Every context that edits code lists it whole.
  */
 export const DEVTOOLS_WORKFLOW = [
+  "find_declaration",
   "manage_projects",
   "get_symbol_info",
   "find_symbol_usages",
@@ -53,6 +54,7 @@ export const IDE_WORKFLOW = [
  * optional, so always there), rename, code actions, check and test, memories.
  */
 const AGENT_ADDITIONS = [
+  "find_declaration",
   "rename_symbol",
   "code_actions",
   "list_code_actions",

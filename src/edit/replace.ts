@@ -36,7 +36,12 @@ export function compilePattern(pattern: string, flags = "gms"): RegExp {
   try {
     return new RegExp(translated, flags);
   } catch (error) {
-    throw new ToolError(`Invalid regular expression '${pattern}': ${(error as Error).message}`);
+    // V8 says "Invalid regular expression: /<source>/<flags>: <reason>": keep the reason.
+    const reason = (error as Error).message.replace(
+      /^Invalid regular expression: \/.*\/\w*: /s,
+      "",
+    );
+    throw new ToolError(`Invalid regular expression '${pattern}': ${reason}`);
   }
 }
 

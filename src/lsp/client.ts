@@ -39,6 +39,8 @@ export interface ClientOptions {
    * with no progress reporting of their project load.
    */
   readyLogPattern?: RegExp;
+  /** The server is loading until its first quiescent `experimental/serverStatus`. */
+  readyOnServerStatus?: boolean;
   /** Also push `settings` with `workspace/didChangeConfiguration` after `initialized`. */
   pushSettings?: boolean;
   env?: Record<string, string>;
@@ -104,6 +106,7 @@ export class LspClient {
       return status;
     });
     if (options.readyLogPattern) this.progress.hold("startup", "loading the project");
+    if (options.readyOnServerStatus) this.progress.hold("status", "loading the project");
     this.#installHandlers();
     this.connection.listen();
   }
@@ -300,6 +303,7 @@ export class LspClient {
     });
     c.onNotification("experimental/serverStatus", (params: { quiescent?: boolean }) => {
       this.progress.serverStatus(params ?? {});
+      if (params?.quiescent !== false) this.progress.release("status");
     });
     c.onNotification("textDocument/publishDiagnostics", (params: {
       uri: string;

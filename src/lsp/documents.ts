@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolError } from "../errors.ts";
+import type { FileSet } from "./file_set.ts";
 
 /** The part of the client this module needs. */
 export interface Notifier {
@@ -55,6 +56,12 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * New files a query opens for itself at most. Opening is what makes every server count a new
+ * file at once (tsserver ignores `didChangeWatchedFiles`); beyond this many (a checkout, a
+ * generator) the announcement alone has to do.
+ */
+export const MAX_CREATED_OPEN = 20;
 /** Open documents kept at most; the least recently used (and unpinned) are closed beyond this. */
 export const MAX_OPEN = 100;
 /** Closed documents we still watch for outside changes. */
@@ -82,6 +89,7 @@ export class DocumentSync {
   readonly #languageId: (relPath: string) => string;
   readonly #decoder: TextDecoder;
   readonly #onClose: (uri: string) => void;
+  readonly #fileSet: FileSet | null;
   #queue: Promise<unknown> = Promise.resolve();
   #clock = 0;
   /**
@@ -99,12 +107,15 @@ export class DocumentSync {
     encoding?: string;
     /** Called after a document was closed (drop per-document state kept elsewhere). */
     onClose?: (uri: string) => void;
+    /** The project's files of this server's languages, scanned before every sync. */
+    fileSet?: FileSet;
   }) {
     this.#root = options.root;
     this.#server = options.server;
     this.#languageId = options.languageId;
     this.#decoder = makeDecoder(options.encoding);
     this.#onClose = options.onClose ?? (() => {});
+    this.#fileSet = options.fileSet ?? null;
   }
 
   /** `file://` URI of a project-relative path. */
@@ -142,6 +153,7 @@ export class DocumentSync {
     return this.#serialized(async () => {
       const wanted = new Set(relPaths);
       const changes: Changes = [];
+      const created = await this.#scanFileSet(changes);
       const now = performance.now();
       const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
       if (checkClosed) this.#closedCheckedAt = now;
@@ -156,6 +168,14 @@ export class DocumentSync {
           doc.pins++;
           pinned.push(doc);
         }
+        for (const relPath of created) {
+          if (wanted.has(relPath) || this.#docs.get(relPath)?.open) continue;
+          // Open for this query only: the server now counts the file in its answer.
+          const doc = await this.#open(relPath, changes, true).catch(() => null);
+          if (!doc) continue;
+          doc.pins++;
+          pinned.push(doc);
+        }
       } catch (error) {
         await this.#unpin(pinned);
         throw error;
@@ -165,6 +185,25 @@ export class DocumentSync {
       await this.#trim();
       return this.#lease(pinned);
     });
+  }
+
+  /**
+   * Files created or deleted on disk since the last sync: announced (deletions of known documents
+   * through their refresh). Returns the new files this query should open, at most
+   * {@linkcode MAX_CREATED_OPEN}.
+   */
+  async #scanFileSet(changes: Changes): Promise<string[]> {
+    if (!this.#fileSet) return [];
+    const { created, deleted } = this.#fileSet.scan();
+    for (const relPath of deleted) {
+      const doc = this.#docs.get(relPath);
+      if (doc) await this.#refresh(doc, changes);
+      else changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Deleted });
+    }
+    for (const relPath of created) {
+      changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Created });
+    }
+    return created.length <= MAX_CREATED_OPEN ? created : [];
   }
 
   /** Our own tools wrote these files: send the new content (or the deletion) now. */

@@ -24,6 +24,12 @@ export interface ServerCommand {
   /** The server is loading until it logs a matching line (see LspClient). */
   readyLogPattern?: RegExp;
   /**
+   * The server is loading until its first quiescent `experimental/serverStatus` (see LspClient):
+   * rust-analyzer reports no progress in the moments after `initialized`, and answers then
+   * (diagnostics of a fresh server) would be empty.
+   */
+  readyOnServerStatus?: boolean;
+  /**
    * The server handles requests one after another, behind the project loading they arrive
    * during (tsserver is single-threaded): an answer that comes once loading has ended is
    * complete, so it need not be asked again (see ManagedServer.request).
@@ -161,6 +167,7 @@ function builtinSpecs(root: string): ServerSpec[] {
         command: "rust-analyzer",
         args: [],
         install: "rustup component add rust-analyzer",
+        readyOnServerStatus: true,
       }],
     },
     {

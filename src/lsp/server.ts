@@ -19,6 +19,7 @@ import {
   withTimeout,
 } from "./client.ts";
 import { DocumentSync, type Lease } from "./documents.ts";
+import { FileSet } from "./file_set.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { withRequestToken } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
@@ -377,6 +378,7 @@ export class ManagedServer implements LanguageServer {
         ...(resolved.command.readyLogPattern
           ? { readyLogPattern: resolved.command.readyLogPattern }
           : {}),
+        ...(resolved.command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
         initializeTimeoutMs: this.#timeouts.initializeMs,
         // Looked up per request, so a handler set later (and restarts) are honoured.
         applyEdit: (edit) =>
@@ -411,6 +413,11 @@ export class ManagedServer implements LanguageServer {
       server: client,
       languageId: (rel) => languageIdOf(this.spec, rel),
       encoding: this.#project.settings.encoding,
+      fileSet: new FileSet({
+        root: this.#project.root,
+        extensions: this.spec.extensions,
+        ignored: (rel, isDir) => this.#project.ignore.isIgnored(rel, isDir),
+      }),
       // What the server reported on a closed document is never asked for again: drop it.
       onClose: (uri) => {
         client.diagnostics.forget(uri);

@@ -371,12 +371,16 @@ export function containingSymbol(roots: readonly SymbolNode[], pos: Position): S
   return chain.find((n) => CONTAINER_KINDS.has(n.kind)) ?? chain[chain.length - 1] ?? null;
 }
 
-/** A File-kind pseudo symbol standing for a whole file (for references at file level). */
+/**
+ * A File-kind pseudo symbol standing for a whole file (for references at file level). Its range
+ * is Serena's: it ends on line `n` (the number of `\n`-separated lines, one past the last line
+ * index), at the length of the last line.
+ */
 export function fileSymbol(relPath: string, text: string): SymbolNode {
   const base = relPath.slice(relPath.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
-  const starts = lineStarts(text);
-  const end = positionAt(starts, text.length);
+  const lines = text.split("\n");
+  const end = { line: lines.length, character: lines[lines.length - 1]!.length };
   return {
     name: dot > 0 ? base.slice(0, dot) : base,
     kind: SymbolKind.File,

@@ -8,7 +8,6 @@ import { ToolError } from "../errors.ts";
 import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
-  containingSymbol,
   fileSymbol,
   type Position,
   type Range,
@@ -18,6 +17,7 @@ import {
   symbolsAt,
   walkSymbols,
 } from "./symbols.ts";
+import { referenceContainer } from "./reference_container.ts";
 import { type FileSymbols, mapLimit, type SymbolIndex, type SymbolMatch } from "./symbols_index.ts";
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
 
@@ -56,8 +56,8 @@ const IMPORT_START = /^(import\b|from\s+\S+\s+import\b|export\s+(type\s+)?(\{|\*
 /**
  * Whether a file-level reference on `line` is part of an import (or re-export) statement:
  * `import {A} from`, `from m import A`, `export {A} from`, also when spread over several lines.
- * Such references say where a symbol is imported, not where it is used; they are left out,
- * as Serena does.
+ * find_symbol_usages marks such usages as imports (find_referencing_symbols lists them under
+ * their file, as Serena does).
  */
 export function isImportLine(lines: readonly string[], line: number): boolean {
   const here = (lines[line] ?? "").trim();
@@ -128,9 +128,10 @@ function queryPosition(match: SymbolMatch): Position {
 }
 
 /**
- * References to a symbol, each with the symbol containing it, in path and position order. Left
- * out: the declaration itself, references in import statements, and references outside the
- * project (libraries) or in ignored files.
+ * References to a symbol, each with the symbol containing it (Serena's rule, see
+ * reference_container.ts; the file at file level, as for import and re-export lines), files in
+ * the order the server named them, positions in order. Left out: the declaration itself and references outside the project (libraries)
+ * or in ignored files.
  */
 export async function findReferences(
   index: SymbolIndex,
@@ -161,7 +162,8 @@ export async function findReferences(
     if (!list.some((p) => comparePositions(p, start) === 0)) list.push(start);
     byFile.set(rel, list);
   }
-  const files = [...byFile.keys()].sort();
+  // Files in the server's order, as Serena lists them.
+  const files = [...byFile.keys()];
   const hits = await mapLimit(files, 16, async (rel) => {
     let file: FileSymbols;
     try {
@@ -171,13 +173,13 @@ export async function findReferences(
       return [];
     }
     let whole: SymbolNode | null = null;
-    let lines: string[] | null = null;
     const out: ReferenceHit[] = [];
     for (const position of byFile.get(rel)!.sort(comparePositions)) {
-      const symbol = containingSymbol(file.roots, position);
-      if (symbol === null) {
-        lines ??= file.text.split("\n");
-        if (isImportLine(lines, position.line)) continue;
+      const symbol = referenceContainer(file.roots, position);
+      // The reference is the target's own name (its declaration): left out, as Serena does.
+      // Everything else is listed: imports, re-exports, implementations of the same name.
+      if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) {
+        continue;
       }
       out.push({
         relPath: rel,

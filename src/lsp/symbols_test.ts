@@ -180,6 +180,6 @@ Deno.test("symbol model: containing symbol prefers definitions, else the outermo
   const file = fileSymbol("src/util.test.ts", TEXT);
   assertEquals(file.name, "util.test");
   assertEquals(symbolKindName(file.kind), "File");
-  assertEquals(file.range.end, { line: 13, character: 0 });
+  assertEquals(file.range.end, { line: 14, character: 0 });
   assert(symbolKindName(99) === "Kind99");
 });

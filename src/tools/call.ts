@@ -10,7 +10,7 @@ import { describeError, ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { limitAnswer } from "../mcp/limit.ts";
 import type { Session } from "../session.ts";
-import type { Tool, ToolContext } from "./tool.ts";
+import { applyParamAliases, type Tool, type ToolContext } from "./tool.ts";
 import {
   AUTO_UPDATE_TRIGGERS,
   autoUpdateCodeActions,
@@ -64,7 +64,13 @@ export async function callTool(
   rawArgs: Record<string, unknown>,
   options: CallOptions = {},
 ): Promise<CallResult> {
-  const parsed = parser(tool).safeParse(rawArgs);
+  let renamed: Record<string, unknown>;
+  try {
+    renamed = applyParamAliases(tool, rawArgs);
+  } catch (error) {
+    return failure(`Error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = parser(tool).safeParse(renamed);
   if (!parsed.success) return failure(formatIssues(tool, parsed.error));
   const args = parsed.data as Record<string, unknown>;
 

@@ -75,6 +75,7 @@ import {
 import { repl } from "./repl/repl.ts";
 import { aliasTool } from "./shared/alias.ts";
 import { findImplementations, findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
+import { findDeclaration } from "./symbols/find_declaration.ts";
 import { findSymbol } from "./symbols/find_symbol.ts";
 import { getSymbolsOverview } from "./symbols/get_symbols_overview.ts";
 import { renameSymbol } from "./symbols/rename_symbol.ts";
@@ -166,6 +167,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   findSymbol,
   findReferencingSymbols,
   findImplementations,
+  findDeclaration,
   getDiagnosticsForFile,
   replaceSymbolBody,
   insertAfterSymbol,

@@ -3,6 +3,7 @@
  * a handler. Each tool is defined once with {@linkcode defineTool}; `registry.ts` lists them all.
  * @module
  */
+import { ToolError } from "../errors.ts";
 import type { z } from "../deps.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
@@ -65,6 +66,11 @@ export interface ToolSpec<Shape extends z.ZodRawShape> {
   readOnly: boolean;
   /** May overwrite or delete content (MCP `destructiveHint`); only meaningful when not readOnly. */
   destructive?: boolean;
+  /**
+   * Old parameter names still accepted (`{ memory_file_name: "memory_name" }`, alias → name):
+   * renamed before validation, never listed in the schema (see {@linkcode applyParamAliases}).
+   */
+  aliases?: Readonly<Record<string, string>>;
   handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<ToolAnswer>;
 }
 
@@ -76,6 +82,8 @@ export interface Tool {
   markers: readonly Marker[];
   readOnly: boolean;
   destructive: boolean;
+  /** Old parameter names still accepted, alias → name. */
+  aliases?: Readonly<Record<string, string>>;
   handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
 }
 
@@ -92,6 +100,31 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): 
     markers,
     readOnly: spec.readOnly,
     destructive: spec.destructive ?? !spec.readOnly,
+    ...(spec.aliases ? { aliases: spec.aliases } : {}),
     handler,
   };
+}
+
+/**
+ * Arguments with old parameter names (a tool's `aliases`) renamed to the current ones, so a call
+ * written for an older Serena works unchanged. Giving both names is an error.
+ */
+export function applyParamAliases(
+  tool: Tool,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  if (!tool.aliases) return args;
+  let out = args;
+  for (const [alias, name] of Object.entries(tool.aliases)) {
+    if (!(alias in args)) continue;
+    if (name in args) {
+      throw new ToolError(
+        `Give either '${name}' or its older name '${alias}' to ${tool.name}, not both.`,
+      );
+    }
+    if (out === args) out = { ...args };
+    out[name] = out[alias];
+    delete out[alias];
+  }
+  return out;
 }

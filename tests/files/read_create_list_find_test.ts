@@ -31,7 +31,8 @@ Deno.test("read_file: line ranges are 0-based and inclusive", async () => {
     await h.call(readFile, { relative_path: "f.txt", start_line: 0, end_line: 0 }),
     "l0",
   );
-  assertEquals(await h.call(readFile, { relative_path: "f.txt", start_line: 3 }), "l3\nl4");
+  // As in Serena: the final line break leaves an empty last line, so reading to the end keeps it.
+  assertEquals(await h.call(readFile, { relative_path: "f.txt", start_line: 3 }), "l3\nl4\n");
   assertEquals(
     await h.call(readFile, { relative_path: "f.txt", start_line: 4, end_line: 4 }),
     "l4",
@@ -39,21 +40,33 @@ Deno.test("read_file: line ranges are 0-based and inclusive", async () => {
   // end_line past the end is clamped, like a Python slice.
   assertEquals(
     await h.call(readFile, { relative_path: "f.txt", start_line: 3, end_line: 99 }),
+    "l3\nl4\n",
+  );
+  // Negative line numbers count from the end.
+  assertEquals(
+    await h.call(readFile, { relative_path: "f.txt", start_line: -3, end_line: -2 }),
     "l3\nl4",
   );
 });
 
-Deno.test("read_file: a start_line past the end and an inverted range are errors", async () => {
+Deno.test("read_file: a start_line past the end is empty, an inverted range an error", async () => {
   await using h = await toolHarness({ "f.txt": FIVE });
-  await assertRejects(
-    () => h.call(readFile, { relative_path: "f.txt", start_line: 5 }),
-    "start_line 5 is beyond the end of 'f.txt', which has 5 line(s)",
-  );
+  assertEquals(await h.call(readFile, { relative_path: "f.txt", start_line: 5 }), "");
+  assertEquals(await h.call(readFile, { relative_path: "f.txt", start_line: 99 }), "");
   await assertRejects(
     () => h.call(readFile, { relative_path: "f.txt", start_line: 3, end_line: 1 }),
     "end_line (1) is before start_line (3)",
   );
-  await assertRejects(() => h.call(readFile, { relative_path: "f.txt", start_line: -1 }));
+});
+
+Deno.test("read_file: \\n, \\r\\n and a lone \\r end lines; the answer joins them with \\n", async () => {
+  await using h = await toolHarness({ "m.txt": "a\r\nb\rc\nd\r\n", "py.py": "x = 1\r\ny = 2\r\n" });
+  assertEquals(await h.call(readFile, { relative_path: "m.txt" }), "a\nb\nc\nd\n");
+  assertEquals(
+    await h.call(readFile, { relative_path: "m.txt", start_line: 1, end_line: 2 }),
+    "b\nc",
+  );
+  assertEquals(await h.call(readFile, { relative_path: "py.py", start_line: 1 }), "y = 2\n");
 });
 
 Deno.test("read_file: missing files, folders, ignored and binary files are errors", async () => {
@@ -80,8 +93,8 @@ Deno.test("read_file: records what was read, whole file or line range", async ()
   assert(!h.session.reads.rangeWasRead(real("f.txt"), 0, 2));
   await h.call(readFile, { relative_path: "g.txt" });
   assert(h.session.reads.rangeWasRead(real("g.txt"), 0, 4));
-  // A failed read records nothing.
-  await assertRejects(() => h.call(readFile, { relative_path: "f.txt", start_line: 9 }));
+  // A read past the end is empty and records nothing.
+  assertEquals(await h.call(readFile, { relative_path: "f.txt", start_line: 9 }), "");
   assert(!h.session.reads.rangeWasRead(real("f.txt"), 9, 9));
 });
 

@@ -216,3 +216,44 @@ Deno.test("search: unit helpers (formatMatch, globMatcher)", () => {
   assert(!globMatcher("src/*.py")("src/a/x.py"));
   assert(globMatcher("**/.hidden/*")("a/.hidden/x"));
 });
+
+Deno.test("search: Serena 1.7 skip_ignored_files and multiline; invalid regex wording", async () => {
+  await using h = await toolHarness(PROJECT);
+  assertEquals(
+    await h.call(searchForPattern, { substring_pattern: "TODO built" }),
+    "{}",
+  );
+  assertEquals(
+    await h.call(searchForPattern, { substring_pattern: "TODO built", skip_ignored_files: false }),
+    '{"dist/bundle.js":["  >   0:// TODO built"]}',
+  );
+  // multiline (default): '.' crosses lines and '^' anchors every line.
+  assertEquals(
+    await h.call(searchForPattern, {
+      substring_pattern: "^// TODO one.*two",
+      relative_path: "src/util",
+    }),
+    '{"src/util/helpers.ts":["  >   0:// TODO one\\n  >   1:// nothing\\n  >   2:// TODO two"]}',
+  );
+  assertEquals(
+    await h.call(searchForPattern, {
+      substring_pattern: "^// TODO one.*two",
+      relative_path: "src/util",
+      multiline: false,
+    }),
+    "{}",
+  );
+  assertEquals(
+    await h.call(searchForPattern, {
+      substring_pattern: "^// TODO two",
+      relative_path: "src/util",
+      multiline: false,
+    }),
+    "{}",
+  );
+  const bad = await h.run(searchForPattern, { substring_pattern: "([a-z" });
+  assertEquals(bad, {
+    isError: true,
+    text: "Invalid regular expression '([a-z': Unterminated character class",
+  });
+});

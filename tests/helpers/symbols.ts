@@ -35,3 +35,21 @@ export async function disposeAndCheck(h: ToolHarness): Promise<void> {
     if (live >= 0) assertEquals(live, 0, `processes left in group ${pid}`);
   }
 }
+
+/** A reference of find_referencing_symbols' grouped answer, with its file and kind restored. */
+export interface FlatReference {
+  relative_path: string;
+  kind: string;
+  name_path: string;
+  [key: string]: unknown;
+}
+
+/** find_referencing_symbols' answer (`{file: {kind: [entry]}}`) as one list, in answer order. */
+export function flattenReferences(text: string): FlatReference[] {
+  const grouped = JSON.parse(text) as Record<string, Record<string, Array<{ name_path: string }>>>;
+  return Object.entries(grouped).flatMap(([relative_path, byKind]) =>
+    Object.entries(byKind).flatMap(([kind, list]) =>
+      list.map((entry) => ({ relative_path, kind, ...entry }))
+    )
+  );
+}

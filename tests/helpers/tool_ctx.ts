@@ -12,7 +12,7 @@ import { limitAnswer } from "../../src/mcp/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import type { Tool, ToolContext } from "../../src/tools/tool.ts";
+import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { recordCall } from "../../scripts/language_matrix_lib.ts";
 
 /** File content by project-relative path: text is written as UTF-8, bytes as they are. */
@@ -98,7 +98,10 @@ export async function toolHarness(
   };
 
   const call = async (tool: Tool, rawArgs: Record<string, unknown>): Promise<string> => {
-    const args = z.strictObject(tool.params).parse(rawArgs) as Record<string, unknown>;
+    const args = z.strictObject(tool.params).parse(applyParamAliases(tool, rawArgs)) as Record<
+      string,
+      unknown
+    >;
     const answer = await tool.handler(args, ctx);
     await recordCall(root, tool.name, args, false);
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;

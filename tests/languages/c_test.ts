@@ -5,6 +5,7 @@
  * the fixture): that is asserted as the clear error it is.
  * @module
  */
+import { flattenReferences } from "../helpers/symbols.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
@@ -62,12 +63,12 @@ Deno.test({
     );
 
     await t.step("find_referencing_symbols and find_references", async () => {
-      const refs = JSON.parse(
+      const refs = flattenReferences(
         await s.ok("find_referencing_symbols", {
           name_path: "rect_area",
           relative_path: "src/shape.c",
         }),
-      ) as Sym[];
+      );
       assertEquals(refs.map((r) => `${r.relative_path}:${r.name_path}`), [
         "src/main.c:total_area",
         "src/main.c:main",

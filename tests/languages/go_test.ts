@@ -4,6 +4,7 @@
  * fixtures/go/broken (a missing import) for check_project with a fix executed by id.
  * @module
  */
+import { flattenReferences } from "../helpers/symbols.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
@@ -61,7 +62,7 @@ Deno.test({
         name_path: "Shape/Area",
         relative_path: "shape.go",
       });
-      const refs = JSON.parse(text) as Sym[];
+      const refs = flattenReferences(text);
       assertEquals(refs.map((r) => `${r.relative_path}:${r.name_path}`).sort(), [
         "shape.go:TotalArea",
         "shapes_test.go:TestCircleArea",

@@ -4,6 +4,7 @@
  * (fixture fixtures/python: a base class, two subclasses, a registry, a file with a type error).
  * @module
  */
+import { flattenReferences } from "../helpers/symbols.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
@@ -61,12 +62,12 @@ Deno.test({
     });
 
     await t.step("references and implementations", async () => {
-      const refs = JSON.parse(
+      const refs = flattenReferences(
         await s.ok("find_referencing_symbols", {
           name_path: "Circle",
           relative_path: "shapes/circle.py",
         }),
-      ) as Sym[];
+      );
       assertEquals([...new Set(refs.map((r) => r.relative_path))].sort(), [
         "app.py",
         "broken.py",
@@ -161,12 +162,12 @@ Deno.test({
       await s.ok("find_symbol", { name_path_pattern: "Circle/area" }),
     ) as Sym[];
     assertEquals(found.map((x) => x.relative_path), ["shapes/circle.py"]);
-    const refs = JSON.parse(
+    const refs = flattenReferences(
       await s.ok("find_referencing_symbols", {
         name_path: "ShapeRegistry/add",
         relative_path: "shapes/registry.py",
       }),
-    ) as Sym[];
+    );
     assertEquals(refs.map((r) => `${r.relative_path}:${r.name_path}`), [
       "app.py:main",
       "app.py:main",

@@ -4,6 +4,7 @@
  * diagnostics after an edit, check_project and test_project with structured failures.
  * @module
  */
+import { flattenReferences } from "../helpers/symbols.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
@@ -69,7 +70,7 @@ Deno.test({
         name_path: "Shape/area",
         relative_path: "src/shapes.rs",
       });
-      assertEquals(names(text).sort(), [
+      assertEquals(flattenReferences(text).map((r) => r.name_path).sort(), [
         "impl Shape for Circle/area",
         "impl Shape for Square/area",
         "tests/circle_area",

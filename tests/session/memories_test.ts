@@ -333,3 +333,41 @@ Deno.test("e2e memories: round trip over MCP, Serena's memories included", async
     await server.close();
   }
 });
+
+Deno.test("memories: Serena 1.7 names (memory_name, max_chars, topic), older names as aliases", async () => {
+  await using h = await toolHarness();
+  assertEquals(
+    await h.call(writeMemory, { memory_name: "auth_login_flow", content: "# Login\n" }),
+    "Memory auth_login_flow written.",
+  );
+  assertEquals(
+    await h.call(writeMemory, { memory_file_name: "auth_tokens", content: "# Tokens\n" }),
+    "Memory auth_tokens written.",
+  );
+  await h.call(writeMemory, { memory_name: "build", content: "deno task test\n" });
+  assertEquals(await h.call(readMemory, { memory_name: "auth_tokens" }), "# Tokens\n");
+  assertEquals(await h.call(readMemory, { memory_file_name: "auth_login_flow" }), "# Login\n");
+  assertEquals(await h.call(listMemories, {}), '["auth_login_flow","auth_tokens","build"]');
+  assertEquals(await h.call(listMemories, { topic: "auth" }), '["auth_login_flow","auth_tokens"]');
+  assertEquals(
+    (await h.run(writeMemory, { memory_name: "long", content: "x".repeat(11), max_chars: 10 }))
+      .text,
+    "Content for long is too long. Max length is 10 characters. Please make the content shorter.",
+  );
+  assertEquals(
+    await h.call(editMemory, {
+      memory_name: "build",
+      needle: "test",
+      repl: "ok",
+      mode: "literal",
+      allow_multiple_occurrences: true,
+    }),
+    "OK",
+  );
+  assertEquals(await h.call(deleteMemory, { memory_name: "build" }), "Memory build deleted.");
+  const both = await h.run(readMemory, { memory_name: "a", memory_file_name: "a" });
+  assertEquals(
+    both.text,
+    "Give either 'memory_name' or its older name 'memory_file_name' to read_memory, not both.",
+  );
+});

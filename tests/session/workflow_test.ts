@@ -193,12 +193,17 @@ Deno.test("markers and descriptions of this issue's tools", () => {
     assert(tool.description.length < 1024, `${tool.name}: description too long`);
     for (const param of Object.keys(tool.params)) assert(/^[a-z_]+$/.test(param), param);
   }
-  // Serena's parameter names, so prompts written for Serena work unchanged.
+  // Serena 1.7's parameter names (the 2025 names are accepted as aliases), so prompts written
+  // for Serena work unchanged.
   assertEquals(Object.keys(byName.get("write_memory")!.params), [
-    "memory_file_name",
+    "memory_name",
     "content",
-    "max_answer_chars",
+    "max_chars",
   ]);
+  assertEquals(byName.get("write_memory")!.aliases, {
+    memory_file_name: "memory_name",
+    max_answer_chars: "max_chars",
+  });
   assertEquals(Object.keys(byName.get("rename_memory")!.params), ["old_name", "new_name"]);
   assertEquals(Object.keys(byName.get("remove_project")!.params), ["project_name"]);
   assertEquals(Object.keys(byName.get("execute_shell_command")!.params).slice(0, 4), [

@@ -194,16 +194,29 @@ Deno.test({
       name_path: "Circle",
       relative_path: "src/shapes.ts",
     });
-    // 19 references to Circle; the 4 in import statements are left out (as Serena does).
-    assertEquals(refs.length, 15);
-    const where = refs.map((r: Json) => `${r.relative_path}:${r.name_path}`);
-    assertEquals(where.filter((w: string) => w === "src/geometry.ts:scale[3]").length, 4);
-    assertEquals(where.filter((w: string) => w.startsWith("src/main.ts")).length, 3);
-    const first = refs.find((r: Json) => r.relative_path === "src/registry.ts");
-    assertEquals(first, {
+    // 19 references, grouped by file then kind; import lines are listed under their file.
+    const count = (byKind: Json) =>
+      Object.values(byKind).reduce((n: number, list) => n + (list as unknown[]).length, 0);
+    assertEquals(
+      Object.fromEntries(
+        Object.entries(refs).map(([file, byKind]) => [file, count(byKind as Json)]),
+      ),
+      {
+        "src/shapes.ts": 2,
+        "src/broken.ts": 2,
+        "src/geometry.ts": 7,
+        "src/registry.ts": 4,
+        "src/main.ts": 4,
+      },
+    );
+    assertEquals(refs["src/geometry.ts"].Function.map((r: Json) => r.name_path), [
+      "scale[3]",
+      "scale[3]",
+      "scale[3]",
+      "scale[3]",
+    ]);
+    assertEquals(refs["src/registry.ts"].Method[0], {
       name_path: "ShapeRegistry/circles",
-      kind: "Method",
-      relative_path: "src/registry.ts",
       body_location: { start_line: 14, end_line: 20 },
       content_around_reference: "...  13:\n  >  14:  circles(): Circle[] {\n" +
         "...  15:    const found: Circle[] = [];",
@@ -213,13 +226,14 @@ Deno.test({
       relative_path: "src/shapes.ts",
       include_kinds: [12],
     });
-    assertEquals(functions.length, 10);
+    assertEquals(Object.values(functions).map((byKind) => count(byKind as Json)), [1, 4, 1]);
     const methodRefs = await json(findReferencingSymbols, {
       name_path: "ShapeRegistry/add",
       relative_path: "src/registry.ts",
     });
-    assertEquals(methodRefs.length, 4);
-    assert(methodRefs.every((r: Json) => r.name_path === "main"));
+    assertEquals(Object.keys(methodRefs), ["src/main.ts"]);
+    assertEquals(methodRefs["src/main.ts"].Function.length, 4);
+    assert(methodRefs["src/main.ts"].Function.every((r: Json) => r.name_path === "main"));
     const ambiguous = await h.run(findReferencingSymbols, {
       name_path: "area",
       relative_path: "src/shapes.ts",
@@ -247,11 +261,11 @@ Deno.test({
     assertEquals(JSON.parse(counts), {
       shortened: "Reference counts per file:",
       result: {
-        "src/broken.ts": 1,
-        "src/geometry.ts": 6,
-        "src/main.ts": 3,
-        "src/registry.ts": 3,
         "src/shapes.ts": 2,
+        "src/broken.ts": 2,
+        "src/geometry.ts": 7,
+        "src/registry.ts": 4,
+        "src/main.ts": 4,
       },
     });
   });
@@ -388,20 +402,27 @@ Deno.test({
       name_path: "Circle",
       relative_path: "shapes/circle.py",
     });
-    // 13 references; the 4 import statements are left out.
-    assertEquals(refs.length, 9);
+    // 13 references, grouped by file then kind; the 4 import lines are listed under their file.
     assertEquals(
-      refs.map((r: Json) => `${r.relative_path}:${r.name_path}:${r.kind}`),
+      Object.entries(refs).flatMap(([file, byKind]) =>
+        Object.entries(byKind as Record<string, Json[]>).flatMap(([kind, list]) =>
+          list.map((r) => `${file}:${r.name_path}:${kind}`)
+        )
+      ).sort(),
       [
+        "app.py:app:File",
+        "app.py:main/big:Variable",
+        "app.py:main/small:Variable",
         "app.py:main:Function",
-        "app.py:main:Function",
-        "app.py:main:Function",
+        "broken.py:broken:File",
         "broken.py:radius_of:Function",
+        "shapes/__init__.py:__all__:Variable",
         "shapes/__init__.py:__init__:File",
         "shapes/circle.py:Circle/unit:Method",
         "shapes/circle.py:Circle/unit:Method",
         "shapes/registry.py:ShapeRegistry/circles:Method",
         "shapes/registry.py:ShapeRegistry/circles:Method",
+        "shapes/registry.py:registry:File",
       ],
     );
   });

@@ -11,11 +11,9 @@ import { editFile } from "../shared/write.ts";
 import { defineTool } from "../tool.ts";
 
 const EditOperation = z.strictObject({
-  old_string: z.string().describe("The exact text to replace."),
-  new_string: z.string().describe("The text to replace it with."),
-  expected_replacements: z.number().int().min(1).default(1).describe(
-    "How many occurrences must be replaced (default 1).",
-  ),
+  old_string: z.string(),
+  new_string: z.string(),
+  expected_replacements: z.number().int().min(1).default(1),
 });
 type EditOperation = z.infer<typeof EditOperation>;
 

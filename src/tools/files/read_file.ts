@@ -1,11 +1,27 @@
 /**
- * read_file: a project file, whole or by 0-based line range.
+ * read_file: a project file, whole or by 0-based line range, as Serena 2.1 reads it: `\n`, `\r\n`
+ * and a lone `\r` end a line, the answer's lines are joined with `\n`, and a range is a slice of
+ * those lines (a final line break leaves an empty last line; a range past the end is empty;
+ * negative line numbers count from the end).
  * @module
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
+
+/** The lines of a text: `\n`, `\r\n` and a lone `\r` are line breaks. */
+export function splitAnyLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/** Slice bounds of an inclusive 0-based line range (negative: from the end), clamped. */
+function sliceOf(start: number, end: number | null, count: number): [number, number] {
+  const from = Math.max(0, start < 0 ? start + count : start);
+  if (end === null) return [from, count];
+  const last = end < 0 ? end + count : end;
+  return [from, Math.min(count, Math.max(0, last + 1))];
+}
 
 export const readFile = defineTool({
   name: "read_file",
@@ -14,8 +30,10 @@ export const readFile = defineTool({
     "you need when you know them.",
   params: {
     relative_path: z.string().describe("The file."),
-    start_line: z.number().int().min(0).default(0).describe("0-based index of the first line."),
-    end_line: z.number().int().min(0).nullable().default(null).describe(
+    start_line: z.number().int().default(0).describe(
+      "0-based first line; negative counts from the end.",
+    ),
+    end_line: z.number().int().nullable().default(null).describe(
       "0-based last line (inclusive); null: the end.",
     ),
     max_answer_chars: maxAnswerChars,
@@ -25,23 +43,18 @@ export const readFile = defineTool({
     const project = ctx.project();
     const resolved = project.resolveFile(args.relative_path);
     const { text } = await project.readText(resolved);
-    if (args.start_line === 0 && args.end_line === null) {
-      ctx.session.reads.recordRead(resolved.real);
-      return text;
-    }
-    const lines = text.split("\n");
-    const lineCount = text.endsWith("\n") ? lines.length - 1 : lines.length;
-    if (args.start_line >= Math.max(lineCount, 1)) {
-      throw new ToolError(
-        `start_line ${args.start_line} is beyond the end of '${resolved.relative}', ` +
-          `which has ${lineCount} line(s) (0-based: 0..${lineCount - 1}).`,
-      );
-    }
-    if (args.end_line !== null && args.end_line < args.start_line) {
+    const lines = splitAnyLines(text);
+    if (
+      args.end_line !== null && args.start_line >= 0 && args.end_line >= 0 &&
+      args.end_line < args.start_line
+    ) {
       throw new ToolError(`end_line (${args.end_line}) is before start_line (${args.start_line}).`);
     }
-    const end = args.end_line === null ? lineCount - 1 : Math.min(args.end_line, lineCount - 1);
-    ctx.session.reads.recordRead(resolved.real, args.start_line, args.end_line ?? Infinity);
-    return lines.slice(args.start_line, end + 1).join("\n");
+    const [from, to] = sliceOf(args.start_line, args.end_line, lines.length);
+    if (from === 0 && to === lines.length) ctx.session.reads.recordRead(resolved.real);
+    else if (from < to) {
+      ctx.session.reads.recordRead(resolved.real, from, args.end_line === null ? Infinity : to - 1);
+    }
+    return lines.slice(from, to).join("\n");
   },
 });

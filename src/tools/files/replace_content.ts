@@ -84,10 +84,10 @@ export const replaceInFiles = defineTool({
     paths_exclude_glob: z.string().default(""),
     dry_run: z.boolean().default(true).describe("Only list what would change (default)."),
     occurrence_ids: z.array(z.string()).optional().describe(
-      "Apply only these occurrences (ids from a dry run, 'path#n@digest').",
+      "Only these ids (from a dry run).",
     ),
     expected_count: z.number().int().min(0).optional().describe(
-      "Refuse to apply unless exactly this many occurrences are replaced.",
+      "Refuse unless exactly this many are replaced.",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -27,6 +27,10 @@ export interface SearchOptions {
   exclude: string;
   relativePath: string;
   codeOnly: boolean;
+  /** Search ignored files too (default: skip them). */
+  includeIgnored?: boolean;
+  /** DOTALL and MULTILINE (Serena's default); false matches `.`, `^` and `$` plainly. */
+  multiline?: boolean;
   signal?: AbortSignal;
 }
 
@@ -36,13 +40,14 @@ export async function searchProject(
   project: Project,
   options: SearchOptions,
 ): Promise<Record<string, string[]>> {
-  const regex = compilePattern(options.pattern, "gms");
+  const regex = compilePattern(options.pattern, options.multiline === false ? "g" : "gms");
   const include = options.include ? globMatcher(options.include) : null;
   const exclude = options.exclude ? globMatcher(options.exclude) : null;
   const scope = project.resolve(options.relativePath || ".");
   const files: string[] = [];
   if (Deno.statSync(scope.real).isDirectory) {
-    for await (const entry of project.walk(scope.relative, { signal: options.signal })) {
+    const walk = { signal: options.signal, skipIgnored: options.includeIgnored !== true };
+    for await (const entry of project.walk(scope.relative, walk)) {
       if (!entry.isDirectory) files.push(entry.path);
     }
   } else {
@@ -115,6 +120,8 @@ export const searchForPattern = defineTool({
     restrict_search_to_code_files: z.boolean().default(false).describe(
       "Only source-code files.",
     ),
+    skip_ignored_files: z.boolean().default(true).describe("Skip ignored files."),
+    multiline: z.boolean().default(true).describe("false: '.' stops at line ends."),
     max_answer_chars: maxAnswerChars,
   },
   readOnly: true,
@@ -138,6 +145,8 @@ export const searchForPattern = defineTool({
       exclude: args.paths_exclude_glob,
       relativePath: args.relative_path,
       codeOnly: args.restrict_search_to_code_files,
+      includeIgnored: !args.skip_ignored_files,
+      multiline: args.multiline,
       signal: ctx.signal,
     });
     const full = JSON.stringify(results);

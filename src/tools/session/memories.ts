@@ -11,7 +11,7 @@ import { memoryRootFor } from "../../project/worktree.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, replaceMode } from "../shared/params.ts";
 
-const memoryFileName = z.string().describe(
+const memoryNameParam = z.string().describe(
   "Memory name, e.g. 'build_and_test'.",
 );
 
@@ -24,65 +24,71 @@ export function memoriesOf(ctx: ToolContext): Memories {
 
 export const writeMemory = defineTool({
   name: "write_memory",
+  aliases: { memory_file_name: "memory_name", max_answer_chars: "max_chars" },
   description: "Writes a markdown memory about the project for later conversations (creates or " +
     "overwrites). Keep it concise.",
   params: {
-    memory_file_name: memoryFileName,
+    memory_name: memoryNameParam,
     content: z.string().describe("Markdown content (UTF-8)."),
-    max_answer_chars: maxAnswerChars.describe(
+    max_chars: maxAnswerChars.describe(
       "Longest content accepted; -1: the configured limit.",
     ),
   },
   readOnly: false,
   async handler(args, ctx) {
     const project = ctx.project();
-    const max = args.max_answer_chars === -1
+    const max = args.max_chars === -1
       ? project.settings.default_max_tool_answer_chars
-      : args.max_answer_chars;
+      : args.max_chars;
     if (max <= 0) {
-      throw new ToolError(`max_answer_chars must be a positive integer or -1, got: ${max}`);
+      throw new ToolError(`max_chars must be a positive integer or -1, got: ${max}`);
     }
     if (args.content.length > max) {
       throw new ToolError(
-        `Content for ${args.memory_file_name} is too long. Max length is ${max} characters. ` +
+        `Content for ${args.memory_name} is too long. Max length is ${max} characters. ` +
           "Please make the content shorter.",
       );
     }
-    await memoriesOf(ctx).write(args.memory_file_name, args.content);
-    return `Memory ${memoryName(args.memory_file_name)} written.`;
+    await memoriesOf(ctx).write(args.memory_name, args.content);
+    return `Memory ${memoryName(args.memory_name)} written.`;
   },
 });
 
 export const readMemory = defineTool({
   name: "read_memory",
+  aliases: { memory_file_name: "memory_name" },
   description:
     "Reads a project memory. Only memories whose name suggests they matter for the task, " +
     "each once.",
-  params: { memory_file_name: memoryFileName, max_answer_chars: maxAnswerChars },
+  params: { memory_name: memoryNameParam, max_answer_chars: maxAnswerChars },
   readOnly: true,
   async handler(args, ctx) {
-    return await memoriesOf(ctx).read(args.memory_file_name);
+    return await memoriesOf(ctx).read(args.memory_name);
   },
 });
 
 export const listMemories = defineTool({
   name: "list_memories",
   description: "Lists the names of the project's memories (JSON array).",
-  params: {},
+  params: {
+    topic: z.string().default("").describe("Only names starting with this."),
+  },
   readOnly: true,
-  async handler(_args, ctx) {
-    return JSON.stringify(await memoriesOf(ctx).list());
+  async handler(args, ctx) {
+    const names = await memoriesOf(ctx).list();
+    return JSON.stringify(names.filter((name) => name.startsWith(args.topic.trim())));
   },
 });
 
 export const deleteMemory = defineTool({
   name: "delete_memory",
+  aliases: { memory_file_name: "memory_name" },
   description: "Deletes a project memory; only when the user asks.",
-  params: { memory_file_name: memoryFileName },
+  params: { memory_name: memoryNameParam },
   readOnly: false,
   async handler(args, ctx) {
-    const outcome = await memoriesOf(ctx).delete(args.memory_file_name);
-    const name = memoryName(args.memory_file_name);
+    const outcome = await memoriesOf(ctx).delete(args.memory_name);
+    const name = memoryName(args.memory_name);
     return outcome.serenaCopyRemains
       ? `Memory ${name} deleted. An older copy from Serena remains in ${SERENA_MEMORY_DIR}/` +
         `${name}.md and is still listed (Sextant never modifies ${SERENA_MEMORY_DIR}/).`
@@ -92,9 +98,10 @@ export const deleteMemory = defineTool({
 
 export const editMemory = defineTool({
   name: "edit_memory",
+  aliases: { memory_file_name: "memory_name" },
   description: "Replaces text in a memory, literally or by regex (as replace_content). Returns OK.",
   params: {
-    memory_file_name: memoryFileName,
+    memory_name: memoryNameParam,
     needle: z.string().min(1).describe("Text or regex to find."),
     repl: z.string().describe("Replacement."),
     mode: replaceMode,
@@ -105,7 +112,7 @@ export const editMemory = defineTool({
   readOnly: false,
   async handler(args, ctx) {
     const memories = memoriesOf(ctx);
-    const name = memoryName(args.memory_file_name);
+    const name = memoryName(args.memory_name);
     const source = await memories.edit(
       name,
       (text) =>
@@ -125,8 +132,8 @@ export const renameMemory = defineTool({
   name: "rename_memory",
   description: "Renames a project memory. Fails if the new name is already taken.",
   params: {
-    old_name: memoryFileName.describe("Current memory name."),
-    new_name: memoryFileName.describe("New memory name ('.md' optional; no '/' or '\\')."),
+    old_name: memoryNameParam.describe("Current memory name."),
+    new_name: memoryNameParam.describe("New memory name ('.md' optional; no '/' or '\\')."),
   },
   markers: ["optional"],
   readOnly: false,

@@ -36,6 +36,7 @@ export function aliasTool(
     markers,
     readOnly: tool.readOnly,
     destructive: tool.destructive,
+    ...(tool.aliases ? { aliases: tool.aliases } : {}),
     handler(args, ctx) {
       const mapped: Record<string, unknown> = { ...args };
       for (const [original, renamed] of Object.entries(renames)) {

@@ -26,9 +26,9 @@ export const kindList = z.array(z.number().int()).default([]);
 
 /** Parameter descriptions shared by several tools. */
 export const describe = {
-  namePath: "The symbol's name path: 'name', 'Outer/name', '/Outer/name' or 'name[1]'.",
+  namePath: "The symbol's name path, e.g. 'Outer/name'.",
   relativePath: "The file of the symbol.",
-  includeKinds: "LSP symbol kinds to include (5 class, 6 method, 12 function, ...); []: all.",
+  includeKinds: "LSP symbol kinds to include (5 class, 6 method, 12 function); []: all.",
   excludeKinds: "LSP symbol kinds to exclude (wins).",
 };
 

@@ -8,6 +8,7 @@ import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
 import {
   findImplementations as implementationsOf,
   findReferences,
+  type ReferenceHit,
 } from "../../lsp/symbols_queries.ts";
 import {
   describe,
@@ -22,6 +23,31 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { ToolError } from "../../errors.ts";
+import { parseNamePath } from "../../lsp/name_path.ts";
+import type { RequestOptions } from "../../lsp/types.ts";
+import { infoOf } from "../shared/info.ts";
+
+/** The one symbol a name path denotes anywhere in the project; an error for none or several. */
+async function locateInProject(ctx: ToolContext, namePath: string, options: RequestOptions) {
+  const pattern = parseNamePath(namePath);
+  const matches = await indexOf(ctx).find(pattern, { substring: false }, {
+    relPath: ".",
+    isDirectory: true,
+  }, options);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new ToolError(
+      `No symbol with name path '${namePath}' found in the project. ` +
+        "Check the name path with find_symbol.",
+    );
+  }
+  const listed = matches.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`).join(", ");
+  throw new ToolError(
+    `Found multiple ${matches.length} symbols with name path '${namePath}': ${listed}. ` +
+      "Give relative_path (the file) or a longer name path.",
+  );
+}
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -38,20 +64,25 @@ async function resolveQueryTarget(
   toolName: string,
 ) {
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
-  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const index = indexOf(ctx);
   const options = requestOptions(ctx);
+  if (args.relative_path.trim() === "" && toolName === "find_referencing_symbols") {
+    // No file given: the one symbol of this name path in the whole project.
+    const target = await locateInProject(ctx, args.name_path, options);
+    return { index, options, target, wanted };
+  }
+  const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const target = await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
 }
 
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
-  description: "Finds references to a symbol, each as the symbol that contains it, with the " +
-    "referencing line ('>') and one line either side (0-based).",
+  description: "Finds references to a symbol, grouped by file, then by the kind of the symbol " +
+    "containing each (imports under File), with the line ('>') and one line either side.",
   params: {
     name_path: z.string().describe(describe.namePath),
-    relative_path: z.string().describe(describe.relativePath),
+    relative_path: z.string().describe(describe.relativePath + " Empty: the whole project."),
     include_kinds: kindList.describe(describe.includeKinds + " Of the referencing symbols."),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     max_answer_chars: maxAnswerChars,
@@ -68,12 +99,13 @@ export const findReferencingSymbols = defineTool({
       wanted(h.symbol.kind)
     );
     const linesOf = new Map<string, string[]>();
-    const full = hits.map((h) => {
+    const full = groupByFileAndKind(hits, (h) => {
       let lines = linesOf.get(h.relPath);
       if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
       const line = h.position.line;
       return {
-        ...symbolDict(h.symbol, { depth: 0, relativePath: true }),
+        name_path: namePathOf(h.symbol),
+        body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
         content_around_reference: formatMatch(lines, line, line, 1, 1),
       };
     });
@@ -83,10 +115,8 @@ export const findReferencingSymbols = defineTool({
         {
           note: "References without surrounding lines:",
           text: () =>
-            toJson(hits.map((h) => ({
+            toJson(groupByFileAndKind(hits, (h) => ({
               name_path: namePathOf(h.symbol),
-              kind: symbolKindName(h.symbol.kind),
-              relative_path: h.relPath,
               reference_line: h.position.line,
             }))),
         },
@@ -104,6 +134,18 @@ export const findReferencingSymbols = defineTool({
   },
 });
 
+/** Serena's grouping of references: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
+function groupByFileAndKind<T>(
+  hits: readonly ReferenceHit[],
+  entry: (hit: ReferenceHit) => T,
+): Record<string, Record<string, T[]>> {
+  const grouped: Record<string, Record<string, T[]>> = {};
+  for (const h of hits) {
+    ((grouped[h.relPath] ??= {})[symbolKindName(h.symbol.kind)] ??= []).push(entry(h));
+  }
+  return grouped;
+}
+
 export const findImplementations = defineTool({
   name: "find_implementations",
   description:
@@ -111,6 +153,9 @@ export const findImplementations = defineTool({
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath + " Must be a file."),
+    include_info: z.boolean().default(false).describe(
+      "Include hover info.",
+    ),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     max_answer_chars: maxAnswerChars,
@@ -126,6 +171,12 @@ export const findImplementations = defineTool({
     const found = (await implementationsOf(index, target, options)).filter((m) =>
       wanted(m.node.kind)
     );
-    return toJson(found.map((m) => symbolDict(m.node, { depth: 0, relativePath: true })));
+    const info = args.include_info ? await infoOf(index, found, options) : new Map();
+    return toJson(found.map((m) => {
+      const d = symbolDict(m.node, { depth: 0, relativePath: true });
+      const text = info.get(m);
+      if (text) d.info = text;
+      return d;
+    }));
   },
 });

@@ -17,9 +17,13 @@ import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { resolveScope } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { infoOf } from "../shared/info.ts";
+import { ToolError } from "../../errors.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",
+  aliases: { name_path: "name_path_pattern" },
   description:
     "Finds symbols by name path in the project, a folder or a file: 'name', 'Outer/name' " +
     "(suffix), '/Outer/name' (absolute), 'name[1]' (overload). JSON with 0-based lines; " +
@@ -29,22 +33,25 @@ export const findSymbol = defineTool({
       "Name or name path ('Class/method', '/Class/method').",
     ),
     depth: z.number().int().min(0).default(0).describe(
-      "Levels of children to include (1: e.g. methods).",
+      "Child levels to include.",
     ),
     relative_path: z.string().default("").describe(
       "Search only this file or folder; '': the project.",
     ),
     include_body: z.boolean().default(false).describe("Include the symbols' source code."),
+    include_info: z.boolean().default(false).describe("Include hover info (signature, docs)."),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
-    substring_matching: z.boolean().default(false).describe(
-      "Last segment as substring: 'Foo/get' finds 'Foo/getValue'.",
-    ),
+    substring_matching: z.boolean().default(false).describe("Last segment as substring."),
+    max_matches: z.number().int().default(-1).describe("More is an error; -1: no limit."),
     max_answer_chars: maxAnswerChars,
   },
   markers: ["symbolic-read"],
   readOnly: true,
   async handler(args, ctx) {
+    if (args.max_matches === 0 || args.max_matches < -1) {
+      throw new ToolError("max_matches must be > 0 or equal to -1.");
+    }
     const project = ctx.project();
     const pattern = parseNamePath(args.name_path_pattern);
     const includeKinds = checkKinds(args.include_kinds, "include_kinds");
@@ -56,19 +63,31 @@ export const findSymbol = defineTool({
       scope,
       requestOptions(ctx),
     );
+    const byFile = (sorted = false) => {
+      const out: Record<string, string[]> = {};
+      for (const m of matches) (out[m.node.relPath] ??= []).push(namePathOf(m.node));
+      if (sorted) { for (const paths of Object.values(out)) paths.sort(); }
+      return toJson(out);
+    };
+    if (args.max_matches > 0 && matches.length > args.max_matches) {
+      throw new ToolError(
+        `Matched ${matches.length}>max_matches=${args.max_matches} symbols.\n${byFile(true)}`,
+      );
+    }
+    const info = args.include_info && !args.include_body
+      ? await infoOf(indexOf(ctx), matches, requestOptions(ctx))
+      : new Map<SymbolMatch, string>();
     const dicts = (depth: number, body: boolean) =>
-      matches.map((m) =>
-        symbolDict(m.node, {
+      matches.map((m) => {
+        const d = symbolDict(m.node, {
           depth,
           relativePath: true,
           bodyText: body ? m.file.text : undefined,
-        })
-      );
-    const byFile = () => {
-      const out: Record<string, string[]> = {};
-      for (const m of matches) (out[m.node.relPath] ??= []).push(namePathOf(m.node));
-      return toJson(out);
-    };
+        });
+        const text = info.get(m);
+        if (text) d.info = text;
+        return d;
+      });
     const shorter = [];
     if (args.include_body) {
       shorter.push({
@@ -79,7 +98,7 @@ export const findSymbol = defineTool({
     if (args.depth > 0) {
       shorter.push({ note: "Without children:", text: () => toJson(dicts(0, false)) });
     }
-    shorter.push({ note: `${matches.length} matches; name paths per file:`, text: byFile });
+    shorter.push({ note: `${matches.length} matches; name paths per file:`, text: () => byFile() });
     return { text: toJson(dicts(args.depth, args.include_body)), shorter };
   },
 });

@@ -40,9 +40,8 @@ interface CheckEntry {
 export const checkProject = defineTool({
   name: "check_project",
   description:
-    "Runs the project's checker (cargo check, deno check, tsc, pyright, go vet, gprbuild) and " +
-    "returns its diagnostics with 1-based lines. include_fixes adds quick fixes with ids for " +
-    "execute_code_action. May write build output (target/, obj/).",
+    "Runs the project's own checker (cargo, deno, tsc, pyright, go vet, gprbuild); diagnostics " +
+    "with 1-based lines, and with include_fixes quick-fix ids for execute_code_action.",
   params: {
     project_name: projectNameParam,
     include_fixes: z.boolean().default(false).describe(

@@ -1,0 +1,84 @@
+/**
+ * Unit tests of the file-set scan (file_set.ts) and of its use by document sync: files created
+ * or deleted on disk, directly or in new and removed folders, are reported by the very next scan;
+ * ignored folders and other extensions are not; a sync announces new files and opens them for its
+ * query only. No sleeps.
+ * @module
+ */
+import { join } from "node:path";
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { tempDir } from "../../tests/helpers/tool_ctx.ts";
+import { DocumentSync } from "./documents.ts";
+import { FileSet } from "./file_set.ts";
+
+function fileSet(root: string): FileSet {
+  return new FileSet({
+    root,
+    extensions: [".ts"],
+    ignored: (rel) => rel === "node_modules" || rel.endsWith("/node_modules"),
+  });
+}
+
+Deno.test("file set: the next scan reports created and deleted files", async () => {
+  await using dir = await tempDir("sextant-fileset-");
+  const at = (rel: string) => join(dir.path, rel);
+  await Deno.mkdir(at("src/deep"), { recursive: true });
+  await Deno.writeTextFile(at("src/a.ts"), "export const a = 1;\n");
+  await Deno.writeTextFile(at("src/deep/b.ts"), "export const b = 1;\n");
+  const set = fileSet(dir.path);
+  assertEquals(set.scan(), { created: [], deleted: [] });
+  assertEquals(set.scan(), { created: [], deleted: [] });
+
+  await Deno.writeTextFile(at("src/c.ts"), "export const c = 1;\n");
+  await Deno.writeTextFile(at("src/notes.md"), "# not a source file\n");
+  await Deno.mkdir(at("src/new/inner"), { recursive: true });
+  await Deno.writeTextFile(at("src/new/inner/d.ts"), "export const d = 1;\n");
+  await Deno.mkdir(at("node_modules/pkg"), { recursive: true });
+  await Deno.writeTextFile(at("node_modules/pkg/e.ts"), "export const e = 1;\n");
+  assertEquals(set.scan(), { created: ["src/c.ts", "src/new/inner/d.ts"], deleted: [] });
+  assertEquals(set.scan(), { created: [], deleted: [] });
+
+  await Deno.remove(at("src/a.ts"));
+  await Deno.remove(at("src/deep"), { recursive: true });
+  assertEquals(set.scan(), { created: [], deleted: ["src/a.ts", "src/deep/b.ts"] });
+  await Deno.rename(at("src/c.ts"), at("src/new/c2.ts"));
+  assertEquals(set.scan(), { created: ["src/new/c2.ts"], deleted: ["src/c.ts"] });
+});
+
+Deno.test("documents: a new file is announced and open during the next query only", async () => {
+  await using dir = await tempDir("sextant-fileset-");
+  await Deno.writeTextFile(join(dir.path, "a.ts"), "export const a = 1;\n");
+  const sent: string[] = [];
+  const docs = new DocumentSync({
+    root: dir.path,
+    server: {
+      notify: (method, params) => {
+        const p = params as {
+          textDocument?: { uri: string };
+          changes?: Array<{ uri: string; type: number }>;
+        };
+        const name = (uri: string) => uri.slice(uri.lastIndexOf("/") + 1);
+        const what = p.changes?.map((c) => `${name(c.uri)}:${c.type}`).join(",") ??
+          name(p.textDocument?.uri ?? "");
+        sent.push(`${method.replace(/^.*\//, "")} ${what}`);
+        return Promise.resolve();
+      },
+    },
+    languageId: () => "typescript",
+    fileSet: fileSet(dir.path),
+  });
+  await (await docs.sync(["a.ts"])).release();
+  assertEquals(sent.splice(0), ["didOpen a.ts"]);
+
+  await Deno.writeTextFile(join(dir.path, "b.ts"), "import { a } from './a.ts';\n");
+  const lease = await docs.sync(["a.ts"]);
+  assertEquals(sent.splice(0), ["didOpen b.ts", "didChangeWatchedFiles b.ts:1"]);
+  assertEquals(docs.openDocuments(), ["a.ts", "b.ts"]);
+  await lease.release();
+  assertEquals(sent.splice(0), ["didClose b.ts"]);
+  assertEquals(docs.openDocuments(), ["a.ts"]);
+
+  await Deno.remove(join(dir.path, "b.ts"));
+  await (await docs.sync(["a.ts"])).release();
+  assertEquals(sent.splice(0), ["didChangeWatchedFiles b.ts:3"]);
+});

@@ -1,0 +1,57 @@
+/**
+ * The symbol a reference belongs to, by Serena's rule, so that `find_referencing_symbols` names
+ * the same symbols Serena names:
+ * - candidates are definitions spanning several lines (module, namespace, package, class, method,
+ *   constructor, enum, interface, function, object, struct) and variables and constants of any
+ *   size; a one-line definition is not a candidate (an overload signature, for instance);
+ * - a candidate holds a position when the position's line is within its lines and, on its first
+ *   line, not before its start (line-based: pyright gives a variable only its name's range, and
+ *   the initializer after the name still belongs to it);
+ * - the innermost candidate is the one starting on the latest line (on a tie, the outer one).
+ *
+ * So a reference in a module-level variable's initializer belongs to that variable, one in a
+ * local constant inside a method to that constant (`Cls/method/found`), and one outside every
+ * candidate (an import or re-export line) to no symbol: the caller reports the file.
+ * @module
+ */
+import { type Position, SymbolKind, type SymbolNode, walkSymbols } from "./symbols.ts";
+
+/** Kinds that hold code when they span several lines. */
+const DEFINITION_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.File,
+  SymbolKind.Module,
+  SymbolKind.Namespace,
+  SymbolKind.Package,
+  SymbolKind.Class,
+  SymbolKind.Method,
+  SymbolKind.Constructor,
+  SymbolKind.Enum,
+  SymbolKind.Interface,
+  SymbolKind.Function,
+  19, // Object
+  SymbolKind.Struct,
+]);
+
+function isCandidate(node: SymbolNode): boolean {
+  if (node.kind === SymbolKind.Variable || node.kind === SymbolKind.Constant) return true;
+  return DEFINITION_KINDS.has(node.kind) && node.range.start.line !== node.range.end.line;
+}
+
+function holds(node: SymbolNode, pos: Position): boolean {
+  const { start, end } = node.range;
+  if (pos.line < start.line || pos.line > end.line) return false;
+  return pos.line !== start.line || pos.character >= start.character;
+}
+
+/** The symbol a reference at `pos` belongs to, or null at file level. */
+export function referenceContainer(
+  roots: readonly SymbolNode[],
+  pos: Position,
+): SymbolNode | null {
+  let best: SymbolNode | null = null;
+  for (const node of walkSymbols(roots)) {
+    if (!isCandidate(node) || !holds(node, pos)) continue;
+    if (best === null || node.range.start.line > best.range.start.line) best = node;
+  }
+  return best;
+}

@@ -1,0 +1,121 @@
+/**
+ * find_declaration (Serena 1.7): the declaration of the symbol used at a place in a file, the
+ * place given by a regular expression whose one group marks the usage (`obj\.(process)\(`),
+ * searched in the whole file or in the body of a containing symbol. The match must be unique.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { ToolError } from "../../errors.ts";
+import { compilePattern } from "../../edit/replace.ts";
+import { referenceContainer } from "../../lsp/reference_container.ts";
+import { type Position, symbolsAt } from "../../lsp/symbols.ts";
+import { normalizeLocations, projectPathOf } from "../../lsp/symbols_queries.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { defineTool } from "../tool.ts";
+import {
+  indexOf,
+  locate,
+  requestOptions,
+  resolveSourceFile,
+  symbolDict,
+} from "../shared/symbols.ts";
+import { symbolInfo } from "../shared/info.ts";
+import { toJson } from "../shared/json.ts";
+
+/** Where the regex's one group starts in `text` (0-based line and column); Serena's errors. */
+export function usagePosition(text: string, regex: string): Position {
+  const pattern = compilePattern(regex, "gms");
+  const matches = [...text.matchAll(pattern)];
+  if (matches.length === 0) throw new ToolError(`No match found for regex: ${regex}`);
+  if (matches.length > 1) {
+    throw new ToolError(
+      `Match must be unique; found ${matches.length} matches for regex: ${regex}`,
+    );
+  }
+  const match = matches[0]!;
+  const groups = match.length - 1;
+  if (groups !== 1) {
+    throw new ToolError(
+      `Regex must contain exactly one group to capture the position, but found ${groups} groups.`,
+    );
+  }
+  // The group's offset: with the `d` flag the engine reports it exactly.
+  const exact = new RegExp(pattern.source, pattern.flags.replace("g", "") + "d").exec(
+    text.slice(match.index),
+  );
+  const offset = match.index + (exact?.indices?.[1]?.[0] ?? 0);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length - 1;
+  return { line, character: offset - (before.lastIndexOf("\n") + 1) };
+}
+
+export const findDeclaration = defineTool({
+  name: "find_declaration",
+  description: "Finds the declaration of the symbol used where the regex's one group matches " +
+    "(the match must be unique). Returns the declaring symbol as JSON.",
+  params: {
+    relative_path: z.string().describe("The file of the usage."),
+    regex: z.string().min(1).describe("One group marks the usage, e.g. 'obj\\.(process)\\('."),
+    containing_symbol_name_path: z.string().default("").describe("Only inside this symbol."),
+    include_body: z.boolean().default(false).describe("Include its source."),
+    include_info: z.boolean().default(false).describe("Include its hover info."),
+  },
+  // Optional in the default list (its budget); the coding-agent contexts list it.
+  markers: ["symbolic-read", "optional"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const project = ctx.project();
+    const relPath = resolveSourceFile(project, args.relative_path, "find_declaration");
+    const index = indexOf(ctx);
+    const options = requestOptions(ctx);
+    const file = await index.fileSymbols(relPath, options);
+    let at: Position;
+    if (args.containing_symbol_name_path.trim() === "") {
+      at = usagePosition(file.text, args.regex);
+    } else {
+      const owner = await locate(ctx, args.containing_symbol_name_path, relPath, options);
+      const { start, end } = owner.node.range;
+      const body = file.text.split("\n").slice(start.line, end.line + 1).join("\n");
+      const inBody = usagePosition(body, args.regex);
+      at = { line: inBody.line + start.line, character: inBody.character };
+    }
+    const server = await index.pool.serverFor(relPath, options);
+    const result = await server.request<unknown>(
+      "textDocument/definition",
+      { textDocument: { uri: server.uriOf(relPath) }, position: at },
+      { ...options, sync: [relPath] },
+    );
+    let found: SymbolMatch | null = null;
+    for (const loc of normalizeLocations(result)) {
+      const rel = projectPathOf(index, server, loc.uri);
+      if (rel === null) continue;
+      const target = rel === relPath ? file : await index.fileSymbols(rel, options);
+      const chain = symbolsAt(target.roots, loc.range.start);
+      const node = chain.find((n) =>
+        n.selectionRange.start.line === loc.range.start.line &&
+        n.selectionRange.start.character <= loc.range.start.character &&
+        loc.range.start.character <= n.selectionRange.end.character
+      ) ?? referenceContainer(target.roots, loc.range.start);
+      if (node) {
+        found = { node, file: target };
+        break;
+      }
+    }
+    if (!found) {
+      throw new ToolError(
+        "No symbol declaration found at the location of the regex match. " +
+          `Location: ${relPath}:${at.line}:${at.character}.`,
+      );
+    }
+    const dict = symbolDict(found.node, {
+      depth: 0,
+      relativePath: true,
+      bodyText: args.include_body ? found.file.text : undefined,
+    });
+    if (args.include_info && !args.include_body) {
+      const info = await symbolInfo(index, found, options);
+      if (info) dict.info = info;
+    }
+    return toJson(dict);
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * find_referencing_symbols answers as Serena 2.1 gives them, compared with Serena's own answers on
+ * the same projects (tests/symbols/golden/references_*.json, recorded from Serena 2.1.0; Sextant
+ * prints the same JSON without spaces): grouped by file (in the order the server named them), then by kind;
+ * import and re-export lines listed under their file; a reference in a module-level variable's
+ * initializer, or in a local constant, under that variable.
+ */
+import { join } from "node:path";
+import { assertEquals } from "../helpers/assert.ts";
+import { hasServer, REPO_ROOT, skipUnless } from "../helpers/lsp.ts";
+import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
+import { toolHarness } from "../helpers/tool_ctx.ts";
+import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+
+const golden = (name: string) =>
+  JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "tests/symbols/golden", name)));
+
+const CASES = [
+  {
+    lang: "TypeScript",
+    server: "typescript-language-server",
+    fixture: "typescript",
+    // A re-export (a package's public export) and a module-level constant using Circle.
+    extra: {
+      "src/index.ts": 'export { Circle } from "./shapes.ts";\n',
+      "src/registry.ts": "\nexport const defaultRegistry = new Map<string, Circle>" +
+        '([["unit", Circle.unit()]]);\n',
+    },
+    args: { name_path: "Circle", relative_path: "src/shapes.ts" },
+    golden: "references_circle_ts.json",
+  },
+  {
+    lang: "Python",
+    server: "pyright-langserver",
+    fixture: "python",
+    extra: { "shapes/registry.py": "\n\nDEFAULT_CIRCLE = Circle.unit()\n" },
+    args: { name_path: "Circle", relative_path: "shapes/circle.py" },
+    golden: "references_circle_py.json",
+  },
+];
+
+for (const c of CASES) {
+  Deno.test({
+    name: `find_referencing_symbols (${c.lang}): Serena's answer, imports and variables included`,
+    ignore: skipUnless(hasServer(c.server), c.server),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async (t) => {
+    const tree = await fixtureTree(c.fixture);
+    const decoder = new TextDecoder();
+    for (const [rel, text] of Object.entries(c.extra)) {
+      const before = tree[rel];
+      tree[rel] = (before ? decoder.decode(before as Uint8Array) : "") + text;
+    }
+    await using h = await toolHarness(tree);
+
+    await t.step("the answer equals Serena's", async () => {
+      // Equal as JSON; files in the server's order, which may differ between clients.
+      assertEquals(JSON.parse(await h.call(findReferencingSymbols, c.args)), golden(c.golden));
+    });
+
+    await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+  });
+}
