@@ -458,6 +458,9 @@ if (import.meta.main) {
         `(${mb(startRss)} after loading Sextant's modules; language servers excluded). ` +
         `Symbol cache on disk: ${(cacheBytes / 1024 / 1024).toFixed(1)} MB.`,
     );
+    // Code mode on a real repository: one agent task, direct calls against one repl call.
+    const { printReplTaskBench } = await import("./repl_bench.ts");
+    await printReplTaskBench();
     // The shared service: fronts as clients start them, on the same project.
     const { printServiceBench } = await import("./service_bench.ts");
     await printServiceBench(root, runs);
