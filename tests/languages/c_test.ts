@@ -220,5 +220,26 @@ Deno.test({
       assertEquals(check.isError, true);
       assertStringIncludes(check.text, "No known toolchain in project");
     });
+
+    await t.step(
+      "format_file: preview changes nothing, then clangd's clang-format formats",
+      async () => {
+        const messy = "int messy( int a,int b ){int c=a+b;\nreturn c*2;}\n";
+        await s.write("src/messy.c", messy);
+        const preview = JSON.parse(
+          await s.ok("format_file", { relative_path: "src/messy.c", preview: true }),
+        );
+        assertEquals([preview.formatted, preview.applied], [false, false]);
+        assertEquals(await s.read("src/messy.c"), messy);
+        const applied = JSON.parse(await s.ok("format_file", { relative_path: "src/messy.c" }));
+        assertEquals([applied.formatted, applied.applied], [true, true]);
+        assertEquals(
+          await s.read("src/messy.c"),
+          "int messy(int a, int b) {\n  int c = a + b;\n  return c * 2;\n}\n",
+        );
+        const again = JSON.parse(await s.ok("format_file", { relative_path: "src/messy.c" }));
+        assertEquals([again.formatted, again.changes, again.applied], [true, 0, false]);
+      },
+    );
   },
 });

@@ -207,6 +207,25 @@ Deno.test({
         [["square.go", 20]],
       );
     });
+
+    await t.step("format_file: preview changes nothing, then gofmt formats", async () => {
+      const messy = "package shapes\n\nfunc   Messy( a int,b int ) int{\nreturn a+b}\n";
+      await s.write("messy.go", messy);
+      const preview = JSON.parse(
+        await s.ok("format_file", { relative_path: "messy.go", preview: true }),
+      );
+      assertEquals([preview.formatted, preview.applied], [false, false]);
+      assertStringIncludes(preview.diff, "+func Messy(a int, b int) int {");
+      assertEquals(await s.read("messy.go"), messy);
+      const applied = JSON.parse(await s.ok("format_file", { relative_path: "messy.go" }));
+      assertEquals([applied.formatted, applied.applied], [true, true]);
+      assertEquals(
+        await s.read("messy.go"),
+        "package shapes\n\nfunc Messy(a int, b int) int {\n\treturn a + b\n}\n",
+      );
+      const again = JSON.parse(await s.ok("format_file", { relative_path: "messy.go" }));
+      assertEquals([again.formatted, again.changes, again.applied], [true, 0, false]);
+    });
   },
 });
 

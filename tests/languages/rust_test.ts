@@ -242,5 +242,24 @@ Deno.test({
       const one = JSON.parse(await s.ok("test_project", { test_name: "total" }));
       assertEquals([one.ok, one.summary.passed, one.summary.failed], [true, 1, 0]);
     });
+
+    await t.step("format_file: preview changes nothing, then rustfmt formats", async () => {
+      const messy = "pub fn  messy( a:i32,b :i32)->i32{a+b}\n";
+      await s.write("src/messy.rs", messy);
+      const preview = JSON.parse(
+        await s.ok("format_file", { relative_path: "src/messy.rs", preview: true }),
+      );
+      assertEquals([preview.formatted, preview.applied], [false, false]);
+      assertStringIncludes(preview.diff, "+pub fn messy(a: i32, b: i32) -> i32 {");
+      assertEquals(await s.read("src/messy.rs"), messy);
+      const applied = JSON.parse(await s.ok("format_file", { relative_path: "src/messy.rs" }));
+      assertEquals([applied.formatted, applied.applied], [true, true]);
+      assertEquals(
+        await s.read("src/messy.rs"),
+        "pub fn messy(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+      );
+      const again = JSON.parse(await s.ok("format_file", { relative_path: "src/messy.rs" }));
+      assertEquals([again.formatted, again.changes, again.applied], [true, 0, false]);
+    });
   },
 });
