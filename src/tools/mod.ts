@@ -46,7 +46,7 @@ import { diagnostics } from "./ide/diagnostics.ts";
 import { documentSymbols } from "./ide/document_symbols.ts";
 import { findReferences } from "./ide/find_references.ts";
 import { formatFile } from "./ide/format_file.ts";
-import { getDiagnosticsForFile } from "./ide/get_diagnostics_for_file.ts";
+import { getDiagnosticsForFile, getDiagnosticsForSymbol } from "./ide/get_diagnostics_for_file.ts";
 import { gotoDefinition, implementation, typeDefinition } from "./ide/goto_definition.ts";
 import { hover } from "./ide/hover.ts";
 import { renameAtPosition } from "./ide/rename_at_position.ts";
@@ -169,6 +169,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   findImplementations,
   findDeclaration,
   getDiagnosticsForFile,
+  getDiagnosticsForSymbol,
   replaceSymbolBody,
   insertAfterSymbol,
   insertBeforeSymbol,

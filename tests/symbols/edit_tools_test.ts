@@ -185,15 +185,16 @@ Deno.test({
   });
 
   await t.step("safe_delete_symbol refuses a used symbol and deletes an unused one", async () => {
+    const shapesBefore = await h.read("src/shapes.ts");
     const used = await h.run(safeDeleteSymbol, {
       name_path_pattern: "Round/unit",
       relative_path: "src/shapes.ts",
     });
-    assert(used.isError);
-    assertEquals(
-      used.text,
-      'Cannot delete, the symbol Round/unit is referenced in: {"src/main.ts":[12]}',
-    );
+    assertEquals(used, {
+      isError: false,
+      text: 'Cannot delete, the symbol Round/unit is referenced in: {"src/main.ts":[12]}',
+    });
+    assertEquals(await h.read("src/shapes.ts"), shapesBefore);
     assertEquals(
       await h.call(safeDeleteSymbol, {
         name_path_pattern: "ShapeRegistry/get",
@@ -237,7 +238,8 @@ Deno.test({
         name_path_pattern: assigned.name_path,
         relative_path: "src/parsers.ts",
       });
-      assert(used.isError, used.text);
+      assert(!used.isError, used.text);
+      assertStringIncludes(used.text, "is referenced in: ");
       assertStringIncludes(used.text, "src/use_parsers.ts");
       assertEquals(await h.read("src/parsers.ts"), before);
     },
@@ -317,6 +319,24 @@ Deno.test({
     assertStringIncludes(await h.read("app.py"), "    registry = Registry()\n");
     assertStringIncludes(await h.read("shapes/registry.py"), "class Registry:\n");
   });
+
+  await t.step(
+    "safe_delete_symbol answers a used symbol's references, deleting nothing",
+    async () => {
+      const before = await h.read("shapes/circle.py");
+      assertEquals(
+        await h.run(safeDeleteSymbol, {
+          name_path_pattern: "Circle/unit",
+          relative_path: "shapes/circle.py",
+        }),
+        {
+          isError: false,
+          text: 'Cannot delete, the symbol Circle/unit is referenced in: {"app.py":[12]}',
+        },
+      );
+      assertEquals(await h.read("shapes/circle.py"), before);
+    },
+  );
 
   await t.step("safe_delete_symbol removes an unused function with its spacing", async () => {
     assertEquals(

@@ -1,17 +1,75 @@
 /**
- * get_diagnostics_for_file: the language server's diagnostics of one file, version-matched.
+ * get_diagnostics_for_file and get_diagnostics_for_symbol: the language server's diagnostics of
+ * one file, or of one symbol's body, version-matched and grouped file → severity → symbol.
  * @module
  */
 import { z } from "../../deps.ts";
-import { containingSymbol, namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
-import { fileDiagnostics } from "../../lsp/symbols_queries.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
+import {
+  comparePositions,
+  containingSymbol,
+  namePathOf,
+  type SymbolNode,
+} from "../../lsp/symbols.ts";
+import type { SymbolIndex } from "../../lsp/symbols_index.ts";
+import { fileDiagnostics, findReferences } from "../../lsp/symbols_queries.ts";
+import type { LspDiagnostic, RequestOptions } from "../../lsp/types.ts";
+import { describe, indexOf, locate, locateInProject, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 
 const SEVERITY_NAMES = ["", "Error", "Warning", "Information", "Hint"];
+
+/** Diagnostics by file, then severity name, then the name path of the symbol they belong to. */
+type Grouped = Record<string, Record<string, Record<string, unknown[]>>>;
+
+const minSeverity = z.number().int().min(1).max(4).default(4).describe(
+  "1 errors, 2 +warnings, 3 +information, 4 all.",
+);
+
+/** Add one diagnostic to the grouping, as an entry of `message`, `range`, `code`, `source`. */
+function addDiagnostic(grouped: Grouped, relPath: string, key: string, d: LspDiagnostic): void {
+  const severity = SEVERITY_NAMES[d.severity ?? 1] ?? `Severity_${d.severity}`;
+  const entry: Record<string, unknown> = { message: d.message, range: d.range };
+  if (d.code !== undefined) entry.code = d.code;
+  if (d.source !== undefined) entry.source = d.source;
+  (((grouped[relPath] ??= {})[severity] ??= {})[key] ??= []).push(entry);
+}
+
+/** The symbol a diagnostic belongs to, or null outside every symbol. */
+function ownerOf(roots: readonly SymbolNode[], d: LspDiagnostic): SymbolNode | null {
+  // Some servers (pyright) give variables only their name's range: a diagnostic later on the
+  // same line belongs to the symbol declared there.
+  return containingSymbol(roots, d.range.start) ??
+    roots.find((n) => n.range.start.line === d.range.start.line) ?? null;
+}
+
+/** A file's symbols, or none when the server cannot give them. */
+async function rootsOf(
+  index: SymbolIndex,
+  relPath: string,
+  options: RequestOptions,
+): Promise<SymbolNode[]> {
+  try {
+    return (await index.fileSymbols(relPath, options)).roots;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a diagnostic is part of a symbol's body: its range meets the body, or the symbol (or
+ * one of its descendants) owns it.
+ */
+function inBody(node: SymbolNode, roots: readonly SymbolNode[], d: LspDiagnostic): boolean {
+  if (
+    comparePositions(d.range.end, node.range.start) >= 0 &&
+    comparePositions(d.range.start, node.range.end) <= 0
+  ) return true;
+  for (let s = ownerOf(roots, d); s; s = s.parent) if (s === node) return true;
+  return false;
+}
 
 export const getDiagnosticsForFile = defineTool({
   name: "get_diagnostics_for_file",
@@ -24,9 +82,7 @@ export const getDiagnosticsForFile = defineTool({
     end_line: z.number().int().default(-1).describe(
       "0-based last line; -1: the end.",
     ),
-    min_severity: z.number().int().min(1).max(4).default(4).describe(
-      "1 errors, 2 +warnings, 3 +information, 4 all.",
-    ),
+    min_severity: minSeverity,
     max_answer_chars: maxAnswerChars,
   },
   markers: ["symbolic-read"],
@@ -42,26 +98,76 @@ export const getDiagnosticsForFile = defineTool({
       (d.severity ?? 1) <= args.min_severity &&
       d.range.end.line >= args.start_line && d.range.start.line <= last
     );
-    const grouped: Record<string, Record<string, Record<string, unknown[]>>> = {};
-    if (selected.length > 0) {
-      let roots: SymbolNode[] = [];
-      try {
-        roots = (await index.fileSymbols(relPath, options)).roots;
-      } catch { /* symbols unavailable: everything goes to <file> */ }
-      const bySeverity: Record<string, Record<string, unknown[]>> = {};
-      for (const d of selected) {
-        const severity = SEVERITY_NAMES[d.severity ?? 1] ?? `Severity_${d.severity}`;
-        // Some servers (pyright) give variables only their name's range: a diagnostic later on
-        // the same line belongs to the symbol declared there.
-        const owner = containingSymbol(roots, d.range.start) ??
-          roots.find((n) => n.range.start.line === d.range.start.line) ?? null;
-        const key = owner ? namePathOf(owner) : "<file>";
-        const entry: Record<string, unknown> = { message: d.message, range: d.range };
-        if (d.code !== undefined) entry.code = d.code;
-        if (d.source !== undefined) entry.source = d.source;
-        ((bySeverity[severity] ??= {})[key] ??= []).push(entry);
+    const grouped: Grouped = {};
+    const roots = selected.length > 0 ? await rootsOf(index, relPath, options) : [];
+    for (const d of selected) {
+      const owner = ownerOf(roots, d);
+      addDiagnostic(grouped, relPath, owner ? namePathOf(owner) : "<file>", d);
+    }
+    return toJson(grouped);
+  },
+});
+
+export const getDiagnosticsForSymbol = defineTool({
+  name: "get_diagnostics_for_symbol",
+  description:
+    "The errors and warnings in one symbol's body, optionally also in the symbols that " +
+    "reference it; grouped as get_diagnostics_for_file groups them.",
+  params: {
+    name_path: z.string().describe(describe.namePath),
+    relative_path: z.string().default("").describe(
+      describe.relativePath + " Empty: the one symbol of this name path in the project.",
+    ),
+    check_symbol_references: z.boolean().default(false).describe(
+      "Also the diagnostics of the symbols that reference it.",
+    ),
+    min_severity: minSeverity,
+    max_answer_chars: maxAnswerChars,
+  },
+  aliases: { reference_file: "relative_path" },
+  markers: ["symbolic-read", "optional"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const index = indexOf(ctx);
+    const options = requestOptions(ctx);
+    const target = args.relative_path.trim() === ""
+      ? await locateInProject(ctx, args.name_path, options)
+      : await locate(
+        ctx,
+        args.name_path,
+        resolveSourceFile(ctx.project(), args.relative_path, "get_diagnostics_for_symbol"),
+        options,
+      );
+    // The symbols whose bodies are checked, by file, in answer order: the symbol, then the
+    // symbols referring to it (a reference outside every symbol names none).
+    const symbols = new Map<string, SymbolNode[]>([[target.node.relPath, [target.node]]]);
+    if (args.check_symbol_references) {
+      for (const hit of await findReferences(index, target, options)) {
+        if (hit.symbol.kind === 1) continue; // the file itself: an import, not a symbol
+        let inside = false; // a reference in the symbol's own body is already covered
+        for (let s: SymbolNode | null = hit.symbol; s && !inside; s = s.parent) {
+          inside = s === target.node;
+        }
+        if (inside) continue;
+        const list = symbols.get(hit.relPath) ?? [];
+        if (!list.includes(hit.symbol)) list.push(hit.symbol);
+        symbols.set(hit.relPath, list);
       }
-      grouped[relPath] = bySeverity;
+    }
+    const grouped: Grouped = {};
+    for (const [relPath, nodes] of symbols) {
+      const diagnostics = (await fileDiagnostics(index, relPath, options))
+        .filter((d) => (d.severity ?? 1) <= args.min_severity);
+      if (diagnostics.length === 0) continue;
+      const roots = relPath === target.node.relPath
+        ? target.file.roots
+        : await rootsOf(index, relPath, options);
+      for (const node of nodes) {
+        const key = namePathOf(node);
+        for (const d of diagnostics) {
+          if (inBody(node, roots, d)) addDiagnostic(grouped, relPath, key, d);
+        }
+      }
     }
     return toJson(grouped);
   },

@@ -109,6 +109,31 @@ export async function locate(
   return await indexOf(ctx).resolveUnique(parseNamePath(namePath), relPath, options);
 }
 
+/** The one symbol a name path denotes anywhere in the project; an error for none or several. */
+export async function locateInProject(
+  ctx: ToolContext,
+  namePath: string,
+  options: RequestOptions = requestOptions(ctx),
+): Promise<SymbolMatch> {
+  const pattern = parseNamePath(namePath);
+  const matches = await indexOf(ctx).find(pattern, { substring: false }, {
+    relPath: ".",
+    isDirectory: true,
+  }, options);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new ToolError(
+      `No symbol with name path '${namePath}' found in the project. ` +
+        "Check the name path with find_symbol.",
+    );
+  }
+  const listed = matches.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`).join(", ");
+  throw new ToolError(
+    `Found multiple ${matches.length} symbols with name path '${namePath}': ${listed}. ` +
+      "Give relative_path (the file) or a longer name path.",
+  );
+}
+
 /** Edit the symbol's file; refuses when the file changed since the symbol was located. */
 export async function editAt(
   ctx: ToolContext,

@@ -21,33 +21,9 @@ import {
 import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
-import { locate, resolveSourceFile } from "../shared/symbols.ts";
+import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
-import { ToolError } from "../../errors.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
-import type { RequestOptions } from "../../lsp/types.ts";
 import { infoOf } from "../shared/info.ts";
-
-/** The one symbol a name path denotes anywhere in the project; an error for none or several. */
-async function locateInProject(ctx: ToolContext, namePath: string, options: RequestOptions) {
-  const pattern = parseNamePath(namePath);
-  const matches = await indexOf(ctx).find(pattern, { substring: false }, {
-    relPath: ".",
-    isDirectory: true,
-  }, options);
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    throw new ToolError(
-      `No symbol with name path '${namePath}' found in the project. ` +
-        "Check the name path with find_symbol.",
-    );
-  }
-  const listed = matches.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`).join(", ");
-  throw new ToolError(
-    `Found multiple ${matches.length} symbols with name path '${namePath}': ${listed}. ` +
-      "Give relative_path (the file) or a longer name path.",
-  );
-}
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its

@@ -45,9 +45,8 @@ export const safeDeleteSymbol = defineTool({
     if (outside.length > 0) {
       const where: Record<string, number[]> = {};
       for (const h of outside) (where[h.relPath] ??= []).push(h.position.line);
-      throw new ToolError(
-        `Cannot delete, the symbol ${namePathOf(node)} is referenced in: ${toJson(where)}`,
-      );
+      // A refusal for references is an answer, not a failure: the listing is what was asked.
+      return `Cannot delete, the symbol ${namePathOf(node)} is referenced in: ${toJson(where)}`;
     }
     const lines = file.text.split("\n");
     const first = attachedStart(node, file.roots, lines);
