@@ -245,7 +245,11 @@ export async function relay(options: CliOptions): Promise<boolean> {
   };
 
   const recover = async () => {
-    for (const [id, method] of pending) {
+    // Only what was sent to the dead service fails; requests that arrive meanwhile wait for the
+    // new one (a Map's iteration would also visit entries added while it runs).
+    const failed = [...pending];
+    pending.clear();
+    for (const [id, method] of failed) {
       await toClient(jsonLine({
         jsonrpc: "2.0",
         id,
@@ -256,7 +260,6 @@ export async function relay(options: CliOptions): Promise<boolean> {
         },
       }));
     }
-    pending.clear();
     log.warn("the shared service went away; starting a new one");
     for (let attempt = 1; attempt <= 3; attempt++) {
       current = await open();
