@@ -5,27 +5,12 @@
  * the moves already made are undone and the text changes reverted.
  * @module
  */
-import { dirname } from "node:path";
-import { commitFileChanges, type FileChange } from "./file_set.ts";
+import { commitFileChanges, type FileChange, missingFolders } from "./file_set.ts";
 
 /** One move of a file or folder (real, symlink-resolved paths). */
 export interface FileMove {
   from: string;
   to: string;
-}
-
-/** Parent folders of `path` that do not exist yet, outermost first. */
-async function missingParents(path: string): Promise<string[]> {
-  const chain: string[] = [];
-  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-    try {
-      await Deno.stat(dir);
-      break;
-    } catch {
-      chain.unshift(dir);
-    }
-  }
-  return chain;
 }
 
 /**
@@ -41,7 +26,7 @@ export async function commitChangesAndMoves(
   const made: string[] = [];
   try {
     for (const move of moves) {
-      for (const dir of await missingParents(move.to)) {
+      for (const dir of await missingFolders([move.to])) {
         await Deno.mkdir(dir);
         made.push(dir);
       }

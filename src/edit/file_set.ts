@@ -89,7 +89,7 @@ export interface FileChange {
 }
 
 /** Folders to create for new files, outermost first; the ones that exist are left out. */
-async function missingFolders(paths: readonly string[]): Promise<string[]> {
+export async function missingFolders(paths: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const path of paths) {
     const chain: string[] = [];
