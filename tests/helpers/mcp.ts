@@ -45,6 +45,11 @@ export async function connect(
   extraArgs: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Connected> {
+  // A session writes its caches under the project's .sextant/; in fixtures/ they would let later
+  // tests answer without starting a language server.
+  if (resolve(project).startsWith(join(REPO_ROOT, "fixtures"))) {
+    throw new Error(`Copy the fixture to a temporary folder first: ${project}`);
+  }
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: startArgs(["--project", project, "--log-level", "warn", ...extraArgs]),
