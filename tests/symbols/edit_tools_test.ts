@@ -271,21 +271,24 @@ Deno.test({
     );
   });
 
-  await t.step("insert_after_symbol after the last function keeps two blank lines", async () => {
-    await h.call(insertAfterSymbol, {
-      name_path: "total_area",
-      relative_path: "shapes/registry.py",
-      body: "def count(shapes: List[Shape]) -> int:\n    return len(shapes)\n",
-    });
-    const text = await h.read("shapes/registry.py");
-    assert(
-      text.endsWith(
-        "    return sum(area_of(s) for s in shapes)\n\n\n" +
-          "def count(shapes: List[Shape]) -> int:\n    return len(shapes)\n",
-      ),
-      text,
-    );
-  });
+  await t.step(
+    "insert_after_symbol after the last function: one blank line, as Serena",
+    async () => {
+      await h.call(insertAfterSymbol, {
+        name_path: "total_area",
+        relative_path: "shapes/registry.py",
+        body: "def count(shapes: List[Shape]) -> int:\n    return len(shapes)\n",
+      });
+      const text = await h.read("shapes/registry.py");
+      assert(
+        text.endsWith(
+          "    return sum(area_of(s) for s in shapes)\n\n" +
+            "def count(shapes: List[Shape]) -> int:\n    return len(shapes)\n",
+        ),
+        text,
+      );
+    },
+  );
 
   await t.step("insert_before_symbol goes above a decorator", async () => {
     await h.call(insertBeforeSymbol, {
