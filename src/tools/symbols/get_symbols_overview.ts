@@ -65,8 +65,8 @@ export const getSymbolsOverview = defineTool({
     "adds children. Call it first on a new file.",
   params: {
     relative_path: z.string().describe("The file (or folder)."),
-    depth: z.number().int().min(-1).default(0).describe(
-      "Levels of children (1: methods...); -1: 1 for Java/Kotlin, else 0.",
+    depth: z.number().int().min(-1).default(-1).describe(
+      "Levels of children (1: methods...); -1 (default): 1 for Java/Kotlin, else 0.",
     ),
     max_answer_chars: maxAnswerChars,
   },
