@@ -35,26 +35,13 @@ export interface ToolContext {
 
 /**
  * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
- * lists progressively shorter forms, tried in order when the full text is too long.
+ * lists progressively shorter forms, tried in order when the full text is too long; each is
+ * shown after Serena's "too long" line with its `note` as a header line (see mcp/limit.ts).
  */
 export type ToolAnswer = string | {
   text: string;
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
 };
-
-/**
- * A shorter form with its note. JSON stays JSON: `{"shortened": note, "result": <the form>}`;
- * other text gets the note on a line of its own before it.
- */
-export function withNote(note: string, text: string): string {
-  const first = text.trimStart()[0];
-  if (first === "{" || first === "[") {
-    try {
-      return JSON.stringify({ shortened: note, result: JSON.parse(text) });
-    } catch { /* not JSON after all */ }
-  }
-  return `${note}\n${text}`;
-}
 
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   name: string;
