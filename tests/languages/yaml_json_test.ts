@@ -1,0 +1,142 @@
+/**
+ * YAML and JSON through MCP on yaml-language-server and vscode-json-language-server, fixtures
+ * fixtures/yaml (a service description with an anchor and aliases) and fixtures/json (settings
+ * with a local JSON schema): what these servers offer — document symbols (overview and
+ * find_symbol by key path), diagnostics (YAML syntax, JSON schema validation), format, and for
+ * YAML an alias's definition, for JSON the schema's hover and completions. What they do not
+ * offer (references, rename, JSON definitions) is asserted as the clear error it is.
+ * @module
+ */
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
+import { hasServer, skipUnless } from "../helpers/lsp.ts";
+
+interface Sym {
+  name_path: string;
+  kind: string;
+  body?: string;
+}
+
+const config = { included_tools: IDE_TOOLS };
+
+Deno.test({
+  name: "yaml: key paths, an alias's anchor, syntax diagnostics and format",
+  ignore: skipUnless(hasServer("yaml-language-server"), "YAML tests (yaml-language-server)"),
+  async fn() {
+    await using s = await langSession("yaml", { config });
+    const overview = JSON.parse(
+      await s.ok("get_symbols_overview", { relative_path: "service.yaml" }),
+    ) as Sym[];
+    assertEquals(overview.map((x) => x.name_path), ["defaults", "environments"]);
+    const found = JSON.parse(
+      await s.ok("find_symbol", {
+        name_path_pattern: "environments/staging",
+        relative_path: "service.yaml",
+        include_body: true,
+      }),
+    ) as Sym[];
+    assertEquals(found.map((x) => x.body), ["staging:\n    <<: *defaults\n    replicas: 1\n"]);
+    // service.yaml line 9: `    <<: *defaults`, on the alias: its anchor's mapping.
+    const def = JSON.parse(
+      await s.ok("goto_definition", { relative_path: "service.yaml", line: 9, column: 10 }),
+    );
+    assertEquals([def.file, def.line], ["service.yaml", 3]);
+    const refs = await s.call("find_references", {
+      relative_path: "service.yaml",
+      line: 2,
+      column: 12,
+    });
+    assertEquals(refs.isError, true);
+    assertStringIncludes(refs.text, "does not support finding references");
+
+    await s.write("bad.yaml", "a: [1, 2\nb: c: d\n");
+    const diagnostics = JSON.parse(
+      await s.ok("get_diagnostics_for_file", { relative_path: "bad.yaml" }),
+    );
+    const errors = Object.values(diagnostics["bad.yaml"].Error).flat() as Array<
+      { message: string; source: string }
+    >;
+    assert(
+      errors.some((e) => e.message === "Nested mappings are not allowed in compact mappings"),
+      JSON.stringify(errors),
+    );
+    assertEquals(
+      await s.ok("get_diagnostics_for_file", { relative_path: "service.yaml" }),
+      "{}",
+    );
+
+    await s.write("messy.yaml", "a:   1\nb:\n    - x\n    -   y\n");
+    const applied = JSON.parse(await s.ok("format_file", { relative_path: "messy.yaml" }));
+    assertEquals([applied.formatted, applied.applied], [true, true]);
+    assertEquals(await s.read("messy.yaml"), "a: 1\nb:\n    - x\n    - y\n");
+  },
+});
+
+Deno.test({
+  name: "json: key paths, schema hover, completions and validation, format",
+  ignore: skipUnless(
+    hasServer("vscode-json-language-server"),
+    "JSON tests (vscode-json-language-server)",
+  ),
+  async fn() {
+    await using s = await langSession("json", { config });
+    const overview = JSON.parse(
+      await s.ok("get_symbols_overview", { relative_path: "settings.json" }),
+    ) as Sym[];
+    assertEquals(overview.map((x) => [x.name_path, x.kind]), [
+      ["$schema", "String"],
+      ["name", "String"],
+      ["port", "Number"],
+      ["features", "Module"],
+    ]);
+    const found = JSON.parse(
+      await s.ok("find_symbol", {
+        name_path_pattern: "features/search",
+        relative_path: "settings.json",
+        include_body: true,
+      }),
+    ) as Sym[];
+    assertEquals(found.map((x) => x.body), ['"search": true']);
+    // settings.json line 4: `  "port": 8080,`: the schema's description of `port`.
+    const hover = JSON.parse(
+      await s.ok("hover", { relative_path: "settings.json", line: 4, column: 4 }),
+    );
+    assertStringIncludes(hover.contents, "The port the shop listens on");
+    // Line 6, in `features`: the schema's property names.
+    const completions = JSON.parse(
+      await s.ok("completions", { relative_path: "settings.json", line: 6, column: 5 }),
+    );
+    assert(
+      completions.completions.some((c: { label: string }) => c.label === "search"),
+      JSON.stringify(completions),
+    );
+    const def = await s.call("goto_definition", {
+      relative_path: "settings.json",
+      line: 2,
+      column: 16,
+    });
+    assertEquals(def.isError, true);
+    assertStringIncludes(def.text, "does not support definition");
+
+    assertEquals(await s.ok("get_diagnostics_for_file", { relative_path: "settings.json" }), "{}");
+    await s.write(
+      "settings.json",
+      (await s.read("settings.json")).replace('"port": 8080', '"port": "eighty"'),
+    );
+    const invalid = JSON.parse(
+      await s.ok("get_diagnostics_for_file", { relative_path: "settings.json" }),
+    );
+    assertEquals(
+      invalid["settings.json"].Warning.port.map((d: { message: string }) => d.message),
+      ['Incorrect type. Expected "integer".'],
+    );
+
+    await s.write("messy.json", '{"a":1,\n"b":[1,2]}\n');
+    const applied = JSON.parse(await s.ok("format_file", { relative_path: "messy.json" }));
+    assertEquals([applied.formatted, applied.applied], [true, true]);
+    assertEquals(
+      await s.read("messy.json"),
+      '{\n    "a": 1,\n    "b": [\n        1,\n        2\n    ]\n}\n',
+    );
+  },
+});
