@@ -84,17 +84,35 @@ async function languageOf(root: string, args: Record<string, unknown>): Promise<
 }
 
 /**
+ * Whether a check_project / test_project answer only skipped (no toolchain program ran): that
+ * is no evidence that the tool works for the language.
+ */
+export function onlySkipped(answer: string | undefined): boolean {
+  if (answer === undefined) return false;
+  try {
+    const parsed = JSON.parse(answer) as { checks?: unknown; runs?: unknown };
+    const entries = (parsed.checks ?? parsed.runs) as Array<{ status?: string }> | undefined;
+    return Array.isArray(entries) && entries.every((e) => e.status === "skipped");
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Record that `tool` answered without error on the project at `root` (a test helper calls this
- * after each tool call); nothing happens unless SEXTANT_MATRIX_DIR is set.
+ * after each tool call, with the answer's text); nothing happens unless SEXTANT_MATRIX_DIR is
+ * set. A check or test run that only skipped is not recorded.
  */
 export async function recordCall(
   root: string,
   tool: string,
   args: Record<string, unknown>,
   isError: boolean,
+  answer?: string,
 ): Promise<void> {
   const dir = Deno.env.get(MATRIX_DIR_ENV);
   if (!dir || isError || !COLUMNS.some(([, tools]) => tools.includes(tool))) return;
+  if ((tool === "check_project" || tool === "test_project") && onlySkipped(answer)) return;
   const language = await languageOf(root, args);
   if (!language) return;
   await Deno.writeTextFile(
