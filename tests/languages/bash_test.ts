@@ -131,6 +131,28 @@ Deno.test({
       assertEquals(await s.ok("get_diagnostics_for_file", { relative_path: "clean.sh" }), "{}");
     });
 
+    await t.step("what the server does not offer is a clear error", async () => {
+      const at = { relative_path: "deploy.sh", line: 8, column: 4 };
+      for (
+        const [tool, args, what] of [
+          ["call_hierarchy", at, "call hierarchy"],
+          ["type_definition", at, "type definition"],
+          [
+            "find_implementations",
+            { name_path: "add", relative_path: "lib.sh" },
+            "implementations",
+          ],
+        ] as const
+      ) {
+        const answer = await s.call(tool, args);
+        assertEquals(answer.isError, true, tool);
+        assertStringIncludes(
+          answer.text,
+          `does not support ${what === "implementations" ? "finding implementations" : what}`,
+        );
+      }
+    });
+
     await t.step("format_file with shfmt", async () => {
       await s.write("messy.sh", "f() {\necho  hi\n}\n");
       const applied = JSON.parse(await s.ok("format_file", { relative_path: "messy.sh" }));

@@ -73,7 +73,7 @@ Deno.test("recordCall: by the file's language, else the project's; errors not re
   }
 });
 
-Deno.test("recordCall: a check or test run that only skipped is no evidence", async () => {
+Deno.test("recordCall: a run that only skipped is no evidence; a missing capability is a –", async () => {
   const dir = Deno.makeTempDirSync();
   const root = Deno.makeTempDirSync();
   const before = Deno.env.get(MATRIX_DIR_ENV);
@@ -84,7 +84,25 @@ Deno.test("recordCall: a check or test run that only skipped is no evidence", as
     const ran = JSON.stringify({ checks: [{ toolchain: "go", status: "errors" }] });
     await recordCall(root, "test_project", {}, false, skipped);
     await recordCall(root, "check_project", {}, false, ran);
-    assertEquals(collectRecords(dir), { go: ["check_project"] });
+    await recordCall(
+      root,
+      "signature_help",
+      { relative_path: "a.sh" },
+      true,
+      "Error: The bash language server (bash-language-server) does not support signature help " +
+        "(it announced no signatureHelpProvider).",
+    );
+    await recordCall(root, "hover", { relative_path: "a.sh" }, true, "Error: timed out");
+    assertEquals(collectRecords(dir), {
+      go: ["check_project"],
+      bash: ["unsupported:signature_help"],
+    });
+    const row = renderMatrix({ bash: ["hover", "unsupported:signature_help"] }).split("\n")
+      .find((l) => l.startsWith("| Bash "));
+    assertEquals(
+      row,
+      "| Bash | ~ | · | · | · | · | · | · | ✓ | · | · | – | · | · | · | · | · | · | · | · |",
+    );
     assertEquals([onlySkipped(skipped), onlySkipped(ran), onlySkipped("not json")], [
       true,
       false,

@@ -4,11 +4,11 @@
  * with a local JSON schema): what these servers offer — document symbols (overview and
  * find_symbol by key path), diagnostics (YAML syntax, JSON schema validation), format, and for
  * YAML an alias's definition, for JSON the schema's hover and completions. What they do not
- * offer (references, rename, JSON definitions) is asserted as the clear error it is.
+ * offer (references, rename, JSON definitions, ...) is asserted as the clear error it is.
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
+import { IDE_TOOLS, type LangSession, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 
 interface Sym {
@@ -18,6 +18,18 @@ interface Sym {
 }
 
 const config = { included_tools: IDE_TOOLS };
+
+/** Each tool fails with the server's "does not support <what>". */
+async function assertUnsupported(
+  s: LangSession,
+  calls: Array<[tool: string, args: Record<string, unknown>, what: string]>,
+): Promise<void> {
+  for (const [tool, args, what] of calls) {
+    const answer = await s.call(tool, args);
+    assertEquals(answer.isError, true, `${tool}: ${answer.text}`);
+    assertStringIncludes(answer.text, `does not support ${what}`);
+  }
+}
 
 Deno.test({
   name: "yaml: key paths, an alias's anchor, syntax diagnostics and format",
@@ -41,13 +53,22 @@ Deno.test({
       await s.ok("goto_definition", { relative_path: "service.yaml", line: 9, column: 10 }),
     );
     assertEquals([def.file, def.line], ["service.yaml", 3]);
-    const refs = await s.call("find_references", {
-      relative_path: "service.yaml",
-      line: 2,
-      column: 12,
-    });
-    assertEquals(refs.isError, true);
-    assertStringIncludes(refs.text, "does not support finding references");
+    const at = { relative_path: "service.yaml", line: 9, column: 10 };
+    await assertUnsupported(s, [
+      [
+        "find_references",
+        { relative_path: "service.yaml", line: 2, column: 12 },
+        "finding references",
+      ],
+      [
+        "rename_symbol",
+        { name_path: "defaults", relative_path: "service.yaml", new_name: "base" },
+        "renaming",
+      ],
+      ["signature_help", at, "signature help"],
+      ["call_hierarchy", at, "call hierarchy"],
+      ["type_definition", at, "type definition"],
+    ]);
 
     await s.write("bad.yaml", "a: [1, 2\nb: c: d\n");
     const diagnostics = JSON.parse(
@@ -110,13 +131,20 @@ Deno.test({
       completions.completions.some((c: { label: string }) => c.label === "search"),
       JSON.stringify(completions),
     );
-    const def = await s.call("goto_definition", {
-      relative_path: "settings.json",
-      line: 2,
-      column: 16,
-    });
-    assertEquals(def.isError, true);
-    assertStringIncludes(def.text, "does not support definition");
+    const at = { relative_path: "settings.json", line: 4, column: 4 };
+    await assertUnsupported(s, [
+      ["goto_definition", { relative_path: "settings.json", line: 2, column: 16 }, "definition"],
+      ["find_references", at, "finding references"],
+      [
+        "rename_symbol",
+        { name_path: "port", relative_path: "settings.json", new_name: "p" },
+        "renaming",
+      ],
+      ["signature_help", at, "signature help"],
+      ["call_hierarchy", at, "call hierarchy"],
+      ["type_definition", at, "type definition"],
+      ["implementation", at, "implementation"],
+    ]);
 
     assertEquals(await s.ok("get_diagnostics_for_file", { relative_path: "settings.json" }), "{}");
     await s.write(
