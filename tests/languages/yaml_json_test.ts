@@ -1,10 +1,11 @@
 /**
  * YAML and JSON through MCP on yaml-language-server and vscode-json-language-server, fixtures
- * fixtures/yaml (a service description with an anchor and aliases) and fixtures/json (settings
- * with a local JSON schema): what these servers offer — document symbols (overview and
- * find_symbol by key path), diagnostics (YAML syntax, JSON schema validation), format, and for
- * YAML an alias's definition, for JSON the schema's hover and completions. What they do not
- * offer (references, rename, JSON definitions, ...) is asserted as the clear error it is.
+ * fixtures/yaml (a service description with an anchor and aliases, a deployment file naming its
+ * JSON schema) and fixtures/json (settings with a local JSON schema): what these servers offer —
+ * document symbols (overview and find_symbol by key path), diagnostics (syntax and schema
+ * validation), format, the schema's hover and completions, and for YAML an alias's definition.
+ * What they do not offer (references, rename, JSON definitions, ...) is asserted as the clear
+ * error it is.
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -32,7 +33,7 @@ async function assertUnsupported(
 }
 
 Deno.test({
-  name: "yaml: key paths, an alias's anchor, syntax diagnostics and format",
+  name: "yaml: key paths, an alias's anchor, schema hover and completions, diagnostics, format",
   ignore: skipUnless(hasServer("yaml-language-server"), "YAML tests (yaml-language-server)"),
   async fn() {
     await using s = await langSession("yaml", { config });
@@ -84,6 +85,31 @@ Deno.test({
     assertEquals(
       await s.ok("get_diagnostics_for_file", { relative_path: "service.yaml" }),
       "{}",
+    );
+
+    // deploy.yaml names its JSON schema in a modeline: hover, completions and validation from it.
+    const hover = JSON.parse(
+      await s.ok("hover", { relative_path: "deploy.yaml", line: 3, column: 2 }),
+    );
+    assertStringIncludes(hover.contents, "How many copies run");
+    // Line 4: `strategy: rolling`, after `strategy: `: the schema's enum.
+    const completions = JSON.parse(
+      await s.ok("completions", { relative_path: "deploy.yaml", line: 4, column: 11 }),
+    );
+    assertEquals(completions.completions.map((c: { label: string }) => c.label).sort(), [
+      "recreate",
+      "rolling",
+    ]);
+    await s.write(
+      "deploy.yaml",
+      (await s.read("deploy.yaml")).replace("replicas: 3", "replicas: three"),
+    );
+    const invalid = JSON.parse(
+      await s.ok("get_diagnostics_for_file", { relative_path: "deploy.yaml" }),
+    );
+    assertEquals(
+      invalid["deploy.yaml"].Error.replicas.map((d: { message: string }) => d.message),
+      ['Incorrect type. Expected "integer".'],
     );
 
     await s.write("messy.yaml", "a:   1\nb:\n    - x\n    -   y\n");
