@@ -8,11 +8,17 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9. */
+/**
+ * Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9.
+ * yaml-language-server 2 needs Node 22.13; 1.19 runs on the Node 20 these machines have.
+ */
 export const LSP_PACKAGES: Readonly<Record<string, string>> = {
   "typescript-language-server": "6.0.2",
   "typescript": "5.9.3",
   "pyright": "1.1.414",
+  "bash-language-server": "5.8.1",
+  "yaml-language-server": "1.19.2",
+  "vscode-langservers-extracted": "4.10.0",
 };
 
 /** The cache folder the test servers are installed into. */
