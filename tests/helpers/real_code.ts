@@ -133,6 +133,8 @@ async function once(dir: string, pin: string, build: (tmp: string) => Promise<vo
     await Deno.rename(tmp, dir);
   } catch (error) {
     await removeTree(tmp);
+    // Another process (a test beside the setup) may have built it meanwhile.
+    if ((await Deno.readTextFile(stamp).catch(() => "")) === pin) return;
     throw error;
   }
 }
