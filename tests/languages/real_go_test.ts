@@ -107,5 +107,26 @@ Deno.test({
       const check = JSON.parse(await s.ok("check_project"));
       assertEquals([check.ok, check.summary.error], [true, 0], JSON.stringify(check));
     });
+
+    await t.step("test_project with a test_name filter runs the real tests", async () => {
+      const run = JSON.parse(await s.ok("test_project", { test_name: "^TestNoArgs$" }));
+      assertEquals([run.ok, run.summary.passed, run.summary.failed], [true, 1, 0]);
+    });
+
+    await t.step("test_project locates a build error of the module", async () => {
+      const file = join(s.root, "args.go");
+      const text = await Deno.readTextFile(file);
+      const head = "func NoArgs(cmd *Command, args []string) error {\n";
+      assert(text.includes(head));
+      await Deno.writeTextFile(file, text.replace(head, head + "\tlimit := 3\n"));
+      const run = JSON.parse(await s.ok("test_project", { test_name: "^TestNoArgs$" }));
+      assertEquals(run.ok, false);
+      const errors = run.runs[0].build_errors as Array<Record<string, unknown>>;
+      assertEquals(errors.map((e) => [e.file, e.line, e.message]), [[
+        "args.go",
+        43,
+        "declared and not used: limit",
+      ]]);
+    });
   },
 });
