@@ -408,6 +408,7 @@ export interface RealSession {
 export async function realSession(
   real: RealProject,
   config: Record<string, unknown> = {},
+  args: string[] = [],
 ): Promise<RealSession> {
   const copy = await realCopy(real);
   const { root, parent } = copy;
@@ -415,7 +416,7 @@ export async function realSession(
   await Deno.writeTextFile(join(root, ".sextant", "project.jsonc"), JSON.stringify(config));
   let connected: Connected;
   try {
-    connected = await connect(root, [], {
+    connected = await connect(root, args, {
       ...real.env,
       SEXTANT_LSP_PATH: LSP_CACHE,
       XDG_CONFIG_HOME: join(parent, "xdg"),

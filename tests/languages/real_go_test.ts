@@ -3,7 +3,9 @@
  * proxy (pinned; its dependencies in a module cache of its own, used offline;
  * tests/helpers/real_code.ts) through MCP on real gopls and go. References are checked against
  * the raw gopls's own `textDocument/references` answer on another copy; a definition leads into
- * a dependency (pflag) where the raw server's does.
+ * a dependency (pflag) where the raw server's does. Then seed 000's three workflows as an agent
+ * runs them in the devtools context: understanding code, fixing errors with a quick fix executed
+ * by id, a rename preview executed by id, with test_project filtered by test name.
  * @module
  */
 import { join } from "node:path";
@@ -127,6 +129,94 @@ Deno.test({
         43,
         "declared and not used: limit",
       ]]);
+    });
+  },
+});
+
+Deno.test({
+  name: "real go: seed 000's workflows on cobra over MCP (devtools context)",
+  ignore: typeof real === "string",
+  async fn(t) {
+    if (typeof real === "string") return;
+    await using s = await realSession(real, {}, ["--context", "devtools"]);
+    const read = (rel: string) => Deno.readTextFile(join(s.root, rel));
+
+    await t.step("manage_projects adds the module", async () => {
+      const added = JSON.parse(await s.ok("manage_projects", { add_project_path: s.root }));
+      const cobra = added.projects.find((p: { path: string }) => p.path === s.root);
+      assertEquals([cobra?.name, cobra?.toolchains, added.default_project], [
+        "cobra",
+        ["go"],
+        "cobra",
+      ]);
+    });
+
+    await t.step("understanding code: get_symbol_info, find_symbol_usages", async () => {
+      const info = JSON.parse(
+        await s.ok("get_symbol_info", { symbol_name: "Command", file_hint: "command.go" }),
+      );
+      assertEquals([info.kind, info.file_path, info.line], ["Struct", "command.go", 51]);
+      const usages = JSON.parse(
+        await s.ok("find_symbol_usages", { symbol_name: "OnlyValidArgs", file_hint: "args.go" }),
+      );
+      const files = usages.files.map((f: { file: string }) => f.file).sort();
+      assertEquals(files, [
+        "args.go",
+        "args_test.go",
+        "bash_completions_test.go",
+        "completions_test.go",
+      ]);
+    });
+
+    await t.step("fixing errors: check_project fixes → execute_code_action → clean", async () => {
+      const head = "func OnlyValidArgs(cmd *Command, args []string) error {\n";
+      const text = await read("args.go");
+      assert(text.includes(head));
+      await Deno.writeTextFile(
+        join(s.root, "args.go"),
+        text.replace(head, head + '\t_ = os.Getenv("COBRA_TEST")\n'),
+      );
+      const check = JSON.parse(await s.ok("check_project", { include_fixes: true }));
+      assertEquals(check.ok, false);
+      const error = check.diagnostics.find((d: { message: string }) =>
+        d.message === "undefined: os"
+      );
+      assert(error, JSON.stringify(check.diagnostics));
+      assertEquals(error.file, "args.go");
+      const fix = error.available_fixes.find((f: { title: string }) => f.title.includes('"os"'));
+      assert(fix, JSON.stringify(error.available_fixes));
+      const listed = JSON.parse(await s.ok("list_code_actions"));
+      assert(
+        listed.code_actions.some((a: { id: string }) => a.id === fix.id),
+        JSON.stringify(listed),
+      );
+      await s.ok("execute_code_action", { action_id: fix.id });
+      assert((await read("args.go")).includes('\t"os"\n'), await read("args.go"));
+      const clean = JSON.parse(await s.ok("check_project"));
+      assertEquals([clean.ok, clean.summary.error], [true, 0]);
+    });
+
+    await t.step("test_project with a test_name filter", async () => {
+      const run = JSON.parse(await s.ok("test_project", { test_name: "^TestOnlyValidArgs$" }));
+      assertEquals([run.ok, run.summary.passed, run.summary.failed], [true, 1, 0]);
+    });
+
+    await t.step("refactoring: rename preview → execute_code_action → clean", async () => {
+      const preview = JSON.parse(
+        await s.ok("rename_symbol", {
+          name_path: "OnlyValidArgs",
+          relative_path: "args.go",
+          new_name: "OnlyValidArguments",
+          preview: true,
+        }),
+      );
+      assertEquals(preview.applied, false);
+      assert((await read("args.go")).includes("func OnlyValidArgs("));
+      await s.ok("execute_code_action", { action_id: preview.action_id });
+      assert((await read("args.go")).includes("func OnlyValidArguments("));
+      assert(!(await read("args_test.go")).includes("OnlyValidArgs,"));
+      const clean = JSON.parse(await s.ok("check_project"));
+      assertEquals([clean.ok, clean.summary.error], [true, 0]);
     });
   },
 });
