@@ -3,9 +3,12 @@
  * Cargo.lock and vendored dependencies; tests/helpers/real_code.ts) through MCP on real
  * rust-analyzer and cargo. References are checked against the raw rust-analyzer's own
  * `textDocument/references` answer on another copy; a definition leads into a dependency
- * (serde_core) where the raw server's does.
+ * (serde_core) where the raw server's does. Then seed 000's three workflows as an agent runs
+ * them in the devtools context: understanding code, fixing a warning with a quick fix executed by
+ * id, a rename preview executed by id, with test_project filtered by test name.
  * @module
  */
+import { join } from "node:path";
 import { flattenReferences } from "../helpers/symbols.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { IDE_TOOLS } from "../helpers/lang.ts";
@@ -97,6 +100,87 @@ Deno.test({
     await t.step("check_project: cargo check of the crate and its targets is clean", async () => {
       const check = JSON.parse(await s.ok("check_project"));
       assertEquals([check.ok, check.summary.error], [true, 0], JSON.stringify(check));
+    });
+  },
+});
+
+Deno.test({
+  name: "real rust: seed 000's workflows on csv over MCP (devtools context)",
+  ignore: typeof real === "string",
+  async fn(t) {
+    if (typeof real === "string") return;
+    await using s = await realSession(real, {}, ["--context", "devtools"]);
+    const read = (rel: string) => Deno.readTextFile(join(s.root, rel));
+
+    await t.step("manage_projects adds the crate", async () => {
+      const added = JSON.parse(await s.ok("manage_projects", { add_project_path: s.root }));
+      const csv = added.projects.find((p: { path: string }) => p.path === s.root);
+      assertEquals([csv?.name, csv?.toolchains, added.default_project], ["csv", ["rust"], "csv"]);
+    });
+
+    await t.step("understanding code: get_symbol_info, find_symbol_usages", async () => {
+      const info = JSON.parse(
+        await s.ok("get_symbol_info", {
+          symbol_name: "StringRecord",
+          file_hint: "src/string_record.rs",
+        }),
+      );
+      assertEquals([info.kind, info.file_path, info.line], ["Struct", "src/string_record.rs", 38]);
+      assert(info.documentation.includes("A single CSV record stored as valid UTF-8 bytes."));
+      const usages = JSON.parse(
+        await s.ok("find_symbol_usages", { symbol_name: "Position", file_hint: "byte_record.rs" }),
+      );
+      // The raw server's 30 references less the declaration (see the test above).
+      assertEquals([usages.total, usages.file_count], [29, 5]);
+    });
+
+    await t.step("fixing errors: check_project fixes → execute_code_action → clean", async () => {
+      const head = "    pub fn trim(&mut self) {\n";
+      const text = await read("src/string_record.rs");
+      assert(text.includes(head));
+      await Deno.writeTextFile(
+        join(s.root, "src/string_record.rs"),
+        text.replace(head, head + "        let unused = 3;\n"),
+      );
+      const check = JSON.parse(await s.ok("check_project", { include_fixes: true }));
+      const warning = check.diagnostics.find((d: { code?: string }) =>
+        d.code === "unused_variables"
+      );
+      assert(warning, JSON.stringify(check.diagnostics));
+      assertEquals(warning.file, "src/string_record.rs");
+      const fix = warning.available_fixes.find((f: { title: string }) =>
+        f.title.includes("_unused")
+      );
+      assert(fix, JSON.stringify(warning.available_fixes));
+      await s.ok("execute_code_action", { action_id: fix.id });
+      assert((await read("src/string_record.rs")).includes("let _unused = 3;"));
+      const clean = JSON.parse(await s.ok("check_project"));
+      assertEquals([clean.ok, clean.summary.error, clean.summary.warning], [true, 0, 0]);
+    });
+
+    await t.step("test_project with a test_name filter", async () => {
+      const run = JSON.parse(
+        await s.ok("test_project", { test_name: "string_record::tests::trim_front" }),
+      );
+      assertEquals([run.ok, run.summary.passed, run.summary.failed], [true, 1, 0]);
+    });
+
+    await t.step("refactoring: rename preview → execute_code_action → clean", async () => {
+      const preview = JSON.parse(
+        await s.ok("rename_symbol", {
+          name_path: "Position",
+          relative_path: "src/byte_record.rs",
+          new_name: "RecordPosition",
+          preview: true,
+        }),
+      );
+      assertEquals(preview.applied, false);
+      assertEquals(Object.keys(preview.files).length, 5, JSON.stringify(preview.files));
+      await s.ok("execute_code_action", { action_id: preview.action_id });
+      assert((await read("src/byte_record.rs")).includes("pub struct RecordPosition {"));
+      assert((await read("src/reader.rs")).includes("RecordPosition"));
+      const clean = JSON.parse(await s.ok("check_project"));
+      assertEquals([clean.ok, clean.summary.error], [true, 0]);
     });
   },
 });
