@@ -75,6 +75,22 @@ export async function installLanguageServers(prefix = LSP_CACHE_DIR): Promise<vo
   if (!success) throw new Error(`npm install failed with exit code ${code}`);
 }
 
+/** Fetch the pinned real projects of tests/languages/real_*_test.ts into `.cache/real/`. */
+async function fetchRealCode(): Promise<void> {
+  const { prepareReal } = await import("../tests/helpers/real_code.ts");
+  for (const id of ["rust", "go", "c"] as const) {
+    try {
+      const real = await prepareReal(id);
+      console.error(`test setup: real code ${real.label} in ${real.template}`);
+    } catch (error) {
+      // Its test skips with the reason printed.
+      console.error(
+        `test setup: real ${id} code: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  }
+}
+
 if (import.meta.main) {
   try {
     await installLanguageServers();
@@ -82,4 +98,5 @@ if (import.meta.main) {
     // Tests of servers that are missing skip with a reason; the other tests still run.
     console.error(`test setup: ${error instanceof Error ? error.message : String(error)}`);
   }
+  await fetchRealCode();
 }
