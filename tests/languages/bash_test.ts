@@ -18,7 +18,6 @@ interface Sym {
   body?: string;
 }
 
-const names = (text: string) => (JSON.parse(text) as Sym[]).map((s) => s.name_path);
 const available = hasServer("bash-language-server");
 const tools = !skipWithout("shellcheck") && !skipWithout("shfmt");
 
@@ -30,14 +29,15 @@ Deno.test({
     await using s = await langSession("bash", { config: { included_tools: IDE_TOOLS } });
 
     await t.step("overview, find_symbol with body, references in the sourcing script", async () => {
-      assertEquals(names(await s.ok("get_symbols_overview", { relative_path: "lib.sh" })), [
-        "greet",
-        "add",
-      ]);
-      assertEquals(names(await s.ok("get_symbols_overview", { relative_path: "deploy.sh" })), [
-        "TARGET",
-        "deploy",
-      ]);
+      // Grouped by kind, as Serena 1.7/2.1 answers.
+      assertEquals(
+        await s.ok("get_symbols_overview", { relative_path: "lib.sh" }),
+        '{"Function":["greet","add"]}',
+      );
+      assertEquals(
+        await s.ok("get_symbols_overview", { relative_path: "deploy.sh" }),
+        '{"Variable":["TARGET"],"Function":["deploy"]}',
+      );
       const found = JSON.parse(
         await s.ok("find_symbol", {
           name_path_pattern: "greet",
@@ -108,11 +108,10 @@ Deno.test({
         relative_path: "lib.sh",
         body: "\n\n# Print the difference of two numbers.\nsub() {\n  echo $(($1 - $2))\n}\n",
       });
-      assertEquals(names(await s.ok("get_symbols_overview", { relative_path: "lib.sh" })), [
-        "welcome",
-        "add",
-        "sub",
-      ]);
+      assertEquals(
+        await s.ok("get_symbols_overview", { relative_path: "lib.sh" }),
+        '{"Function":["welcome","add","sub"]}',
+      );
     });
 
     await t.step("ShellCheck's diagnostics, and its fix executed by id", async () => {
