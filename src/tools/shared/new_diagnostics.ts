@@ -4,13 +4,14 @@
  * {@linkcode watchDiagnostics} around each commit. Before the files are written, the running
  * language servers are asked for the errors of the changed files and of the files importing
  * them (the errors found after the previous edit serve when nothing was written since); once
- * the write is committed the check of the versions just sent starts (errors only, all files at
- * once, no sleeps). Errors are compared by message and the text they point at, never by line,
+ * the write is committed the check of the versions just sent starts (errors only, file after
+ * file, no sleeps). Errors are compared by message and the text they point at, never by line,
  * so code that only moved is not "new".
  *
  * The edit's answer waits for that check at most a quarter of the edit's own time
- * ({@linkcode WAIT_SHARE}): the language server's re-check of a large project after a change
- * takes far longer than a small edit, and would otherwise dominate every edit. A check that
+ * ({@linkcode WAIT_SHARE}; not at all when that is under {@linkcode MIN_WAIT_MS}): the language
+ * server's re-check of a large project after a change (tsserver's program update, mostly) takes
+ * far longer than a small edit, and would otherwise dominate every edit. A check that
  * finishes in time is reported in the answer: its first line (Serena's `OK`) stays, and it gains
  * `Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. ...`. A
  * later one is never lost: the next answer in the same session waits for it and carries
@@ -44,6 +45,9 @@ const REUSE_MS = 60_000;
  * reported with the next answer). The issue's target: the report adds under 25% to an edit.
  */
 export const WAIT_SHARE = 0.25;
+
+/** Shorter waits are not worth a timer (see {@linkcode within}). */
+const MIN_WAIT_MS = 10;
 
 let waitShare = WAIT_SHARE;
 
@@ -227,13 +231,17 @@ export function deliveringNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
   };
 }
 
-/** Whether `promise` settles within `ms` (false at once for `ms` <= 0; true for Infinity). */
+/**
+ * Whether `promise` settles within `ms` (true for Infinity). False at once below
+ * {@linkcode MIN_WAIT_MS}: no check ends that soon, and a timer that short fires only after the
+ * check's own first steps, overrunning the wait several times.
+ */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   if (ms === Infinity) {
     await promise;
     return true;
   }
-  if (!(ms > 0)) return false;
+  if (!(ms >= MIN_WAIT_MS)) return false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
   try {
@@ -458,7 +466,7 @@ async function prepareWatch(
     const server = serverOf(relPath);
     if (!server) return null;
     try {
-      const text = await Deno.readTextFile(project.absolute(relPath)).catch(() => "");
+      const text = readText(project.absolute(relPath));
       // The errors found after the previous edit, when nothing was written since.
       const last = known.get(relPath);
       if (
@@ -468,14 +476,12 @@ async function prepareWatch(
         return last.errors;
       }
       const seenGeneration = generation;
-      const diagnostics = await server.diagnostics(relPath, {
-        signal,
-        transient: true,
-        errorsOnly: true,
-      });
+      // Kept open (the engine closes the least used beyond its limit): the files an agent edits
+      // are checked again soon, and closing one makes tsserver reload it from disk and update
+      // its program once more (measured: the check of a file edited in turn took twice as long).
+      const diagnostics = await server.diagnostics(relPath, { signal, errorsOnly: true });
       // Version-matched: the file must still hold the text the server just checked.
-      const now = await Deno.readTextFile(project.absolute(relPath)).catch(() => "");
-      if (now !== text) return null;
+      if (readText(project.absolute(relPath)) !== text) return null;
       const errors = errorSet(diagnostics, text);
       known.set(relPath, { text, generation: seenGeneration, at: Date.now(), errors });
       return errors;
@@ -507,7 +513,9 @@ async function prepareWatch(
       else importersMemo.delete(targetsKey);
       // Runs on after the tool answers: its own signal (the call's may end with the call).
       const signal = new AbortController().signal;
-      const done = (async () => {
+      // Started once the answer is on its way (a macrotask later): its client-side work never
+      // delays an answer that is not going to wait for it.
+      const done = new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
         for (const [, a] of files) {
           const old = a === null ? null : before.get(a);
           if (!old) continue;
@@ -524,11 +532,20 @@ async function prepareWatch(
           `new diagnostics: after in ${Math.round(performance.now() - afterStart)} ms, ` +
             `${Math.round(performance.now() - started)} ms in all`,
         );
-      })().catch((error) => log.debug(`new diagnostics: check failed: ${String(error)}`));
+      }).catch((error) => log.debug(`new diagnostics: check failed: ${String(error)}`));
       track(root, done);
       call.checks.push({ files: written, done });
     },
   };
+}
+
+/** A small source file's text ("" when unreadable); read at once, no event-loop turn. */
+function readText(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
 }
 
 /** Errors (severity 1) keyed by message and the text of their range. */
