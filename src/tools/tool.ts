@@ -7,7 +7,7 @@ import { ToolError } from "../errors.ts";
 import type { z } from "../deps.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
-import { reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
+import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
 
 /** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
 export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
@@ -76,10 +76,11 @@ export interface Tool {
 
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
   const markers = spec.markers ?? [];
-  // Editing tools report the errors their edit introduced (tools/shared/new_diagnostics.ts).
+  // Editing tools report the errors their edit introduced; a report not ready when the edit
+  // answered comes with the session's next answer (tools/shared/new_diagnostics.ts).
   const handler = markers.includes("can-edit")
     ? reportingNewDiagnostics(spec.handler as Tool["handler"])
-    : spec.handler as Tool["handler"];
+    : deliveringNewDiagnostics(spec.handler as Tool["handler"]);
   return {
     name: spec.name,
     description: spec.description,
