@@ -74,8 +74,10 @@ export const SettingsSchema = z.strictObject({
   hook_search_limit: z.number().int().min(0).optional().describe(
     "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
   ),
-  report_new_diagnostics: z.boolean().optional().describe(
-    "Editing tools append the errors their edit introduced (default true).",
+  report_new_diagnostics: z.union([z.boolean(), z.literal("wait")]).optional().describe(
+    "Editing tools report the errors their edit introduced: true (default) in the edit's answer " +
+      'when ready within a quarter of the edit\'s time, else in the next answer; "wait": always ' +
+      "in the edit's own answer; false: never.",
   ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;
@@ -104,7 +106,7 @@ export interface Settings {
   excluded_apis: string[];
   memories: "shared" | "worktree";
   hook_search_limit: number;
-  report_new_diagnostics: boolean;
+  report_new_diagnostics: boolean | "wait";
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({

@@ -65,8 +65,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
-  await using h = await toolHarness(FILES);
-  using _ = waitShare(Infinity); // every report in its edit's answer
+  // "wait": every report in its edit's own answer.
+  await using h = await toolHarness(FILES, { projectConfig: { report_new_diagnostics: "wait" } });
   // The server runs once a symbol tool used it; edits never start one.
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
 

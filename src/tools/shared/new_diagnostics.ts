@@ -22,7 +22,7 @@
  *
  * Bounded: only servers already running are asked (an edit never starts one), at most
  * {@linkcode MAX_FILES} files, and the check starts no request after {@linkcode BUDGET_MS}.
- * Switched off with `report_new_diagnostics: false`.
+ * Switched off with `report_new_diagnostics: false`; `"wait"` always waits for the report.
  * @module
  */
 import { relative } from "node:path";
@@ -189,7 +189,11 @@ export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
         if (call.checks.length > 0) {
           const ownMs = performance.now() - started - call.spentMs;
           const all = Promise.all(call.checks.map((c) => c.done));
-          if (await within(all, waitShare * ownMs - call.spentMs)) {
+          // "wait": the report always comes in the edit's own answer (the check is bounded).
+          const budget = settings.report_new_diagnostics === "wait"
+            ? Infinity
+            : waitShare * ownMs - call.spentMs;
+          if (await within(all, budget)) {
             if (call.found.length > 0) own = formatNewErrors(call.found);
           } else {
             late = {
