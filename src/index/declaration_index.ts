@@ -188,6 +188,17 @@ export class DeclarationIndex {
     return entry ? JSON.parse(entry.symbols) as CompactSymbol[] : undefined;
   }
 
+  /**
+   * A file's declarations when they are exactly its language server's documentSymbol answer
+   * (see extract.ts's `exact`) and were computed for this content hash; else undefined. Needs
+   * no {@linkcode ready}: the hash says the entry is current.
+   */
+  exactDeclarations(relPath: string, hash: string): CompactSymbol[] | undefined {
+    const entry = this.#files.get(relPath);
+    if (!entry || !entry.exact || entry.hash !== hash) return undefined;
+    return JSON.parse(entry.symbols) as CompactSymbol[];
+  }
+
   /** The content hash the declarations of a file were computed for. */
   hashOf(relPath: string): string | undefined {
     return this.#files.get(relPath)?.hash;
@@ -297,9 +308,10 @@ export class DeclarationIndex {
       size: result.size,
       mtime: result.mtime,
       symbols,
+      exact: result.status === "parsed" ? result.exact ?? false : known?.exact ?? false,
     };
     const before = this.#files.get(result.relPath);
-    if (before?.hash === entry.hash && before.symbols === symbols) {
+    if (before?.hash === entry.hash && before.symbols === symbols && before.exact === entry.exact) {
       if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
       this.#files.set(result.relPath, entry);
       return;

@@ -243,6 +243,11 @@ export class SymbolIndex {
       this.#remember(relPath, hash, memo.roots);
       return { relPath, text, roots: memo.roots, cached: true };
     }
+    const exact = this.#exactFromIndex(relPath, hash);
+    if (exact) {
+      this.#remember(relPath, hash, exact);
+      return { relPath, text, roots: exact, cached: true };
+    }
     let serverId = this.#serverIdFor(relPath);
     if (serverId !== null) {
       const cache = this.#cacheFor(serverId);
@@ -274,6 +279,25 @@ export class SymbolIndex {
       this.#scheduleSave();
       return { relPath, text, roots, cached: false };
     });
+  }
+
+  /**
+   * The file's tree from the declaration index, when the index holds this content and its
+   * declarations are proven equal to the server's documentSymbol (extract.ts's `exact`): then
+   * no server is asked, nor waited for. The index decodes UTF-8, so other project encodings
+   * always go to the server.
+   */
+  #exactFromIndex(relPath: string, hash: string): SymbolNode[] | undefined {
+    if (this.declarations === null || !/^utf-?8$/i.test(this.project.settings.encoding)) {
+      return undefined;
+    }
+    const compact = this.declarations.exactDeclarations(relPath, hash);
+    if (compact === undefined) return undefined;
+    try {
+      return fromCompact(compact, relPath);
+    } catch {
+      return undefined;
+    }
   }
 
   #remember(relPath: string, hash: string, roots: SymbolNode[]): void {
