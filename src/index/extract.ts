@@ -393,30 +393,57 @@ const RUST_RULES: Readonly<Record<string, Rule>> = {
   macro_definition: (n) => named(n, K.Function),
 };
 
-// Go (gopls: top-level declarations, struct fields and interface methods).
+// Go (gopls: package-level declarations, struct fields and interface methods; methods named
+// after their receiver, `(*T).M`).
 function goNames(n: Node, kind: number): Found[] {
-  return n.childrenForFieldName("name").filter((c): c is Node => c !== null).map((id) => ({
-    name: id.text,
-    kind,
-    node: n,
-    nameNode: id,
-  }));
+  const names = n.childrenForFieldName("name").filter((c): c is Node => c !== null && c.isNamed);
+  if (names.some((id) => id.text === "_")) unmodelled();
+  return names.map((id) => ({ name: id.text, kind, node: n, nameNode: id }));
+}
+
+/** An embedded type's name (`T`, `pkg.T`), or null when gopls's listing is not modelled. */
+function goEmbedded(type: Node | null | undefined): Node | null {
+  if (type?.type === "type_identifier") return type;
+  if (type?.type === "qualified_type") return type.childForFieldName("name");
+  return null;
 }
 
 const GO_RULES: Readonly<Record<string, Rule>> = {
   function_declaration: (n) => named(n, K.Function),
-  method_declaration: (n) => named(n, K.Method),
-  type_spec: (n) => {
+  method_declaration: (n) => {
+    const found = named(n, K.Method);
+    const receiver = n.childForFieldName("receiver")?.namedChildren.find((c) =>
+      c?.type === "parameter_declaration"
+    );
+    const type = receiver?.childForFieldName("type");
+    if (!found || !type || /\s/.test(type.text)) return unmodelled();
+    found.name = `(${type.text}).${found.name}`;
+    return found;
+  },
+  type_spec: (n, parentKind) => {
+    if (parentKind !== 0) return unmodelled(); // types declared in functions
     const t = n.childForFieldName("type")?.type;
     return named(
       n,
       t === "struct_type" ? K.Struct : t === "interface_type" ? K.Interface : K.Class,
     );
   },
-  type_alias: (n) => named(n, K.Class),
-  field_declaration: (n) => goNames(n, K.Field),
+  type_alias: (n, parentKind) => parentKind === 0 ? named(n, K.Class) : unmodelled(),
+  field_declaration: (n) => {
+    const type = n.childForFieldName("type");
+    const names = goNames(n, K.Field);
+    if (type?.type === "struct_type" || type?.type === "interface_type") return unmodelled();
+    if (names.length > 0) return names;
+    const id = goEmbedded(type);
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+  },
   method_spec: (n) => named(n, K.Method),
   method_elem: (n) => named(n, K.Method),
+  constraint_elem: (n) => {
+    const id = n.namedChildCount === 1 ? goEmbedded(n.namedChildren[0]) : null;
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+  },
+  type_elem: unmodelled,
   const_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Constant) : null,
   var_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Variable) : null,
 };
@@ -564,6 +591,7 @@ export interface Extracted {
 export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "typescript",
   "javascript",
+  "go",
 ]);
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */

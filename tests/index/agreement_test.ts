@@ -12,7 +12,7 @@ import { SymbolIndex } from "../../src/lsp/symbols_index.ts";
 import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/lsp/symbols.ts";
 import { contentHash } from "../../src/lsp/symbol_cache.ts";
 import { DeclarationIndex } from "../../src/index/mod.ts";
-import { TS_SAMPLES, TS_UNMODELLED } from "./samples.ts";
+import { GO_SAMPLES, GO_UNMODELLED, TS_SAMPLES, TS_UNMODELLED } from "./samples.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);
 
@@ -87,6 +87,7 @@ const EXACT_CASES: Array<{
     samples: TS_SAMPLES,
     unmodelled: TS_UNMODELLED,
   },
+  { fixture: "go/shapes", server: "gopls", samples: GO_SAMPLES, unmodelled: GO_UNMODELLED },
 ];
 
 for (const { fixture, server, samples, unmodelled } of EXACT_CASES) {
