@@ -46,6 +46,8 @@ const SERVER_CONCURRENCY = 8;
 const READ_CONCURRENCY = 32;
 /** Decoded symbol trees kept in memory (the persistent cache holds every file). */
 const TREE_MEMO = 500;
+/** At most this many files containing the name are parsed at once by a first search. */
+const COLD_PARSE_LIMIT = 200;
 /** Idle time before a changed cache is written. */
 const SAVE_DELAY_MS = 1500;
 
@@ -321,7 +323,9 @@ export class SymbolIndex {
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     }
     const needle = prefilterNeedle(pattern);
-    const candidates = await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
+    const cold = needle !== null && await this.#coldCandidates(needle, scope.relPath, options);
+    const candidates = cold ||
+      await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
     const files = candidates ?? await this.sourceFiles(scope.relPath, options.signal);
     let asked = 0;
     let lastReport = Date.now();
@@ -353,6 +357,47 @@ export class SymbolIndex {
       }
     }
     return perFile.flat();
+  }
+
+  /**
+   * The first search before the declaration index is built: rather than wait for the whole
+   * build, read every source file once and keep those containing the needle (a file without it
+   * cannot declare a match: the answer is complete); when they are few, parse them now, so
+   * that those the index models exactly need no server (see {@linkcode fileSymbols}). The
+   * build starts after, for the next search. False when the index is built, there is none, or
+   * too many files contain the needle (then the caller waits for the build, with progress).
+   */
+  async #coldCandidates(
+    needle: string,
+    scope: string,
+    options: RequestOptions,
+  ): Promise<string[] | false> {
+    const index = this.declarations;
+    if (index === null || index.built || this.#declarationsFailed) return false;
+    // Saved before: the build only checks sizes and times, and serves every later search.
+    if (await index.hasStore()) return false;
+    const files = await this.sourceFiles(scope, options.signal);
+    options.onProgress?.(
+      `Searching ${files.length} files for '${needle}' (the symbol index is not built yet)`,
+    );
+    const found: Array<{ relPath: string; bytes: Uint8Array; text: string }> = [];
+    let tooMany = false;
+    await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
+      options.signal?.throwIfAborted();
+      if (tooMany) return;
+      try {
+        const read = await this.#read(relPath);
+        if (read.text.includes(needle)) found.push({ relPath, ...read });
+      } catch { /* vanished, binary or undecodable: no declarations */ }
+      if (found.length > COLD_PARSE_LIMIT) tooMany = true;
+    });
+    if (tooMany) return false;
+    for (const f of found) {
+      options.signal?.throwIfAborted();
+      await index.parseNow(f.relPath, await contentHash(f.bytes), f.text);
+    }
+    this.startDeclarations();
+    return found.map((f) => f.relPath).sort();
   }
 
   /**
@@ -391,6 +436,21 @@ export class SymbolIndex {
       ...index.otherFiles(scope),
     ].filter((f) => this.pool.handles(f) && this.#isPrimary(f));
     return files.sort();
+  }
+
+  /**
+   * Start building the declaration index, without waiting for it: a query that will need many
+   * files' symbols (references) lets it run beside the server's project load, and takes the
+   * files' trees from it where they are exact (see {@linkcode fileSymbols}).
+   */
+  startDeclarations(): void {
+    const index = this.declarations;
+    if (index === null || index.built || this.#declarationsFailed) return;
+    index.ready().catch((error) => {
+      if (this.#declarationsFailed || index.disposed) return;
+      this.#declarationsFailed = true;
+      log.warn(`The declaration index could not be built (${String(error)}).`);
+    });
   }
 
   /** The one symbol a name path denotes in a file (see pickUnique for the rules). */
