@@ -112,7 +112,7 @@ export async function benchSize(
       });
     if (options.server) {
       firstFindMs = await time(find);
-      add("first global find_symbol (cold, with build)", firstFindMs, "read every file", readMs);
+      add("first global find_symbol (never seen)", firstFindMs, "read every file", readMs);
       options.log(`        progress shown: ${progress.length} messages, e.g. '${progress.at(-1)}'`);
     }
     // The build (started by the first search, or now) completes and is saved for the restart.

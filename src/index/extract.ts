@@ -517,6 +517,76 @@ const C_RULES: Readonly<Record<string, Rule>> = {
   preproc_function_def: (n) => named(n, K.Function),
 };
 
+/**
+ * C as clangd lists it: each declarator of a declaration is a symbol whose range runs from the
+ * declaration's start to the declarator's end (no `;`); a struct defined in a declaration or
+ * typedef is its sibling; unions are classes; macros are not listed. Conditional compilation
+ * other than a header guard is unmodelled (clangd leaves inactive branches out).
+ */
+function cDeclarators(n: Node, parentKind: number): Found[] {
+  const inType = IN_TYPE.has(parentKind);
+  if (parentKind !== 0 && !inType) {
+    if (parentKind !== K.Function) unmodelled(); // locals in functions: clangd lists none
+    return [];
+  }
+  const out: Found[] = [];
+  for (const d of n.childrenForFieldName("declarator")) {
+    if (!d) continue;
+    const found = declaratorName(d);
+    if (!found || found.nameNode.type === "qualified_identifier") {
+      unmodelled();
+      continue;
+    }
+    const kind = n.type === "type_definition"
+      ? K.Class
+      : found.isFunction
+      ? (inType ? K.Method : K.Function)
+      : (inType ? K.Field : K.Variable);
+    out.push({
+      name: found.nameNode.text,
+      kind,
+      node: n,
+      nameNode: found.nameNode,
+      to: d,
+      detached: true,
+    });
+  }
+  return out;
+}
+
+function isHeaderGuard(n: Node): boolean {
+  if (n.parent?.type !== "translation_unit" || !n.text.startsWith("#ifndef")) return false;
+  const name = n.childForFieldName("name")?.text;
+  const first = n.namedChildren[1];
+  return first?.type === "preproc_def" && first.childForFieldName("name")?.text === name &&
+    !first.childForFieldName("value");
+}
+
+/** A struct, union or enum definition (one with a body), at file scope or in a type. */
+const cType = (kind: number): Rule => (n, parentKind) => {
+  if (!n.childForFieldName("body")) return null;
+  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled();
+};
+
+const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
+  ...C_RULES,
+  function_definition: (n, parentKind) =>
+    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled(),
+  declaration: cDeclarators,
+  field_declaration: cDeclarators,
+  type_definition: cDeclarators,
+  struct_specifier: cType(K.Struct),
+  union_specifier: cType(K.Class),
+  enum_specifier: cType(K.Enum),
+  preproc_def: () => null,
+  preproc_function_def: () => null,
+  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled(),
+  preproc_if: unmodelled,
+  preproc_elif: unmodelled,
+  preproc_else: unmodelled,
+  preproc_call: unmodelled,
+};
+
 // Bash (bash-language-server: functions and variables).
 const BASH_RULES: Readonly<Record<string, Rule>> = {
   function_definition: (n) => named(n, K.Function),
@@ -530,7 +600,7 @@ const RULES: Readonly<Record<GrammarId, Readonly<Record<string, Rule>>>> = {
   python: PYTHON_RULES,
   rust: RUST_RULES,
   go: GO_RULES,
-  c: C_RULES,
+  c: C_EXACT_RULES,
   cpp: C_RULES,
   bash: BASH_RULES,
 };
@@ -592,6 +662,7 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "typescript",
   "javascript",
   "go",
+  "c",
 ]);
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */

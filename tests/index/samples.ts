@@ -159,3 +159,48 @@ export const GO_UNMODELLED: Record<string, string> = {
   "unmodelled_local_type.go": "package shapes\n\nfunc f() {\n\ttype local int\n}\n",
   "unmodelled_union.go": "package shapes\n\ntype Number interface {\n\t~int | ~float64\n}\n",
 };
+
+/** C beyond the fixture: what clangd lists and how. */
+export const C_SAMPLES: Record<string, string> = {
+  "src/sample.c": [
+    "#include <stdio.h>",
+    "#define MAX 10",
+    "#define SQUARE(x) ((x) * (x))",
+    "",
+    "typedef struct point {",
+    "    int x, y;",
+    "} point_t;",
+    "",
+    "typedef int number;",
+    "",
+    "enum color { RED, GREEN = 2 };",
+    "",
+    "struct node {",
+    "    struct node *next;",
+    "    int value;",
+    "};",
+    "",
+    "static int counter = 0;",
+    "int a, b = 2;",
+    "extern int shared;",
+    "",
+    "int add(int p, int q);",
+    "",
+    "/* Adds. */",
+    "int add(int p, int q) {",
+    "    int local = p + q;",
+    "    return local;",
+    "}",
+    "",
+    "static void helper(void) {}",
+    "",
+    "union u { int i; float f; };",
+    "",
+  ].join("\n"),
+};
+
+/** C files whose constructs the rules do not model. */
+export const C_UNMODELLED: Record<string, string> = {
+  "src/unmodelled_if.c": "#if 0\nint hidden;\n#endif\nint shown;\n",
+  "src/unmodelled_local_struct.c": "void f(void) {\n  struct local { int a; } x;\n}\n",
+};
