@@ -367,8 +367,36 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   },
 };
 
-// Rust (rust-analyzer's document symbols).
-const RUST_RULES: Readonly<Record<string, Rule>> = {
+// Rust (rust-analyzer's document symbols). An item's range starts at the comments and
+// attributes before it, as rust-analyzer attaches them: comments not separated by a blank
+// line (an outer doc comment may be), up to an inner doc comment.
+function rustStart(node: Node): Node {
+  let start = node;
+  for (let p = node.previousSibling; p; p = p.previousSibling) {
+    if (p.type === "attribute_item") {
+      start = p;
+      continue;
+    }
+    if (p.type !== "line_comment" && p.type !== "block_comment") break;
+    const text = p.text;
+    if (text.startsWith("//!") || text.startsWith("/*!")) break;
+    const outerDoc = (text.startsWith("///") && !text.startsWith("////")) ||
+      (text.startsWith("/**") && !text.startsWith("/***") && text !== "/**/");
+    if (start.startPosition.row - p.endPosition.row >= 2 && !outerDoc) break;
+    start = p;
+  }
+  return start;
+}
+
+const rustItem = (rule: Rule): Rule => (n, parentKind) => {
+  const result = rule(n, parentKind);
+  for (const f of result === null ? [] : Array.isArray(result) ? result : [result]) {
+    f.from = rustStart(f.node);
+  }
+  return result;
+};
+
+const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   function_item: (n, parentKind) =>
     named(n, parentKind === K.Object || parentKind === K.Interface ? K.Method : K.Function),
   function_signature_item: (n) => named(n, K.Method),
@@ -381,6 +409,7 @@ const RUST_RULES: Readonly<Record<string, Rule>> = {
   impl_item: (n) => {
     const type = n.childForFieldName("type");
     if (!type) return null;
+    if (n.childForFieldName("type_parameters")) unmodelled(); // rust-analyzer's name differs
     const trait = n.childForFieldName("trait");
     const name = `impl ${trait ? `${trait.text} for ` : ""}${type.text}`;
     return { name, kind: K.Object, node: n, nameNode: type };
@@ -391,7 +420,15 @@ const RUST_RULES: Readonly<Record<string, Rule>> = {
   associated_type: (n) => named(n, K.TypeParameter),
   mod_item: (n) => named(n, K.Module),
   macro_definition: (n) => named(n, K.Function),
+  macro_invocation: (n) =>
+    n.parent?.type === "source_file" || n.parent?.type === "declaration_list" ? unmodelled() : null,
+  foreign_mod_item: unmodelled,
+  extern_crate_declaration: unmodelled,
 };
+
+const RUST_RULES: Readonly<Record<string, Rule>> = Object.fromEntries(
+  Object.entries(RUST_ITEM_RULES).map(([type, rule]) => [type, rustItem(rule)]),
+);
 
 // Go (gopls: package-level declarations, struct fields and interface methods; methods named
 // after their receiver, `(*T).M`).
@@ -663,6 +700,7 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "javascript",
   "go",
   "c",
+  "rust",
 ]);
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */

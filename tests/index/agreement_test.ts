@@ -17,6 +17,8 @@ import {
   C_UNMODELLED,
   GO_SAMPLES,
   GO_UNMODELLED,
+  RUST_SAMPLES,
+  RUST_UNMODELLED,
   TS_SAMPLES,
   TS_UNMODELLED,
 } from "./samples.ts";
@@ -98,6 +100,14 @@ const EXACT_CASES: Array<{
   },
   { fixture: "go/shapes", server: "gopls", samples: GO_SAMPLES, unmodelled: GO_UNMODELLED },
   { fixture: "c", server: "clangd", samples: C_SAMPLES, unmodelled: C_UNMODELLED },
+  {
+    fixture: "rust/traits",
+    server: "rust-analyzer",
+    samples: RUST_SAMPLES,
+    unmodelled: RUST_UNMODELLED,
+  },
+  { fixture: "rust/broken", server: "rust-analyzer", samples: {}, unmodelled: {} },
+  { fixture: "rust/tests_fail", server: "rust-analyzer", samples: {}, unmodelled: {} },
 ];
 
 for (const { fixture, server, samples, unmodelled } of EXACT_CASES) {
