@@ -326,7 +326,8 @@ const JS_RULES: Readonly<Record<string, Rule>> = {
     n.childForFieldName("left")?.type === "member_expression" ? unmodelled() : null,
 };
 
-// Python (pyright's document symbols: classes, functions, and the variables of every scope).
+// Python (pyright's document symbols: classes, functions, their parameters, and the variables
+// of every scope, each variable ranging over its name only).
 function pythonTargets(left: Node, out: Node[] = []): Node[] {
   switch (left.type) {
     case "identifier":
@@ -337,17 +338,78 @@ function pythonTargets(left: Node, out: Node[] = []): Node[] {
     case "list_pattern":
       for (const child of left.namedChildren) if (child) pythonTargets(child, out);
       break;
+    case "subscript":
+    case "attribute":
+      break; // `a[k] = v`, `obj.x = v`: no declaration (`self.x` is handled by the rule)
+    default:
+      unmodelled(); // starred and other targets
   }
   return out;
 }
 
+function pythonKind(name: string, annotation: Node | null): number {
+  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) unmodelled();
+  return /^[A-Z][A-Z0-9_]*$/.test(name) ? K.Constant : K.Variable;
+}
+
+/** The name of a parameter (`a`, `a: int`, `a=1`, `*args`, `**kw: int`), or null (`/`, `*`). */
+function pythonParameterName(param: Node): Node | null {
+  switch (param.type) {
+    case "identifier":
+      return param;
+    case "typed_parameter":
+    case "default_parameter":
+    case "typed_default_parameter":
+    case "list_splat_pattern":
+    case "dictionary_splat_pattern": {
+      const first = param.namedChildren[0] ?? null;
+      return first?.type === "identifier" ? first : first ? pythonParameterName(first) : null;
+    }
+    default:
+      return null;
+  }
+}
+
 const PYTHON_RULES: Readonly<Record<string, Rule>> = {
-  class_definition: (n) => named(n, K.Class),
+  class_definition: (n) =>
+    n.parent?.type === "decorated_definition" ? unmodelled() : named(n, K.Class),
   function_definition: (n, parentKind) => {
     const found = named(n, parentKind === K.Class ? K.Method : K.Function);
     // A decorated definition's body starts at its first decorator.
     if (found && n.parent?.type === "decorated_definition") found.node = n.parent;
     return found;
+  },
+  parameters: (n, parentKind) => {
+    const fn = n.parent;
+    if (fn?.type !== "function_definition") return unmodelled();
+    const decorators = fn.parent?.type === "decorated_definition" ? fn.parent.text : "";
+    // A method's first parameter (self, cls) is not listed; a static method has none.
+    const skipFirst = parentKind === K.Method && !/^@staticmethod\b/m.test(decorators);
+    const out: Found[] = [];
+    let first = true;
+    for (const param of n.namedChildren) {
+      if (!param) continue;
+      const id = pythonParameterName(param);
+      if (param.type !== "keyword_separator" && param.type !== "positional_separator" && !id) {
+        unmodelled();
+      }
+      if (!id) continue;
+      if (first && skipFirst) {
+        first = false;
+        continue;
+      }
+      first = false;
+      out.push({
+        name: id.text,
+        kind: K.Variable,
+        node: param,
+        nameNode: param,
+        selectAtStart: true,
+        detached: true,
+        leaf: true,
+      });
+    }
+    return out;
   },
   assignment: (n, parentKind) => {
     const left = n.childForFieldName("left");
@@ -356,15 +418,38 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
       const object = left.childForFieldName("object");
       const attribute = left.childForFieldName("attribute");
       if (parentKind !== K.Method || object?.text !== "self" || !attribute) return null;
-      return { name: attribute.text, kind: K.Variable, node: n, nameNode: attribute, member: true };
+      return {
+        name: attribute.text,
+        kind: K.Variable,
+        node: attribute,
+        nameNode: attribute,
+        member: true,
+      };
     }
+    const annotation = n.childForFieldName("type");
     return pythonTargets(left).map((id) => ({
       name: id.text,
-      kind: /^[A-Z][A-Z0-9_]*$/.test(id.text) ? K.Constant : K.Variable,
-      node: n,
+      kind: pythonKind(id.text, annotation),
+      node: id,
       nameNode: id,
+      detached: true,
     }));
   },
+  // Names bound by other statements: not modelled.
+  for_statement: unmodelled,
+  // Comprehension variables: pyright lists none (they have a scope of their own).
+  for_in_clause: (n) => n.childForFieldName("left")?.type === "identifier" ? null : unmodelled(),
+  as_pattern: unmodelled,
+  named_expression: unmodelled,
+  global_statement: unmodelled,
+  nonlocal_statement: unmodelled,
+  augmented_assignment: unmodelled,
+  match_statement: unmodelled,
+  lambda: unmodelled,
+  type_alias_statement: unmodelled,
+  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled() : null,
+  import_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
+  import_from_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
 };
 
 // Rust (rust-analyzer's document symbols). An item's range starts at the comments and
@@ -701,12 +786,32 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "go",
   "c",
   "rust",
+  "python",
 ]);
+
+/**
+ * The server each proven grammar's rules were proven against (its command's name): a file whose
+ * project runs another server for it (basedpyright or pylsp for Python, `deno lsp` for a Deno
+ * project, a configured command) is never answered from the index.
+ */
+export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
+  typescript: "typescript-language-server",
+  javascript: "typescript-language-server",
+  python: "pyright-langserver",
+  rust: "rust-analyzer",
+  go: "gopls",
+  c: "clangd",
+};
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */
 const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method]);
 
-function duplicatesModelled(symbols: readonly CompactSymbol[]): boolean {
+function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
+  // pyright lists a scope's symbol once, however often it is assigned: not modelled.
+  if (grammar === "python") {
+    return new Set(symbols.map((s) => s[0])).size === symbols.length &&
+      symbols.every((s) => !s[10] || duplicatesModelled(s[10], grammar));
+  }
   const seen = new Map<string, number>();
   for (const s of symbols) {
     const before = seen.get(s[0]);
@@ -716,7 +821,7 @@ function duplicatesModelled(symbols: readonly CompactSymbol[]): boolean {
       return false;
     }
     seen.set(s[0], s[1]);
-    if (s[10] && !duplicatesModelled(s[10])) return false;
+    if (s[10] && !duplicatesModelled(s[10], grammar)) return false;
   }
   return true;
 }
@@ -741,7 +846,7 @@ export function extractFile(root: Node, grammar: GrammarId): Extracted {
     cursor.delete();
   }
   const isExact = exact && EXACT_GRAMMARS.has(grammar) && !root.hasError &&
-    duplicatesModelled(top);
+    duplicatesModelled(top, grammar);
   return { symbols: top, exact: isExact };
 }
 

@@ -13,11 +13,12 @@
  */
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
-import type { DeclarationIndex } from "../index/mod.ts";
+import { basename } from "node:path";
+import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
-import { specForFile } from "./registry.ts";
+import { resolveCommand, specForFile } from "./registry.ts";
 import { contentHash, SymbolCache } from "./symbol_cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
@@ -138,6 +139,8 @@ export class SymbolIndex {
   readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Per server spec id, the name of the command the project runs. */
+  readonly #specCommands = new Map<string, string>();
   /** The declaration index failed to build once (said once in the log). */
   #declarationsFailed = false;
 
@@ -293,6 +296,7 @@ export class SymbolIndex {
     if (this.declarations === null || !/^utf-?8$/i.test(this.project.settings.encoding)) {
       return undefined;
     }
+    if (!this.#provenServer(relPath)) return undefined;
     const compact = this.declarations.exactDeclarations(relPath, hash);
     if (compact === undefined) return undefined;
     try {
@@ -300,6 +304,29 @@ export class SymbolIndex {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Whether the server this project runs for a file is the one its grammar's rules were proven
+   * against (PROVEN_SERVERS): the first installed command of its spec, or, when none is
+   * installed, the first listed. Decided once per server spec.
+   */
+  #provenServer(relPath: string): boolean {
+    const grammar = grammarFor(relPath);
+    const proven = grammar === null ? undefined : PROVEN_SERVERS[grammar];
+    const pool = this.pool as LanguageServerPool & { specs?: Parameters<typeof specForFile>[0] };
+    if (proven === undefined || !Array.isArray(pool.specs)) return false;
+    const spec = specForFile(pool.specs, relPath);
+    if (!spec) return false;
+    let command = this.#specCommands.get(spec.id);
+    if (command === undefined) {
+      const resolved = resolveCommand(spec, this.project.root);
+      command = basename(
+        "command" in resolved ? resolved.command.command : spec.commands[0]?.command ?? "",
+      );
+      this.#specCommands.set(spec.id, command);
+    }
+    return command === proven;
   }
 
   #remember(relPath: string, hash: string, roots: SymbolNode[]): void {
@@ -404,8 +431,8 @@ export class SymbolIndex {
    * The files that may declare a match, from the declaration index: those declaring the last
    * segment's name, plus every source file the index does not parse (left to the text
    * prefilter). Null when there is no index or the name is not a plain identifier (servers
-   * invent names such as "describe() callback" that no parser sees): then every file is read.
-   * Waits, with progress, until the index is complete and current.
+   * invent names such as "describe() callback"): then every file is read. Waits, with
+   * progress, until the index is complete and current.
    */
   async #candidateFiles(
     pattern: NamePathPattern,
@@ -415,9 +442,13 @@ export class SymbolIndex {
   ): Promise<string[] | null> {
     const index = this.declarations;
     const name = pattern.segments[pattern.segments.length - 1]!.name;
-    if (index === null || prefilterNeedle(pattern) !== name) return null;
+    if (index === null) return null;
+    const plain = prefilterNeedle(pattern) === name;
     try {
+      // Also for a name no parser sees: every file is read then, and those the index models
+      // exactly need no server.
       await index.ready({ signal: options.signal, onProgress: options.onProgress });
+      if (!plain) return null;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // The index could not be built: read every file instead, as without an index.

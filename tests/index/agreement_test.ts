@@ -17,6 +17,8 @@ import {
   C_UNMODELLED,
   GO_SAMPLES,
   GO_UNMODELLED,
+  PYTHON_SAMPLES,
+  PYTHON_UNMODELLED,
   RUST_SAMPLES,
   RUST_UNMODELLED,
   TS_SAMPLES,
@@ -100,6 +102,12 @@ const EXACT_CASES: Array<{
   },
   { fixture: "go/shapes", server: "gopls", samples: GO_SAMPLES, unmodelled: GO_UNMODELLED },
   { fixture: "c", server: "clangd", samples: C_SAMPLES, unmodelled: C_UNMODELLED },
+  {
+    fixture: "python",
+    server: "pyright-langserver",
+    samples: PYTHON_SAMPLES,
+    unmodelled: PYTHON_UNMODELLED,
+  },
   {
     fixture: "rust/traits",
     server: "rust-analyzer",

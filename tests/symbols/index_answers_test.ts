@@ -5,12 +5,14 @@
  *
  * Two projects from the same files: one whose TypeScript server cannot start (so every answer
  * it gives came from the index), one with the real server and no declaration index (so every
- * answer is the server's). Their answers must be equal, call by call.
+ * answer is the server's). Their answers must be equal, call by call. A third project runs a
+ * server the rules were not proven against: the index never answers for it.
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { fixtureTree } from "../helpers/symbols.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
+import { tempDir, toolHarness } from "../helpers/tool_ctx.ts";
+import { join } from "node:path";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { TS_SAMPLES, TS_UNMODELLED } from "../index/samples.ts";
 
@@ -36,10 +38,14 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   const files = { ...await fixtureTree("typescript"), ...TS_SAMPLES };
+  // A typescript-language-server that cannot start: the proven server by name, so the index
+  // may answer for it, but every request to it fails.
+  await using bin = await tempDir();
+  const fake = join(bin.path, "typescript-language-server");
+  await Deno.writeTextFile(fake, "#!/bin/sh\nexit 1\n");
+  await Deno.chmod(fake, 0o755);
   await using noServer = await toolHarness(files, {
-    projectConfig: {
-      language_servers: { typescript: { command: "sextant-test-no-such-server" } },
-    },
+    projectConfig: { language_servers: { typescript: { command: fake } } },
   });
   await using withServer = await toolHarness(files);
   // The server's own answers: no declaration index for this project.
@@ -55,6 +61,17 @@ Deno.test({
     });
   }
 
+  await t.step("a server the rules were not proven against is always asked", async () => {
+    await using other = await toolHarness(files, {
+      projectConfig: { language_servers: { typescript: { command: "sextant-test-other-server" } } },
+    });
+    const error = await other.call(findSymbol, { name_path_pattern: "Circle" }).then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+    assertStringIncludes(error, "sextant-test-other-server");
+  });
+
   await t.step("a file the index does not model goes to the server", async () => {
     await Deno.writeTextFile(
       noServer.path("src/unmodelled_index.ts"),
@@ -64,6 +81,6 @@ Deno.test({
       () => "answered",
       (e: Error) => e.message,
     );
-    assertStringIncludes(error, "sextant-test-no-such-server");
+    assertStringIncludes(error, "typescript-language-server");
   });
 });
