@@ -308,8 +308,8 @@ export class SymbolIndex {
 
   /**
    * Whether the server this project runs for a file is the one its grammar's rules were proven
-   * against (PROVEN_SERVERS): the first installed command of its spec, or, when none is
-   * installed, the first listed. Decided once per server spec.
+   * against (PROVEN_SERVERS): the first installed command of its spec (none installed: no).
+   * Decided once per server spec.
    */
   #provenServer(relPath: string): boolean {
     const grammar = grammarFor(relPath);
@@ -321,9 +321,8 @@ export class SymbolIndex {
     let command = this.#specCommands.get(spec.id);
     if (command === undefined) {
       const resolved = resolveCommand(spec, this.project.root);
-      command = basename(
-        "command" in resolved ? resolved.command.command : spec.commands[0]?.command ?? "",
-      );
+      // Not installed: no answer from the index either, so that the missing server is said.
+      command = "command" in resolved ? basename(resolved.command.command) : "";
       this.#specCommands.set(spec.id, command);
     }
     return command === proven;
