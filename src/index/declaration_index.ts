@@ -23,8 +23,9 @@ import type { CompactSymbol } from "../lsp/symbols.ts";
 import type { Project } from "../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
 import { grammarFor } from "./grammars.ts";
+import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
-import { loadStore, saveStore, type StoredFile } from "./store.ts";
+import { loadStore, saveStore, type StoredFile, storePath } from "./store.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
 
 /** Options of {@linkcode DeclarationIndex}. */
@@ -95,6 +96,8 @@ export class DeclarationIndex {
   readonly #others = new Set<string>();
   /** Declared name → the files declaring it. */
   readonly #postings = new Map<string, string[]>();
+  /** Files parsed on request before the build finished ({@linkcode parseNow}), by path. */
+  readonly #early = new Map<string, { hash: string; symbols: CompactSymbol[]; exact: boolean }>();
   #declarations = 0;
   #failures = 0;
   #build: Promise<void> | null = null;
@@ -123,6 +126,21 @@ export class DeclarationIndex {
     this.#persist = options.persist ?? true;
   }
 
+  /** Whether the index was saved on disk before (a build then only checks what changed). */
+  async hasStore(): Promise<boolean> {
+    if (!this.#persist) return false;
+    try {
+      return (await Deno.stat(storePath(this.project.root))).isFile;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether it was disposed. */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
   /** Whether the first build has finished. */
   get built(): boolean {
     return this.#built;
@@ -140,6 +158,7 @@ export class DeclarationIndex {
       this.#build ??= this.#buildAll().then(
         () => {
           this.#built = true;
+          this.#early.clear();
         },
         (error) => {
           this.#build = null;
@@ -186,6 +205,35 @@ export class DeclarationIndex {
   declarations(relPath: string): CompactSymbol[] | undefined {
     const entry = this.#files.get(relPath);
     return entry ? JSON.parse(entry.symbols) as CompactSymbol[] : undefined;
+  }
+
+  /**
+   * A file's declarations when they are exactly its language server's documentSymbol answer
+   * (see extract.ts's `exact`) and were computed for this content hash; else undefined. Needs
+   * no {@linkcode ready}: the hash says the entry is current.
+   */
+  exactDeclarations(relPath: string, hash: string): CompactSymbol[] | undefined {
+    const entry = this.#files.get(relPath);
+    if (entry?.hash === hash) return entry.exact ? JSON.parse(entry.symbols) : undefined;
+    const early = this.#early.get(relPath);
+    return early?.hash === hash && early.exact ? early.symbols : undefined;
+  }
+
+  /**
+   * Parse one file's text now, on this thread, before the index is built (a first search that
+   * found its few candidate files by their text): its declarations then answer
+   * {@linkcode exactDeclarations} for that content. Does not wait for, or change, the build.
+   */
+  async parseNow(relPath: string, hash: string, text: string): Promise<void> {
+    const grammar = grammarFor(relPath);
+    if (grammar === null || this.#disposed) return;
+    if (this.#files.get(relPath)?.hash === hash || this.#early.get(relPath)?.hash === hash) return;
+    try {
+      const found = await parseFile(text, grammar);
+      if (!this.#built) this.#early.set(relPath, { hash, ...found });
+    } catch (error) {
+      log.debug(`The symbol index could not parse ${relPath} now: ${String(error)}`);
+    }
   }
 
   /** The content hash the declarations of a file were computed for. */
@@ -297,9 +345,10 @@ export class DeclarationIndex {
       size: result.size,
       mtime: result.mtime,
       symbols,
+      exact: result.status === "parsed" ? result.exact ?? false : known?.exact ?? false,
     };
     const before = this.#files.get(result.relPath);
-    if (before?.hash === entry.hash && before.symbols === symbols) {
+    if (before?.hash === entry.hash && before.symbols === symbols && before.exact === entry.exact) {
       if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
       this.#files.set(result.relPath, entry);
       return;

@@ -26,10 +26,37 @@ interface Found {
    * listed once among the class's children, as pyright does.
    */
   member?: boolean;
+  /** Where the body range starts and ends, when not at the node's own ends. */
+  from?: Node | undefined;
+  to?: Node | undefined;
+  /** The selection range starts where the body range starts (tsserver's callbacks). */
+  selectAtStart?: boolean;
+  /** Nothing nested in the node is listed (tsserver lists no members of a type alias). */
+  leaf?: boolean;
+  /** What is nested in the node belongs to the enclosing declaration, not to this one. */
+  detached?: boolean;
+  /**
+   * A function or method that may be overloaded: tsserver gives one navigation item for all
+   * declarations of the name, with the name's position of the first, so the later ones'
+   * selection range is their whole range.
+   */
+  overload?: boolean;
 }
 
 /** A rule sees a node of its type and the kind of the enclosing declaration (0: top level). */
 type Rule = (node: Node, parentKind: number) => Found[] | Found | null;
+
+/**
+ * Whether the file being extracted holds only what the rules model exactly (see
+ * {@linkcode extractFile}); a rule that meets a construct whose listing by the server it does
+ * not reproduce calls {@linkcode unmodelled}. Extraction is synchronous, so one flag serves.
+ */
+let exact = true;
+
+function unmodelled(): null {
+  exact = false;
+  return null;
+}
 
 const K = {
   Module: 2,
@@ -67,6 +94,13 @@ function boundIdentifiers(pattern: Node, out: Node[] = []): Node[] {
       if (value) boundIdentifiers(value, out);
       break;
     }
+    case "assignment_pattern":
+    case "object_assignment_pattern": {
+      // `a = 1`: the default value binds nothing.
+      const left = pattern.childForFieldName("left");
+      if (left) boundIdentifiers(left, out);
+      break;
+    }
     default:
       for (const child of pattern.namedChildren) if (child) boundIdentifiers(child, out);
   }
@@ -75,15 +109,107 @@ function boundIdentifiers(pattern: Node, out: Node[] = []): Node[] {
 
 const CONTAINERS: ReadonlySet<number> = new Set([K.Class, K.Interface, K.Struct, K.Object]);
 
-// TypeScript, TSX and JavaScript (tsserver's navigation tree).
+// TypeScript, TSX and JavaScript (tsserver's navigation tree, as typescript-language-server
+// sends it: checked against it by tests/index/agreement_test.ts).
+
+/** A declaration wrapped in `export`, `export default` or `declare` starts at the wrapper. */
+function tsOuter(node: Node): Node {
+  let outer = node;
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type !== "export_statement" && p.type !== "ambient_declaration") break;
+    outer = p;
+  }
+  return outer;
+}
+
+/** A member's `;` or `,` belongs to it (tsserver's node includes the separator). */
+function tsSeparator(node: Node): Node | undefined {
+  if (node.parent?.type === "object") return undefined; // object literals: not included
+  const next = node.nextSibling;
+  return next && !next.isNamed && (next.type === ";" || next.type === ",") ? next : undefined;
+}
+
+const FUNCTION_EXPRESSIONS: ReadonlySet<string> = new Set([
+  "arrow_function",
+  "function_expression",
+  "function",
+  "generator_function",
+]);
+
+/** tsserver's name of a called expression: `a.b.c` for `a.b.c(...)`, undefined for others. */
+function calledName(expr: Node | null): string | undefined {
+  if (!expr) return undefined;
+  if (expr.type === "identifier") return expr.text;
+  if (expr.type === "member_expression") {
+    const property = expr.childForFieldName("property");
+    if (!property) return undefined;
+    const left = calledName(expr.childForFieldName("object"));
+    return left === undefined ? property.text : `${left}.${property.text}`;
+  }
+  return undefined;
+}
+
+/**
+ * A function expression: named after its variable, property or field (listed there), or, as an
+ * argument of a call, tsserver's `callee("string args") callback`. Any other is unmodelled.
+ */
+const functionExpression: Rule = (node) => {
+  const parent = node.parent;
+  if (!parent) return unmodelled();
+  if (
+    (parent.type === "variable_declarator" || parent.type === "pair" ||
+      parent.type === "public_field_definition" || parent.type === "field_definition") &&
+    parent.childForFieldName("value")?.equals(node) && !node.childForFieldName("name")
+  ) {
+    return null;
+  }
+  const call = parent.parent;
+  if (
+    parent.type !== "arguments" || call?.type !== "call_expression" ||
+    node.childForFieldName("name")
+  ) return unmodelled();
+  const callee = calledName(call.childForFieldName("function"));
+  if (callee === undefined) return unmodelled();
+  const strings = parent.namedChildren.filter((a): a is Node =>
+    a !== null && (a.type === "string" ||
+      a.type === "template_string" && !a.namedChildren.some((c) => c?.type !== "string_fragment"))
+  ).map((a) => a.text);
+  const name = `${callee}(${strings.join(", ")}) callback`;
+  if (name.length > 100 || name.includes("\n")) return unmodelled(); // tsserver shortens these
+  return { name, kind: K.Function, node, nameNode: node, selectAtStart: true };
+};
+
 const variableDeclarator: Rule = (node) => {
   const nameNode = node.childForFieldName("name");
   if (!nameNode) return null;
   const isConst = node.parent?.firstChild?.type === "const";
   const kind = isConst ? K.Constant : K.Variable;
   if (nameNode.type === "identifier") return { name: nameNode.text, kind, node, nameNode };
-  // Destructuring: each bound name is a declaration of its own, without children.
-  return boundIdentifiers(nameNode).map((id) => ({ name: id.text, kind, node: id, nameNode: id }));
+  // Destructuring: each bound name is a declaration of its own, without children, and
+  // tsserver lists nothing of the initializer.
+  return boundIdentifiers(nameNode).map((id) => ({
+    name: id.text,
+    kind,
+    node: id,
+    nameNode: id,
+    detached: true,
+    leaf: true,
+  }));
+};
+
+/** `for (const x of xs)`: the loop variables, each as its identifier. */
+const forInStatement: Rule = (node) => {
+  const left = node.childForFieldName("left");
+  const kind = node.childForFieldName("kind")?.text;
+  if (!left || kind === undefined) return null; // `for (x of xs)` declares nothing
+  const k = kind === "const" ? K.Constant : K.Variable;
+  return boundIdentifiers(left).map((id) => ({
+    name: id.text,
+    kind: k,
+    node: id,
+    nameNode: id,
+    detached: true,
+  }));
 };
 
 const methodDefinition: Rule = (node, parentKind) => {
@@ -91,7 +217,7 @@ const methodDefinition: Rule = (node, parentKind) => {
   if (!nameNode) return null;
   const name = nameNode.text;
   if (name === "constructor" && CONTAINERS.has(parentKind)) {
-    const found: Found[] = [{ name, kind: K.Constructor, node, nameNode }];
+    const found: Found[] = [{ name, kind: K.Constructor, node, nameNode, selectAtStart: true }];
     // Parameter properties (`constructor(private radius: number)`) are members of the class.
     const params = node.childForFieldName("parameters");
     for (const param of params?.namedChildren ?? []) {
@@ -104,52 +230,104 @@ const methodDefinition: Rule = (node, parentKind) => {
       const id = param.childForFieldName("pattern");
       if (id?.type === "identifier") {
         found.push({ name: id.text, kind: K.Property, node: param, nameNode: id });
-      }
+      } else unmodelled();
     }
     return found;
   }
   const accessor = node.children.some((c) => c?.type === "get" || c?.type === "set");
-  return { name, kind: accessor ? K.Property : K.Method, node, nameNode };
+  return { name, kind: K.Method, node, nameNode, to: tsSeparator(node), overload: !accessor };
 };
 
-const enumDeclaration: Rule = (node) => named(node, K.Enum);
+const overloadable = (rule: Rule): Rule => (n, parentKind) => {
+  const found = rule(n, parentKind);
+  if (found && !Array.isArray(found)) found.overload = true;
+  return found;
+};
+
+/** A declaration that may be wrapped in `export` or `declare`. */
+const exported = (kind: number, leaf = false): Rule => (n) => {
+  const found = named(n, kind);
+  if (found) {
+    found.from = tsOuter(n);
+    found.leaf = leaf;
+  }
+  return found;
+};
+
+/** A member whose `;` or `,` is part of its range. */
+const member = (kind: number, field = "name"): Rule => (n) => {
+  const found = named(n, kind, field);
+  if (found) found.to = tsSeparator(n);
+  return found;
+};
 
 const TS_RULES: Readonly<Record<string, Rule>> = {
-  class_declaration: (n) => named(n, K.Class),
-  abstract_class_declaration: (n) => named(n, K.Class),
-  class: (n) => named(n, K.Class),
-  interface_declaration: (n) => named(n, K.Interface),
-  enum_declaration: enumDeclaration,
-  enum_assignment: (n) => named(n, K.EnumMember),
+  class_declaration: exported(K.Class),
+  abstract_class_declaration: exported(K.Class),
+  class: unmodelled,
+  interface_declaration: exported(K.Interface),
+  enum_declaration: exported(K.Enum),
+  enum_assignment: (n) => named(n, K.Constant),
   property_identifier: (n) => {
     if (n.parent?.type !== "enum_body") return null;
-    return { name: n.text, kind: K.EnumMember, node: n, nameNode: n };
+    return { name: n.text, kind: K.Constant, node: n, nameNode: n };
   },
-  type_alias_declaration: (n) => named(n, K.Class),
-  function_declaration: (n) => named(n, K.Function),
-  generator_function_declaration: (n) => named(n, K.Function),
-  function_signature: (n) => named(n, K.Function),
+  type_alias_declaration: exported(K.Variable, true),
+  function_declaration: overloadable(exported(K.Function)),
+  generator_function_declaration: overloadable(exported(K.Function)),
+  function_signature: overloadable(exported(K.Function)),
   method_definition: methodDefinition,
-  method_signature: (n) => named(n, K.Method),
-  abstract_method_signature: (n) => named(n, K.Method),
-  public_field_definition: (n) => named(n, K.Property),
-  field_definition: (n) => named(n, K.Property, "property"),
-  property_signature: (n) => named(n, K.Property),
+  method_signature: overloadable(member(K.Method)),
+  abstract_method_signature: overloadable(member(K.Method)),
+  public_field_definition: member(K.Property),
+  field_definition: member(K.Property, "property"),
+  property_signature: member(K.Property),
+  index_signature: unmodelled,
+  call_signature: unmodelled,
+  construct_signature: unmodelled,
   variable_declarator: variableDeclarator,
-  internal_module: (n) => named(n, K.Module),
-  module: (n) => named(n, K.Module),
-  pair: (n, parentKind) => {
-    if (parentKind !== K.Variable && parentKind !== K.Constant && parentKind !== K.Property) {
-      return null;
-    }
+  for_in_statement: forInStatement,
+  internal_module: exported(K.Module),
+  module: exported(K.Module),
+  arrow_function: functionExpression,
+  function_expression: functionExpression,
+  function: functionExpression,
+  generator_function: functionExpression,
+  pair: (n) => {
     const key = n.childForFieldName("key");
-    if (!key || key.type === "computed_property_name") return null;
-    const name = key.type === "string" ? key.text.slice(1, -1) : key.text;
-    return { name, kind: K.Property, node: n, nameNode: key };
+    if (!key) return null;
+    const value = n.childForFieldName("value");
+    const kind = value && FUNCTION_EXPRESSIONS.has(value.type) ? K.Method : K.Property;
+    return { name: key.text, kind, node: n, nameNode: key };
   },
+  shorthand_property_identifier: (n) => ({ name: n.text, kind: K.Property, node: n, nameNode: n }),
+  spread_element: (n) => {
+    if (n.parent?.type !== "object") return null;
+    const arg = n.namedChildren[0];
+    if (arg?.type !== "identifier") return unmodelled();
+    return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
+  },
+  export_statement: (n) => {
+    // `export default <expression>` and `export =` are listed by tsserver; not modelled.
+    if (!n.childForFieldName("declaration") && n.children.some((c) => c?.type === "default")) {
+      return unmodelled();
+    }
+    return null;
+  },
+  // Decorators are part of their member's or class's range, as in tsserver; before `export`
+  // (`@d export class`) they are not modelled.
+  decorator: (n) => n.parent?.type === "export_statement" ? unmodelled() : null,
 };
 
-// Python (pyright's document symbols: classes, functions, and the variables of every scope).
+/** JavaScript: tsserver also lists assignments to members (`module.exports.x =`, `this.x =`). */
+const JS_RULES: Readonly<Record<string, Rule>> = {
+  ...TS_RULES,
+  assignment_expression: (n) =>
+    n.childForFieldName("left")?.type === "member_expression" ? unmodelled() : null,
+};
+
+// Python (pyright's document symbols: classes, functions, their parameters, and the variables
+// of every scope, each variable ranging over its name only).
 function pythonTargets(left: Node, out: Node[] = []): Node[] {
   switch (left.type) {
     case "identifier":
@@ -160,17 +338,78 @@ function pythonTargets(left: Node, out: Node[] = []): Node[] {
     case "list_pattern":
       for (const child of left.namedChildren) if (child) pythonTargets(child, out);
       break;
+    case "subscript":
+    case "attribute":
+      break; // `a[k] = v`, `obj.x = v`: no declaration (`self.x` is handled by the rule)
+    default:
+      unmodelled(); // starred and other targets
   }
   return out;
 }
 
+function pythonKind(name: string, annotation: Node | null): number {
+  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) unmodelled();
+  return /^[A-Z][A-Z0-9_]*$/.test(name) ? K.Constant : K.Variable;
+}
+
+/** The name of a parameter (`a`, `a: int`, `a=1`, `*args`, `**kw: int`), or null (`/`, `*`). */
+function pythonParameterName(param: Node): Node | null {
+  switch (param.type) {
+    case "identifier":
+      return param;
+    case "typed_parameter":
+    case "default_parameter":
+    case "typed_default_parameter":
+    case "list_splat_pattern":
+    case "dictionary_splat_pattern": {
+      const first = param.namedChildren[0] ?? null;
+      return first?.type === "identifier" ? first : first ? pythonParameterName(first) : null;
+    }
+    default:
+      return null;
+  }
+}
+
 const PYTHON_RULES: Readonly<Record<string, Rule>> = {
-  class_definition: (n) => named(n, K.Class),
+  class_definition: (n) =>
+    n.parent?.type === "decorated_definition" ? unmodelled() : named(n, K.Class),
   function_definition: (n, parentKind) => {
     const found = named(n, parentKind === K.Class ? K.Method : K.Function);
     // A decorated definition's body starts at its first decorator.
     if (found && n.parent?.type === "decorated_definition") found.node = n.parent;
     return found;
+  },
+  parameters: (n, parentKind) => {
+    const fn = n.parent;
+    if (fn?.type !== "function_definition") return unmodelled();
+    const decorators = fn.parent?.type === "decorated_definition" ? fn.parent.text : "";
+    // A method's first parameter (self, cls) is not listed; a static method has none.
+    const skipFirst = parentKind === K.Method && !/^@staticmethod\b/m.test(decorators);
+    const out: Found[] = [];
+    let first = true;
+    for (const param of n.namedChildren) {
+      if (!param) continue;
+      const id = pythonParameterName(param);
+      if (param.type !== "keyword_separator" && param.type !== "positional_separator" && !id) {
+        unmodelled();
+      }
+      if (!id) continue;
+      if (first && skipFirst) {
+        first = false;
+        continue;
+      }
+      first = false;
+      out.push({
+        name: id.text,
+        kind: K.Variable,
+        node: param,
+        nameNode: param,
+        selectAtStart: true,
+        detached: true,
+        leaf: true,
+      });
+    }
+    return out;
   },
   assignment: (n, parentKind) => {
     const left = n.childForFieldName("left");
@@ -179,19 +418,70 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
       const object = left.childForFieldName("object");
       const attribute = left.childForFieldName("attribute");
       if (parentKind !== K.Method || object?.text !== "self" || !attribute) return null;
-      return { name: attribute.text, kind: K.Variable, node: n, nameNode: attribute, member: true };
+      return {
+        name: attribute.text,
+        kind: K.Variable,
+        node: attribute,
+        nameNode: attribute,
+        member: true,
+      };
     }
+    const annotation = n.childForFieldName("type");
     return pythonTargets(left).map((id) => ({
       name: id.text,
-      kind: /^[A-Z][A-Z0-9_]*$/.test(id.text) ? K.Constant : K.Variable,
-      node: n,
+      kind: pythonKind(id.text, annotation),
+      node: id,
       nameNode: id,
+      detached: true,
     }));
   },
+  // Names bound by other statements: not modelled.
+  for_statement: unmodelled,
+  // Comprehension variables: pyright lists none (they have a scope of their own).
+  for_in_clause: (n) => n.childForFieldName("left")?.type === "identifier" ? null : unmodelled(),
+  as_pattern: unmodelled,
+  named_expression: unmodelled,
+  global_statement: unmodelled,
+  nonlocal_statement: unmodelled,
+  augmented_assignment: unmodelled,
+  match_statement: unmodelled,
+  lambda: unmodelled,
+  type_alias_statement: unmodelled,
+  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled() : null,
+  import_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
+  import_from_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
 };
 
-// Rust (rust-analyzer's document symbols).
-const RUST_RULES: Readonly<Record<string, Rule>> = {
+// Rust (rust-analyzer's document symbols). An item's range starts at the comments and
+// attributes before it, as rust-analyzer attaches them: comments not separated by a blank
+// line (an outer doc comment may be), up to an inner doc comment.
+function rustStart(node: Node): Node {
+  let start = node;
+  for (let p = node.previousSibling; p; p = p.previousSibling) {
+    if (p.type === "attribute_item") {
+      start = p;
+      continue;
+    }
+    if (p.type !== "line_comment" && p.type !== "block_comment") break;
+    const text = p.text;
+    if (text.startsWith("//!") || text.startsWith("/*!")) break;
+    const outerDoc = (text.startsWith("///") && !text.startsWith("////")) ||
+      (text.startsWith("/**") && !text.startsWith("/***") && text !== "/**/");
+    if (start.startPosition.row - p.endPosition.row >= 2 && !outerDoc) break;
+    start = p;
+  }
+  return start;
+}
+
+const rustItem = (rule: Rule): Rule => (n, parentKind) => {
+  const result = rule(n, parentKind);
+  for (const f of result === null ? [] : Array.isArray(result) ? result : [result]) {
+    f.from = rustStart(f.node);
+  }
+  return result;
+};
+
+const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   function_item: (n, parentKind) =>
     named(n, parentKind === K.Object || parentKind === K.Interface ? K.Method : K.Function),
   function_signature_item: (n) => named(n, K.Method),
@@ -204,6 +494,7 @@ const RUST_RULES: Readonly<Record<string, Rule>> = {
   impl_item: (n) => {
     const type = n.childForFieldName("type");
     if (!type) return null;
+    if (n.childForFieldName("type_parameters")) unmodelled(); // rust-analyzer's name differs
     const trait = n.childForFieldName("trait");
     const name = `impl ${trait ? `${trait.text} for ` : ""}${type.text}`;
     return { name, kind: K.Object, node: n, nameNode: type };
@@ -214,32 +505,67 @@ const RUST_RULES: Readonly<Record<string, Rule>> = {
   associated_type: (n) => named(n, K.TypeParameter),
   mod_item: (n) => named(n, K.Module),
   macro_definition: (n) => named(n, K.Function),
+  macro_invocation: (n) =>
+    n.parent?.type === "source_file" || n.parent?.type === "declaration_list" ? unmodelled() : null,
+  foreign_mod_item: unmodelled,
+  extern_crate_declaration: unmodelled,
 };
 
-// Go (gopls: top-level declarations, struct fields and interface methods).
+const RUST_RULES: Readonly<Record<string, Rule>> = Object.fromEntries(
+  Object.entries(RUST_ITEM_RULES).map(([type, rule]) => [type, rustItem(rule)]),
+);
+
+// Go (gopls: package-level declarations, struct fields and interface methods; methods named
+// after their receiver, `(*T).M`).
 function goNames(n: Node, kind: number): Found[] {
-  return n.childrenForFieldName("name").filter((c): c is Node => c !== null).map((id) => ({
-    name: id.text,
-    kind,
-    node: n,
-    nameNode: id,
-  }));
+  const names = n.childrenForFieldName("name").filter((c): c is Node => c !== null && c.isNamed);
+  if (names.some((id) => id.text === "_")) unmodelled();
+  return names.map((id) => ({ name: id.text, kind, node: n, nameNode: id }));
+}
+
+/** An embedded type's name (`T`, `pkg.T`), or null when gopls's listing is not modelled. */
+function goEmbedded(type: Node | null | undefined): Node | null {
+  if (type?.type === "type_identifier") return type;
+  if (type?.type === "qualified_type") return type.childForFieldName("name");
+  return null;
 }
 
 const GO_RULES: Readonly<Record<string, Rule>> = {
   function_declaration: (n) => named(n, K.Function),
-  method_declaration: (n) => named(n, K.Method),
-  type_spec: (n) => {
+  method_declaration: (n) => {
+    const found = named(n, K.Method);
+    const receiver = n.childForFieldName("receiver")?.namedChildren.find((c) =>
+      c?.type === "parameter_declaration"
+    );
+    const type = receiver?.childForFieldName("type");
+    if (!found || !type || /\s/.test(type.text)) return unmodelled();
+    found.name = `(${type.text}).${found.name}`;
+    return found;
+  },
+  type_spec: (n, parentKind) => {
+    if (parentKind !== 0) return unmodelled(); // types declared in functions
     const t = n.childForFieldName("type")?.type;
     return named(
       n,
       t === "struct_type" ? K.Struct : t === "interface_type" ? K.Interface : K.Class,
     );
   },
-  type_alias: (n) => named(n, K.Class),
-  field_declaration: (n) => goNames(n, K.Field),
+  type_alias: (n, parentKind) => parentKind === 0 ? named(n, K.Class) : unmodelled(),
+  field_declaration: (n) => {
+    const type = n.childForFieldName("type");
+    const names = goNames(n, K.Field);
+    if (type?.type === "struct_type" || type?.type === "interface_type") return unmodelled();
+    if (names.length > 0) return names;
+    const id = goEmbedded(type);
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+  },
   method_spec: (n) => named(n, K.Method),
   method_elem: (n) => named(n, K.Method),
+  constraint_elem: (n) => {
+    const id = n.namedChildCount === 1 ? goEmbedded(n.namedChildren[0]) : null;
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+  },
+  type_elem: unmodelled,
   const_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Constant) : null,
   var_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Variable) : null,
 };
@@ -313,6 +639,76 @@ const C_RULES: Readonly<Record<string, Rule>> = {
   preproc_function_def: (n) => named(n, K.Function),
 };
 
+/**
+ * C as clangd lists it: each declarator of a declaration is a symbol whose range runs from the
+ * declaration's start to the declarator's end (no `;`); a struct defined in a declaration or
+ * typedef is its sibling; unions are classes; macros are not listed. Conditional compilation
+ * other than a header guard is unmodelled (clangd leaves inactive branches out).
+ */
+function cDeclarators(n: Node, parentKind: number): Found[] {
+  const inType = IN_TYPE.has(parentKind);
+  if (parentKind !== 0 && !inType) {
+    if (parentKind !== K.Function) unmodelled(); // locals in functions: clangd lists none
+    return [];
+  }
+  const out: Found[] = [];
+  for (const d of n.childrenForFieldName("declarator")) {
+    if (!d) continue;
+    const found = declaratorName(d);
+    if (!found || found.nameNode.type === "qualified_identifier") {
+      unmodelled();
+      continue;
+    }
+    const kind = n.type === "type_definition"
+      ? K.Class
+      : found.isFunction
+      ? (inType ? K.Method : K.Function)
+      : (inType ? K.Field : K.Variable);
+    out.push({
+      name: found.nameNode.text,
+      kind,
+      node: n,
+      nameNode: found.nameNode,
+      to: d,
+      detached: true,
+    });
+  }
+  return out;
+}
+
+function isHeaderGuard(n: Node): boolean {
+  if (n.parent?.type !== "translation_unit" || !n.text.startsWith("#ifndef")) return false;
+  const name = n.childForFieldName("name")?.text;
+  const first = n.namedChildren[1];
+  return first?.type === "preproc_def" && first.childForFieldName("name")?.text === name &&
+    !first.childForFieldName("value");
+}
+
+/** A struct, union or enum definition (one with a body), at file scope or in a type. */
+const cType = (kind: number): Rule => (n, parentKind) => {
+  if (!n.childForFieldName("body")) return null;
+  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled();
+};
+
+const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
+  ...C_RULES,
+  function_definition: (n, parentKind) =>
+    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled(),
+  declaration: cDeclarators,
+  field_declaration: cDeclarators,
+  type_definition: cDeclarators,
+  struct_specifier: cType(K.Struct),
+  union_specifier: cType(K.Class),
+  enum_specifier: cType(K.Enum),
+  preproc_def: () => null,
+  preproc_function_def: () => null,
+  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled(),
+  preproc_if: unmodelled,
+  preproc_elif: unmodelled,
+  preproc_else: unmodelled,
+  preproc_call: unmodelled,
+};
+
 // Bash (bash-language-server: functions and variables).
 const BASH_RULES: Readonly<Record<string, Rule>> = {
   function_definition: (n) => named(n, K.Function),
@@ -322,30 +718,112 @@ const BASH_RULES: Readonly<Record<string, Rule>> = {
 const RULES: Readonly<Record<GrammarId, Readonly<Record<string, Rule>>>> = {
   typescript: TS_RULES,
   tsx: TS_RULES,
-  javascript: TS_RULES,
+  javascript: JS_RULES,
   python: PYTHON_RULES,
   rust: RUST_RULES,
   go: GO_RULES,
-  c: C_RULES,
+  c: C_EXACT_RULES,
   cpp: C_RULES,
   bash: BASH_RULES,
 };
 
-function compact(found: Found): CompactSymbol {
-  const r = found.node;
-  const s = found.nameNode;
+/** Per sibling list, the names of overloadable declarations seen so far. */
+const OVERLOADS = new WeakMap<CompactSymbol[], Set<string>>();
+
+function compact(found: Found, laterOverload = false): CompactSymbol {
+  const from = found.from ?? found.node;
+  const to = found.to ?? found.node;
+  if (laterOverload) {
+    const r = [from.startPosition, to.endPosition] as const;
+    return [
+      found.name,
+      found.kind,
+      r[0].row,
+      r[0].column,
+      r[1].row,
+      r[1].column,
+      r[0].row,
+      r[0].column,
+      r[1].row,
+      r[1].column,
+    ];
+  }
+  const s = found.selectAtStart ? from : found.nameNode;
   return [
     found.name,
     found.kind,
-    r.startPosition.row,
-    r.startPosition.column,
-    r.endPosition.row,
-    r.endPosition.column,
+    from.startPosition.row,
+    from.startPosition.column,
+    to.endPosition.row,
+    to.endPosition.column,
     s.startPosition.row,
     s.startPosition.column,
-    s.endPosition.row,
-    s.endPosition.column,
+    (found.selectAtStart ? from : s).endPosition.row,
+    (found.selectAtStart ? from : s).endPosition.column,
   ];
+}
+
+/** The declarations of a file, and whether they are exactly what its language server lists. */
+export interface Extracted {
+  symbols: CompactSymbol[];
+  /**
+   * True when the file's grammar is one whose rules were proven equal to its server's
+   * documentSymbol ({@linkcode EXACT_GRAMMARS}), the file parsed without errors, and it holds
+   * no construct the rules do not model: then the declarations (names, kinds, nesting, ranges)
+   * are the server's answer, and tools may use them instead of asking it.
+   */
+  exact: boolean;
+}
+
+/**
+ * The grammars whose rules reproduce their server's documentSymbol exactly, for files that hold
+ * only modelled constructs (tests/index/agreement_test.ts proves it on the fixtures, server by
+ * server). Others are used only to choose which files the server is asked about.
+ */
+export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
+  "typescript",
+  "javascript",
+  "go",
+  "c",
+  "rust",
+  "python",
+]);
+
+/**
+ * The server each proven grammar's rules were proven against (its command's name): a file whose
+ * project runs another server for it (basedpyright or pylsp for Python, `deno lsp` for a Deno
+ * project, a configured command) is never answered from the index.
+ */
+export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
+  typescript: "typescript-language-server",
+  javascript: "typescript-language-server",
+  python: "pyright-langserver",
+  rust: "rust-analyzer",
+  go: "gopls",
+  c: "clangd",
+};
+
+/** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */
+const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method]);
+
+function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
+  // pyright lists a scope's symbol once, however often it is assigned: not modelled.
+  if (grammar === "python") {
+    return new Set(symbols.map((s) => s[0])).size === symbols.length &&
+      symbols.every((s) => !s[10] || duplicatesModelled(s[10], grammar));
+  }
+  const seen = new Map<string, number>();
+  for (const s of symbols) {
+    const before = seen.get(s[0]);
+    if (
+      before !== undefined && !(SEPARATE_DUPLICATES.has(before) && SEPARATE_DUPLICATES.has(s[1]))
+    ) {
+      return false;
+    }
+    seen.set(s[0], s[1]);
+    if (s[10] && !duplicatesModelled(s[10], grammar)) return false;
+  }
+  return true;
 }
 
 /**
@@ -353,15 +831,23 @@ function compact(found: Found): CompactSymbol {
  * it: tree-sitter recovers, and whatever parsed is listed.
  */
 export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymbol[] {
+  return extractFile(root, grammar).symbols;
+}
+
+/** {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}). */
+export function extractFile(root: Node, grammar: GrammarId): Extracted {
   const rules = RULES[grammar];
   const top: CompactSymbol[] = [];
   const cursor = root.walk();
+  exact = true;
   try {
     visitChildren(cursor, rules, top, 0, null);
   } finally {
     cursor.delete();
   }
-  return top;
+  const isExact = exact && EXACT_GRAMMARS.has(grammar) && !root.hasError &&
+    duplicatesModelled(top, grammar);
+  return { symbols: top, exact: isExact };
 }
 
 function visitChildren(
@@ -376,24 +862,31 @@ function visitChildren(
     const rule = cursor.nodeIsNamed ? rules[cursor.nodeType] : undefined;
     let owner: CompactSymbol | null = null;
     let kind = parentKind;
+    let leaf = false;
     if (rule) {
       const result = rule(cursor.currentNode, parentKind);
       const found = result === null ? [] : Array.isArray(result) ? result : [result];
       for (const f of found) {
-        const c = compact(f);
+        let overloadNames = OVERLOADS.get(siblings);
+        if (f.overload && !overloadNames) OVERLOADS.set(siblings, overloadNames = new Set());
+        const later = f.overload && overloadNames!.has(f.name);
+        if (f.overload) overloadNames!.add(f.name);
+        const c = compact(f, later);
         if (f.member) {
           if (members !== null && !members.some((m) => m[0] === f.name)) members.push(c);
           continue;
         }
         siblings.push(c);
+        if (f.leaf) leaf = true;
         // The first declaration owns what is nested in the node (a constructor's body, not
         // the parameter properties listed beside it).
-        if (owner === null) {
+        if (owner === null && !f.detached) {
           owner = c;
           kind = f.kind;
         }
       }
     }
+    if (leaf) continue;
     const children: CompactSymbol[] = owner === null ? siblings : [];
     const ownerIsType = owner !== null && (kind === K.Class || kind === K.Struct);
     visitChildren(cursor, rules, children, kind, ownerIsType ? children : members);

@@ -5,7 +5,7 @@
  */
 import { contentHash } from "../lsp/symbol_cache.ts";
 import { grammarFor } from "./grammars.ts";
-import { parseDeclarations } from "./parser.ts";
+import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
 
 const decoder = new TextDecoder("utf-8");
@@ -39,8 +39,9 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
     if (grammar === null) throw new Error(`No grammar for ${relPath}`);
     const raw = decoder.decode(bytes);
     const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
-    const symbols = JSON.stringify(await parseDeclarations(text, grammar));
-    return { relPath, status: "parsed", hash, size, mtime, symbols };
+    const found = await parseFile(text, grammar);
+    const symbols = JSON.stringify(found.symbols);
+    return { relPath, status: "parsed", hash, size, mtime, symbols, exact: found.exact };
   } catch (error) {
     // The parser itself failed (a grammar that does not load): the file stays unindexed.
     return { relPath, status: "failed", hash, size, mtime, error: String(error) };

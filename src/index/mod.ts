@@ -11,4 +11,5 @@ export {
   type ReadyOptions,
 } from "./declaration_index.ts";
 export { grammarFor, INDEXED_EXTENSIONS } from "./grammars.ts";
+export { PROVEN_SERVERS } from "./extract.ts";
 export { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";

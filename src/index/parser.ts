@@ -5,7 +5,7 @@
  */
 import { Language, Parser } from "npm:web-tree-sitter@0.25.10";
 import type { CompactSymbol } from "../lsp/symbols.ts";
-import { extractDeclarations } from "./extract.ts";
+import { type Extracted, extractFile } from "./extract.ts";
 import { grammarBytes, runtimeBytes } from "./grammar_files.ts";
 import type { GrammarId } from "./grammars.ts";
 
@@ -41,11 +41,16 @@ export async function parseDeclarations(
   text: string,
   grammar: GrammarId,
 ): Promise<CompactSymbol[]> {
+  return (await parseFile(text, grammar)).symbols;
+}
+
+/** {@linkcode parseDeclarations}, with whether they are exactly the server's (extract.ts). */
+export async function parseFile(text: string, grammar: GrammarId): Promise<Extracted> {
   const parser = await parserFor(grammar);
   const tree = parser.parse(text);
-  if (!tree) return [];
+  if (!tree) return { symbols: [], exact: false };
   try {
-    return extractDeclarations(tree.rootNode, grammar);
+    return extractFile(tree.rootNode, grammar);
   } finally {
     tree.delete();
   }

@@ -24,6 +24,8 @@ export interface ParseResult {
   mtime: number;
   /** The declarations as JSON (CompactSymbol[]), when parsed. */
   symbols?: string;
+  /** Whether the declarations are exactly the language server's (see extract.ts). */
+  exact?: boolean;
   /** Why parsing failed. */
   error?: string;
 }

@@ -4,7 +4,7 @@
  * those differ) instead of parsing every file.
  *
  * Format: a header line `{"format":1,"parser":"<grammars and rules version>"}`, then one line per
- * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<declarations as JSON>`. A file of another
+ * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<exact: 1 or 0>\t<declarations as JSON>`. A file of another
  * format or parser version is ignored (and replaced on the next save).
  * @module
  */
@@ -13,9 +13,9 @@ import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
 import { cacheDir } from "../lsp/symbol_cache.ts";
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** Bump with the grammars or with extract.ts's rules: stored declarations would differ. */
-export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@2";
+export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@3";
 
 /** What the index holds per file. */
 export interface StoredFile {
@@ -24,6 +24,8 @@ export interface StoredFile {
   mtime: number;
   /** CompactSymbol[] as JSON. */
   symbols: string;
+  /** The declarations are exactly the language server's (extract.ts's `exact`). */
+  exact: boolean;
 }
 
 /** The store's path for a project root. */
@@ -55,12 +57,14 @@ export async function loadStore(root: string): Promise<Map<string, StoredFile>> 
       const t2 = line.indexOf("\t", t1 + 1);
       const t3 = line.indexOf("\t", t2 + 1);
       const t4 = line.indexOf("\t", t3 + 1);
-      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0) throw new Error("bad line");
+      const t5 = line.indexOf("\t", t4 + 1);
+      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0 || t5 < 0) throw new Error("bad line");
       files.set(JSON.parse(line.slice(0, t1)) as string, {
         hash: line.slice(t1 + 1, t2),
         size: Number(line.slice(t2 + 1, t3)),
         mtime: Number(line.slice(t3 + 1, t4)),
-        symbols: line.slice(t4 + 1),
+        exact: line.slice(t4 + 1, t5) === "1",
+        symbols: line.slice(t5 + 1),
       });
     }
   } catch (error) {
@@ -77,7 +81,11 @@ export async function saveStore(
 ): Promise<void> {
   const parts = [JSON.stringify({ format: FORMAT, parser: PARSER_VERSION })];
   for (const [relPath, f] of files) {
-    parts.push(`${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${f.symbols}`);
+    parts.push(
+      `${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${
+        f.exact ? 1 : 0
+      }\t${f.symbols}`,
+    );
   }
   const dir = cacheDir(root);
   try {

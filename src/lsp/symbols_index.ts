@@ -13,11 +13,12 @@
  */
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
-import type { DeclarationIndex } from "../index/mod.ts";
+import { basename } from "node:path";
+import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "../index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
-import { specForFile } from "./registry.ts";
+import { resolveCommand, specForFile } from "./registry.ts";
 import { contentHash, SymbolCache } from "./symbol_cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
@@ -46,6 +47,8 @@ const SERVER_CONCURRENCY = 8;
 const READ_CONCURRENCY = 32;
 /** Decoded symbol trees kept in memory (the persistent cache holds every file). */
 const TREE_MEMO = 500;
+/** At most this many files containing the name are parsed at once by a first search. */
+const COLD_PARSE_LIMIT = 200;
 /** Idle time before a changed cache is written. */
 const SAVE_DELAY_MS = 1500;
 
@@ -136,6 +139,8 @@ export class SymbolIndex {
   readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Per server spec id, the name of the command the project runs. */
+  readonly #specCommands = new Map<string, string>();
   /** The declaration index failed to build once (said once in the log). */
   #declarationsFailed = false;
 
@@ -243,6 +248,11 @@ export class SymbolIndex {
       this.#remember(relPath, hash, memo.roots);
       return { relPath, text, roots: memo.roots, cached: true };
     }
+    const exact = this.#exactFromIndex(relPath, hash);
+    if (exact) {
+      this.#remember(relPath, hash, exact);
+      return { relPath, text, roots: exact, cached: true };
+    }
     let serverId = this.#serverIdFor(relPath);
     if (serverId !== null) {
       const cache = this.#cacheFor(serverId);
@@ -276,6 +286,48 @@ export class SymbolIndex {
     });
   }
 
+  /**
+   * The file's tree from the declaration index, when the index holds this content and its
+   * declarations are proven equal to the server's documentSymbol (extract.ts's `exact`): then
+   * no server is asked, nor waited for. The index decodes UTF-8, so other project encodings
+   * always go to the server.
+   */
+  #exactFromIndex(relPath: string, hash: string): SymbolNode[] | undefined {
+    if (this.declarations === null || !/^utf-?8$/i.test(this.project.settings.encoding)) {
+      return undefined;
+    }
+    if (!this.#provenServer(relPath)) return undefined;
+    const compact = this.declarations.exactDeclarations(relPath, hash);
+    if (compact === undefined) return undefined;
+    try {
+      return fromCompact(compact, relPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether the server this project runs for a file is the one its grammar's rules were proven
+   * against (PROVEN_SERVERS): the first installed command of its spec (none installed: no).
+   * Decided once per server spec.
+   */
+  #provenServer(relPath: string): boolean {
+    const grammar = grammarFor(relPath);
+    const proven = grammar === null ? undefined : PROVEN_SERVERS[grammar];
+    const pool = this.pool as LanguageServerPool & { specs?: Parameters<typeof specForFile>[0] };
+    if (proven === undefined || !Array.isArray(pool.specs)) return false;
+    const spec = specForFile(pool.specs, relPath);
+    if (!spec) return false;
+    let command = this.#specCommands.get(spec.id);
+    if (command === undefined) {
+      const resolved = resolveCommand(spec, this.project.root);
+      // Not installed: no answer from the index either, so that the missing server is said.
+      command = "command" in resolved ? basename(resolved.command.command) : "";
+      this.#specCommands.set(spec.id, command);
+    }
+    return command === proven;
+  }
+
   #remember(relPath: string, hash: string, roots: SymbolNode[]): void {
     this.#trees.delete(relPath);
     this.#trees.set(relPath, { hash, roots });
@@ -297,7 +349,9 @@ export class SymbolIndex {
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     }
     const needle = prefilterNeedle(pattern);
-    const candidates = await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
+    const cold = needle !== null && await this.#coldCandidates(needle, scope.relPath, options);
+    const candidates = cold ||
+      await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
     const files = candidates ?? await this.sourceFiles(scope.relPath, options.signal);
     let asked = 0;
     let lastReport = Date.now();
@@ -332,11 +386,52 @@ export class SymbolIndex {
   }
 
   /**
+   * The first search before the declaration index is built: rather than wait for the whole
+   * build, read every source file once and keep those containing the needle (a file without it
+   * cannot declare a match: the answer is complete); when they are few, parse them now, so
+   * that those the index models exactly need no server (see {@linkcode fileSymbols}). The
+   * build starts after, for the next search. False when the index is built, there is none, or
+   * too many files contain the needle (then the caller waits for the build, with progress).
+   */
+  async #coldCandidates(
+    needle: string,
+    scope: string,
+    options: RequestOptions,
+  ): Promise<string[] | false> {
+    const index = this.declarations;
+    if (index === null || index.built || this.#declarationsFailed) return false;
+    // Saved before: the build only checks sizes and times, and serves every later search.
+    if (await index.hasStore()) return false;
+    const files = await this.sourceFiles(scope, options.signal);
+    options.onProgress?.(
+      `Searching ${files.length} files for '${needle}' (the symbol index is not built yet)`,
+    );
+    const found: Array<{ relPath: string; bytes: Uint8Array; text: string }> = [];
+    let tooMany = false;
+    await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
+      options.signal?.throwIfAborted();
+      if (tooMany) return;
+      try {
+        const read = await this.#read(relPath);
+        if (read.text.includes(needle)) found.push({ relPath, ...read });
+      } catch { /* vanished, binary or undecodable: no declarations */ }
+      if (found.length > COLD_PARSE_LIMIT) tooMany = true;
+    });
+    if (tooMany) return false;
+    for (const f of found) {
+      options.signal?.throwIfAborted();
+      await index.parseNow(f.relPath, await contentHash(f.bytes), f.text);
+    }
+    this.startDeclarations();
+    return found.map((f) => f.relPath).sort();
+  }
+
+  /**
    * The files that may declare a match, from the declaration index: those declaring the last
    * segment's name, plus every source file the index does not parse (left to the text
    * prefilter). Null when there is no index or the name is not a plain identifier (servers
-   * invent names such as "describe() callback" that no parser sees): then every file is read.
-   * Waits, with progress, until the index is complete and current.
+   * invent names such as "describe() callback"): then every file is read. Waits, with
+   * progress, until the index is complete and current.
    */
   async #candidateFiles(
     pattern: NamePathPattern,
@@ -346,9 +441,13 @@ export class SymbolIndex {
   ): Promise<string[] | null> {
     const index = this.declarations;
     const name = pattern.segments[pattern.segments.length - 1]!.name;
-    if (index === null || prefilterNeedle(pattern) !== name) return null;
+    if (index === null) return null;
+    const plain = prefilterNeedle(pattern) === name;
     try {
+      // Also for a name no parser sees: every file is read then, and those the index models
+      // exactly need no server.
       await index.ready({ signal: options.signal, onProgress: options.onProgress });
+      if (!plain) return null;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // The index could not be built: read every file instead, as without an index.
@@ -367,6 +466,21 @@ export class SymbolIndex {
       ...index.otherFiles(scope),
     ].filter((f) => this.pool.handles(f) && this.#isPrimary(f));
     return files.sort();
+  }
+
+  /**
+   * Start building the declaration index, without waiting for it: a query that will need many
+   * files' symbols (references) lets it run beside the server's project load, and takes the
+   * files' trees from it where they are exact (see {@linkcode fileSymbols}).
+   */
+  startDeclarations(): void {
+    const index = this.declarations;
+    if (index === null || index.built || this.#declarationsFailed) return;
+    index.ready().catch((error) => {
+      if (this.#declarationsFailed || index.disposed) return;
+      this.#declarationsFailed = true;
+      log.warn(`The declaration index could not be built (${String(error)}).`);
+    });
   }
 
   /** The one symbol a name path denotes in a file (see pickUnique for the rules). */

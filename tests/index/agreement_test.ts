@@ -6,11 +6,26 @@
  * inside function bodies (the index lists local declarations liberally, since it only picks
  * which files the server is asked about), and ranges (the server's answer is what tools print).
  */
-import { assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import { fixtureProject, hasServer } from "../helpers/lsp.ts";
 import { SymbolIndex } from "../../src/lsp/symbols_index.ts";
-import { fromCompact, namePathOf, type SymbolNode } from "../../src/lsp/symbols.ts";
+import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/lsp/symbols.ts";
+import { contentHash } from "../../src/lsp/symbol_cache.ts";
 import { DeclarationIndex } from "../../src/index/mod.ts";
+import {
+  C_SAMPLES,
+  C_UNMODELLED,
+  GO_SAMPLES,
+  GO_UNMODELLED,
+  PYTHON_SAMPLES,
+  PYTHON_UNMODELLED,
+  RUST_SAMPLES,
+  RUST_UNMODELLED,
+  TS_SAMPLES,
+  TS_UNMODELLED,
+} from "./samples.ts";
+import { EXACT_GRAMMARS } from "../../src/index/extract.ts";
+import { grammarFor } from "../../src/index/grammars.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);
 
@@ -52,6 +67,93 @@ for (const { fixture, server } of CASES) {
         fromServer[relPath] = outline((await symbols.fileSymbols(relPath)).roots);
       }
       assertEquals(fromIndex, fromServer);
+    } finally {
+      await index.dispose();
+    }
+  });
+}
+
+// --- exact agreement ----------------------------------------------------------------------------
+
+/**
+ * What a tool's answer takes from a symbol tree, for every symbol in document order: the name
+ * path (with overload indexes), the kind, the body range (lines and characters: `body_location`
+ * and the `body` text), and where the name starts (where queries are sent).
+ */
+export function answerFields(roots: readonly SymbolNode[]): string[] {
+  return [...walkSymbols(roots)].map((n) =>
+    `${namePathOf(n)} kind=${n.kind} range=${n.range.start.line}:${n.range.start.character}-` +
+    `${n.range.end.line}:${n.range.end.character} name=${n.selectionRange.start.line}:` +
+    `${n.selectionRange.start.character}`
+  );
+}
+
+const EXACT_CASES: Array<{
+  fixture: string;
+  server: string;
+  samples: Record<string, string>;
+  unmodelled: Record<string, string>;
+}> = [
+  {
+    fixture: "typescript",
+    server: "typescript-language-server",
+    samples: TS_SAMPLES,
+    unmodelled: TS_UNMODELLED,
+  },
+  { fixture: "go/shapes", server: "gopls", samples: GO_SAMPLES, unmodelled: GO_UNMODELLED },
+  { fixture: "c", server: "clangd", samples: C_SAMPLES, unmodelled: C_UNMODELLED },
+  {
+    fixture: "python",
+    server: "pyright-langserver",
+    samples: PYTHON_SAMPLES,
+    unmodelled: PYTHON_UNMODELLED,
+  },
+  {
+    fixture: "rust/traits",
+    server: "rust-analyzer",
+    samples: RUST_SAMPLES,
+    unmodelled: RUST_UNMODELLED,
+  },
+  { fixture: "rust/broken", server: "rust-analyzer", samples: {}, unmodelled: {} },
+  { fixture: "rust/tests_fail", server: "rust-analyzer", samples: {}, unmodelled: {} },
+];
+
+for (const { fixture, server, samples, unmodelled } of EXACT_CASES) {
+  Deno.test({
+    name: `declarations marked exact equal ${server}'s documentSymbol on fixtures/${fixture}`,
+    ignore: !hasServer(server),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    await using fx = await fixtureProject(fixture);
+    for (const [relPath, text] of Object.entries({ ...samples, ...unmodelled })) {
+      await Deno.writeTextFile(fx.path(relPath), text);
+    }
+    const index = new DeclarationIndex(fx.project, { watch: false, persist: false });
+    try {
+      await index.ready();
+      // No declaration index here: every tree below is the server's.
+      const symbols = new SymbolIndex(fx.project, fx.pool);
+      const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
+      const exactFiles: string[] = [];
+      const fromIndex: Record<string, string[]> = {};
+      const fromServer: Record<string, string[]> = {};
+      for (const relPath of files) {
+        const hash = await contentHash(await Deno.readFile(fx.path(relPath)));
+        const exact = index.exactDeclarations(relPath, hash);
+        if (exact === undefined) continue;
+        exactFiles.push(relPath);
+        fromIndex[relPath] = answerFields(fromCompact(exact, relPath));
+        fromServer[relPath] = answerFields((await symbols.fileSymbols(relPath)).roots);
+      }
+      assertEquals(fromIndex, fromServer);
+      // Every fixture file and sample of a proven grammar is exact (C headers are read with
+      // the C++ grammar, which is not proven); no unmodelled file is.
+      assertEquals(
+        exactFiles.sort(),
+        files.filter((f) => !(f in unmodelled) && EXACT_GRAMMARS.has(grammarFor(f)!)).sort(),
+      );
+      assert(exactFiles.length >= 2, `few exact files: ${exactFiles.join(", ")}`);
     } finally {
       await index.dispose();
     }

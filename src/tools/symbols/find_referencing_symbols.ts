@@ -42,6 +42,9 @@ async function resolveQueryTarget(
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
   const index = indexOf(ctx);
   const options = requestOptions(ctx);
+  // The containing symbols of the results come from the declaration index where it is exact:
+  // it builds while the server starts and loads the project.
+  index.startDeclarations();
   if (args.relative_path.trim() === "" && toolName === "find_referencing_symbols") {
     // No file given: the one symbol of this name path in the whole project.
     const target = await locateInProject(ctx, args.name_path, options);
