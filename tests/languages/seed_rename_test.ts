@@ -138,10 +138,31 @@ Deno.test({
       assertEquals([preview.files_affected, preview.total_edits], [2, 2]);
       assertEquals(await snapshot(), before, "a preview changes nothing");
 
+      // The same rename previewed again keeps its id; the other add3's rename cannot take it.
+      const again = JSON.parse(
+        await s.ok("rename_symbol", {
+          symbol_name: "add3",
+          new_name: "sum3",
+          file_hint: "src/calc.rs",
+        }),
+      );
+      assertEquals(again.action_id, "rename_add3_to_sum3");
+      const other = JSON.parse(
+        await s.ok("rename_symbol", {
+          symbol_name: "add3",
+          new_name: "sum3",
+          file_hint: "tests/sums.rs",
+        }),
+      );
+      assertEquals(other.symbol.file_path, "tests/sums.rs");
+      assert(/^rename_add3_to_sum3_[0-9a-f]{8}$/.test(other.action_id), other.action_id);
+
       const listed = await list();
       const action = listed.code_actions.find((a) => a.id === "rename_add3_to_sum3");
       assert(action, JSON.stringify(listed));
       assertEquals([action.kind, action.project_name], ["refactor.rename", "tests_fail"]);
+      assert(listed.code_actions.some((a) => a.id === other.action_id), JSON.stringify(listed));
+      assertEquals(listed.count, 2);
 
       await s.ok("execute_code_action", { action_id: "rename_add3_to_sum3" });
       assertStringIncludes(await s.read("tests_fail/src/calc.rs"), "pub fn sum3(a: i32");
@@ -149,9 +170,12 @@ Deno.test({
         await s.read("tests_fail/tests/integration.rs"),
         "tests_fail::calc::sum3(1, 2, 3)",
       );
-      // The other add3 is another symbol: untouched.
+      // The other add3 is another symbol: untouched until its own rename runs.
       assertEquals(await s.read("tests_fail/tests/sums.rs"), SUMS_RS);
-      assert(!(await list()).code_actions.some((a) => a.id === "rename_add3_to_sum3"));
+      const left = await list();
+      assertEquals(left.code_actions.map((a) => a.id), [other.action_id]);
+      await s.ok("execute_code_action", { action_id: other.action_id });
+      assertStringIncludes(await s.read("tests_fail/tests/sums.rs"), "assert_eq!(sum3(1, 2, 3)");
       const check = JSON.parse(await s.ok("check_project"));
       assertEquals([check.ok, check.summary.error, check.summary.warning], [true, 0, 0]);
     });
