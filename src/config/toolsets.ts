@@ -113,7 +113,9 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     prompt: "Work in the check-fix loop: check_project(include_fixes=true) shows diagnostics " +
       "with fix ids; list_code_actions lists the current fixes and previewed renames; " +
       "execute_code_action applies one by id; check_project again until clean; test_project " +
-      "runs the tests. get_symbol_info and find_symbol_usages take a symbol name and a file_hint.",
+      "runs the tests. get_symbol_info and find_symbol_usages take a symbol name and a file_hint; " +
+      "so does rename_symbol (symbol_name, file_hint, project_name): execute_immediately=false " +
+      "(the default) previews the rename under an action_id, true applies it.",
     excluded_tools: [
       ...CLIENT_FILE_TOOLS,
       "find_file",

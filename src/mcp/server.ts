@@ -20,7 +20,7 @@ import { type CallResult, callTool } from "../tools/call.ts";
 import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
-import { describeTool } from "../tools/listing.ts";
+import { describeTool, describeToolIn } from "../tools/listing.ts";
 
 export { describeTool };
 
@@ -40,7 +40,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: session.activeTools().map(describeTool),
+    tools: session.activeTools().map((tool) => describeToolIn(tool, session.context)),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -10,11 +10,13 @@ import type { Settings } from "../config/schema.ts";
 import { splitMultiTypes } from "./portable_schema.ts";
 import { selectTools } from "./select.ts";
 import type { Tool } from "./tool.ts";
+import { listedShape } from "./shared/alias.ts";
 
 /** The most the default context's tools/list may cost, in characters of JSON. */
 export const DEFAULT_LIST_BUDGET = 25_000;
 
-const schemaCache = new WeakMap<Tool, McpTool["inputSchema"]>();
+/** Per tool: its schema per context (key "" for the default listing). */
+const schemaCache = new WeakMap<Tool, Map<string, McpTool["inputSchema"]>>();
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
 /** Drop zod's implicit safe-integer bounds: they cost tokens in every tools/list and say nothing. */
@@ -28,10 +30,15 @@ function dropImplicitBounds(node: unknown): void {
   Object.values(record).forEach(dropImplicitBounds);
 }
 
-function inputSchema(tool: Tool): McpTool["inputSchema"] {
-  let schema = schemaCache.get(tool);
+function inputSchema(tool: Tool, context: string | undefined): McpTool["inputSchema"] {
+  let byContext = schemaCache.get(tool);
+  if (!byContext) schemaCache.set(tool, byContext = new Map());
+  const shape = listedShape(tool.params, context);
+  // Tools without parameters of their own per context share the default listing.
+  const key = shape === tool.params ? "" : context ?? "";
+  let schema = byContext.get(key);
   if (!schema) {
-    const json = z.toJSONSchema(z.strictObject(tool.params), { io: "input" }) as Record<
+    const json = z.toJSONSchema(z.strictObject(shape), { io: "input" }) as Record<
       string,
       unknown
     >;
@@ -39,16 +46,25 @@ function inputSchema(tool: Tool): McpTool["inputSchema"] {
     dropImplicitBounds(json);
     splitMultiTypes(json);
     schema = json as McpTool["inputSchema"];
-    schemaCache.set(tool, schema);
+    byContext.set(key, schema);
   }
   return schema;
 }
 
+/** A tool as tools/list shows it by default (no context's own parameters). */
 export function describeTool(tool: Tool): McpTool {
+  return describeToolIn(tool, undefined);
+}
+
+/**
+ * A tool as tools/list shows it in `context`: parameters a context lists of its own
+ * (shared/alias.ts `listedIn`) appear only there.
+ */
+export function describeToolIn(tool: Tool, context: string | undefined): McpTool {
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: inputSchema(tool),
+    inputSchema: inputSchema(tool, context),
     annotations: {
       readOnlyHint: tool.readOnly,
       destructiveHint: tool.readOnly ? false : tool.destructive,
@@ -58,8 +74,8 @@ export function describeTool(tool: Tool): McpTool {
 }
 
 /** Characters of JSON the client receives for `tools` (the `tools` array of tools/list). */
-export function listSize(tools: readonly Tool[]): number {
-  return JSON.stringify(tools.map(describeTool)).length;
+export function listSize(tools: readonly Tool[], context?: string): number {
+  return JSON.stringify(tools.map((t) => describeToolIn(t, context))).length;
 }
 
 /**
@@ -73,6 +89,6 @@ export function contextListSizes(
 ): Array<{ context: string; tools: number; chars: number }> {
   return knownContexts(settings).map((context) => {
     const tools = selectTools(all, { settings, context, modes }).filter((t) => t.name !== "repl");
-    return { context, tools: tools.length, chars: listSize(tools) };
+    return { context, tools: tools.length, chars: listSize(tools, context) };
   });
 }

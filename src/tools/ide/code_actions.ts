@@ -177,9 +177,20 @@ export const listCodeActions = defineTool({
       ? ctx.project().resolve(args.relative_path).relative
       : null;
     const actions = store.list().filter((a) => only === null || a.relPath === only);
+    const listed = actions.map((a) => actionDict(a, true));
+    // Other loaded projects' actions (manage_projects; e.g. a rename previewed with project_name)
+    // follow, each with its project: execute_code_action finds them by id.
+    for (const project of only === null ? ctx.session.projects.list() : []) {
+      if (project === ctx.project()) continue;
+      const other = ctx.session.codeActions(project);
+      dropped.push(...await other.prune());
+      listed.push(
+        ...other.list().map((a) => ({ ...actionDict(a, true), project_name: project.name })),
+      );
+    }
     return toJson({
-      code_actions: actions.map((a) => actionDict(a, true)),
-      count: actions.length,
+      code_actions: listed,
+      count: listed.length,
       ...(dropped.length > 0 ? { dropped_stale: dropped.length } : {}),
     });
   },

@@ -1,5 +1,6 @@
 /**
  * A tool under another name, sharing its handler (the `ada` context's Ada MCP setup names).
+ * And parameters listed only in some contexts ({@linkcode listedIn}), accepted in all.
  * @module
  */
 import { z } from "../../deps.ts";
@@ -48,4 +49,46 @@ export function aliasTool(
       return tool.handler(mapped, ctx);
     },
   };
+}
+
+/** How a parameter is listed: as it is in `contexts`, elsewhere as `otherwise` (or not at all). */
+interface ParamListing {
+  contexts: readonly string[];
+  otherwise?: z.ZodType;
+}
+
+const listings = new WeakMap<z.ZodType, ParamListing>();
+
+/**
+ * A parameter every context accepts but lists only in `contexts` (seed 000's form of
+ * rename_symbol, listed in `devtools`); in the other contexts it is listed as `otherwise`, or
+ * left out of the schema when that is omitted. Returns `schema`, registered.
+ */
+export function listedIn<T extends z.ZodType>(
+  schema: T,
+  contexts: readonly string[],
+  otherwise?: z.ZodType,
+): T {
+  listings.set(schema, { contexts, ...(otherwise ? { otherwise } : {}) });
+  return schema;
+}
+
+/**
+ * The parameters a tool lists in `context` (undefined: the default listing, no context's own
+ * parameters); `shape` itself when none of its parameters is listed per context.
+ */
+export function listedShape(shape: z.ZodRawShape, context: string | undefined): z.ZodRawShape {
+  let out: Record<string, z.ZodType> | null = null;
+  const entries = Object.entries(shape) as Array<[string, z.ZodType]>;
+  for (const [index, [key, schema]] of entries.entries()) {
+    const listing = listings.get(schema);
+    if (!listing) {
+      if (out) out[key] = schema;
+      continue;
+    }
+    out ??= Object.fromEntries(entries.slice(0, index));
+    if (context !== undefined && listing.contexts.includes(context)) out[key] = schema;
+    else if (listing.otherwise) out[key] = listing.otherwise;
+  }
+  return out ?? shape;
 }

@@ -1,38 +1,144 @@
 /**
  * rename_symbol: renames a symbol everywhere with the language server, or previews the rename.
+ *
+ * One tool, two forms (never mixed in one call):
+ * - Serena's: `name_path` + `relative_path`, `preview` (default false: apply);
+ * - seed 000's (the dev-tools workflow): `symbol_name` found in the project as get_symbol_info
+ *   finds it (`file_hint` narrows it), `project_name` by smart project selection, and
+ *   `execute_immediately` (default false: a preview stored as a code action, executed by id with
+ *   execute_code_action). Its parameters are listed in the `devtools` context only (the default
+ *   list has no room for them) and accepted in every context.
  * @module
  */
 import { checkNewName } from "../../lsp/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { planWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
-import { namePathOf } from "../../lsp/symbols.ts";
+import {
+  type EditPreview,
+  previewWorkspaceEdit,
+  type StoredAction,
+} from "../../lsp/code_actions.ts";
+import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
 import { requestRename } from "../../lsp/symbols_queries.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
-import { defineTool } from "../tool.ts";
+import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import type { Project } from "../../project/project.ts";
+import type { Session } from "../../session.ts";
+import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
+import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { locate, symbolEditParams } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
+import { listedIn } from "../shared/alias.ts";
+import { forProject, selectProject } from "../shared/projects.ts";
+import { baseNamePath, resolveSymbol, type SymbolGroup } from "./symbol_info.ts";
+
+/** Contexts that list seed 000's parameters (every context accepts them). */
+const SEED_CONTEXTS = ["devtools"];
+/** Parameters of each form; giving parameters of both is an error. */
+const SERENA_KEYS = ["name_path", "relative_path", "preview"] as const;
+const SEED_KEYS = ["symbol_name", "file_hint", "project_name", "execute_immediately"] as const;
+const TOOL_NAME = "rename_symbol";
+/** Candidates named when a symbol name is ambiguous. */
+const MAX_CANDIDATES = 10;
+
+const previewParam = z.boolean().default(false).describe(
+  "Change nothing; return the changes and an action_id.",
+);
+
+const params = {
+  // Required in Serena's form; listed as required everywhere but in the seed contexts.
+  name_path: listedIn(
+    z.string().optional().describe(`${describe.namePath} With relative_path.`),
+    SEED_CONTEXTS,
+    symbolEditParams.name_path,
+  ),
+  relative_path: listedIn(
+    z.string().optional().describe(describe.relativePath),
+    SEED_CONTEXTS,
+    symbolEditParams.relative_path,
+  ),
+  new_name: z.string().describe("The new name of the symbol."),
+  // Optional here, to tell a given `preview` from the default; listed with its default.
+  preview: listedIn(
+    z.boolean().optional().describe("Change nothing; return the changes and an action_id."),
+    [],
+    previewParam,
+  ),
+  symbol_name: listedIn(
+    z.string().optional().describe(
+      "Instead of name_path and relative_path: the symbol's name (or 'Class/method'), found " +
+        "in the project like get_symbol_info.",
+    ),
+    SEED_CONTEXTS,
+  ),
+  file_hint: listedIn(
+    z.string().optional().describe("With symbol_name: a file or folder it is in (may be partial)."),
+    SEED_CONTEXTS,
+  ),
+  project_name: listedIn(
+    z.string().optional().describe(
+      "With symbol_name: a loaded project (manage_projects); omitted: the last used one.",
+    ),
+    SEED_CONTEXTS,
+  ),
+  execute_immediately: listedIn(
+    z.boolean().optional().describe(
+      "With symbol_name: true applies the rename; false (default) changes nothing and returns " +
+        "an action_id for execute_code_action.",
+    ),
+    SEED_CONTEXTS,
+  ),
+};
+
+type Args = z.infer<z.ZodObject<typeof params>>;
+
+/** Which form a call uses; a ToolError (nothing changed) for a mix or a missing name. */
+function formOf(args: Args): "serena" | "seed" {
+  const given = (keys: readonly (keyof Args)[]) => keys.filter((k) => args[k] !== undefined);
+  const serena = given(SERENA_KEYS);
+  const seed = given(SEED_KEYS);
+  if (serena.length > 0 && seed.length > 0) {
+    throw new ToolError(
+      `rename_symbol takes one form per call, not both: got ${serena.join(", ")} (Serena's ` +
+        `form: name_path, relative_path, preview) with ${seed.join(", ")} (the dev-tools ` +
+        "form: symbol_name, file_hint, project_name, execute_immediately). Nothing was changed.",
+    );
+  }
+  if (seed.length > 0) {
+    if (args.symbol_name === undefined) {
+      throw new ToolError(
+        `symbol_name is missing: ${seed.join(", ")} go with symbol_name, the name of the ` +
+          "symbol to rename. Nothing was changed.",
+      );
+    }
+    return "seed";
+  }
+  const missing = (["name_path", "relative_path"] as const).filter((k) => args[k] === undefined);
+  if (missing.length > 0) {
+    throw new ToolError(
+      `${missing.join(" and ")} missing: give name_path and relative_path (the symbol's file), ` +
+        "or symbol_name (with optional file_hint, project_name, execute_immediately). " +
+        "Nothing was changed.",
+    );
+  }
+  return "serena";
+}
 
 export const renameSymbol = defineTool({
-  name: "rename_symbol",
+  name: TOOL_NAME,
   description:
     "Renames a symbol across the project with the language server (all files or none). " +
     "preview: true changes nothing and returns the changes with an action_id for " +
     "execute_code_action.",
-  params: {
-    ...symbolEditParams,
-    new_name: z.string().describe("The new name of the symbol."),
-    preview: z.boolean().default(false).describe(
-      "Change nothing; return the changes and an action_id.",
-    ),
-  },
+  params,
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
+    const form = formOf(args);
     const newName = checkNewName(args.new_name);
-    const target = await locate(ctx, args.name_path, args.relative_path);
+    if (form === "seed") return await renameByName(args, args.symbol_name!, newName, ctx);
+    const target = await locate(ctx, args.name_path!, args.relative_path!);
     const oldPath = namePathOf(target.node);
     if (newName === target.node.name) {
       return `'${oldPath}' is already named '${newName}'; nothing to change.`;
@@ -80,3 +186,163 @@ export const renameSymbol = defineTool({
       `file(s): ${changed.map((p) => `${p.relPath} (${p.editCount})`).join(", ")}.`;
   },
 });
+
+/** The loaded projects (the active one first), whose caches execute_code_action searches. */
+function loadedProjects(session: Session): Project[] {
+  const active = session.project;
+  return [...new Set([...(active ? [active] : []), ...session.projects.list()])];
+}
+
+/** The error for a symbol name that several symbols have. */
+function ambiguous(project: Project, name: string, groups: readonly SymbolGroup[], note?: string) {
+  const listed = groups.slice(0, MAX_CANDIDATES).map((g) => {
+    const node = g.members[0]!.node;
+    return `${baseNamePath(node)} (${symbolKindName(node.kind)}) in ${node.relPath}:` +
+      `${node.selectionRange.start.line + 1}`;
+  });
+  const more = groups.length > MAX_CANDIDATES ? `, and ${groups.length - MAX_CANDIDATES} more` : "";
+  return new ToolError(
+    [
+      note,
+      `${groups.length} symbols named '${name}' in project '${project.name}': ` +
+      `${listed.join("; ")}${more}. Pass file_hint (the candidate's file) or a longer name ` +
+      "path as symbol_name (e.g. 'Class/method'). Nothing was changed.",
+    ].filter(Boolean).join(" "),
+  );
+}
+
+/**
+ * The id a seed-form preview is stored under: seed 000's descriptive `rename_OLD_to_NEW` when no
+ * loaded project's cache holds another current action with that id (a new preview of the same
+ * symbol replaces its own); else the cache's id (title slug and hash), so ids never collide.
+ */
+async function seedActionId(
+  session: Session,
+  project: Project,
+  stored: StoredAction,
+  oldName: string,
+  newName: string,
+): Promise<string> {
+  const safe = (name: string) => name.replace(/[^\p{L}\p{N}_$]+/gu, "_");
+  const id = `rename_${safe(oldName)}_to_${safe(newName)}`;
+  if (id === stored.id) return id;
+  for (const other of loadedProjects(session)) {
+    const store = session.codeActions(other);
+    const held = store.get(id);
+    if (!held) continue;
+    const same = other === project && held.kind === stored.kind &&
+      held.relPath === stored.relPath && held.line === stored.line;
+    if (!same && (await store.changedFiles(held)).length === 0) return stored.id;
+  }
+  const store = session.codeActions(project);
+  for (const other of loadedProjects(session)) session.codeActions(other).remove(id);
+  store.remove(stored.id);
+  store.add({ ...stored, id });
+  return id;
+}
+
+/** Per file, the text edits of a preview, as the seed's answer lists them. */
+function affectedFiles(files: Record<string, number>): Array<{ file: string; edits: number }> {
+  return Object.entries(files).map(([file, edits]) => ({ file, edits }));
+}
+
+/** Seed 000's form: find the symbol by name, then preview (stored by id) or apply the rename. */
+async function renameByName(
+  args: Args,
+  symbolName: string,
+  newName: string,
+  ctx: ToolContext,
+): Promise<ToolAnswer> {
+  const project = selectProject(ctx, args.project_name);
+  // The write path and the code-action cache work on the selected project.
+  const pctx = ctx.session.project === project ? ctx : forProject(ctx, project);
+  const index = ctx.session.services(project).symbols;
+  const resolution = await resolveSymbol(ctx, project, index, symbolName, args.file_hint);
+  if (resolution.kind === "ambiguous") {
+    throw ambiguous(project, symbolName, resolution.groups, resolution.note);
+  }
+  const target: SymbolMatch = resolution.group.members[0]!;
+  const oldName = target.node.name;
+  const base = {
+    operation: "rename",
+    project_name: project.name,
+    old_name: oldName,
+    new_name: newName,
+    symbol: {
+      name_path: baseNamePath(target.node),
+      kind: symbolKindName(target.node.kind),
+      file_path: target.node.relPath,
+      line: target.node.selectionRange.start.line + 1,
+    },
+    ...(resolution.note ? { note: resolution.note } : {}),
+  };
+  if (newName === oldName) {
+    return toJson({
+      tool_name: TOOL_NAME,
+      status: "unchanged",
+      ...base,
+      message: `'${base.symbol.name_path}' is already named '${newName}'; nothing to change.`,
+    });
+  }
+  const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
+  const relPathOf = (uri: string) => server.relPathOf(uri);
+  const nothing = () =>
+    new ToolError(
+      `The language server found nothing to rename for '${base.symbol.name_path}' in ` +
+        `'${target.node.relPath}'. Check the symbol with get_symbol_info.`,
+    );
+  if (args.execute_immediately !== true) {
+    const store = ctx.session.codeActions(project);
+    const preview: EditPreview = await previewWorkspaceEdit(store, project, edit, relPathOf, {
+      title: `Rename '${base.symbol.name_path}' to '${newName}'`,
+      oldName,
+      newName,
+      relPath: target.node.relPath,
+      line: base.symbol.line,
+      serverId: server.id,
+    });
+    const stored = store.get(preview.action_id)!;
+    if (preview.totalChanges === 0) {
+      store.remove(stored.id);
+      throw nothing();
+    }
+    const actionId = await seedActionId(ctx.session, project, stored, oldName, newName);
+    const summary = {
+      tool_name: TOOL_NAME,
+      status: "preview",
+      action_id: actionId,
+      ...base,
+      files_affected: Object.keys(preview.files).length,
+      total_edits: preview.changes.length,
+      affected_files: affectedFiles(preview.files),
+      ...(preview.fileOperations ? { file_operations: preview.fileOperations } : {}),
+      message: `Nothing was changed. Apply with execute_code_action(action_id="${actionId}"); ` +
+        "list_code_actions lists it until its files change.",
+    };
+    return {
+      text: toJson({ ...summary, changes: preview.changes }),
+      shorter: [{
+        note: "(the changes left out to fit max_answer_chars)",
+        text: () => toJson(summary),
+      }],
+    };
+  }
+  // The whole edit, file moves included: what executing the preview would apply.
+  const plan = await planWorkspaceEdit(project, edit, { relPathOf });
+  if (plan.files.every((p) => p.after === p.before) && plan.moves.length === 0) throw nothing();
+  ctx.signal.throwIfAborted();
+  const changed = await applyWorkspaceEdit(pctx, edit, { relPathOf });
+  const edited = changed.filter((f) => f.movedTo === undefined);
+  const moves = changed.filter((f) => f.movedTo !== undefined);
+  return toJson({
+    tool_name: TOOL_NAME,
+    status: "applied",
+    ...base,
+    files_affected: edited.length,
+    total_edits: edited.reduce((n, f) => n + f.editCount, 0),
+    affected_files: edited.map((f) => ({ file: f.relPath, edits: f.editCount })),
+    ...(moves.length > 0
+      ? { file_operations: moves.map((m) => `moved ${m.relPath} to ${m.movedTo}`) }
+      : {}),
+  });
+}

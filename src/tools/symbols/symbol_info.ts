@@ -63,18 +63,18 @@ const params = {
 };
 
 /** One symbol as found: its overloads (same name path in one file) count as one. */
-interface SymbolGroup {
+export interface SymbolGroup {
   /** Document order; the first is the one queried. */
   members: SymbolMatch[];
 }
 
 /** What a name (and hint) resolved to. */
-type Resolution =
+export type Resolution =
   | { kind: "found"; group: SymbolGroup; note?: string }
   | { kind: "ambiguous"; groups: SymbolGroup[]; note?: string };
 
 /** Name path without overload indexes: overloads share it. */
-function baseNamePath(node: SymbolNode): string {
+export function baseNamePath(node: SymbolNode): string {
   return namePathOf(node).replace(/\[\d+\]/g, "");
 }
 
@@ -165,8 +165,11 @@ async function findIn(
   return found;
 }
 
-/** Find the symbol a name (and optional hint) means in the project. */
-async function resolveSymbol(
+/**
+ * Find the symbol a name (and optional hint) means in the project (also rename_symbol's seed-000
+ * form).
+ */
+export async function resolveSymbol(
   ctx: ToolContext,
   project: Project,
   index: SymbolIndex,
