@@ -186,7 +186,10 @@ export function withoutBenches(text: string): string {
  */
 export async function prepareRust(): Promise<RealProject> {
   const { crate, version } = PINS.rust;
-  const dir = join(REAL_CACHE, `rust-${crate}-${version}`);
+  // The real path: the vendor folder's path is written into the project's cargo config, and a
+  // path through a symlinked cache (a git worktree's) would break when the link goes.
+  await Deno.mkdir(REAL_CACHE, { recursive: true });
+  const dir = join(await Deno.realPath(REAL_CACHE), `rust-${crate}-${version}`);
   await once(dir, `${crate}@${version} locked`, async (tmp) => {
     const fetched = join(tmp, "fetched");
     await cargoVendor(tmp, `${crate} = "=${version}"`, fetched);
