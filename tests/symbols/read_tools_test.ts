@@ -201,7 +201,7 @@ Deno.test({
     });
     assertEquals(
       paths,
-      `${tooLongMessage(full.length)}\n3 matches; name paths per file:\n` +
+      `${tooLongMessage(full.length)}\nShortened result:\n` +
         '{"src/shapes.ts":["Shape/area","Circle/area","Square/area"]}',
     );
     const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
@@ -287,6 +287,13 @@ Deno.test({
       "src/registry.ts": 4,
       "src/main.ts": 4,
     });
+    // The last form is Serena's one line, with no header.
+    const summary = await h.call(findReferencingSymbols, {
+      name_path: "Circle",
+      relative_path: "src/shapes.ts",
+      max_answer_chars: 130,
+    });
+    assertEquals(summary.split("\n")[1], "Found 19 references.");
   });
 
   await t.step("find_implementations of an interface and of a method", async () => {

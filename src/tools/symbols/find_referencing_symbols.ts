@@ -107,7 +107,7 @@ export const findReferencingSymbols = defineTool({
             return toJson(counts);
           },
         },
-        { note: "Too many to list:", text: () => `Found ${hits.length} references.` },
+        { note: "", text: () => `Found ${hits.length} references.` },
       ],
     };
   },

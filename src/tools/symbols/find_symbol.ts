@@ -98,7 +98,8 @@ export const findSymbol = defineTool({
     if (args.depth > 0) {
       shorter.push({ note: "Without children:", text: () => toJson(dicts(0, false)) });
     }
-    shorter.push({ note: `${matches.length} matches; name paths per file:`, text: () => byFile() });
+    // Serena's own (and last) form.
+    shorter.push({ note: "Shortened result:", text: () => byFile() });
     return { text: toJson(dicts(args.depth, args.include_body)), shorter };
   },
 });
