@@ -53,3 +53,14 @@ export function flattenReferences(text: string): FlatReference[] {
     )
   );
 }
+
+/**
+ * The top-level names of a `get_symbols_overview` answer for one file, grouped by kind as
+ * Serena 1.7/2.1 answers (`{"Kind": ["name", {"name": {children}}]}`), kind by kind.
+ */
+export function overviewNames(text: string): string[] {
+  const grouped = JSON.parse(text) as Record<string, (string | Record<string, unknown>)[]>;
+  return Object.values(grouped).flatMap((list) =>
+    list.flatMap((entry) => typeof entry === "string" ? [entry] : Object.keys(entry))
+  );
+}
