@@ -7,7 +7,8 @@
  *
  *     deno run -A scripts/bench_memory.ts [--files 3000] [--v8=--max-semi-space-size=1]...
  *
- * Each `--v8` value is one variant (an empty value: the start task as it is).
+ * Each `--v8` value is one variant, added to the start task's own V8 flags (an empty value: the
+ * start task as it is; `none`: the start task without its V8 flags).
  * @module
  */
 import { join } from "node:path";
@@ -30,7 +31,9 @@ export async function memorySession(root: string, files: number, v8: string): Pr
   await Deno.remove(join(root, ".sextant"), { recursive: true }).catch(() => {});
   const args = startTaskArgs();
   const flagAt = args.findIndex((a) => a.startsWith("--v8-flags="));
-  if (v8) {
+  if (v8 === "none") {
+    if (flagAt >= 0) args.splice(flagAt, 1);
+  } else if (v8) {
     if (flagAt >= 0) args[flagAt] = `${args[flagAt]},${v8}`;
     else args.splice(1, 0, `--v8-flags=${v8}`);
   }
@@ -96,10 +99,14 @@ if (import.meta.main) {
   try {
     for (const v8 of values.v8) {
       const steps = await memorySession(tree.root, files, v8);
-      console.log(`\nV8 flags added: ${v8 || "(none)"}; start task: ${startTaskArgs().join(" ")}`);
-      console.log("| step | VmRSS MB | VmHWM MB |\n|---|---|---|");
+      console.log(
+        `\nV8 flags added: ${v8 || "(as the task)"}; start task: ${startTaskArgs().join(" ")}`,
+      );
+      console.log("| step | VmRSS MB | VmHWM MB | step ms |\n|---|---|---|---|");
       for (const s of steps) {
-        console.log(`| ${s.step} | ${s.rss.toFixed(0)} | ${s.hwm.toFixed(0)} |`);
+        console.log(
+          `| ${s.step} | ${s.rss.toFixed(0)} | ${s.hwm.toFixed(0)} | ${s.ms.toFixed(0)} |`,
+        );
       }
     }
   } finally {
