@@ -39,6 +39,7 @@ import { replaceContentTool } from "../src/tools/files/replace_content.ts";
 import { generate, REPO } from "./bench_project.ts";
 import {
   compareWith,
+  countEntries,
   defaultOut,
   printHeader,
   printRow,
@@ -296,7 +297,7 @@ if (import.meta.main) {
       const coldRefs = await time(() =>
         ours.call(findReferencingSymbols, { name_path: "Core", relative_path: core })
       );
-      const refCount = JSON.parse(coldRefs.value).length;
+      const refCount = countEntries(coldRefs.value) ?? NaN;
       rows.push({
         what: "find_referencing_symbols Core, cold (server start + load)",
         ours: coldRefs.ms,

@@ -22,6 +22,24 @@ export interface BenchRow {
   note?: string;
 }
 
+/**
+ * Entries in a tool's JSON answer: a list's length, or, for answers grouped in objects (file →
+ * kind → list), the summed lengths of the lists inside; null when the answer is not JSON.
+ */
+export function countEntries(answer: string): number | null {
+  const count = (value: unknown): number =>
+    Array.isArray(value)
+      ? value.length
+      : value && typeof value === "object"
+      ? Object.values(value).reduce<number>((n, v) => n + count(v), 0)
+      : 0;
+  try {
+    return count(JSON.parse(answer));
+  } catch {
+    return null;
+  }
+}
+
 /** The rows of this run, in order. */
 export const results: BenchRow[] = [];
 

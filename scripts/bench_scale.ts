@@ -31,7 +31,14 @@ import {
   REPO,
   typeormTree,
 } from "./bench_project.ts";
-import { compareWith, defaultOut, printHeader, record, saveResults } from "./bench_results.ts";
+import {
+  compareWith,
+  countEntries,
+  defaultOut,
+  printHeader,
+  record,
+  saveResults,
+} from "./bench_results.ts";
 import { RawServer } from "./engine_bench.ts";
 import { benchRoot } from "./index_bench.ts";
 
@@ -151,11 +158,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 function count(answer: string): string {
-  try {
-    const parsed = JSON.parse(answer);
-    if (Array.isArray(parsed)) return String(parsed.length);
-  } catch { /* not JSON */ }
-  return `${answer.length} chars`;
+  return String(countEntries(answer) ?? `${answer.length} chars`);
 }
 
 /** Start-up: spawn to `initialize` answered, against `deno run` of an empty module. */
@@ -217,10 +220,19 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   let raw: RawServer | null = null;
   let ours: Sextant | null = null;
   try {
+    // tsserver can fail a request that arrives while a project is being set up ("reading
+    // 'getSourceFile'"): asked again until it answers, all of it counted.
     const [rawCold, rawRefs] = await timed(async () => {
       raw = await RawServer.start(tree.root, tree.server);
       await raw.openFile(tree.file);
-      return await raw.references(tree.file, pos);
+      for (let attempt = 1;; attempt++) {
+        try {
+          return await raw.references(tree.file, pos);
+        } catch (error) {
+          if (attempt >= 100) throw error;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
     });
     const rawServer = raw! as RawServer;
     ours = await Sextant.start(tree.root);
