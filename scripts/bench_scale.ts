@@ -190,6 +190,16 @@ async function startupRows(tree: BenchTree, runs: number): Promise<void> {
 /** Every scale row of one project. */
 export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   const P = tree.name;
+  /** Run one group of rows; a failure is recorded as a row, and the next group runs. */
+  const step = async (row: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (error) {
+      const message = (error as Error).message.split("\n")[0]!.slice(0, 300);
+      console.error(`[bench] ${P}: ${row} failed: ${message}`);
+      record(P, `${row}: FAILED`, NaN, "", "", NaN, message);
+    }
+  };
   console.error(`[bench] ${P}: ${tree.files} files under ${tree.root}`);
   // 1. The declaration index, in this process (no server).
   const indexRows = await benchRoot(tree.root, tree.files, tree.symbol, tree.file, {
@@ -221,103 +231,114 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   let ours: Sextant | null = null;
   try {
     // tsserver can fail a request that arrives while a project is being set up ("reading
-    // 'getSourceFile'"): asked again until it answers, all of it counted.
-    const [rawCold, rawRefs] = await timed(async () => {
-      raw = await RawServer.start(tree.root, tree.server);
-      await raw.openFile(tree.file);
-      for (let attempt = 1;; attempt++) {
-        try {
-          return await raw.references(tree.file, pos);
-        } catch (error) {
-          if (attempt >= 100) throw error;
-          await new Promise((r) => setTimeout(r, 200));
+    // 'getSourceFile'"): asked again until it answers (for up to 10 minutes), all of it counted.
+    let rawCold = NaN;
+    let rawRefs: unknown[] = [];
+    await step("raw references, cold", async () => {
+      [rawCold, rawRefs] = await timed(async () => {
+        raw = await RawServer.start(tree.root, tree.server);
+        await raw.openFile(tree.file);
+        const deadline = performance.now() + 600_000;
+        for (;;) {
+          try {
+            return await raw.references(tree.file, pos);
+          } catch (error) {
+            if (performance.now() > deadline) throw error;
+            await new Promise((r) => setTimeout(r, 500));
+          }
         }
-      }
+      });
     });
-    const rawServer = raw! as RawServer;
+    const rawServer = raw as RawServer | null;
     ours = await Sextant.start(tree.root);
     const sextant = ours;
     const afterInit = memoryOf(sextant.pid).rss;
     const refArgs = { name_path: tree.symbol, relative_path: tree.file };
-    const [oursCold, oursRefs] = await timed(() =>
-      sextant.call("find_referencing_symbols", refArgs)
-    );
-    record(
-      P,
-      `find_referencing_symbols ${tree.symbol}, cold (server start + load)`,
-      oursCold,
-      "ms",
-      "raw references, cold (spawn + load)",
-      rawCold,
-      `ours ${count(oursRefs)} referencing symbols; raw ${rawRefs.length} locations`,
-    );
+    await step(`find_referencing_symbols ${tree.symbol}, cold`, async () => {
+      const [oursCold, oursRefs] = await timed(() =>
+        sextant.call("find_referencing_symbols", refArgs)
+      );
+      record(
+        P,
+        `find_referencing_symbols ${tree.symbol}, cold (server start + load)`,
+        oursCold,
+        "ms",
+        "raw references, cold (spawn + load)",
+        rawCold,
+        `ours ${count(oursRefs)} referencing symbols; raw ${rawRefs.length} locations`,
+      );
+    });
     // 4. Warm references, alternating.
-    const mine: number[] = [];
-    const theirs: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      theirs.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
-      mine.push((await timed(() => sextant.call("find_referencing_symbols", refArgs)))[0]);
-    }
-    record(
-      P,
-      `find_referencing_symbols ${tree.symbol}, warm`,
-      median(mine),
-      "ms",
-      "raw references, warm",
-      median(theirs),
-      `median of ${runs}`,
-    );
+    await step(`find_referencing_symbols ${tree.symbol}, warm`, async () => {
+      const mine: number[] = [];
+      const theirs: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        if (rawServer) theirs.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
+        mine.push((await timed(() => sextant.call("find_referencing_symbols", refArgs)))[0]);
+      }
+      record(
+        P,
+        `find_referencing_symbols ${tree.symbol}, warm`,
+        median(mine),
+        "ms",
+        "raw references, warm",
+        theirs.length ? median(theirs) : NaN,
+        `median of ${runs}`,
+      );
+    });
 
     // 5. Global find_symbol by exact name: the session's first, then warm, against the raw
     // workspace/symbol on the raw server.
-    const findArgs = { name_path_pattern: tree.symbol, include_body: false };
-    const [firstFind, found] = await timed(() => sextant.call("find_symbol", findArgs));
-    const rawSymbol = () =>
-      rawServer.connection.sendRequest<unknown[] | null>("workspace/symbol", {
-        query: tree.symbol,
-      });
-    let rawSymbolMs = NaN;
-    let rawCount = 0;
-    for (let attempt = 0; attempt < 5 && Number.isNaN(rawSymbolMs); attempt++) {
-      try {
-        const [ms, answer] = await timed(rawSymbol);
-        rawSymbolMs = ms;
-        rawCount = answer?.length ?? 0;
-      } catch (error) {
-        console.error(
-          `[bench] workspace/symbol failed: ${(error as Error).message.split("\n")[0]}`,
-        );
-        await new Promise((r) => setTimeout(r, 1000));
+    await step(`find_symbol ${tree.symbol}`, async () => {
+      const findArgs = { name_path_pattern: tree.symbol, include_body: false };
+      const [firstFind, found] = await timed(() => sextant.call("find_symbol", findArgs));
+      const rawSymbol = () =>
+        rawServer!.connection.sendRequest<unknown[] | null>("workspace/symbol", {
+          query: tree.symbol,
+        });
+      let rawSymbolMs = NaN;
+      let rawCount = 0;
+      for (let attempt = 0; rawServer && attempt < 5 && Number.isNaN(rawSymbolMs); attempt++) {
+        try {
+          const [ms, answer] = await timed(rawSymbol);
+          rawSymbolMs = ms;
+          rawCount = answer?.length ?? 0;
+        } catch (error) {
+          console.error(
+            `[bench] workspace/symbol failed: ${(error as Error).message.split("\n")[0]}`,
+          );
+          await new Promise((r) => setTimeout(r, 1000));
+        }
       }
-    }
-    const findWarm: number[] = [];
-    const rawWarm: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      findWarm.push((await timed(() => sextant.call("find_symbol", findArgs)))[0]);
-      if (!Number.isNaN(rawSymbolMs)) rawWarm.push((await timed(rawSymbol))[0]);
-    }
-    record(
-      P,
-      `find_symbol ${tree.symbol} (global, exact name), first in the session`,
-      firstFind,
-      "ms",
-      "find_symbol, warm",
-      median(findWarm),
-      `after the references above (server up); ${count(found)} match(es)`,
-    );
-    record(
-      P,
-      `find_symbol ${tree.symbol} (global, exact name), warm`,
-      median(findWarm),
-      "ms",
-      "raw workspace/symbol, warm",
-      rawWarm.length ? median(rawWarm) : NaN,
-      `median of ${runs}; raw gives ${rawCount} symbols, no name paths or bodies`,
-    );
+      const findWarm: number[] = [];
+      const rawWarm: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        findWarm.push((await timed(() => sextant.call("find_symbol", findArgs)))[0]);
+        if (!Number.isNaN(rawSymbolMs)) rawWarm.push((await timed(rawSymbol))[0]);
+      }
+      record(
+        P,
+        `find_symbol ${tree.symbol} (global, exact name), first in the session`,
+        firstFind,
+        "ms",
+        "find_symbol, warm",
+        median(findWarm),
+        `after the references above (server up); ${count(found)} match(es)`,
+      );
+      record(
+        P,
+        `find_symbol ${tree.symbol} (global, exact name), warm`,
+        median(findWarm),
+        "ms",
+        "raw workspace/symbol, warm",
+        rawWarm.length ? median(rawWarm) : NaN,
+        `median of ${runs}; raw gives ${rawCount} symbols, no name paths or bodies`,
+      );
+    });
 
     // 6. Peak memory.
     const sextantPeak = memoryOf(sextant.pid).hwm;
-    const rawPeak = childGroupsOfRaw(rawServer.pid);
+    const rawPeak = rawServer ? childGroupsOfRaw(rawServer.pid) : NaN;
     record(
       P,
       "peak RSS: Sextant's process (servers excluded)",
@@ -356,23 +377,25 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   const [readMs] = await timed(() => readAll(tree.root));
   await Deno.remove(join(tree.root, ".sextant"), { recursive: true }).catch(() => {});
   for (const when of ["never-seen project", "new session, index on disk"]) {
-    const session = await Sextant.start(tree.root);
-    try {
-      const [ms, answer] = await timed(() =>
-        session.call("find_symbol", { name_path_pattern: tree.symbol, include_body: false })
-      );
-      record(
-        P,
-        `first global find_symbol ${tree.symbol}, ${when}`,
-        ms,
-        "ms",
-        "read every file",
-        readMs,
-        `${count(answer)} match(es); target <= 3 s never seen, <= 2 s from disk`,
-      );
-    } finally {
-      await session.close();
-    }
+    await step(`first global find_symbol ${tree.symbol}, ${when}`, async () => {
+      const session = await Sextant.start(tree.root);
+      try {
+        const [ms, answer] = await timed(() =>
+          session.call("find_symbol", { name_path_pattern: tree.symbol, include_body: false })
+        );
+        record(
+          P,
+          `first global find_symbol ${tree.symbol}, ${when}`,
+          ms,
+          "ms",
+          "read every file",
+          readMs,
+          `${count(answer)} match(es); target <= 3 s never seen, <= 2 s from disk`,
+        );
+      } finally {
+        await session.close();
+      }
+    });
   }
 }
 
