@@ -16,7 +16,8 @@
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
  * the generated project, `--sizes 3000,20000,50000` the generated scale rows (default 3000),
  * `--real typeorm,aws` the real trees (default typeorm; `--real ""` none), `--no-engine`,
- * `--no-scale`, `--out FILE`, `--compare FILE`.
+ * `--no-scale`, `--out FILE`, `--compare FILE`, `--only new-errors` runs just the new-errors
+ * report rows.
  * @module
  */
 import { join } from "node:path";
@@ -36,6 +37,7 @@ import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_sy
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
 import { replaceContentTool } from "../src/tools/files/replace_content.ts";
+import { checksSettled } from "../src/tools/shared/new_diagnostics.ts";
 import { generate, REPO } from "./bench_project.ts";
 import {
   compareWith,
@@ -47,7 +49,7 @@ import {
   results,
   saveResults,
 } from "./bench_results.ts";
-import { runEngineBench } from "./engine_bench.ts";
+import { RawServer, runEngineBench } from "./engine_bench.ts";
 import { runScaleBench } from "./bench_scale.ts";
 
 /** The generator is bench_project.ts's (one for every benchmark); re-exported for old callers. */
@@ -185,46 +187,166 @@ function printTable(rows: Row[], project: string): void {
   for (const b of body) console.log(line(b));
 }
 
+/** Think time between the edits of the new-errors rows: an agent's next call comes later. */
+const NEW_ERRORS_PAUSE_MS = 600;
+
 /**
  * The time the new-diagnostics report (tools/shared/new_diagnostics.ts) adds to a warm edit:
  * replace_content in a file one other module imports, a run of edits with the report on, then
- * a run with it off, in one session on the warm server. (Alternating them would charge each
- * report with the server's re-check of the unreported edit before it.) With the report off the
- * server's re-check of the edit is left to the next query.
+ * a run with it off, in one session on the warm server, each edit followed by a pause as an
+ * agent's next call would be (alternating them would charge each report with the server's
+ * re-check of the unreported edit before it). The edit answers once its report is ready or
+ * after a quarter of its own time, whichever is first; the second row times the edit until its
+ * report is ready, against the edit alone plus the raw floor: a bare connection to
+ * typescript-language-server sending the same change, then syntactic and semantic diagnostics
+ * of the changed file and its importer, all in flight at once.
  */
-async function newDiagnosticsRow(h: Harness, file: string, runs: number): Promise<Row> {
+async function newDiagnosticsRows(
+  h: Harness,
+  file: string,
+  importer: string,
+  runs: number,
+): Promise<Row[]> {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, NEW_ERRORS_PAUSE_MS));
   const settings = h.project.settings as { report_new_diagnostics: boolean };
-  let flip = (await Deno.readTextFile(h.project.absolute(file))).includes("by * 1;");
-  const edit = (report: boolean) => async () => {
+  const original = await Deno.readTextFile(h.project.absolute(file));
+  const toggled = (text: string) =>
+    text.includes("by * 1;")
+      ? text.replace("this.count += by * 1;", "this.count += by;")
+      : text.replace("this.count += by;", "this.count += by * 1;");
+  /** A file another module imports, edited in turn with `file` (its errors are not known). */
+  const other = "src/pkg15/mod0105.ts";
+  const edit = async (target: string, report: boolean) => {
     settings.report_new_diagnostics = report;
-    flip = !flip;
-    const [needle, repl] = flip
-      ? ["this.count += by;", "this.count += by * 1;"]
-      : ["this.count += by * 1;", "this.count += by;"];
+    const text = Deno.readTextFileSync(h.project.absolute(target));
+    const needle = text.includes("by * 1;") ? "this.count += by * 1;" : "this.count += by;";
     const answer = await h.call(replaceContentTool, {
-      relative_path: file,
+      relative_path: target,
       needle,
-      repl,
+      repl: toggled(needle),
       mode: "literal",
     });
     if (answer !== "OK") throw new Error(`unexpected answer: ${answer}`);
   };
-  // Warm both paths (the importer scan lists and reads every file the first time).
-  await edit(false)();
-  await edit(true)();
-  await edit(true)();
-  const on = await warm(runs * 2, edit(true));
-  const off = await warm(runs * 2, edit(false));
-  // Leave the file as generated (the persistent-cache row below expects no change).
-  if (flip) await edit(false)();
-  settings.report_new_diagnostics = true;
-  return {
-    what: "replace_content, warm, with the new-errors report",
-    ours: on,
-    baseline: off,
-    baselineName: "the same edit, report off",
-    note: `report adds ${fmt(on - off)} ms (${((on - off) / off * 100).toFixed(0)}% of the edit)`,
+  /** Edits with pauses: the edit's own time, and the time until its report was ready. */
+  const series = async (targets: string[], report: boolean) => {
+    const answered: number[] = [];
+    const ready: number[] = [];
+    let inline = 0;
+    for (let i = 0; i < runs * 2; i++) {
+      const t0 = performance.now();
+      await edit(targets[i % targets.length]!, report);
+      const t1 = performance.now();
+      await checksSettled(h.project.root);
+      const t2 = performance.now();
+      answered.push(t1 - t0);
+      ready.push(t2 - t0);
+      if (t2 - t1 < 0.5) inline++;
+      await pause();
+    }
+    return { answered: median(answered), ready: median(ready), inline };
   };
+  // Warm both paths (the importer scan lists and reads every file the first time).
+  await edit(file, false);
+  await pause();
+  for (let i = 0; i < 4; i++) {
+    await edit(i % 2 ? other : file, true);
+    await checksSettled(h.project.root);
+    await pause();
+  }
+  const on = await series([file], true);
+  const off = await series([file], false);
+  const onBoth = await series([file, other], true);
+  const offBoth = await series([file, other], false);
+  // Leave the files as generated (the persistent-cache row below expects no change).
+  for (const target of [file, other]) {
+    if (Deno.readTextFileSync(h.project.absolute(target)).includes("by * 1;")) {
+      await edit(target, false);
+    }
+  }
+  settings.report_new_diagnostics = true;
+
+  // The raw floor, on a bare connection to a second server on the same project.
+  const raw = await RawServer.start(h.project.root);
+  let floor: number;
+  try {
+    await raw.openFile(file);
+    await raw.openFile(importer);
+    const tsserver = (command: string, rel: string) =>
+      raw.connection.sendRequest("workspace/executeCommand", {
+        command: "typescript.tsserverRequest",
+        arguments: [command, { file: raw.uri(rel) }],
+      });
+    await tsserver("semanticDiagnosticsSync", file); // waits for the project load
+    let text = original;
+    let version = 1_000;
+    const floorTimes: number[] = [];
+    for (let i = 0; i < runs * 2 + 2; i++) {
+      text = toggled(text);
+      const t0 = performance.now();
+      await raw.connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri: raw.uri(file), version: ++version },
+        contentChanges: [{ text }],
+      });
+      await Promise.all(
+        [file, importer].flatMap((rel) => [
+          tsserver("syntacticDiagnosticsSync", rel),
+          tsserver("semanticDiagnosticsSync", rel),
+        ]),
+      );
+      if (i >= 2) floorTimes.push(performance.now() - t0); // the first two warm it up
+      await pause();
+    }
+    floor = median(floorTimes);
+  } finally {
+    await raw.stop();
+  }
+  const adds = (a: { answered: number; inline: number }, b: { answered: number }) =>
+    `report adds ${fmt(a.answered - b.answered)} ms ` +
+    `(${((a.answered - b.answered) / b.answered * 100).toFixed(0)}% of the edit; target < 25%); ` +
+    `report in the edit's answer ${a.inline}/${runs * 2}, else in the next`;
+  return [{
+    what: "replace_content, warm, with the new-errors report",
+    ours: on.answered,
+    baseline: off.answered,
+    baselineName: "the same edit, report off",
+    note: adds(on, off),
+  }, {
+    what: "replace_content, two files in turn, with the report",
+    ours: onBoth.answered,
+    baseline: offBoth.answered,
+    baselineName: "the same edits, report off",
+    note: `${adds(onBoth, offBoth)}; each edit takes its files' errors before writing`,
+  }, {
+    what: "replace_content, warm, until its new-errors report is ready",
+    ours: on.ready,
+    baseline: off.answered + floor,
+    baselineName: "edit alone + raw floor",
+    note: `raw floor ${fmt(floor)} ms: didChange, then syntactic + semantic diagnostics of ` +
+      "the file and its importer on a bare connection",
+  }];
+}
+
+/** `--only new-errors`: just the new-errors rows, on a fresh generated project. */
+async function onlyNewErrors(files: number, runs: number): Promise<void> {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-" }));
+  const root = join(parent, "project");
+  try {
+    await generate(root, files);
+    await prime(root);
+    const h = await harness(root);
+    try {
+      const target = "src/pkg05/mod0005.ts";
+      await h.call(getSymbolsOverview, { relative_path: target }); // starts the server
+      const rows = await newDiagnosticsRows(h, target, "src/pkg06/mod0006.ts", runs);
+      console.log(`\nThe new-errors report on ${files + 1} TypeScript files\n`);
+      printTable(rows, `generated ${files + 1}`);
+    } finally {
+      await h.session.dispose();
+    }
+  } finally {
+    await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
 }
 
 if (import.meta.main) {
@@ -240,6 +362,7 @@ if (import.meta.main) {
       "no-scale": { type: "boolean", default: false },
       out: { type: "string" },
       compare: { type: "string" },
+      only: { type: "string" },
     },
   });
   console.log(
@@ -251,7 +374,15 @@ if (import.meta.main) {
   const startRss = Deno.memoryUsage().rss;
   const files = Number(values.files);
   const runs = Number(values.runs);
+  if (values.only !== undefined && values.only !== "new-errors") {
+    console.error(`--only: unknown part '${values.only}' (known: new-errors)`);
+    Deno.exit(2);
+  }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+  if (values.only === "new-errors") {
+    await onlyNewErrors(files, runs);
+    Deno.exit(0);
+  }
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-" }));
   const root = join(parent, "project");
   const rows: Row[] = [];
@@ -368,7 +499,7 @@ if (import.meta.main) {
         baselineName: "raw workspace/symbol",
         note: "workspace/symbol gives no name paths or bodies",
       });
-      rows.push(await newDiagnosticsRow(ours, target, runs));
+      rows.push(...await newDiagnosticsRows(ours, target, "src/pkg06/mod0006.ts", runs));
     } finally {
       await ours.session.dispose(); // saves the symbol cache
     }

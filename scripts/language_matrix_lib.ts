@@ -56,7 +56,15 @@ export const COLUMNS: ReadonlyArray<[column: string, tools: string[]]> = [
   ["test", ["test_project"]],
 ];
 
-/** The records file: per language id, the tools that answered in a test run, sorted. */
+/** The error of a tool whose server announced no capability for it (src/tools/shared/targets.ts). */
+const UNSUPPORTED = /^(?:Error: )?The \S+ language server \(.*?\) does not support /;
+/** Records of tools the language's server does not offer: `unsupported:<tool>`. */
+export const UNSUPPORTED_PREFIX = "unsupported:";
+
+/**
+ * The records file: per language id, the tools that answered in a test run, and
+ * (`unsupported:<tool>`) those whose server said it does not offer them; sorted.
+ */
 export type MatrixRecords = Record<string, string[]>;
 
 const PATH_ARGS = ["relative_path", "file", "file_path"];
@@ -84,17 +92,41 @@ async function languageOf(root: string, args: Record<string, unknown>): Promise<
 }
 
 /**
+ * Whether a check_project / test_project answer only skipped (no toolchain program ran): that
+ * is no evidence that the tool works for the language.
+ */
+export function onlySkipped(answer: string | undefined): boolean {
+  if (answer === undefined) return false;
+  try {
+    const parsed = JSON.parse(answer) as { checks?: unknown; runs?: unknown };
+    const entries = (parsed.checks ?? parsed.runs) as Array<{ status?: string }> | undefined;
+    return Array.isArray(entries) && entries.every((e) => e.status === "skipped");
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Record that `tool` answered without error on the project at `root` (a test helper calls this
- * after each tool call); nothing happens unless SEXTANT_MATRIX_DIR is set.
+ * after each tool call, with the answer's text); nothing happens unless SEXTANT_MATRIX_DIR is
+ * set. A check or test run that only skipped is not recorded.
  */
 export async function recordCall(
   root: string,
   tool: string,
   args: Record<string, unknown>,
   isError: boolean,
+  answer?: string,
 ): Promise<void> {
   const dir = Deno.env.get(MATRIX_DIR_ENV);
-  if (!dir || isError || !COLUMNS.some(([, tools]) => tools.includes(tool))) return;
+  if (!dir || !COLUMNS.some(([, tools]) => tools.includes(tool))) return;
+  if (isError) {
+    // The server's own "does not support" (it announced no such capability) is evidence too.
+    if (!answer || !UNSUPPORTED.test(answer)) return;
+    tool = `${UNSUPPORTED_PREFIX}${tool}`;
+  } else if ((tool === "check_project" || tool === "test_project") && onlySkipped(answer)) {
+    return;
+  }
   const language = await languageOf(root, args);
   if (!language) return;
   await Deno.writeTextFile(
@@ -131,9 +163,12 @@ export function renderMatrix(records: MatrixRecords): string {
   for (const [id, name] of LANGUAGES) {
     const tools = new Set(records[id] ?? []);
     const covered = COLUMNS.map(([, names]) => names.some((t) => tools.has(t)));
+    const lacking = COLUMNS.map(([, names]) =>
+      names.some((t) => tools.has(`${UNSUPPORTED_PREFIX}${t}`))
+    );
     const count = covered.filter(Boolean).length;
     const status = count === COLUMNS.length ? "✓" : count === 0 ? "✗" : "~";
-    rows.push([name, status, ...covered.map((c) => c ? "✓" : "·")]);
+    rows.push([name, status, ...covered.map((c, i) => c ? "✓" : lacking[i] ? "–" : "·")]);
   }
   const table = rows.map((r) => `| ${r.join(" | ")} |`).join("\n");
   const lines = [
@@ -143,7 +178,9 @@ export function renderMatrix(records: MatrixRecords): string {
     "",
     "✓ every column tested, ~ partial (the columns marked ✓), ✗ untested: a column is ✓ when a " +
     "test called one of its tools on a file of that language (or a project of it) and the tool " +
-    "answered without error, in the run recorded in `tests/languages/matrix.json`.",
+    "answered without error (a check or test run that only skipped does not count), – when the " +
+    "language's server does not offer it and a test asserted that clear error, · when no test " +
+    "covers it; from the run recorded in `tests/languages/matrix.json`.",
     "",
     END,
   ];

@@ -8,11 +8,17 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9. */
+/**
+ * Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9.
+ * yaml-language-server 2 needs Node 22.13; 1.19 runs on the Node 20 these machines have.
+ */
 export const LSP_PACKAGES: Readonly<Record<string, string>> = {
   "typescript-language-server": "6.0.2",
   "typescript": "5.9.3",
   "pyright": "1.1.414",
+  "bash-language-server": "5.8.1",
+  "yaml-language-server": "1.19.2",
+  "vscode-langservers-extracted": "4.10.0",
 };
 
 /** The cache folder the test servers are installed into. */
@@ -69,6 +75,22 @@ export async function installLanguageServers(prefix = LSP_CACHE_DIR): Promise<vo
   if (!success) throw new Error(`npm install failed with exit code ${code}`);
 }
 
+/** Fetch the pinned real projects of tests/languages/real_*_test.ts into `.cache/real/`. */
+async function fetchRealCode(): Promise<void> {
+  const { prepareReal } = await import("../tests/helpers/real_code.ts");
+  for (const id of ["rust", "go", "c"] as const) {
+    try {
+      const real = await prepareReal(id);
+      console.error(`test setup: real code ${real.label} in ${real.template}`);
+    } catch (error) {
+      // Its test skips with the reason printed.
+      console.error(
+        `test setup: real ${id} code: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  }
+}
+
 if (import.meta.main) {
   try {
     await installLanguageServers();
@@ -76,4 +98,5 @@ if (import.meta.main) {
     // Tests of servers that are missing skip with a reason; the other tests still run.
     console.error(`test setup: ${error instanceof Error ? error.message : String(error)}`);
   }
+  await fetchRealCode();
 }

@@ -72,17 +72,28 @@ const TS_COMMANDS = [
 
 /**
  * Ask tsserver (via typescript-language-server's `typescript.tsserverRequest` command) for a
- * file's diagnostics synchronously: exactly those of the content we sent, no waiting.
+ * file's diagnostics synchronously: exactly those of the content we sent, no waiting. The
+ * requests go out together (tsserver answers them in order, without a round trip between).
+ * `errorsOnly` skips the suggestion pass, which never yields an error.
  */
-export async function pullTsserverDiagnostics(send: Send, uri: string): Promise<LspDiagnostic[]> {
+export async function pullTsserverDiagnostics(
+  send: Send,
+  uri: string,
+  options: { errorsOnly?: boolean } = {},
+): Promise<LspDiagnostic[]> {
+  const commands = options.errorsOnly ? TS_COMMANDS.slice(0, 2) : TS_COMMANDS;
+  const answers = await Promise.all(
+    commands.map((command) =>
+      send<{ body?: TsDiagnostic[] } | TsDiagnostic[] | null>(
+        "workspace/executeCommand",
+        { command: "typescript.tsserverRequest", arguments: [command, { file: uri }] },
+      )
+    ),
+  );
   const out: LspDiagnostic[] = [];
-  for (const command of TS_COMMANDS) {
-    const response = await send<{ body?: TsDiagnostic[] } | TsDiagnostic[] | null>(
-      "workspace/executeCommand",
-      { command: "typescript.tsserverRequest", arguments: [command, { file: uri }] },
-    );
+  for (const [i, response] of answers.entries()) {
     const list = Array.isArray(response) ? response : response?.body ?? [];
-    for (const d of list) out.push(fromTsDiagnostic(d, command));
+    for (const d of list) out.push(fromTsDiagnostic(d, commands[i]!));
   }
   return out;
 }

@@ -224,6 +224,9 @@ function builtinSpecs(root: string): ServerSpec[] {
         command: "bash-language-server",
         args: ["start"],
         install: "npm install -g bash-language-server",
+        // It reads its settings and then parses the workspace after `initialized`, reporting no
+        // progress: a file opened meanwhile is left unparsed and answers no symbols.
+        readyLogPattern: /BackgroundAnalysis: (Completed|skipping|stopped|failed)/,
       }],
     },
     {

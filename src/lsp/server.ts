@@ -192,7 +192,15 @@ export class ManagedServer implements LanguageServer {
     return this.#docs?.openDocuments() ?? [];
   }
 
-  async diagnostics(relPath: string, options: RequestOptions = {}): Promise<LspDiagnostic[]> {
+  /**
+   * A file's diagnostics for the content on disk now (synced first, version-matched).
+   * `errorsOnly`: the caller keeps only errors, so a server may skip passes that yield none
+   * (tsserver's suggestion diagnostics).
+   */
+  async diagnostics(
+    relPath: string,
+    options: RequestOptions & { errorsOnly?: boolean } = {},
+  ): Promise<LspDiagnostic[]> {
     const client = await this.#ensureClient(options);
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
@@ -211,7 +219,7 @@ export class ManagedServer implements LanguageServer {
     relPath: string,
     versionBefore: number | null,
     serialBefore: number,
-    options: RequestOptions,
+    options: RequestOptions & { errorsOnly?: boolean },
   ): Promise<LspDiagnostic[]> {
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
@@ -228,7 +236,9 @@ export class ManagedServer implements LanguageServer {
         return await this.#pull.pull(send, uri);
       }
       if (this.#running?.command === "typescript-language-server") {
-        return await pullTsserverDiagnostics(send, uri);
+        return await pullTsserverDiagnostics(send, uri, {
+          errorsOnly: options.errorsOnly === true,
+        });
       }
     } catch (error) {
       throw this.#describe(error, "diagnostics");

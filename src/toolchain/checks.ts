@@ -6,6 +6,7 @@
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { chooseGpr } from "./ada/project.ts";
+import { cCheck } from "./c.ts";
 import { parseCargoMessages } from "./parsers/cargo.ts";
 import { parseDenoCheck } from "./parsers/deno.ts";
 import { parseGnat } from "./parsers/gnat.ts";
@@ -54,7 +55,8 @@ function missing(toolchain: ToolchainId, program: string, install: string): Skip
 
 /**
  * The check of one toolchain: `cargo check --message-format=json`, `deno check`,
- * `tsc --noEmit --pretty false`, `pyright --outputjson`, `go vet ./...`, `gprbuild -p -q`.
+ * `tsc --noEmit --pretty false`, `pyright --outputjson`, `go vet ./...`, the C/C++ build
+ * (`ctest --build-and-test` for CMake, `make -k`), `gprbuild -p -q`.
  */
 export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan | SkippedPlan {
   const env = { ...PLAIN_ENV, RUST_BACKTRACE: "0" };
@@ -115,6 +117,11 @@ export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan
         env,
         parse: (result) => parseGoVet(both(result), root),
       };
+    }
+    case "c": {
+      const plan = cCheck(root, toolchain.marker, env);
+      if (typeof plan === "string") return { toolchain: "c", skipped: plan };
+      return { toolchain: "c", ...plan, parse: (result) => plan.parse(result) };
     }
     case "ada": {
       const gprbuild = findExecutable("gprbuild", { useToolCache: false });

@@ -6,6 +6,7 @@
  */
 import { basename, delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hasCSources, MAKEFILES } from "./c.ts";
 import { pathExists } from "./paths.ts";
 import type { ToolchainId } from "./types.ts";
 
@@ -26,6 +27,7 @@ const MARKERS: ReadonlyArray<{ id: ToolchainId; files: readonly string[] }> = [
     files: ["pyproject.toml", "setup.py", "setup.cfg", "pyrightconfig.json", "requirements.txt"],
   },
   { id: "go", files: ["go.mod"] },
+  { id: "c", files: ["CMakeLists.txt"] },
   { id: "ada", files: ["alire.toml"] },
 ];
 
@@ -53,6 +55,11 @@ export function detectToolchains(root: string): DetectedToolchain[] {
   for (const { id, files } of MARKERS) {
     const marker = files.find((f) => names.has(f));
     if (marker) found.push({ id, marker });
+  }
+  // A Makefile is C's only beside C/C++ sources (many projects of other languages have one).
+  const makefile = MAKEFILES.find((f) => names.has(f));
+  if (makefile && !found.some((t) => t.id === "c") && hasCSources(root)) {
+    found.push({ id: "c", marker: makefile });
   }
   const gpr = [...names].filter((n) => n.toLowerCase().endsWith(".gpr"));
   if (gpr.length > 0 && !found.some((t) => t.id === "ada")) {

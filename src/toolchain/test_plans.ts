@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
+import { cTests } from "./c.ts";
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { pathExists } from "./paths.ts";
@@ -132,7 +133,7 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
 
 /**
  * The test run of one toolchain: `cargo test`, `deno test -A`, Vitest/Jest/`npm test`,
- * `python -m pytest`, `go test -json ./...`.
+ * `python -m pytest`, `go test -json ./...`, CTest or `make test` for C/C++.
  */
 export async function planTests(
   root: string,
@@ -220,6 +221,11 @@ export async function planTests(
           return { summary, buildErrors };
         },
       };
+    }
+    case "c": {
+      const plan = cTests(root, toolchain.marker, { ...PLAIN_ENV }, name);
+      if (typeof plan === "string") return { toolchain: "c", skipped: plan };
+      return { toolchain: "c", ...plan, parse: (result) => plan.parse(result) };
     }
     case "ada":
       return {

@@ -4,7 +4,15 @@
  */
 
 /** The toolchains Sextant knows how to check and test. */
-export type ToolchainId = "rust" | "deno" | "typescript" | "node" | "python" | "go" | "ada";
+export type ToolchainId =
+  | "rust"
+  | "deno"
+  | "typescript"
+  | "node"
+  | "python"
+  | "go"
+  | "c"
+  | "ada";
 
 /** How bad a diagnostic is. */
 export type Severity = "error" | "warning" | "info" | "hint";
@@ -24,7 +32,7 @@ export interface Diagnostic {
   message: string;
   /** The tool's code for the problem (E0308, TS2322, reportAssignmentType, ...). */
   code?: string;
-  /** The tool that reported it (cargo, deno, tsc, pyright, go, gprbuild). */
+  /** The tool that reported it (cargo, deno, tsc, pyright, go, cc, ld, gprbuild). */
   source: string;
 }
 

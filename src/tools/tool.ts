@@ -7,7 +7,7 @@ import { ToolError } from "../errors.ts";
 import type { z } from "../deps.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
-import { reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
+import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
 
 /** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
 export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
@@ -35,26 +35,13 @@ export interface ToolContext {
 
 /**
  * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
- * lists progressively shorter forms, tried in order when the full text is too long.
+ * lists progressively shorter forms, tried in order when the full text is too long; each is
+ * shown after Serena's "too long" line with its `note` as a header line (see mcp/limit.ts).
  */
 export type ToolAnswer = string | {
   text: string;
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
 };
-
-/**
- * A shorter form with its note. JSON stays JSON: `{"shortened": note, "result": <the form>}`;
- * other text gets the note on a line of its own before it.
- */
-export function withNote(note: string, text: string): string {
-  const first = text.trimStart()[0];
-  if (first === "{" || first === "[") {
-    try {
-      return JSON.stringify({ shortened: note, result: JSON.parse(text) });
-    } catch { /* not JSON after all */ }
-  }
-  return `${note}\n${text}`;
-}
 
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   name: string;
@@ -89,10 +76,11 @@ export interface Tool {
 
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
   const markers = spec.markers ?? [];
-  // Editing tools report the errors their edit introduced (tools/shared/new_diagnostics.ts).
+  // Editing tools report the errors their edit introduced; a report not ready when the edit
+  // answered comes with the session's next answer (tools/shared/new_diagnostics.ts).
   const handler = markers.includes("can-edit")
     ? reportingNewDiagnostics(spec.handler as Tool["handler"])
-    : spec.handler as Tool["handler"];
+    : deliveringNewDiagnostics(spec.handler as Tool["handler"]);
   return {
     name: spec.name,
     description: spec.description,

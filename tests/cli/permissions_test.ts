@@ -247,6 +247,7 @@ Deno.test("permission set suffices for every file tool, end to end (deno task st
       needle: "export const",
       repl: "export let",
       mode: "literal",
+      dry_run: true,
     });
     assertStringIncludes(dry, "src/a.ts");
     await expectOk("replace_in_files", {

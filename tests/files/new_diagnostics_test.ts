@@ -2,11 +2,18 @@
  * Errors introduced by an edit come back with the edit (typescript-language-server): an edit
  * that breaks a caller in another file reports that caller's new error after the `OK` line; an
  * edit that breaks nothing, or moves an existing error, adds nothing; the switch turns it off.
+ * A report not ready within the edit's wait comes first in the session's next answer, once.
+ * The wait is a share of the edit's own time; these tests set it to "always" or "never"
+ * (`setReportWaitShare`), or accept either place for the default, so nothing depends on timing.
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { formatNewErrors } from "../../src/tools/shared/new_diagnostics.ts";
+import {
+  formatNewErrors,
+  formatPreviousErrors,
+  setReportWaitShare,
+} from "../../src/tools/shared/new_diagnostics.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
 import { insertAtLine } from "../../src/tools/files/line_tools.ts";
@@ -40,6 +47,18 @@ Deno.test("formatNewErrors: one line, first errors shown, the rest counted", () 
   assertStringIncludes(formatNewErrors(many), "… and 2 more.");
 });
 
+Deno.test("formatPreviousErrors: names the edited files, then the errors", () => {
+  const errors = [{ relPath: "src/a.ts", line: 3, message: "Type 'string' is not assignable." }];
+  assertEquals(
+    formatPreviousErrors(["src/b.ts"], errors),
+    "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 Type 'string' is not assignable.",
+  );
+  assertStringIncludes(
+    formatPreviousErrors(["a.ts", "b.ts", "c.ts", "d.ts"], errors),
+    "Your previous edit of a.ts, b.ts and 2 more files introduced 1 error:",
+  );
+});
+
 Deno.test({
   name: "new diagnostics: an edit that breaks a caller reports it; a harmless one reports nothing",
   ignore: skipUnless(HAS_TS, "typescript-language-server"),
@@ -47,6 +66,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await using h = await toolHarness(FILES);
+  using _ = waitShare(Infinity); // every report in its edit's answer
   // The server runs once a symbol tool used it; edits never start one.
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
 
@@ -83,6 +103,121 @@ Deno.test({
     assertStringIncludes(lines[1]!, "Type 'string' is not assignable to type 'number'");
   });
 
+  await t.step("the next answer carries nothing: the report came with its edit", async () => {
+    const text = await h.call(readFile, { relative_path: "src/b.ts" });
+    assertEquals(text.includes("previous edit"), false, text);
+  });
+
+  await h.session.dispose();
+});
+
+/** Set how long edits wait for their report until the end of the scope. */
+function waitShare(share: number): Disposable {
+  return { [Symbol.dispose]: setReportWaitShare(share) };
+}
+
+const BREAK_COUNT = {
+  name_path: "count",
+  relative_path: "src/b.ts",
+  body: 'export function count(): string {\n  return "2";\n}',
+};
+
+Deno.test({
+  name: "new diagnostics: a report not ready in time comes first in the next answer, once",
+  ignore: skipUnless(HAS_TS, "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  await using h = await toolHarness(FILES);
+  using _ = waitShare(0); // no edit waits: every report comes later
+  await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
+
+  await t.step("a harmless edit, then the next answer: nothing added to either", async () => {
+    const edit = await h.call(replaceContentTool, {
+      relative_path: "src/b.ts",
+      needle: "return 1;",
+      repl: "return 2;",
+      mode: "literal",
+    });
+    assertEquals(edit, "OK");
+    const next = await h.call(readFile, { relative_path: "src/a.ts" });
+    assertEquals(next, FILES["src/a.ts"]);
+  });
+
+  await t.step(
+    "breaking the caller: the edit answers OK, the next answer starts with it",
+    async () => {
+      const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
+      assertEquals(edit, "OK");
+      const next = await h.call(readFile, { relative_path: "src/a.ts" });
+      const [first, ...rest] = next.split("\n");
+      assertStringIncludes(
+        first!,
+        "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 ",
+      );
+      assertStringIncludes(first!, "Type 'string' is not assignable to type 'number'");
+      assertEquals(rest.join("\n"), FILES["src/a.ts"]);
+    },
+  );
+
+  await t.step("a report is delivered once", async () => {
+    const again = await h.call(readFile, { relative_path: "src/a.ts" });
+    assertEquals(again, FILES["src/a.ts"]);
+  });
+
+  await t.step("a JSON answer keeps its JSON and gains previous_edit_errors", async () => {
+    await h.call(replaceContentTool, {
+      relative_path: "src/a.ts",
+      needle: "count() + 1",
+      repl: "count() + undefinedName",
+      mode: "literal",
+    });
+    const next = JSON.parse(await h.call(getSymbolsOverview, { relative_path: "src/a.ts" }));
+    assertStringIncludes(
+      next.previous_edit_errors,
+      "Your previous edit of src/a.ts introduced 1 error: src/a.ts:3 Cannot find name",
+    );
+  });
+
+  await t.step("after an edit's own OK line, the previous edit's report follows", async () => {
+    await h.call(replaceContentTool, {
+      relative_path: "src/a.ts",
+      needle: "count() + undefinedName",
+      repl: "count() + otherMissing",
+      mode: "literal",
+    });
+    const edit = await h.call(replaceContentTool, {
+      relative_path: "src/a.ts",
+      needle: "export const total",
+      repl: "export const sum",
+      mode: "literal",
+    });
+    const lines = edit.split("\n");
+    assertEquals(lines[0], "OK");
+    assertStringIncludes(lines[1]!, "Your previous edit of src/a.ts introduced 1 error:");
+    assertStringIncludes(lines[1]!, "Cannot find name 'otherMissing'");
+    assertEquals(lines.length, 2, edit);
+  });
+
+  await h.session.dispose();
+});
+
+Deno.test({
+  name: "new diagnostics: by default the report comes with the edit or with the next answer",
+  ignore: skipUnless(HAS_TS, "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using h = await toolHarness(FILES);
+  await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
+  const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
+  const next = await h.call(readFile, { relative_path: "src/a.ts" });
+  const both = `${edit}\n${next}`;
+  assertEquals(edit.split("\n")[0], "OK");
+  assertEquals(both.match(/ src\/a\.ts:3 Type 'string' is not assignable/g)?.length, 1, both);
+  if (edit === "OK") {
+    assertStringIncludes(next, "Your previous edit of src/b.ts introduced 1 error");
+  } else assertStringIncludes(edit, "\nIntroduced 1 error: src/a.ts:3 ");
   await h.session.dispose();
 });
 

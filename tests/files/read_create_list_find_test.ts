@@ -283,9 +283,10 @@ Deno.test("list_dir: too long → directories only, then the too-long message", 
     max_answer_chars: 300,
   });
   assert(shorter.length <= 300);
-  const parsed = JSON.parse(shorter);
-  assertStringIncludes(parsed.shortened, "50 files omitted");
-  assertEquals(parsed.result, { dirs: ["d0", "d1", "d2"] });
+  const [tooLong, note, body] = shorter.split("\n");
+  assertEquals(tooLong, tooLongMessage(full.length));
+  assertStringIncludes(note!, "50 files omitted");
+  assertEquals(JSON.parse(body!), { dirs: ["d0", "d1", "d2"] });
   const tiny = await h.call(listDir, { relative_path: ".", recursive: true, max_answer_chars: 10 });
   assertEquals(tiny, tooLongMessage(full.length));
 });
@@ -365,12 +366,12 @@ Deno.test("max_answer_chars: -1 is the default and uses the configured limit", a
   );
 });
 
-Deno.test("max_answer_chars: the contract's exact too-long message", async () => {
+Deno.test("max_answer_chars: Serena 2.1's exact too-long message", async () => {
   await using h = await toolHarness({ "f.txt": "y".repeat(42) });
   assertEquals(
     await h.call(readFile, { relative_path: "f.txt", max_answer_chars: 41 }),
-    "The answer is too long (42 characters). Please try a more specific tool query or raise " +
-      "max_answer_chars.",
+    "The answer is too long (42 characters). You can adjust your query or raise the " +
+      "max_answer_chars parameter.",
   );
   assertEquals(
     await h.call(readFile, { relative_path: "f.txt", max_answer_chars: 42 }),

@@ -3,11 +3,12 @@
  * precedence, relative_path scoping, code-file restriction, errors, binary files, limiting.
  * @module
  */
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { globMatcher, searchForPattern } from "../../src/tools/files/search_for_pattern.ts";
 import { tooLongMessage } from "../../src/mcp/limit.ts";
 import { formatMatch } from "../../src/tools/shared/matches.ts";
+import { fixtureTree } from "../helpers/symbols.ts";
 
 const PROJECT = {
   ".gitignore": "dist/\n",
@@ -190,23 +191,76 @@ Deno.test("search: non-UTF-8 files in the project encoding are searched", async 
   assertEquals(await search(h, { substring_pattern: "café" }), { "l1.txt": ["  >   0:café"] });
 });
 
-Deno.test("search: too long → counts per file, then the too-long message", async () => {
+Deno.test("search too long: Serena's five stages, each after its 'too long' line", async () => {
+  // The Python fixture's 'radius' matches, as Serena 2.1 lists them (its stages' headers and
+  // shapes; its JSON has spaces after ',' and ':', ours none).
+  await using h = await toolHarness(await fixtureTree("python"));
+  const args = { substring_pattern: "radius" };
+  const full = await h.call(searchForPattern, args);
+  assertEquals(JSON.parse(full), {
+    "broken.py": [
+      "  >   6:def radius_of(circle: Circle) -> float:",
+      "  >   7:    return circle.radius",
+    ],
+    "shapes/circle.py": [
+      '  >   7:    """A circle with a radius."""',
+      "  >  11:    def __init__(self, radius: float) -> None:",
+      "  >  12:        self.radius = radius",
+      "  >  12:        self.radius = radius",
+      "  >  15:        return math.pi * self.radius * self.radius",
+      "  >  15:        return math.pi * self.radius * self.radius",
+    ],
+  });
+  const tooLong = tooLongMessage(full.length);
+  const lines = `${tooLong}\n` +
+    "Matched lines per file; use read_file with the line numbers for surrounding context:\n" +
+    '{"broken.py":[{"line":6,"text":"def radius_of(circle: Circle) -> float:"},' +
+    '{"line":7,"text":"return circle.radius"}],"shapes/circle.py":[' +
+    '{"line":7,"text":"\\"\\"\\"A circle with a radius.\\"\\"\\""},' +
+    '{"line":11,"text":"def __init__(self, radius: float) -> None:"},' +
+    '{"line":12,"text":"self.radius = radius"},{"line":12,"text":"self.radius = radius"},' +
+    '{"line":15,"text":"return math.pi * self.radius * self.radius"},' +
+    '{"line":15,"text":"return math.pi * self.radius * self.radius"}]}';
+  const numbers = `${tooLong}\nMatch lines per file:\n` +
+    '{"broken.py":[6,7],"shapes/circle.py":[7,11,12,12,15,15]}';
+  const counts = `${tooLong}\nMatch counts per file:\n{"broken.py":2,"shapes/circle.py":6}`;
+  const summary = `${tooLong}\nFound 8 matches in 2 files.`;
+  const at = (max: number) => h.call(searchForPattern, { ...args, max_answer_chars: max });
+  assertEquals(await at(full.length), full);
+  // As Serena at 420 of its 437: the first stages are longer than the answer itself here.
+  assertEquals(await at(full.length - 1), numbers);
+  assertEquals(await at(numbers.length - 1), counts);
+  assertEquals(await at(counts.length - 1), summary);
+  assertEquals(await at(summary.length - 1), tooLong);
+  // With context lines the answer grows, and the first stage (first matched lines) fits.
+  const withContext = { ...args, context_lines_after: 3 };
+  const long = await h.call(searchForPattern, withContext);
+  assertEquals(
+    await h.call(searchForPattern, { ...withContext, max_answer_chars: long.length - 1 }),
+    lines.replace(tooLong, tooLongMessage(long.length)),
+  );
+});
+
+Deno.test("search too long: lines over 60 characters are cut in the second stage", async () => {
+  const long = "needle " + "x".repeat(300);
   const files: Record<string, string> = {};
-  for (let i = 0; i < 20; i++) files[`f${i}.txt`] = "needle\n".repeat(20);
+  for (let i = 0; i < 4; i++) files[`f${i}.txt`] = `${long}\n`.repeat(3);
   await using h = await toolHarness(files);
   const full = await h.call(searchForPattern, { substring_pattern: "needle" });
-  const shorter = await h.call(searchForPattern, {
-    substring_pattern: "needle",
-    max_answer_chars: 600,
-  });
-  assert(shorter.length <= 600);
-  const parsed = JSON.parse(shorter);
-  assertStringIncludes(parsed.shortened, "showing the number of matches per file");
-  const counts = parsed.result;
-  assertEquals(counts["f0.txt"], 20);
-  assertEquals(Object.keys(counts).length, 20);
-  const tiny = await h.call(searchForPattern, { substring_pattern: "needle", max_answer_chars: 5 });
-  assertEquals(tiny, tooLongMessage(full.length));
+  const cut = `${long.slice(0, 60)}...`;
+  const entries = (n: number) =>
+    Array.from({ length: n }, () => ({ line: 0, text: cut })).map((e, i) => ({ ...e, line: i }));
+  const expected = `${tooLongMessage(full.length)}\n` +
+    "Matched lines (text over 60 chars is truncated, marked with a trailing '...'); use " +
+    "read_file with the line numbers for full content:\n" +
+    JSON.stringify(Object.fromEntries([0, 1, 2, 3].map((i) => [`f${i}.txt`, entries(3)])));
+  assertEquals(
+    await h.call(searchForPattern, {
+      substring_pattern: "needle",
+      max_answer_chars: expected.length,
+    }),
+    expected,
+  );
 });
 
 Deno.test("search: unit helpers (formatMatch, globMatcher)", () => {

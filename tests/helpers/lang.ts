@@ -111,13 +111,13 @@ export async function langSession(
     call: async (name, args = {}) => {
       const result = await call(connected.client, name, args);
       groups();
-      await recordCall(root, name, args, result.isError);
+      await recordCall(root, name, args, result.isError, result.text);
       return result;
     },
     ok: async (name, args = {}) => {
       const result = await call(connected.client, name, args);
       groups();
-      await recordCall(root, name, args, result.isError);
+      await recordCall(root, name, args, result.isError, result.text);
       assert(!result.isError, `${name} failed: ${result.text}`);
       return result.text;
     },

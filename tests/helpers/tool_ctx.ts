@@ -103,7 +103,13 @@ export async function toolHarness(
       unknown
     >;
     const answer = await tool.handler(args, ctx);
-    await recordCall(root, tool.name, args, false);
+    await recordCall(
+      root,
+      tool.name,
+      args,
+      false,
+      typeof answer === "string" ? answer : answer.text,
+    );
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : -1;
     const limit = session.project?.settings.default_max_tool_answer_chars ??
       session.settings.default_max_tool_answer_chars;

@@ -14,6 +14,7 @@ import {
   MATRIX_DIR_ENV,
   MATRIX_JSON,
   type MatrixRecords,
+  onlySkipped,
   README_PATH,
   readmeBlock,
   recordCall,
@@ -64,6 +65,49 @@ Deno.test("recordCall: by the file's language, else the project's; errors not re
     await recordCall(root, "format_file", { relative_path: "a.py" }, true);
     await recordCall(root, "read_file", { relative_path: "a.py" }, false);
     assertEquals(collectRecords(dir), { rust: ["check_project"], go: ["hover"] });
+  } finally {
+    if (before === undefined) Deno.env.delete(MATRIX_DIR_ENV);
+    else Deno.env.set(MATRIX_DIR_ENV, before);
+    Deno.removeSync(dir, { recursive: true });
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("recordCall: a run that only skipped is no evidence; a missing capability is a –", async () => {
+  const dir = Deno.makeTempDirSync();
+  const root = Deno.makeTempDirSync();
+  const before = Deno.env.get(MATRIX_DIR_ENV);
+  Deno.env.set(MATRIX_DIR_ENV, dir);
+  try {
+    Deno.writeTextFileSync(join(root, "go.mod"), "module x\n");
+    const skipped = JSON.stringify({ runs: [{ toolchain: "go", status: "skipped" }] });
+    const ran = JSON.stringify({ checks: [{ toolchain: "go", status: "errors" }] });
+    await recordCall(root, "test_project", {}, false, skipped);
+    await recordCall(root, "check_project", {}, false, ran);
+    await recordCall(
+      root,
+      "signature_help",
+      { relative_path: "a.sh" },
+      true,
+      "Error: The bash language server (bash-language-server) does not support signature help " +
+        "(it announced no signatureHelpProvider).",
+    );
+    await recordCall(root, "hover", { relative_path: "a.sh" }, true, "Error: timed out");
+    assertEquals(collectRecords(dir), {
+      go: ["check_project"],
+      bash: ["unsupported:signature_help"],
+    });
+    const row = renderMatrix({ bash: ["hover", "unsupported:signature_help"] }).split("\n")
+      .find((l) => l.startsWith("| Bash "));
+    assertEquals(
+      row,
+      "| Bash | ~ | · | · | · | · | · | · | ✓ | · | · | – | · | · | · | · | · | · | · | · |",
+    );
+    assertEquals([onlySkipped(skipped), onlySkipped(ran), onlySkipped("not json")], [
+      true,
+      false,
+      false,
+    ]);
   } finally {
     if (before === undefined) Deno.env.delete(MATRIX_DIR_ENV);
     else Deno.env.set(MATRIX_DIR_ENV, before);

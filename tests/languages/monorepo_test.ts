@@ -41,13 +41,15 @@ Deno.test({
     assertEquals(go.isError, true);
     assertStringIncludes(go.text, "'gopls' was not found");
     assertStringIncludes(go.text, "go install golang.org/x/tools/gopls");
-    const rust = names(await s.ok("get_symbols_overview", { relative_path: "rs/src/shapes.rs" }));
-    assertEquals(rust[0], "Shape");
-    assert(rust.includes("impl Shape for Square"), rust.join(", "));
-    const python = names(
-      await s.ok("get_symbols_overview", { relative_path: "py/shapes/circle.py" }),
+    const rust = JSON.parse(
+      await s.ok("get_symbols_overview", { relative_path: "rs/src/shapes.rs" }),
     );
-    assertEquals(python, ["Circle"]);
+    assertEquals(rust.Interface, ["Shape"]);
+    assert(rust.Object.includes("impl Shape for Square"), JSON.stringify(rust));
+    assertEquals(
+      await s.ok("get_symbols_overview", { relative_path: "py/shapes/circle.py" }),
+      '{"Class":["Circle"]}',
+    );
     const ts = await s.ok("find_symbol", { name_path_pattern: "Circle", relative_path: "ts/src" });
     assert(names(ts).includes("Circle"), ts);
     // Still failing, still clear, after the others started.

@@ -2,6 +2,7 @@
  * Python through MCP on the second and third servers of the registry: basedpyright and
  * python-lsp-server, each chosen with `language_servers.python.command` in the project config
  * (fixture fixtures/python: a base class, two subclasses, a registry, a file with a type error).
+ * Neither pyright nor basedpyright formats: format_file is tested on pylsp (autopep8).
  * @module
  */
 import { flattenReferences } from "../helpers/symbols.ts";
@@ -18,6 +19,16 @@ interface Sym {
 }
 
 const names = (text: string) => (JSON.parse(text) as Sym[]).map((s) => s.name_path);
+
+/** Whether the Python that runs pylsp has autopep8, pylsp's built-in formatter plugin. */
+const hasAutopep8 = (() => {
+  try {
+    return new Deno.Command("python3", { args: ["-c", "import autopep8"], stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
 
 const config = (command: string) => ({
   included_tools: IDE_TOOLS,
@@ -36,17 +47,15 @@ Deno.test("language_servers.<id>.command naming a known server keeps its options
 });
 
 Deno.test({
-  name: "python on basedpyright: symbols, navigation, edits, diagnostics",
+  name: "python on basedpyright: symbols, navigation, edits, diagnostics, a quick fix",
   ignore: skipUnless(hasServer("basedpyright-langserver"), "basedpyright tests"),
   async fn(t) {
     await using s = await langSession("python", { config: config("basedpyright-langserver") });
 
     await t.step("overview and find_symbol by name path", async () => {
       assertEquals(
-        names(await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" })),
-        [
-          "Circle",
-        ],
+        await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" }),
+        '{"Class":["Circle"]}',
       );
       const found = JSON.parse(
         await s.ok("find_symbol", {
@@ -105,6 +114,44 @@ Deno.test({
       assertEquals([def.file, def.preview], ["shapes/circle.py", "self.radius = radius"]);
     });
 
+    await t.step("type_definition of a variable: its class", async () => {
+      // app.py line 7: `    registry = ShapeRegistry()`, on `registry`.
+      const typeDef = JSON.parse(
+        await s.ok("type_definition", { relative_path: "app.py", line: 7, column: 6 }),
+      );
+      assertEquals([typeDef.file, typeDef.line, typeDef.preview], [
+        "shapes/registry.py",
+        8,
+        "class ShapeRegistry:",
+      ]);
+    });
+
+    await t.step("basedpyright's quick fix executed by id; it has no formatter", async () => {
+      const listed = JSON.parse(
+        await s.ok("code_actions", { relative_path: "broken.py", start_line: 4 }),
+      );
+      const fix = listed.actions.find((a: { title: string }) =>
+        a.title === "Add `# pyright: ignore[reportAssignmentType]`"
+      );
+      assert(fix, JSON.stringify(listed));
+      await s.ok("execute_code_action", { action_id: fix.id });
+      assertStringIncludes(
+        await s.read("broken.py"),
+        'count: int = "three"  # pyright: ignore[reportAssignmentType]\n',
+      );
+      assertEquals(
+        await s.ok("get_diagnostics_for_file", { relative_path: "broken.py", min_severity: 1 }),
+        "{}",
+      );
+      await s.write(
+        "broken.py",
+        (await s.read("broken.py")).replace("  # pyright: ignore[reportAssignmentType]", ""),
+      );
+      const format = await s.call("format_file", { relative_path: "broken.py" });
+      assertEquals(format.isError, true);
+      assertStringIncludes(format.text, "does not support formatting");
+    });
+
     await t.step("diagnostics come from basedpyright and follow an edit", async () => {
       const before = JSON.parse(
         await s.ok("get_diagnostics_for_file", {
@@ -112,7 +159,8 @@ Deno.test({
           min_severity: 1,
         }),
       );
-      const errors = before["broken.py"].Error.count as Array<{ code: string; source: string }>;
+      // As Serena groups it: the variable's range is its name, so the error is the file's.
+      const errors = before["broken.py"].Error["<file>"] as Array<{ code: string; source: string }>;
       assertEquals(errors.map((e) => [e.code, e.source]), [[
         "reportAssignmentType",
         "basedpyright",
@@ -142,22 +190,22 @@ Deno.test({
         relative_path: "broken.py",
         body: "\n\ndef diameter_of(circle: Circle) -> float:\n    return radius_of(circle)\n",
       });
-      assertEquals(names(await s.ok("get_symbols_overview", { relative_path: "broken.py" })), [
-        "count",
-        "radius_of",
-        "diameter_of",
-      ]);
+      assertEquals(
+        await s.ok("get_symbols_overview", { relative_path: "broken.py" }),
+        '{"Variable":["count"],"Function":["radius_of","diameter_of"]}',
+      );
     });
   },
 });
 
 Deno.test({
-  name: "python on python-lsp-server: symbols, references, rename",
+  name: "python on python-lsp-server: symbols, references, rename, type definition, format",
   ignore: skipUnless(hasServer("pylsp", ["--version"]), "python-lsp-server tests"),
   async fn() {
     await using s = await langSession("python", { config: config("pylsp") });
     const overview = await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" });
-    assert(names(overview).includes("Circle"), overview);
+    // pylsp also lists the imported class.
+    assertEquals(JSON.parse(overview).Class, ["Shape", "Circle"]);
     const found = JSON.parse(
       await s.ok("find_symbol", { name_path_pattern: "Circle/area" }),
     ) as Sym[];
@@ -180,5 +228,29 @@ Deno.test({
       new_name: "put",
     });
     assertEquals((await s.read("app.py")).match(/registry\.put\(/g)?.length, 4);
+
+    // app.py line 7: `    registry = ShapeRegistry()`, on `registry` (jedi's answer).
+    const typeDef = JSON.parse(
+      await s.ok("type_definition", { relative_path: "app.py", line: 7, column: 6 }),
+    );
+    assertEquals([typeDef.file, typeDef.line], ["shapes/registry.py", 8]);
+
+    // pylsp formats with autopep8 (its built-in plugin) when that is installed.
+    if (!hasAutopep8) {
+      console.log(
+        "skipping format_file on pylsp: autopep8 is not installed (pip install autopep8)",
+      );
+      return;
+    }
+    await s.write("messy.py", "def f( a,b ):\n  return a+b\n");
+    const preview = JSON.parse(
+      await s.ok("format_file", { relative_path: "messy.py", preview: true }),
+    );
+    assertEquals([preview.formatted, preview.applied], [false, false]);
+    assertStringIncludes(preview.diff, "+def f(a, b):");
+    assertEquals(await s.read("messy.py"), "def f( a,b ):\n  return a+b\n");
+    const applied = JSON.parse(await s.ok("format_file", { relative_path: "messy.py" }));
+    assertEquals([applied.formatted, applied.applied], [true, true]);
+    assertEquals(await s.read("messy.py"), "def f(a, b):\n    return a+b\n");
   },
 });

@@ -314,17 +314,25 @@ Deno.test("server: client cancellation aborts the tool's signal; progress is for
 
 Deno.test("limit: full text, then the first shorter form that fits, then the message", () => {
   const answer = {
-    text: "x".repeat(100),
+    text: "x".repeat(300),
     shorter: [
       { note: "first", text: () => "y".repeat(50) },
       { note: "second", text: () => "z".repeat(10) },
     ],
   };
-  assertEquals(limitAnswer(answer, 100, 5), "x".repeat(100));
-  assertEquals(limitAnswer(answer, 60, 5), `first\n${"y".repeat(50)}`);
-  assertEquals(limitAnswer(answer, 20, 5), `second\n${"z".repeat(10)}`);
-  assertEquals(limitAnswer(answer, 10, 5), tooLongMessage(100));
-  assertEquals(limitAnswer(answer, -1, 1000), "x".repeat(100));
+  // Serena 2.1's form: its "too long" line, then the stage's header (note), then the stage.
+  const first = `${tooLongMessage(300)}\nfirst\n${"y".repeat(50)}`;
+  const second = `${tooLongMessage(300)}\nsecond\n${"z".repeat(10)}`;
+  assertEquals(limitAnswer(answer, 300, 5), "x".repeat(300));
+  assertEquals(limitAnswer(answer, first.length, 5), first);
+  assertEquals(limitAnswer(answer, first.length - 1, 5), second);
+  assertEquals(limitAnswer(answer, second.length - 1, 5), tooLongMessage(300));
+  // A stage without a note is shown right after the "too long" line.
+  assertEquals(
+    limitAnswer({ text: "x".repeat(200), shorter: [{ note: "", text: () => "n" }] }, 150, 5),
+    `${tooLongMessage(200)}\nn`,
+  );
+  assertEquals(limitAnswer(answer, -1, 1000), "x".repeat(300));
   assertEquals(limitAnswer("abc", -1, 2), tooLongMessage(3));
   assertThrows(() => limitAnswer("a", 0, 10), "positive integer or -1, got: 0");
   assertThrows(() => limitAnswer("a", -5, 10), "got: -5");

@@ -142,6 +142,17 @@ Deno.test("workflow tools need a project, except initial_instructions", async ()
 
 Deno.test("initial_instructions returns the system prompt for the current tool set", async () => {
   await using s = await setup({}, { enable_shell: true });
+  const first = await s.call(initialInstructions);
+  const project = s.session.project!;
+  // Serena's activation message comes once per session, the first time.
+  const prompt = systemPrompt(s.session);
+  const idAt = prompt.lastIndexOf("\n\nYour session id is");
+  assertEquals(
+    first,
+    `${prompt.slice(0, idAt)}\n\nThe project with name '${project.name}' at ${project.root} ` +
+      "is activated.\nFile encoding: utf-8.\nOnboarding has not been performed yet. Ask the " +
+      `user whether to perform onboarding and if so, call \`onboarding\`.${prompt.slice(idAt)}`,
+  );
   const manual = await s.call(initialInstructions);
   const id = s.session.id;
   assertEquals(manual, systemPrompt(s.session));
@@ -246,8 +257,15 @@ Deno.test("e2e workflow tools: onboarding flow, thinking tools and the manual", 
     ) {
       assertEquals(await call(server.client, name!), { text: text!, isError: false });
     }
+    const first = await call(server.client, "initial_instructions");
+    assertStringIncludes(first.text, MANUAL_NAME);
+    const instructions = server.client.getInstructions()!;
+    const idAt = instructions.lastIndexOf("\n\nYour session id is");
+    assertStringIncludes(first.text, `${instructions.slice(0, idAt)}\n\nThe project with name '`);
+    assert(first.text.endsWith(instructions.slice(idAt)), first.text);
+    assertStringIncludes(first.text, '\n{"memories":["overview"]}\n');
+    // Once per session: the next call is the manual alone.
     const manual = await call(server.client, "initial_instructions");
-    assertStringIncludes(manual.text, MANUAL_NAME);
     assertEquals(manual.text, server.client.getInstructions());
   } finally {
     await server.close();

@@ -19,6 +19,7 @@ import {
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
+import { tooLongMessage } from "../../src/mcp/limit.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");
@@ -36,42 +37,30 @@ Deno.test({
     JSON.parse(await h.call(tool, args));
 
   await t.step("get_symbols_overview of a file (first call, cold server)", async () => {
-    assertEquals(await json(getSymbolsOverview, { relative_path: "src/shapes.ts" }), [
-      {
-        name_path: "Shape",
-        kind: "Interface",
-        relative_path: "src/shapes.ts",
-        body_location: { start_line: 2, end_line: 6 },
-      },
-      {
-        name_path: "Circle",
-        kind: "Class",
-        relative_path: "src/shapes.ts",
-        body_location: { start_line: 8, end_line: 24 },
-      },
-      {
-        name_path: "Square",
-        kind: "Class",
-        relative_path: "src/shapes.ts",
-        body_location: { start_line: 26, end_line: 38 },
-      },
-    ]);
+    // Serena 2.1 on the same file: {"Class": ["Circle", "Square"], "Interface": ["Shape"]}
+    // (its kinds follow tsserver's alphabetical top level; ours follow the file).
+    assertEquals(
+      await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts" }),
+      '{"Interface":["Shape"],"Class":["Circle","Square"]}',
+    );
   });
 
   await t.step("get_symbols_overview with depth and of a directory", async () => {
-    const deep = await json(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 });
-    assertEquals(
-      deep[1].children.map((c: Json) => `${c.name_path}:${c.kind}`),
-      [
-        "Circle/name:Property",
-        "Circle/constructor:Constructor",
-        "Circle/radius:Property",
-        "Circle/area:Method",
-        "Circle/perimeter:Method",
-        "Circle/unit:Method",
+    // Serena 2.1: {"Class": [{"Circle": {"Constructor": ["constructor"], "Method": ["area",
+    // "perimeter", "unit"]}}, {"Square": {...}}], "Interface": [{"Shape": {"Method": [...]}}]}:
+    // children are only structural symbols (no properties), grouped by kind.
+    assertEquals(await json(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 }), {
+      Class: [
+        { Circle: { Constructor: ["constructor"], Method: ["area", "perimeter", "unit"] } },
+        { Square: { Constructor: ["constructor"], Method: ["area", "perimeter"] } },
       ],
+      Interface: [{ Shape: { Method: ["area", "perimeter"] } }],
+    });
+    // depth -1 is Serena's language default: 0 outside Java and Kotlin.
+    assertEquals(
+      await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: -1 }),
+      '{"Interface":["Shape"],"Class":["Circle","Square"]}',
     );
-    assertEquals("relative_path" in deep[1].children[0], false);
     const dir = await json(getSymbolsOverview, { relative_path: "src" });
     assertEquals(Object.keys(dir), [
       "src/broken.ts",
@@ -80,14 +69,43 @@ Deno.test({
       "src/registry.ts",
       "src/shapes.ts",
     ]);
-    assertEquals(dir["src/main.ts"], [{
-      name_path: "main",
-      kind: "Function",
-      body_location: { start_line: 5, end_line: 16 },
-    }]);
+    assertEquals(dir["src/main.ts"], { Function: ["main"] });
     const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
     assert(missing.isError);
     assertStringIncludes(missing.text, "nope.ts");
+  });
+
+  await t.step("get_symbols_overview too long: Serena's stages", async () => {
+    const full = await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 });
+    const tooLong = `The answer is too long (${full.length} characters). ` +
+      "You can adjust your query or raise the max_answer_chars parameter.";
+    const depth0 =
+      `${tooLong}\nDepth 0 overview:\n{"Interface":["Shape"],"Class":["Circle","Square"]}`;
+    assertEquals(
+      await h.call(getSymbolsOverview, {
+        relative_path: "src/shapes.ts",
+        depth: 1,
+        max_answer_chars: depth0.length,
+      }),
+      depth0,
+    );
+    const counts = `${tooLong}\nSymbol counts by kind:\n{"Interface":1,"Class":2}`;
+    assertEquals(
+      await h.call(getSymbolsOverview, {
+        relative_path: "src/shapes.ts",
+        depth: 1,
+        max_answer_chars: depth0.length - 1,
+      }),
+      counts,
+    );
+    assertEquals(
+      await h.call(getSymbolsOverview, {
+        relative_path: "src/shapes.ts",
+        depth: 1,
+        max_answer_chars: counts.length - 1,
+      }),
+      tooLong,
+    );
   });
 
   await t.step("find_symbol: simple, relative, absolute, overloads", async () => {
@@ -170,21 +188,22 @@ Deno.test({
   await t.step("find_symbol: progressive shortening under max_answer_chars", async () => {
     const full = await h.call(findSymbol, { name_path_pattern: "area", include_body: true });
     assert(full.length > 500, String(full.length));
-    const shorter = await h.call(findSymbol, {
-      name_path_pattern: "area",
-      include_body: true,
-      max_answer_chars: 500,
-    });
-    assertMatch(JSON.parse(shorter).shortened, /^Without bodies/);
+    const classes = { name_path_pattern: "Circle", include_kinds: [5], include_body: true };
+    const whole = await h.call(findSymbol, classes);
+    const shorter = await h.call(findSymbol, { ...classes, max_answer_chars: whole.length - 1 });
+    // Serena's form: its "too long" line, the stage's header line, the shortened answer.
+    assertEquals(shorter.split("\n")[0], tooLongMessage(whole.length));
+    assertMatch(shorter.split("\n")[1]!, /^Without bodies/);
     const paths = await h.call(findSymbol, {
       name_path_pattern: "area",
       include_body: true,
-      max_answer_chars: 120,
+      max_answer_chars: 240,
     });
-    assertEquals(JSON.parse(paths), {
-      shortened: "3 matches; name paths per file:",
-      result: { "src/shapes.ts": ["Shape/area", "Circle/area", "Square/area"] },
-    });
+    assertEquals(
+      paths,
+      `${tooLongMessage(full.length)}\n3 matches; name paths per file:\n` +
+        '{"src/shapes.ts":["Shape/area","Circle/area","Square/area"]}',
+    );
     const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
     assertMatch(tooLong, /^The answer is too long/);
   });
@@ -256,17 +275,17 @@ Deno.test({
     const counts = await h.call(findReferencingSymbols, {
       name_path: "Circle",
       relative_path: "src/shapes.ts",
-      max_answer_chars: 200,
+      max_answer_chars: 320,
     });
-    assertEquals(JSON.parse(counts), {
-      shortened: "Reference counts per file:",
-      result: {
-        "src/shapes.ts": 2,
-        "src/broken.ts": 2,
-        "src/geometry.ts": 7,
-        "src/registry.ts": 4,
-        "src/main.ts": 4,
-      },
+    const [tooLong, header, body] = counts.split("\n");
+    assertMatch(tooLong!, /^The answer is too long \(\d+ characters\)\. You can adjust/);
+    assertEquals(header, "Reference counts per file:");
+    assertEquals(JSON.parse(body!), {
+      "src/shapes.ts": 2,
+      "src/broken.ts": 2,
+      "src/geometry.ts": 7,
+      "src/registry.ts": 4,
+      "src/main.ts": 4,
     });
   });
 
@@ -360,21 +379,22 @@ Deno.test({
   const json = async (tool: Parameters<typeof h.call>[0], args: Json) =>
     JSON.parse(await h.call(tool, args));
 
-  await t.step("get_symbols_overview with depth", async () => {
-    const overview = await json(getSymbolsOverview, {
-      relative_path: "shapes/circle.py",
-      depth: 1,
-    });
-    assertEquals(overview.length, 1);
-    assertEquals(overview[0].name_path, "Circle");
-    assertEquals(overview[0].body_location, { start_line: 6, end_line: 19 });
-    assertEquals(overview[0].children.map((c: Json) => c.name_path), [
-      "Circle/name",
-      "Circle/__init__",
-      "Circle/radius",
-      "Circle/area",
-      "Circle/unit",
-    ]);
+  await t.step("get_symbols_overview as Serena 2.1 answers (pyright)", async () => {
+    // Byte for byte Serena's answers on the same files, but for its JSON spacing.
+    const overview = (relative_path: string, depth = 0) =>
+      h.call(getSymbolsOverview, { relative_path, depth });
+    assertEquals(await overview("shapes/circle.py"), '{"Class":["Circle"]}');
+    assertEquals(
+      await overview("shapes/circle.py", 1),
+      '{"Class":[{"Circle":{"Method":["__init__","area","unit"]}}]}',
+    );
+    assertEquals(await overview("broken.py"), '{"Variable":["count"],"Function":["radius_of"]}');
+    assertEquals(
+      await overview("shapes/registry.py", 1),
+      '{"Class":[{"ShapeRegistry":{"Method":["__init__","add","get","circles"]}}],' +
+        '"Function":[{"total_area":{"Function":["area_of"]}}]}',
+    );
+    assertEquals(await overview("app.py", 1), '{"Function":["main"]}');
   });
 
   await t.step("find_symbol across the project, nested and with body", async () => {
@@ -428,11 +448,17 @@ Deno.test({
   });
 
   await t.step("get_diagnostics_for_file: the type error", async () => {
-    const diags = await json(getDiagnosticsForFile, { relative_path: "broken.py" });
-    const errors = diags["broken.py"].Error;
-    assertEquals(Object.keys(errors), ["count"]);
-    assertStringIncludes(errors.count[0].message, "\"Literal['three']\"");
-    assertEquals(errors.count[0].range.start, { line: 3, character: 13 });
+    // Serena 2.1's answer on the same file, but for its JSON spacing: pyright's range of the
+    // variable `count` is its name only, so the error (after it) belongs to no symbol.
+    const expected = '{"broken.py":{"Error":{"<file>":[{"message":"Type \\"Literal[\'three\']\\" ' +
+      'is not assignable to declared type \\"int\\"\\n\u00a0\u00a0\\"Literal[\'three\']\\" is not assignable ' +
+      'to \\"int\\"","range":{"start":{"line":3,"character":13},"end":{"line":3,"character":20}},' +
+      '"code":"reportAssignmentType","source":"Pyright"}]}}}';
+    assertEquals(await h.call(getDiagnosticsForFile, { relative_path: "broken.py" }), expected);
+    assertEquals(
+      await h.call(getDiagnosticsForFile, { relative_path: "broken.py", min_severity: 1 }),
+      expected,
+    );
   });
 
   await t.step("shutdown leaves no server process", () => disposeAndCheck(h));

@@ -168,7 +168,7 @@ Deno.test({
   });
 
   await t.step("max_answer_chars: shorter forms first, then the limit message", async () => {
-    const short = await h.call(findSymbolUsages, { symbol_name: "Circle", max_answer_chars: 900 });
+    const short = await h.call(findSymbolUsages, { symbol_name: "Circle", max_answer_chars: 1050 });
     assertStringIncludes(short, '"total":19');
     assertStringIncludes(short, "(previews left out to fit max_answer_chars)");
     assert(!short.includes('"preview":'), short);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { loadSettings } from "../../src/config/load.ts";
@@ -271,9 +271,11 @@ Deno.test("shell: an answer over max_answer_chars keeps the start and end of the
   const result = await setup.run({ command: "seq 1 5000", max_answer_chars: 600 });
   assertEquals(result.isError, false);
   assert(result.text.length <= 600, `${result.text.length}`);
-  const answer = JSON.parse(result.text);
-  assert(answer.shortened.startsWith("The output was too long"));
-  const json = answer.result;
+  // Serena's "too long" line, the note, then the shortened JSON (one line).
+  const [tooLong, note, body] = result.text.split("\n");
+  assertMatch(tooLong!, /^The answer is too long \(\d+ characters\)\. You can adjust your query/);
+  assert(note!.startsWith("The output was too long"));
+  const json = JSON.parse(body!);
   assert(json.stdout.startsWith("1\n2\n"));
   assert(json.stdout.endsWith("5000\n"));
   assertEquals(json.return_code, 0);

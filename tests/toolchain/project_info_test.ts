@@ -257,7 +257,7 @@ Deno.test("dependency_graph: relative_path narrows to a folder or centres on a f
   assertEquals(edges(folder), ["lib/e.ts -> lib/d.ts (import)"]);
   const missing = await h.run(dependencyGraph, { relative_path: "nowhere" });
   assert(missing.isError);
-  const small = await h.call(dependencyGraph, { max_answer_chars: 250 });
+  const small = await h.call(dependencyGraph, { max_answer_chars: 450 });
   assertStringIncludes(small, "compact form");
   assertStringIncludes(small, '"src/a.ts":["src/b.ts"]');
 });

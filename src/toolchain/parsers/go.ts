@@ -16,7 +16,7 @@ const LOCATION = /^(?:vet: )?(\S+?\.go):(\d+):(?:(\d+):)? (.*)$/;
  */
 export function parseGoVet(output: string, root: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const line of output.split("\n")) {
+  for (const line of output.split("\n").flatMap(buildOutputLines)) {
     const match = LOCATION.exec(line);
     if (!match) continue;
     const message = match[4]!;
@@ -34,6 +34,21 @@ export function parseGoVet(output: string, root: string): Diagnostic[] {
     });
   }
   return diagnostics;
+}
+
+/**
+ * The compiler's lines in a line of output: `go test -json` (Go 1.24 and later) sends a
+ * package's build errors as `{"Action":"build-output","Output":"./a.go:3:2: ...\n"}` events;
+ * other lines are themselves.
+ */
+function buildOutputLines(line: string): string[] {
+  if (!line.startsWith("{")) return [line];
+  try {
+    const event = JSON.parse(line) as Partial<GoTestEvent>;
+    return event.Action === "build-output" && event.Output ? event.Output.split("\n") : [];
+  } catch {
+    return [line];
+  }
 }
 
 interface GoTestEvent {

@@ -31,3 +31,32 @@ vet: pkg/a.go:5:2: undefined: x
   assertEquals(summary.failures[0]?.line, 12);
   assertStringIncludes(summary.failures[0]!.message, "got 1, want 2");
 });
+
+Deno.test("go test -json build errors: the build-output events' compiler lines", () => {
+  const output = [
+    {
+      ImportPath: "github.com/spf13/cobra",
+      Action: "build-output",
+      Output: "# github.com/spf13/cobra\n",
+    },
+    {
+      ImportPath: "github.com/spf13/cobra",
+      Action: "build-output",
+      Output: "./args.go:43:2: declared and not used: limit\n",
+    },
+    { ImportPath: "github.com/spf13/cobra", Action: "build-fail" },
+    {
+      Action: "output",
+      Package: "github.com/spf13/cobra",
+      Output: "FAIL\tgithub.com/spf13/cobra [build failed]\n",
+    },
+  ].map((e) => JSON.stringify(e)).join("\n");
+  assertEquals(parseGoVet(output, "/p"), [{
+    file: "args.go",
+    line: 43,
+    column: 2,
+    severity: "error",
+    message: "declared and not used: limit",
+    source: "go",
+  }]);
+});

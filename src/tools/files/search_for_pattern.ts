@@ -32,7 +32,18 @@ export interface SearchOptions {
   /** DOTALL and MULTILINE (Serena's default); false matches `.`, `^` and `$` plainly. */
   multiline?: boolean;
   signal?: AbortSignal;
+  /** Filled, when given, with each match's first matched line (number and trimmed text). */
+  firstLines?: Record<string, MatchLine[]>;
 }
+
+/** A match's first matched line: its 0-based number and its text, trimmed. */
+export interface MatchLine {
+  line: number;
+  text: string;
+}
+
+/** Serena's limit for a line's text in the truncated stage of a too-long answer. */
+const TRUNCATE_AT = 60;
 
 const decoder = new TextDecoder();
 
@@ -94,6 +105,9 @@ export async function searchProject(
       const endOffset = match.index + Math.max(match[0].length - 1, 0);
       const last = lineOf(endOffset);
       found.push(formatMatch(lines, first, last, options.contextBefore, options.contextAfter));
+      if (options.firstLines) {
+        (options.firstLines[path] ??= []).push({ line: first, text: lines[first]!.trim() });
+      }
       if (match[0] === "") regex.lastIndex++;
       match = regex.exec(text);
     }
@@ -137,6 +151,7 @@ export const searchForPattern = defineTool({
         throw error;
       }
     }
+    const firstLines: Record<string, MatchLine[]> = {};
     const results = await searchProject(project, {
       pattern: args.substring_pattern,
       contextBefore: args.context_lines_before,
@@ -148,16 +163,38 @@ export const searchForPattern = defineTool({
       includeIgnored: !args.skip_ignored_files,
       multiline: args.multiline,
       signal: ctx.signal,
+      firstLines,
     });
-    const full = JSON.stringify(results);
-    const counts = Object.fromEntries(Object.entries(results).map(([p, m]) => [p, m.length]));
+    const perFile = <T>(f: (lines: MatchLine[]) => T) =>
+      JSON.stringify(Object.fromEntries(Object.entries(firstLines).map(([p, m]) => [p, f(m)])));
+    const total = Object.values(firstLines).reduce((n, m) => n + m.length, 0);
+    // Serena's stages, least shortened first.
     return {
-      text: full,
-      shorter: [{
-        note: `The full answer is too long (${full.length} characters); showing the number of ` +
-          "matches per file. Narrow the search with relative_path or globs to see the lines.",
-        text: () => JSON.stringify(counts),
-      }],
+      text: JSON.stringify(results),
+      shorter: [
+        {
+          note: "Matched lines per file; use read_file with the line numbers for surrounding " +
+            "context:",
+          text: () => perFile((m) => m),
+        },
+        {
+          note: `Matched lines (text over ${TRUNCATE_AT} chars is truncated, marked with a ` +
+            "trailing '...'); use read_file with the line numbers for full content:",
+          text: () =>
+            perFile((m) =>
+              m.map(({ line, text }) => ({
+                line,
+                text: text.length > TRUNCATE_AT ? `${text.slice(0, TRUNCATE_AT)}...` : text,
+              }))
+            ),
+        },
+        { note: "Match lines per file:", text: () => perFile((m) => m.map((x) => x.line)) },
+        { note: "Match counts per file:", text: () => perFile((m) => m.length) },
+        {
+          note: "",
+          text: () => `Found ${total} matches in ${Object.keys(firstLines).length} files.`,
+        },
+      ],
     };
   },
 });

@@ -4,12 +4,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import {
-  comparePositions,
-  containingSymbol,
-  namePathOf,
-  type SymbolNode,
-} from "../../lsp/symbols.ts";
+import { containingSymbol, namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
 import type { SymbolIndex } from "../../lsp/symbols_index.ts";
 import { fileDiagnostics, findReferences } from "../../lsp/symbols_queries.ts";
 import type { LspDiagnostic, RequestOptions } from "../../lsp/types.ts";
@@ -37,12 +32,12 @@ function addDiagnostic(grouped: Grouped, relPath: string, key: string, d: LspDia
   (((grouped[relPath] ??= {})[severity] ??= {})[key] ??= []).push(entry);
 }
 
-/** The symbol a diagnostic belongs to, or null outside every symbol. */
+/**
+ * The symbol a diagnostic belongs to, as Serena finds it: the innermost structural symbol whose
+ * range holds its start, or null (Serena's `<file>`) outside every symbol.
+ */
 function ownerOf(roots: readonly SymbolNode[], d: LspDiagnostic): SymbolNode | null {
-  // Some servers (pyright) give variables only their name's range: a diagnostic later on the
-  // same line belongs to the symbol declared there.
-  return containingSymbol(roots, d.range.start) ??
-    roots.find((n) => n.range.start.line === d.range.start.line) ?? null;
+  return containingSymbol(roots, d.range.start);
 }
 
 /** A file's symbols, or none when the server cannot give them. */
@@ -58,17 +53,9 @@ async function rootsOf(
   }
 }
 
-/**
- * Whether a diagnostic is part of a symbol's body: its range meets the body, or the symbol (or
- * one of its descendants) owns it.
- */
-function inBody(node: SymbolNode, roots: readonly SymbolNode[], d: LspDiagnostic): boolean {
-  if (
-    comparePositions(d.range.end, node.range.start) >= 0 &&
-    comparePositions(d.range.start, node.range.end) <= 0
-  ) return true;
-  for (let s = ownerOf(roots, d); s; s = s.parent) if (s === node) return true;
-  return false;
+/** Whether a diagnostic is part of a symbol's body: its lines meet the body's (Serena's rule). */
+function inBody(node: SymbolNode, d: LspDiagnostic): boolean {
+  return d.range.end.line >= node.range.start.line && d.range.start.line <= node.range.end.line;
 }
 
 export const getDiagnosticsForFile = defineTool({
@@ -159,13 +146,10 @@ export const getDiagnosticsForSymbol = defineTool({
       const diagnostics = (await fileDiagnostics(index, relPath, options))
         .filter((d) => (d.severity ?? 1) <= args.min_severity);
       if (diagnostics.length === 0) continue;
-      const roots = relPath === target.node.relPath
-        ? target.file.roots
-        : await rootsOf(index, relPath, options);
       for (const node of nodes) {
         const key = namePathOf(node);
         for (const d of diagnostics) {
-          if (inBody(node, roots, d)) addDiagnostic(grouped, relPath, key, d);
+          if (inBody(node, d)) addDiagnostic(grouped, relPath, key, d);
         }
       }
     }

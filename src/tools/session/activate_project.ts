@@ -15,7 +15,7 @@ import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { readManualReminder } from "../../prompts/workflow.ts";
 import { memoriesOf } from "./memories.ts";
-import { defineTool } from "../tool.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
 import {
   openProject,
   projectPath,
@@ -106,7 +106,9 @@ export const activateProject = defineTool({
       registeredIn = target.register;
     }
     await ctx.session.setProject(project);
-    const lines = [`The project '${project.name}' at ${project.root} is now active.`];
+    const lines = [
+      ...await activationMessage(ctx, project, target.register !== undefined),
+    ];
     if (registeredIn) {
       lines.push(
         `Registered it as '${project.name}' in ${registeredIn}; next time, activate it ` +
@@ -115,22 +117,57 @@ export const activateProject = defineTool({
     } else if (target.register === null) {
       lines.push("Not registered: no config folder (set XDG_CONFIG_HOME).");
     }
-    if (isActive(ctx.session, "list_memories")) {
-      const names = await memoriesOf(ctx).list();
-      lines.push(
-        names.length > 0
-          ? `Available memories: ${JSON.stringify(names)}. Read those that matter for the task ` +
-            "with read_memory."
-          : "The project has no memories yet" +
-            (isActive(ctx.session, "check_onboarding_performed")
-              ? ": call check_onboarding_performed."
-              : "."),
-      );
-    }
     lines.push(readManualReminder(isActive(ctx.session, "initial_instructions")));
     return lines.join("\n");
   },
 });
+
+/** Sessions that were given the activation message of their current project. */
+const told = new WeakMap<object, Project>();
+
+/**
+ * Serena's project activation message: "The project with name '…' at … is activated." (or
+ * "Created and activated a new project …" for a path seen the first time), the file encoding,
+ * and the memories (or a hint to onboard). activate_project always gives it; initial_instructions
+ * adds it once per session (see {@linkcode activationMessageOnce}).
+ */
+export async function activationMessage(
+  ctx: ToolContext,
+  project: Project,
+  created = false,
+): Promise<string[]> {
+  told.set(ctx.session, project);
+  const lines = [
+    created
+      ? `Created and activated a new project with name '${project.name}' at ${project.root}.`
+      : `The project with name '${project.name}' at ${project.root} is activated.`,
+    `File encoding: ${project.settings.encoding}.`,
+  ];
+  if (isActive(ctx.session, "list_memories")) {
+    const names = (await memoriesOf(ctx).list()).sort();
+    if (names.length > 0) {
+      lines.push(
+        JSON.stringify({ memories: names }),
+        "Use `read_memory` to read these memories later if they are relevant to the task.",
+      );
+    } else if (isActive(ctx.session, "onboarding")) {
+      lines.push(
+        "Onboarding has not been performed yet. Ask the user whether to perform onboarding " +
+          "and if so, call `onboarding`.",
+      );
+    } else if (isActive(ctx.session, "check_onboarding_performed")) {
+      lines.push("The project has no memories yet: call check_onboarding_performed.");
+    }
+  }
+  return lines;
+}
+
+/** The activation message, unless this session was already given it for its project. */
+export async function activationMessageOnce(ctx: ToolContext): Promise<string[]> {
+  const project = ctx.session.project;
+  if (!project || told.get(ctx.session) === project) return [];
+  return await activationMessage(ctx, project);
+}
 
 export const removeProject = defineTool({
   name: "remove_project",

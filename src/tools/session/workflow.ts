@@ -16,6 +16,7 @@ import {
   THINK_ABOUT_WHETHER_YOU_ARE_DONE,
 } from "../../prompts/workflow.ts";
 import { memoriesOf } from "./memories.ts";
+import { activationMessageOnce } from "./activate_project.ts";
 import { defineTool, type Tool, type ToolContext } from "../tool.ts";
 
 function isActive(ctx: ToolContext, name: string): boolean {
@@ -116,7 +117,14 @@ export const initialInstructions = defineTool({
   params: {},
   markers: ["no-project"],
   readOnly: true,
-  handler(_args, ctx) {
-    return Promise.resolve(systemPrompt(ctx.session));
+  async handler(_args, ctx) {
+    // Serena adds the project's activation message the first time in a session, before the
+    // closing session id.
+    const manual = systemPrompt(ctx.session);
+    const activation = await activationMessageOnce(ctx);
+    if (activation.length === 0) return manual;
+    const at = manual.lastIndexOf("\n\nYour session id is");
+    const cut = at === -1 ? manual.length : at;
+    return `${manual.slice(0, cut)}\n\n${activation.join("\n")}${manual.slice(cut)}`;
   },
 });

@@ -1,32 +1,72 @@
 /**
- * get_symbols_overview: the top-level symbols of a file (or of every file in a folder), in
- * Serena's JSON shape, shortened progressively when it exceeds `max_answer_chars`.
+ * get_symbols_overview: the top-level symbols of a file grouped by kind, as Serena 1.7/2.1
+ * answers (`{"Class": ["Circle", {"Square": {"Method": ["area"]}}], "Function": ["main"]}`);
+ * of a folder, that overview per file. Shortened as Serena does when too long.
  * @module
  */
 import { z } from "../../deps.ts";
-import { namePathOf } from "../../lsp/symbols.ts";
+import { SymbolKind, symbolKindName, type SymbolNode } from "../../lsp/symbols.ts";
 import { mapLimit } from "../../lsp/symbols_index.ts";
-import { indexOf, requestOptions, type SymbolDict, symbolDict } from "../shared/symbols.ts";
+import { indexOf, requestOptions, resolveScope } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { resolveScope } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 
-function countKinds(dicts: readonly SymbolDict[]): Record<string, number> {
+/**
+ * Kinds Serena keeps as children in an overview (its `SymbolKind.is_container`); others (fields,
+ * properties, variables, constants...) are data, left out below the top level.
+ */
+const STRUCTURAL_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.File,
+  SymbolKind.Module,
+  SymbolKind.Namespace,
+  SymbolKind.Package,
+  SymbolKind.Class,
+  SymbolKind.Method,
+  SymbolKind.Constructor,
+  SymbolKind.Enum,
+  SymbolKind.Interface,
+  SymbolKind.Function,
+  19, // Object
+  SymbolKind.Struct,
+]);
+
+/** One symbol in a kind group: its name, or `{name: children grouped by kind}`. */
+type Entry = string | { [name: string]: Grouped };
+/** Symbols grouped by kind name, kinds in order of first appearance. */
+export type Grouped = { [kind: string]: Entry[] };
+
+/** `nodes` grouped by kind, with structural children down to `depth` levels. */
+export function groupByKind(nodes: readonly SymbolNode[], depth: number): Grouped {
+  const grouped: Grouped = {};
+  for (const node of nodes) {
+    const children = depth > 0 ? node.children.filter((c) => STRUCTURAL_KINDS.has(c.kind)) : [];
+    const entry: Entry = children.length > 0
+      ? { [node.name]: groupByKind(children, depth - 1) }
+      : node.name;
+    (grouped[symbolKindName(node.kind)] ??= []).push(entry);
+  }
+  return grouped;
+}
+
+/** The number of symbols of each kind, kinds in order of first appearance. */
+function countKinds(nodes: readonly SymbolNode[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const d of dicts) counts[d.kind as string] = (counts[d.kind as string] ?? 0) + 1;
+  for (const n of nodes) {
+    const kind = symbolKindName(n.kind);
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
   return counts;
 }
 
 export const getSymbolsOverview = defineTool({
   name: "get_symbols_overview",
-  description:
-    "The top-level symbols of a file (name_path, kind, 0-based lines), or of each file in " +
-    "a directory; depth 1 adds children. Call it first on a new file.",
+  description: "A file's top-level symbols grouped by kind (a folder: per file); depth 1 " +
+    "adds children. Call it first on a new file.",
   params: {
     relative_path: z.string().describe("The file (or folder)."),
-    depth: z.number().int().min(0).default(0).describe(
-      "Levels of children to include (1: e.g. methods).",
+    depth: z.number().int().min(-1).default(-1).describe(
+      "Levels of children (1: methods...); -1 (default): 1 for Java/Kotlin, else 0.",
     ),
     max_answer_chars: maxAnswerChars,
   },
@@ -37,20 +77,18 @@ export const getSymbolsOverview = defineTool({
     const index = indexOf(ctx);
     const options = requestOptions(ctx);
     const scope = resolveScope(project, args.relative_path);
+    const depthFor = (relPath: string) =>
+      args.depth === -1 ? (/\.(java|kt)$/.test(relPath) ? 1 : 0) : args.depth;
     if (!scope.isDirectory) {
-      const file = await index.fileSymbols(scope.relPath, options);
-      const dicts = (depth: number) =>
-        file.roots.map((n) => symbolDict(n, { depth, relativePath: true }));
-      const full = dicts(args.depth);
+      const roots = (await index.fileSymbols(scope.relPath, options)).roots;
+      const depth = depthFor(scope.relPath);
       return {
-        text: toJson(full),
+        text: toJson(groupByKind(roots, depth)),
         shorter: [
-          ...(args.depth > 0 ? [{ note: "Depth 0 overview:", text: () => toJson(dicts(0)) }] : []),
-          {
-            note: "Name paths only:",
-            text: () => toJson(file.roots.map((n) => namePathOf(n))),
-          },
-          { note: "Symbol counts by kind:", text: () => toJson(countKinds(full)) },
+          ...(depth > 0
+            ? [{ note: "Depth 0 overview:", text: () => toJson(groupByKind(roots, 0)) }]
+            : []),
+          { note: "Symbol counts by kind:", text: () => toJson(countKinds(roots)) },
         ],
       };
     }
@@ -63,33 +101,20 @@ export const getSymbolsOverview = defineTool({
         return []; // unreadable or binary file: no symbols
       }
     });
-    const perFile: Record<string, SymbolDict[]> = {};
-    const depth0: Record<string, SymbolDict[]> = {};
-    files.forEach((relPath, i) => {
-      const roots = trees[i]!;
-      if (roots.length === 0) return;
-      perFile[relPath] = roots.map((n) =>
-        symbolDict(n, { depth: args.depth, relativePath: false })
-      );
-      depth0[relPath] = roots.map((n) => symbolDict(n, { depth: 0, relativePath: false }));
-    });
+    const perFile = files.map((relPath, i) => [relPath, trees[i]!] as const)
+      .filter(([, roots]) => roots.length > 0);
+    const overview = (depth: (relPath: string) => number) =>
+      toJson(Object.fromEntries(perFile.map(([f, roots]) => [f, groupByKind(roots, depth(f))])));
     return {
-      text: toJson(perFile),
+      text: overview(depthFor),
       shorter: [
-        ...(args.depth > 0 ? [{ note: "Depth 0 overview:", text: () => toJson(depth0) }] : []),
+        ...(perFile.some(([f]) => depthFor(f) > 0)
+          ? [{ note: "Depth 0 overview:", text: () => overview(() => 0) }]
+          : []),
         {
-          note: "Name paths per file:",
+          note: "Symbol counts by kind per file:",
           text: () =>
-            toJson(
-              Object.fromEntries(
-                Object.entries(depth0).map(([f, ds]) => [f, ds.map((d) => d.name_path)]),
-              ),
-            ),
-        },
-        {
-          note: "Symbol counts per file:",
-          text: () =>
-            toJson(Object.fromEntries(Object.entries(depth0).map(([f, ds]) => [f, ds.length]))),
+            toJson(Object.fromEntries(perFile.map(([f, roots]) => [f, countKinds(roots)]))),
         },
       ],
     };

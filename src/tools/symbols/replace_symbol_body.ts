@@ -12,17 +12,6 @@ import type { SymbolMatch } from "../../lsp/symbols_index.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
 
-/** Kinds whose neighbours are usually separated by a blank line. */
-const DEFINITION_KINDS: ReadonlySet<number> = new Set([
-  SymbolKind.Class,
-  SymbolKind.Method,
-  SymbolKind.Constructor,
-  SymbolKind.Function,
-  SymbolKind.Interface,
-  SymbolKind.Struct,
-  SymbolKind.Enum,
-]);
-
 /** Languages whose indentation is syntax (re-indenting rules differ, see reindent). */
 const INDENTATION_SYNTAX = new Set([".py", ".pyi"]);
 /** Languages with `#` line comments. */
@@ -66,21 +55,22 @@ export function lastLine(node: SymbolNode): number {
   return end.character === 0 && end.line > node.range.start.line ? end.line - 1 : end.line;
 }
 
-function blankLinesBetween(lines: readonly string[], after: number, before: number): number {
-  let count = 0;
-  for (let i = after + 1; i < before; i++) if (isBlank(lines[i])) count++;
-  return count;
-}
+/**
+ * Kinds whose neighbouring definitions Serena separates by a blank line (its
+ * `is_neighbouring_definition_separated_by_empty_line`): an insert next to one of them leaves
+ * at least one blank line between the two, others none unless the body brings its own.
+ */
+const SEPARATED_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.Function,
+  SymbolKind.Method,
+  SymbolKind.Class,
+  SymbolKind.Interface,
+  SymbolKind.Struct,
+]);
 
-/** Blank lines this file puts between the symbol and its neighbours. */
-function separation(node: SymbolNode, roots: readonly SymbolNode[], lines: string[]): number {
-  const siblings = siblingsOf(node, roots);
-  const i = siblings.indexOf(node);
-  const next = siblings[i + 1];
-  if (next) return blankLinesBetween(lines, lastLine(node), next.range.start.line);
-  const prev = siblings[i - 1];
-  if (prev) return blankLinesBetween(lines, lastLine(prev), node.range.start.line);
-  return DEFINITION_KINDS.has(node.kind) ? 1 : 0;
+/** Serena's minimum number of blank lines between the symbol and an inserted body. */
+function minBlankLines(node: SymbolNode): number {
+  return SEPARATED_KINDS.has(node.kind) ? 1 : 0;
 }
 
 /**
@@ -189,8 +179,10 @@ export const insertAfterSymbol = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
-      const gap = Math.max(leadingNewlines(args.body), separation(node, file.roots, lines));
+    await insertNear(ctx, args, ({ text, starts, fitted, node }) => {
+      // Serena's rule: the body's own leading line breaks, at least one blank line after a
+      // definition; what followed the symbol (its blank lines) stays after the body.
+      const gap = Math.max(leadingNewlines(args.body), minBlankLines(node));
       const at = lastLine(node) + 1;
       const offset = at < starts.length ? starts[at]! : text.length;
       const prefix = offset === text.length && text.length > 0 && !text.endsWith("\n") ? "\n" : "";
@@ -214,14 +206,8 @@ export const insertBeforeSymbol = defineTool({
   readOnly: false,
   async handler(args, ctx) {
     await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
-      const siblings = siblingsOf(node, file.roots);
-      const isFirst = siblings.indexOf(node) === 0;
-      // Before the first symbol of a file (often an import): one blank line before a
-      // definition, as Serena does, or what the caller asked for.
-      const measured = isFirst && !node.parent
-        ? (DEFINITION_KINDS.has(node.kind) ? 1 : 0)
-        : separation(node, file.roots, lines);
-      const gap = Math.max(trailingNewlines(args.body) - 1, measured);
+      // Serena's rule: the blank lines the body ends with, at least one before a definition.
+      const gap = Math.max(trailingNewlines(args.body) - 1, minBlankLines(node));
       const offset = starts[attachedStart(node, file.roots, lines)] ?? text.length;
       return text.slice(0, offset) + fitted + "\n" + "\n".repeat(gap) + text.slice(offset);
     });

@@ -9,7 +9,8 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { CappedOutput, runGroup } from "../../process.ts";
 import type { Session } from "../../session.ts";
-import { defineTool, type ToolAnswer, withNote } from "../tool.ts";
+import { defineTool, type ToolAnswer } from "../tool.ts";
+import { shortenedAnswer } from "../../mcp/limit.ts";
 import { ENABLE_SHELL_HINT, maxAnswerChars } from "../shared/params.ts";
 
 /** Bytes kept per output stream; beyond that the middle is dropped (head and tail stay). */
@@ -216,12 +217,17 @@ export const executeShellCommand = defineTool({
       );
     }
     if (run.stopped === "cancelled") throw new ToolError("The command was cancelled and killed.");
+    const full = JSON.stringify(result);
     return {
-      text: JSON.stringify(result),
+      text: full,
       shorter: [{
         note: TOO_LONG_NOTE,
-        // The note wraps the JSON ({"shortened", "result"}): leave room for it.
-        text: () => fitShellJson(result, Math.max(0, max - withNote(TOO_LONG_NOTE, "{}").length)),
+        // The "too long" line and the note come first: leave room for them.
+        text: () =>
+          fitShellJson(
+            result,
+            Math.max(0, max - shortenedAnswer(full.length, TOO_LONG_NOTE, "").length),
+          ),
       }],
     };
   },

@@ -31,7 +31,8 @@ export function noToolchain(project: Project): ToolError {
   return new ToolError(
     `No known toolchain in project '${project.name}': looked for Cargo.toml, deno.json, ` +
       "tsconfig.json, package.json, pyproject.toml (or setup.py, requirements.txt), go.mod, " +
-      "*.gpr and alire.toml in its root folder.",
+      "CMakeLists.txt (or a Makefile beside C/C++ sources), *.gpr and alire.toml in its root " +
+      "folder.",
   );
 }
 
