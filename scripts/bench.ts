@@ -1,15 +1,26 @@
 /**
- * `deno task bench`: latency of the symbol tools on a generated TypeScript project of ~3,000
- * files, cold and warm, measured through the tool handlers, with the same LSP requests sent
- * straight to the language server in the same run as baselines (docs/ARCHITECTURE.md §8). Prints
- * a table of medians, ratios, and this process's RSS.
+ * `deno task bench`, the one benchmark (docs/ARCHITECTURE.md §8). In order:
+ *
+ * 1. the symbol tools on a generated TypeScript project (bench_project.ts), cold and warm,
+ *    through the tool handlers, beside the same LSP requests sent straight to the server;
+ *    code mode (repl_bench.ts), the shared service (service_bench.ts), hooks (hook_bench.ts);
+ * 2. the engine rows (engine_bench.ts) on a project of the same size;
+ * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
+ *    declaration index, start-up, cold and warm references and find_symbol beside the raw
+ *    server, and peak RSS of Sextant and of each server.
+ *
+ * Every recorded row carries its baseline from the same run; the rows are saved as JSON
+ * (`--out`, default `bench-results/<date>.json`) and `--compare FILE` prints them beside a saved
+ * run's.
  *
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
- * the generated project, `--only new-errors` runs just the new-errors report rows.
+ * the generated project, `--sizes 3000,20000,50000` the generated scale rows (default 3000),
+ * `--real typeorm,aws` the real trees (default typeorm; `--real ""` none), `--no-engine`,
+ * `--no-scale`, `--out FILE`, `--compare FILE`, `--only new-errors` runs just the new-errors
+ * report rows.
  * @module
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
@@ -27,90 +38,22 @@ import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
 import { replaceContentTool } from "../src/tools/files/replace_content.ts";
 import { checksSettled } from "../src/tools/shared/new_diagnostics.ts";
-import { RawServer } from "./engine_bench.ts";
+import { generate, REPO } from "./bench_project.ts";
+import {
+  compareWith,
+  countEntries,
+  defaultOut,
+  printHeader,
+  printRow,
+  record,
+  results,
+  saveResults,
+} from "./bench_results.ts";
+import { RawServer, runEngineBench } from "./engine_bench.ts";
+import { runScaleBench } from "./bench_scale.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = 30;
-
-/** Write the generated project: `src/core.ts` plus `files` modules in PACKAGES folders. */
-export async function generate(root: string, files: number): Promise<void> {
-  await Deno.mkdir(join(root, "src"), { recursive: true });
-  await Deno.writeTextFile(
-    join(root, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "ESNext",
-        moduleResolution: "Bundler",
-        strict: true,
-        noEmit: true,
-        allowImportingTsExtensions: true,
-        skipLibCheck: true,
-      },
-      include: ["src/**/*.ts"],
-    }),
-  );
-  await Deno.writeTextFile(join(root, "package.json"), '{ "name": "bench", "private": true }\n');
-  await Deno.writeTextFile(
-    join(root, "src", "core.ts"),
-    "/** The core every tenth module uses. */\nexport class Core {\n" +
-      "  constructor(readonly name: string) {}\n\n  run(input: number): number {\n" +
-      "    return input * 2;\n  }\n}\n\nexport interface Renderable {\n  render(): string;\n}\n",
-  );
-  const pathOf = (i: number) => {
-    const pkg = `pkg${String(i % PACKAGES).padStart(2, "0")}`;
-    return { dir: pkg, file: `${pkg}/mod${String(i).padStart(4, "0")}.ts` };
-  };
-  for (let i = 0; i < PACKAGES; i++) {
-    await Deno.mkdir(join(root, "src", `pkg${String(i).padStart(2, "0")}`), { recursive: true });
-  }
-  const writes: Promise<void>[] = [];
-  for (let i = 0; i < files; i++) {
-    const me = pathOf(i);
-    const lines: string[] = [`/** Generated module ${i}. */`];
-    lines.push('import type { Renderable } from "../core.ts";');
-    if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
-    if (i > 0) {
-      const prev = pathOf(i - 1);
-      lines.push(`import { Widget${i - 1} } from "../${prev.file}";`);
-    }
-    lines.push("");
-    lines.push(`export interface Options${i} {\n  size: number;\n  label: string;\n}`);
-    lines.push("");
-    lines.push(`export class Widget${i} implements Renderable {`);
-    lines.push(`  private count = ${i};`);
-    lines.push("");
-    lines.push(`  constructor(readonly options: Options${i}) {}`);
-    lines.push("");
-    lines.push("  render(): string {");
-    lines.push("    return `${this.options.label}:${this.count}`;");
-    lines.push("  }");
-    lines.push("");
-    lines.push("  grow(by: number): number {");
-    lines.push("    this.count += by;");
-    lines.push("    return this.count;");
-    lines.push("  }");
-    lines.push("}");
-    lines.push("");
-    lines.push(`export function makeWidget${i}(label: string): Widget${i} {`);
-    lines.push(`  return new Widget${i}({ size: ${i}, label });`);
-    lines.push("}");
-    if (i % 10 === 0) {
-      lines.push("");
-      lines.push(`export function useCore${i}(): number {`);
-      lines.push(`  const core = new Core("m${i}");`);
-      lines.push(`  return core.run(${i});`);
-      lines.push("}");
-    }
-    if (i > 0) {
-      lines.push("");
-      lines.push(`export const previous${i} = new Widget${i - 1}({ size: 1, label: "p" });`);
-    }
-    writes.push(Deno.writeTextFile(join(root, "src", me.file), lines.join("\n") + "\n"));
-    if (writes.length >= 64) await Promise.all(writes.splice(0));
-  }
-  await Promise.all(writes);
-}
+/** The generator is bench_project.ts's (one for every benchmark); re-exported for old callers. */
+export { generate };
 
 /** Start and stop a server once on a one-file copy, to load its code into the OS cache. */
 async function prime(root: string): Promise<void> {
@@ -212,7 +155,21 @@ function fmt(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
 }
 
-function printTable(rows: Row[]): void {
+function printTable(rows: Row[], project: string): void {
+  for (const r of rows) {
+    record(
+      project,
+      `tools: ${r.what}`,
+      r.ours,
+      "ms",
+      r.baselineName ?? "none",
+      r.baseline ?? NaN,
+      r.note,
+      {
+        quiet: true,
+      },
+    );
+  }
   const header = ["measurement", "ours ms", "baseline ms", "ratio", "overhead ms", "note"];
   const body = rows.map((r) => [
     r.what,
@@ -383,7 +340,7 @@ async function onlyNewErrors(files: number, runs: number): Promise<void> {
       await h.call(getSymbolsOverview, { relative_path: target }); // starts the server
       const rows = await newDiagnosticsRows(h, target, "src/pkg06/mod0006.ts", runs);
       console.log(`\nThe new-errors report on ${files + 1} TypeScript files\n`);
-      printTable(rows);
+      printTable(rows, `generated ${files + 1}`);
     } finally {
       await h.session.dispose();
     }
@@ -399,9 +356,21 @@ if (import.meta.main) {
       files: { type: "string", default: "3000" },
       runs: { type: "string", default: "5" },
       keep: { type: "boolean", default: false },
+      sizes: { type: "string", default: "3000" },
+      real: { type: "string", default: "typeorm" },
+      "no-engine": { type: "boolean", default: false },
+      "no-scale": { type: "boolean", default: false },
+      out: { type: "string" },
+      compare: { type: "string" },
       only: { type: "string" },
     },
   });
+  console.log(
+    `deno task bench: tool rows and engine rows on ${Number(values.files) + 1} generated files; ` +
+      `scale rows on generated sizes ${values.sizes} and real trees ${values.real || "(none)"}.\n` +
+      "The default run takes about 15 minutes on 2 cores; the large rows are behind flags: " +
+      "--sizes 3000,20000,50000 --real typeorm,aws (add about 30 minutes).",
+  );
   const startRss = Deno.memoryUsage().rss;
   const files = Number(values.files);
   const runs = Number(values.runs);
@@ -459,7 +428,7 @@ if (import.meta.main) {
       const coldRefs = await time(() =>
         ours.call(findReferencingSymbols, { name_path: "Core", relative_path: core })
       );
-      const refCount = JSON.parse(coldRefs.value).length;
+      const refCount = countEntries(coldRefs.value) ?? NaN;
       rows.push({
         what: "find_referencing_symbols Core, cold (server start + load)",
         ours: coldRefs.ms,
@@ -582,8 +551,18 @@ if (import.meta.main) {
     console.log(
       `\nSextant symbol tools on ${files + 1} TypeScript files (median of ${runs} warm runs)\n`,
     );
-    printTable(rows);
+    printTable(rows, `generated ${files + 1}`);
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    record(
+      `generated ${files + 1}`,
+      "tools: peak RSS of the bench process (tool handlers, servers excluded)",
+      peakRss / 2 ** 20,
+      "MB",
+      "RSS after loading Sextant's modules",
+      startRss / 2 ** 20,
+      undefined,
+      { quiet: true },
+    );
     console.log(
       `\nRSS of this process: ${mb(Deno.memoryUsage().rss)} at the end, ${mb(peakRss)} peak ` +
         `(${mb(startRss)} after loading Sextant's modules; language servers excluded). ` +
@@ -602,4 +581,12 @@ if (import.meta.main) {
   // Client hooks run as a new process per tool call: their own small table.
   const { printHookBench } = await import("./hook_bench.ts");
   await printHookBench();
+  if (!values["no-engine"]) await runEngineBench(["--files", values.files, "--runs", values.runs]);
+  if (!values["no-scale"]) {
+    await runScaleBench({ sizes: values.sizes, real: values.real, runs: values.runs });
+  }
+  printHeader("Every recorded row");
+  for (const r of [...results]) printRow(r);
+  await saveResults(values.out ?? defaultOut(), Deno.args);
+  if (values.compare) await compareWith(values.compare);
 }

@@ -17,7 +17,7 @@
  * @module
  */
 import { Readable, Writable } from "node:stream";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
@@ -29,88 +29,34 @@ import {
 } from "../src/deps.ts";
 import { clientCapabilities } from "../src/lsp/capabilities.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
-import { findExecutable, LSP_PATH_ENV, serverSpecs } from "../src/lsp/registry.ts";
+import { findExecutable, LSP_PATH_ENV, type ServerSpec, serverSpecs } from "../src/lsp/registry.ts";
 import type { ManagedServer } from "../src/lsp/server.ts";
 import { Project } from "../src/project/project.ts";
+import { CORE, CORE_POS, generate, modPath, REPO } from "./bench_project.ts";
+import { record } from "./bench_results.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = 30;
-const CORE = "src/core.ts";
-/** `Core` in `export class Core` (line 1). */
-const CORE_POS = { line: 1, character: 13 };
+export { generate, modPath };
 
-/** Project-relative path of generated module `i`. */
-export function modPath(i: number): string {
-  const pkg = `pkg${String(i % PACKAGES).padStart(2, "0")}`;
-  return `src/${pkg}/mod${String(i).padStart(4, "0")}.ts`;
-}
-
-/** Write `src/core.ts` plus `files` modules; every 10th uses Core, each imports its predecessor. */
-export async function generate(root: string, files: number): Promise<void> {
-  for (let p = 0; p < PACKAGES; p++) {
-    await Deno.mkdir(join(root, "src", `pkg${String(p).padStart(2, "0")}`), { recursive: true });
-  }
-  await Deno.writeTextFile(
-    join(root, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "ESNext",
-        moduleResolution: "Bundler",
-        strict: true,
-        noEmit: true,
-        allowImportingTsExtensions: true,
-        skipLibCheck: true,
-      },
-      include: ["src/**/*.ts"],
-    }),
-  );
-  await Deno.writeTextFile(join(root, "package.json"), '{ "name": "engine-bench" }\n');
-  await Deno.writeTextFile(
-    join(root, CORE),
-    "/** Used by every tenth module. */\nexport class Core {\n  constructor(readonly name: string) {}\n" +
-      "  run(input: number): number {\n    return input * 2;\n  }\n}\n",
-  );
-  const writes: Promise<void>[] = [];
-  for (let i = 0; i < files; i++) {
-    const lines = [`/** Module ${i}. */`];
-    if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
-    if (i > 0) lines.push(`import { Widget${i - 1} } from "../../${modPath(i - 1)}";`);
-    lines.push(
-      `export class Widget${i} {`,
-      `  private count = ${i};`,
-      `  constructor(readonly label: string) {}`,
-      `  render(): string {\n    return \`\${this.label}:\${this.count}\`;\n  }`,
-      `  grow(by: number): number {\n    this.count += by;\n    return this.count;\n  }`,
-      "}",
-    );
-    if (i % 10 === 0) {
-      lines.push(`export function useCore${i}(): number {`);
-      lines.push(`  return new Core("m${i}").run(${i});\n}`);
-    }
-    if (i > 0) lines.push(`export const previous${i} = new Widget${i - 1}("p");`);
-    writes.push(Deno.writeTextFile(join(root, modPath(i)), lines.join("\n") + "\n"));
-    if (writes.length >= 64) await Promise.all(writes.splice(0));
-  }
-  await Promise.all(writes);
-}
-
-/** typescript-language-server over a bare vscode-jsonrpc connection: the baseline. */
+/**
+ * A language server (typescript-language-server unless another registry id is given) over a
+ * bare vscode-jsonrpc connection: the baseline.
+ */
 export class RawServer {
   readonly connection: MessageConnection;
   readonly #child: Deno.ChildProcess;
   readonly #root: string;
+  readonly #spec: ServerSpec;
   #version = 0;
   readonly open = new Set<string>();
 
-  private constructor(root: string) {
+  private constructor(root: string, spec: ServerSpec) {
     this.#root = root;
-    const path = findExecutable("typescript-language-server", REPO);
-    if (!path) {
-      throw new Error("typescript-language-server is not installed (scripts/test_setup.ts)");
-    }
+    this.#spec = spec;
+    const command = spec.commands[0]!;
+    const path = findExecutable(command.command, REPO);
+    if (!path) throw new Error(`${command.command} is not installed (scripts/test_setup.ts)`);
     this.#child = new Deno.Command(path, {
-      args: ["--stdio"],
+      args: command.args,
       cwd: root,
       stdin: "piped",
       stdout: "piped",
@@ -132,10 +78,11 @@ export class RawServer {
   }
 
   /** Spawn and initialize (the same initialize parameters Sextant sends). */
-  static async start(root: string): Promise<RawServer> {
-    const raw = new RawServer(root);
+  static async start(root: string, serverId = "typescript"): Promise<RawServer> {
+    const spec = serverSpecs(root).find((s) => s.id === serverId);
+    if (!spec) throw new Error(`no language server "${serverId}" in the registry`);
+    const raw = new RawServer(root, spec);
     const rootUri = pathToFileURL(root).href;
-    const spec = serverSpecs(root).find((s) => s.id === "typescript")!;
     await raw.connection.sendRequest("initialize", {
       processId: Deno.pid,
       rootUri,
@@ -145,6 +92,11 @@ export class RawServer {
     });
     await raw.connection.sendNotification("initialized", {});
     return raw;
+  }
+
+  /** Process id of the server (the leader of its process group). */
+  get pid(): number {
+    return this.#child.pid;
   }
 
   uri(rel: string): string {
@@ -157,7 +109,7 @@ export class RawServer {
     await this.connection.sendNotification("textDocument/didOpen", {
       textDocument: {
         uri: this.uri(rel),
-        languageId: "typescript",
+        languageId: this.#spec.languageIds[extname(rel)] ?? this.#spec.languageId,
         version: ++this.#version,
         text: await Deno.readTextFile(join(this.#root, rel)),
       },
@@ -171,10 +123,13 @@ export class RawServer {
     });
   }
 
-  references(): Promise<unknown[]> {
+  references(
+    rel: string = CORE,
+    position: { line: number; character: number } = CORE_POS,
+  ): Promise<unknown[]> {
     return this.connection.sendRequest("textDocument/references", {
-      textDocument: { uri: this.uri(CORE) },
-      position: CORE_POS,
+      textDocument: { uri: this.uri(rel) },
+      position,
       context: { includeDeclaration: false },
     });
   }
@@ -236,7 +191,12 @@ interface Row {
   note?: string;
 }
 
-function printTable(title: string, rows: Row[]): void {
+function printTable(title: string, rows: Row[], project: string): void {
+  for (const r of rows) {
+    record(project, `engine: ${r.what}`, r.ours, "ms", "raw server", r.raw ?? NaN, r.note, {
+      quiet: true,
+    });
+  }
   const f = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
   const header = ["measurement", "ours ms", "raw ms", "ratio", "overhead ms", "note"];
   const body = rows.map((r) => [
@@ -331,9 +291,13 @@ async function mirrorOpen(server: ManagedServer, raw: RawServer, fallback: strin
   for (const rel of want) await raw.openFile(rel);
 }
 
-if (import.meta.main) {
+/**
+ * The engine rows on a generated project (`args` as on the command line), printed as a table
+ * and recorded in bench_results.ts (the memory table is printed only).
+ */
+export async function runEngineBench(args: string[]): Promise<void> {
   const { values } = parseArgs({
-    args: Deno.args,
+    args,
     options: {
       files: { type: "string", default: "3000" },
       runs: { type: "string", default: "15" },
@@ -344,10 +308,6 @@ if (import.meta.main) {
     },
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
-  if (values["memory-of"]) {
-    console.log(JSON.stringify(await memoryPhase(values["memory-of"], Number(values.files))));
-    Deno.exit(0);
-  }
   const files = Number(values.files);
   const runs = Number(values.runs);
   const scan = Number(values.scan);
@@ -523,6 +483,7 @@ if (import.meta.main) {
     printTable(
       `Engine on ${files + 1} generated TypeScript files (medians of ${runs} warm runs)`,
       rows,
+      `generated ${files + 1}`,
     );
     const mb = (n: number) => n.toFixed(1);
     console.log(
@@ -547,4 +508,18 @@ if (import.meta.main) {
     if (values.keep) console.error(`kept ${root}`);
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
+}
+
+if (import.meta.main) {
+  const memoryOf = Deno.args.indexOf("--memory-of");
+  if (memoryOf >= 0) {
+    const { values } = parseArgs({
+      args: Deno.args,
+      options: { files: { type: "string", default: "3000" }, "memory-of": { type: "string" } },
+    });
+    if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+    console.log(JSON.stringify(await memoryPhase(values["memory-of"]!, Number(values.files))));
+    Deno.exit(0);
+  }
+  await runEngineBench(Deno.args);
 }

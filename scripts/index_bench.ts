@@ -23,7 +23,7 @@ import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { SymbolIndex } from "../src/lsp/symbols_index.ts";
 import { Project } from "../src/project/project.ts";
-import { generate, modPath } from "./engine_bench.ts";
+import { generate } from "./bench_project.ts";
 
 /** One measured row. */
 export interface IndexBenchRow {
@@ -75,9 +75,31 @@ async function textScan(project: Project, needle: string): Promise<string[]> {
   return hits;
 }
 
-/** Measure one project size. */
+/** Measure one project size (a generated project, removed afterwards). */
 export async function benchSize(
   files: number,
+  options: { runs: number; server: boolean; log: (line: string) => void },
+): Promise<IndexBenchRow[]> {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-index-bench-" }));
+  const root = join(parent, "project");
+  await Deno.mkdir(root);
+  try {
+    await generate(root, files);
+    return await benchRoot(root, files, `Widget${Math.floor(files / 2)}`, "src/core.ts", options);
+  } finally {
+    await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * Measure the project at `root` (any tree: generated or real), looking up `target` (a name
+ * declared once); `anyFile` is a file of the project's language (to reach its server).
+ */
+export async function benchRoot(
+  root: string,
+  files: number,
+  target: string,
+  anyFile: string,
   options: { runs: number; server: boolean; log: (line: string) => void },
 ): Promise<IndexBenchRow[]> {
   const rows: IndexBenchRow[] = [];
@@ -89,12 +111,7 @@ export async function benchSize(
         `${baseline.padEnd(34)} ${baselineMs.toFixed(3).padStart(10)} ms   ${r.ratio.toFixed(2)}x`,
     );
   };
-  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-index-bench-" }));
-  const root = join(parent, "project");
-  await Deno.mkdir(root);
-  try {
-    await generate(root, files);
-    const target = `Widget${Math.floor(files / 2)}`;
+  {
     const project = await openProject(root);
     const readMs = await time(() => readAll(project));
 
@@ -162,7 +179,7 @@ export async function benchSize(
       await warmFind();
       const findMs = await median(options.runs, warmFind);
       await live.dispose();
-      const server = await pool.serverFor(modPath(0));
+      const server = await pool.serverFor(anyFile);
       const raw = () => server.request<unknown[]>("workspace/symbol", { query: target });
       // tsserver can fail workspace/symbol while one of its projects is still being set up
       // ("reading 'getSourceFiles'"): a few tries, and the row says so if it never answers.
@@ -183,8 +200,6 @@ export async function benchSize(
     workers.close();
     sampleRss();
     add("peak RSS of this process (MB)", peakRss / 2 ** 20, "RSS after start (MB)", startRss);
-  } finally {
-    await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
   return rows;
 }
