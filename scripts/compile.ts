@@ -55,16 +55,6 @@ export const REPO_ROOT: string = fileURLToPath(new URL("../", import.meta.url));
 const MAIN = join(REPO_ROOT, "main.ts");
 const CONFIG = join(REPO_ROOT, "deno.json");
 
-/**
- * The V8 flags of `deno task start` (deno.json), built into the executable too (the compiled
- * service is the executable again, so it runs with them as well). Chosen by measurement
- * (scripts/bench_memory.ts, README "Performance").
- */
-export function startV8Flags(): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(CONFIG)) as { tasks?: { start?: string } };
-  return (config.tasks?.start ?? "").split(/\s+/).filter((w) => w.startsWith("--v8-flags="));
-}
-
 /** Whether `value` is a target `deno compile` accepts. */
 export function isCompileTarget(value: string): value is CompileTarget {
   return (COMPILE_TARGETS as readonly string[]).includes(value);
@@ -176,8 +166,8 @@ export function compileArgs(target: CompileTarget, options: CompileArgsOptions):
     CONFIG,
     "--no-check",
     ...(bundle ? ["--bundle"] : ["--exclude-unused-npm"]),
+    // With the V8 flags (RUNTIME_FLAGS): the compiled service is the executable again.
     ...sextantFlags({ extraRun: options.extraRun ?? [] }),
-    ...startV8Flags(),
     ...(options.include ?? []).flatMap((path) => ["--include", path]),
     "--target",
     target,

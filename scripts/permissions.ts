@@ -104,7 +104,7 @@ const PERMISSION_FLAG = String.raw`--(?:allow|deny|ignore)-(?:${PERMISSION_KINDS
   String.raw`(?:=[^\s"',\]]+(?:,[^\s"',\]]+)*)?(?![\w-])`;
 /** Matches one flag that {@linkcode sextantFlags} can produce. */
 const FLAG = String
-  .raw`(?:--quiet|--no-prompt|--unstable-worker-options|${PERMISSION_FLAG})(?![\w-])`;
+  .raw`(?:--quiet|--no-prompt|--unstable-worker-options|--v8-flags=[^\s"',\]]+(?:,[^\s"',\]]+)*|${PERMISSION_FLAG})(?![\w-])`;
 /** A run of such flags in a shell command, space separated, not inside quotes. */
 const SHELL_RUN = new RegExp(String.raw`(?<!["\w-])${FLAG}(?:[ \t]+${FLAG})*`, "g");
 /** A run of such flags as quoted items of a JSON or TOML array. */

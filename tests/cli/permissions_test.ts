@@ -4,6 +4,7 @@
  * missing permission is a tool error naming it.
  */
 import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
+import { SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import {
@@ -33,6 +34,13 @@ const SET = loadPermissionSet();
 
 Deno.test("the program's copy of the permission set equals deno.json's", () => {
   assertEquals(SEXTANT_PERMISSIONS, SET);
+});
+
+Deno.test("deno task start runs with the same V8 flags as the service it launches", () => {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  const start = (config.tasks.start as string).split(/\s+/);
+  assertEquals(start.filter((w) => w.startsWith("--v8-flags=")), [SEXTANT_V8_FLAGS]);
+  assert(sextantFlags().includes(SEXTANT_V8_FLAGS));
 });
 
 Deno.test("permission set: restricted run and env, loopback net only, no ffi or sys", () => {
