@@ -38,10 +38,27 @@ export class ProgressTracker {
   #epoch = 0;
   /** From `experimental/serverStatus`; true when the server has not said so. */
   #quiescent = true;
+  /** The server's own work-done progress is not loading (see {@linkcode ignoreServerProgress}). */
+  #serverProgressIgnored = false;
+
+  /**
+   * From now on the server's own work-done progress never makes it busy, and any it has open is
+   * forgotten: for servers whose progress reports background checking, not project loading.
+   * pyright's "N files to analyze" is such: it answers queries by analysing what they need on
+   * demand, and it can leave that progress open after it has gone idle (its one reporter is shared
+   * by background checking and diagnostics requests, and a closed file's count is not always
+   * reported again), which would make every later query wait until it timed out.
+   * Holds ({@linkcode hold}) and `experimental/serverStatus` still count.
+   */
+  ignoreServerProgress(): void {
+    this.#serverProgressIgnored = true;
+    for (const key of this.#tasks.keys()) if (!key.startsWith("hold:")) this.#tasks.delete(key);
+    this.#notify();
+  }
 
   /** `window/workDoneProgress/create`: the token counts as busy until its `end`. */
   create(token: string | number): void {
-    if (isRequestToken(token)) return;
+    if (isRequestToken(token) || this.#serverProgressIgnored) return;
     this.#tasks.set(String(token), {
       title: "",
       message: "",
@@ -54,7 +71,7 @@ export class ProgressTracker {
 
   /** A `$/progress` notification; values that are not work-done progress are ignored. */
   progress(token: string | number, value: unknown): void {
-    if (!isWorkDoneValue(value) || isRequestToken(token)) return;
+    if (!isWorkDoneValue(value) || isRequestToken(token) || this.#serverProgressIgnored) return;
     const key = String(token);
     if (value.kind === "end") {
       this.#tasks.delete(key);
