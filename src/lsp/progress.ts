@@ -31,7 +31,16 @@ export const REQUEST_TOKEN_PREFIX = "sextant/";
 /** Tokens created but never begun are forgotten after this long (servers that create eagerly). */
 const UNBEGUN_TOKEN_TTL_MS = 10_000;
 
+/**
+ * A hold whose signal never came (a log line the server did not write, e.g. with its log level
+ * turned down) is forgotten after this long, so it cannot make every query wait forever. Longer
+ * than the engine's readiness limit (120 s): a project still loading then is rare, and its
+ * queries fail with "try again later" rather than answer from half the project.
+ */
+export const HOLD_TTL_MS = 300_000;
+
 export class ProgressTracker {
+  readonly #now: () => number;
   readonly #tasks = new Map<string, Task & { created: number }>();
   readonly #waiters = new Set<() => void>();
   /** Increases whenever loading work starts; lets callers see work that began during a request. */
@@ -40,6 +49,11 @@ export class ProgressTracker {
   #quiescent = true;
   /** The server's own work-done progress is not loading (see {@linkcode ignoreServerProgress}). */
   #serverProgressIgnored = false;
+
+  /** `now`: the clock, for tests. */
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
 
   /**
    * From now on the server's own work-done progress never makes it busy, and any it has open is
@@ -64,7 +78,7 @@ export class ProgressTracker {
       message: "",
       percentage: undefined,
       begun: false,
-      created: Date.now(),
+      created: this.#now(),
     });
     this.#epoch++;
   }
@@ -79,7 +93,7 @@ export class ProgressTracker {
       return;
     }
     const task = this.#tasks.get(key) ??
-      { title: "", message: "", percentage: undefined, begun: false, created: Date.now() };
+      { title: "", message: "", percentage: undefined, begun: false, created: this.#now() };
     if (value.kind === "begin") {
       task.begun = true;
       task.title = value.title ?? "";
@@ -101,7 +115,7 @@ export class ProgressTracker {
       message: "",
       percentage: undefined,
       begun: true,
-      created: Date.now(),
+      created: this.#now(),
     });
     this.#epoch++;
     this.#notify();
@@ -207,9 +221,14 @@ export class ProgressTracker {
   }
 
   #expire(): void {
-    const now = Date.now();
+    const now = this.#now();
     for (const [key, task] of this.#tasks) {
-      if (!task.begun && now - task.created > UNBEGUN_TOKEN_TTL_MS) this.#tasks.delete(key);
+      const ttl = key.startsWith("hold:")
+        ? HOLD_TTL_MS
+        : task.begun
+        ? Infinity
+        : UNBEGUN_TOKEN_TTL_MS;
+      if (now - task.created > ttl) this.#tasks.delete(key);
     }
   }
 

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { ProgressTracker } from "./progress.ts";
+import { HOLD_TTL_MS, ProgressTracker } from "./progress.ts";
 
 Deno.test("a server token begun and never ended keeps the server busy", () => {
   const p = new ProgressTracker();
@@ -32,4 +32,22 @@ Deno.test("ignoreServerProgress: checking progress left open never makes the ser
   p.hold("startup", "loading the project");
   assert(p.busy);
   assert(p.epoch > epoch);
+});
+
+Deno.test("a hold whose signal never comes is forgotten after HOLD_TTL_MS", async () => {
+  let now = 1_000;
+  const p = new ProgressTracker({ now: () => now });
+  p.hold("startup", "loading the project");
+  now += HOLD_TTL_MS - 1;
+  assert(p.busy);
+  now += 2;
+  assertEquals(p.busy, false);
+  await p.whenIdle({ timeoutMs: 60_000, onTimeout: () => new Error("stuck") });
+  // A token the server begun stays until its end, however long (loading may be long).
+  p.create("t1");
+  p.progress("t1", { kind: "begin", title: "Indexing" });
+  now += 10 * HOLD_TTL_MS;
+  assert(p.busy);
+  p.progress("t1", { kind: "end" });
+  assertEquals(p.busy, false);
 });
