@@ -31,30 +31,61 @@ export const REQUEST_TOKEN_PREFIX = "sextant/";
 /** Tokens created but never begun are forgotten after this long (servers that create eagerly). */
 const UNBEGUN_TOKEN_TTL_MS = 10_000;
 
+/**
+ * A hold whose signal never came (a log line the server did not write, e.g. with its log level
+ * turned down) is forgotten after this long, so it cannot make every query wait forever. Longer
+ * than the engine's readiness limit (120 s): a project still loading then is rare, and its
+ * queries fail with "try again later" rather than answer from half the project.
+ */
+export const HOLD_TTL_MS = 300_000;
+
 export class ProgressTracker {
+  readonly #now: () => number;
   readonly #tasks = new Map<string, Task & { created: number }>();
   readonly #waiters = new Set<() => void>();
   /** Increases whenever loading work starts; lets callers see work that began during a request. */
   #epoch = 0;
   /** From `experimental/serverStatus`; true when the server has not said so. */
   #quiescent = true;
+  /** The server's own work-done progress is not loading (see {@linkcode ignoreServerProgress}). */
+  #serverProgressIgnored = false;
+
+  /** `now`: the clock, for tests. */
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * From now on the server's own work-done progress never makes it busy, and any it has open is
+   * forgotten: for servers whose progress reports background checking, not project loading.
+   * pyright's "N files to analyze" is such: it answers queries by analysing what they need on
+   * demand, and it can leave that progress open after it has gone idle (its one reporter is shared
+   * by background checking and diagnostics requests, and a closed file's count is not always
+   * reported again), which would make every later query wait until it timed out.
+   * Holds ({@linkcode hold}) and `experimental/serverStatus` still count.
+   */
+  ignoreServerProgress(): void {
+    this.#serverProgressIgnored = true;
+    for (const key of this.#tasks.keys()) if (!key.startsWith("hold:")) this.#tasks.delete(key);
+    this.#notify();
+  }
 
   /** `window/workDoneProgress/create`: the token counts as busy until its `end`. */
   create(token: string | number): void {
-    if (isRequestToken(token)) return;
+    if (isRequestToken(token) || this.#serverProgressIgnored) return;
     this.#tasks.set(String(token), {
       title: "",
       message: "",
       percentage: undefined,
       begun: false,
-      created: Date.now(),
+      created: this.#now(),
     });
     this.#epoch++;
   }
 
   /** A `$/progress` notification; values that are not work-done progress are ignored. */
   progress(token: string | number, value: unknown): void {
-    if (!isWorkDoneValue(value) || isRequestToken(token)) return;
+    if (!isWorkDoneValue(value) || isRequestToken(token) || this.#serverProgressIgnored) return;
     const key = String(token);
     if (value.kind === "end") {
       this.#tasks.delete(key);
@@ -62,7 +93,7 @@ export class ProgressTracker {
       return;
     }
     const task = this.#tasks.get(key) ??
-      { title: "", message: "", percentage: undefined, begun: false, created: Date.now() };
+      { title: "", message: "", percentage: undefined, begun: false, created: this.#now() };
     if (value.kind === "begin") {
       task.begun = true;
       task.title = value.title ?? "";
@@ -84,7 +115,7 @@ export class ProgressTracker {
       message: "",
       percentage: undefined,
       begun: true,
-      created: Date.now(),
+      created: this.#now(),
     });
     this.#epoch++;
     this.#notify();
@@ -190,9 +221,14 @@ export class ProgressTracker {
   }
 
   #expire(): void {
-    const now = Date.now();
+    const now = this.#now();
     for (const [key, task] of this.#tasks) {
-      if (!task.begun && now - task.created > UNBEGUN_TOKEN_TTL_MS) this.#tasks.delete(key);
+      const ttl = key.startsWith("hold:")
+        ? HOLD_TTL_MS
+        : task.begun
+        ? Infinity
+        : UNBEGUN_TOKEN_TTL_MS;
+      if (now - task.created > ttl) this.#tasks.delete(key);
     }
   }
 

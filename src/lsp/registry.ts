@@ -24,6 +24,11 @@ export interface ServerCommand {
   /** The server is loading until it logs a matching line (see LspClient). */
   readyLogPattern?: RegExp;
   /**
+   * The server's own work-done progress reports checking in the background, not project
+   * loading: queries never wait for it (see ProgressTracker.ignoreServerProgress).
+   */
+  analysisProgress?: boolean;
+  /**
    * The server is loading until its first quiescent `experimental/serverStatus` (see LspClient):
    * rust-analyzer reports no progress in the moments after `initialized`, and answers then
    * (diagnostics of a fresh server) would be empty.
@@ -111,7 +116,8 @@ function builtinSpecs(root: string): ServerSpec[] {
       }],
     };
   // pyright enumerates the workspace in time slices after `initialized` and answers queries from
-  // the files found so far; it reports the end of that only in its log.
+  // the files found so far; it reports the end of that only in its log. Its work-done progress
+  // ("N files to analyze") is checking, which its queries do not need, and can outlast it.
   const pyrightReady = /^(Found \d+ source files?|No source files found)/;
   const pythonSettings = {
     python: { analysis: { autoSearchPaths: true, useLibraryCodeForTypes: true } },
@@ -139,6 +145,7 @@ function builtinSpecs(root: string): ServerSpec[] {
           install: "npm install -g pyright",
           settings: pythonSettings,
           readyLogPattern: pyrightReady,
+          analysisProgress: true,
         },
         {
           command: "basedpyright-langserver",
@@ -146,6 +153,7 @@ function builtinSpecs(root: string): ServerSpec[] {
           install: "pip install basedpyright",
           settings: { ...pythonSettings, basedpyright: pythonSettings.python },
           readyLogPattern: pyrightReady,
+          analysisProgress: true,
         },
         {
           command: "pylsp",

@@ -410,6 +410,8 @@ export class ManagedServer implements LanguageServer {
       `${this.id}: started ${resolved.path} (pid ${client.pid}) in ` +
         `${Math.round(performance.now() - began)} ms`,
     );
+    // Before any document is opened, so no checking progress of ours is ever counted.
+    if (resolved.command.analysisProgress) client.progress.ignoreServerProgress();
     if (this.#running) this.#restarts++;
     this.#running = {
       command: resolved.command.command,

@@ -495,11 +495,15 @@ async function prepareWatch(
       return null;
     }
   };
-  // One file after another: servers that push diagnostics (pyright) are asked by opening each.
-  const before = new Map<string, ErrorSet | null>();
-  for (const [b, a] of files) {
-    before.set(a ?? b!, b === null ? new Map() : await errorsOf(b, true, ctx.signal));
-  }
+  // All files at once: the server checks them together (pyright's checking progress, which
+  // could outlast it, no longer holds queries up: ProgressTracker.ignoreServerProgress).
+  const before = new Map<string, ErrorSet | null>(
+    await Promise.all(
+      files.map(async ([b, a]) =>
+        [a ?? b!, b === null ? new Map() : await errorsOf(b, true, ctx.signal)] as const
+      ),
+    ),
+  );
   log.debug(
     `new diagnostics: ${files.length} file(s) listed in ${(listed - started).toFixed(1)} ms, ` +
       `their errors before in ${(performance.now() - listed).toFixed(1)} ms`,
@@ -520,15 +524,17 @@ async function prepareWatch(
       // Started once the answer is on its way (a macrotask later): its client-side work never
       // delays an answer that is not going to wait for it.
       const done = new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
-        for (const [, a] of files) {
+        const checked = await Promise.all(files.map(async ([, a]) => {
           const old = a === null ? null : before.get(a);
-          if (!old) continue;
-          const now = await errorsOf(a!, false, signal);
-          if (!now) continue;
-          for (const [key, e] of now) {
-            const extra = e.count - (old.get(key)?.count ?? 0);
+          return old ? { a: a!, old, now: await errorsOf(a!, false, signal) } : null;
+        }));
+        // Reported in the files' order, whichever answered first.
+        for (const entry of checked) {
+          if (!entry?.now) continue;
+          for (const [key, e] of entry.now) {
+            const extra = e.count - (entry.old.get(key)?.count ?? 0);
             for (let n = 0; n < extra; n++) {
-              call.found.push({ relPath: a!, line: e.line, message: e.message });
+              call.found.push({ relPath: entry.a, line: e.line, message: e.message });
             }
           }
         }
