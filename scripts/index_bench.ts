@@ -2,7 +2,7 @@
  * The symbol-index rows of `deno task bench` (also runnable alone):
  *
  *     deno run -A scripts/index_bench.ts [--sizes 3000,20000] [--large] [--runs 20]
- *        [--out bench-results.json] [--no-server]
+ *        [--out FILE (default bench-results/index-<date>.json)] [--no-server]
  *
  * On projects from engine_bench's generator (one per size; `--large` adds 50,000 files) it
  * measures: the index build cold (no cache) against reading every file once (the least any
@@ -14,7 +14,7 @@
  * Every row carries its baseline and ratio; the rows are saved as JSON.
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { DeclarationIndex, ParseWorkers } from "../src/index/mod.ts";
@@ -103,12 +103,15 @@ export async function benchRoot(
   options: { runs: number; server: boolean; log: (line: string) => void },
 ): Promise<IndexBenchRow[]> {
   const rows: IndexBenchRow[] = [];
-  const add = (row: string, ms: number, baseline: string, baselineMs: number) => {
+  const add = (row: string, ms: number, baseline: string, baselineMs: number, unit = "ms") => {
     const r = { files, row, ms, baseline, baselineMs, ratio: ms / Math.max(baselineMs, 1e-6) };
     rows.push(r);
+    const u = unit.padEnd(2);
     options.log(
-      `${String(files).padStart(6)}  ${row.padEnd(44)} ${ms.toFixed(3).padStart(10)} ms   ` +
-        `${baseline.padEnd(34)} ${baselineMs.toFixed(3).padStart(10)} ms   ${r.ratio.toFixed(2)}x`,
+      `${String(files).padStart(6)}  ${row.padEnd(44)} ${ms.toFixed(3).padStart(10)} ${u}   ` +
+        `${baseline.padEnd(34)} ${baselineMs.toFixed(3).padStart(10)} ${u}   ${
+          r.ratio.toFixed(2)
+        }x`,
     );
   };
   {
@@ -180,6 +183,10 @@ export async function benchRoot(
       const findMs = await median(options.runs, warmFind);
       await live.dispose();
       const server = await pool.serverFor(anyFile);
+      // The index answered without the server, so nothing is open in it yet: tsserver answers
+      // workspace/symbol only for the projects of open files (as the workspace_symbols tool
+      // anchors one).
+      await server.syncFiles([anyFile]);
       const raw = () => server.request<unknown[]>("workspace/symbol", { query: target });
       // tsserver can fail workspace/symbol while one of its projects is still being set up
       // ("reading 'getSourceFiles'"): a few tries, and the row says so if it never answers.
@@ -199,7 +206,7 @@ export async function benchRoot(
     await pool.dispose();
     workers.close();
     sampleRss();
-    add("peak RSS of this process (MB)", peakRss / 2 ** 20, "RSS after start (MB)", startRss);
+    add("peak RSS of this process", peakRss / 2 ** 20, "RSS after start", startRss, "MB");
   }
   return rows;
 }
@@ -214,7 +221,7 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
       sizes: { type: "string", default: "3000,20000" },
       large: { type: "boolean", default: false },
       runs: { type: "string", default: "20" },
-      out: { type: "string", default: "bench-results.json" },
+      out: { type: "string" },
       "no-server": { type: "boolean", default: false },
     },
     strict: false,
@@ -235,10 +242,14 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
       }),
     );
   }
-  const out = String(values.out);
+  // Beside `deno task bench`'s own results (bench-results/, gitignored).
+  const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "-");
+  const out = typeof values.out === "string" ? values.out : `bench-results/index-${stamp}.json`;
+  await Deno.mkdir(dirname(out) || ".", { recursive: true });
   await Deno.writeTextFile(
     out,
-    JSON.stringify({ date: new Date().toISOString(), deno: Deno.version.deno, rows }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), deno: Deno.version.deno, rows }, null, 2) +
+      "\n",
   );
   console.log(`Saved ${rows.length} rows to ${Deno.realPathSync(out)}`);
   return rows;
