@@ -78,14 +78,20 @@ async function textScan(project: Project, needle: string): Promise<string[]> {
 /** Measure one project size (a generated project, removed afterwards). */
 export async function benchSize(
   files: number,
-  options: { runs: number; server: boolean; log: (line: string) => void },
+  options: {
+    runs: number;
+    server: boolean;
+    log: (line: string) => void;
+    symbol?: string | undefined;
+  },
 ): Promise<IndexBenchRow[]> {
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-index-bench-" }));
   const root = join(parent, "project");
   await Deno.mkdir(root);
   try {
     await generate(root, files);
-    return await benchRoot(root, files, `Widget${Math.floor(files / 2)}`, "src/core.ts", options);
+    const target = options.symbol ?? `Widget${Math.floor(files / 2)}`;
+    return await benchRoot(root, files, target, "src/core.ts", options);
   } finally {
     await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
@@ -223,6 +229,9 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
       runs: { type: "string", default: "20" },
       out: { type: "string" },
       "no-server": { type: "boolean", default: false },
+      // The name to look up (default: one declared once, Widget<n/2>; `Core` is named in a
+      // tenth of the files, so its first search waits for the whole index).
+      symbol: { type: "string" },
     },
     strict: false,
   });
@@ -239,6 +248,7 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
         runs: Number(values.runs),
         server: !values["no-server"],
         log: console.log,
+        symbol: typeof values.symbol === "string" ? values.symbol : undefined,
       }),
     );
   }
