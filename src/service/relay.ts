@@ -92,20 +92,19 @@ export async function connectOrStart(
   return null;
 }
 
-/** Send a hello and read the welcome; the reader then carries the session's bytes. */
+/**
+ * Send a hello and read the welcome; the reader then carries the session's bytes. The welcome
+ * is null when the service closed the connection without one (it was going away).
+ */
 async function greet(
   conn: Deno.Conn,
   hello: Hello,
-): Promise<{ welcome: Welcome; lines: LineReader }> {
+): Promise<{ welcome: Welcome | null; lines: LineReader }> {
   const writer = conn.writable.getWriter();
   await writer.write(jsonLine(hello));
   writer.releaseLock();
   const lines = new LineReader(conn.readable);
-  const welcome = await lines.nextJson<Welcome>();
-  return {
-    welcome: welcome ?? { ok: false, error: "The service closed the connection." },
-    lines,
-  };
+  return { welcome: await lines.nextJson<Welcome>(), lines };
 }
 
 /**
@@ -119,7 +118,8 @@ export async function askServices(op: "status" | "stop"): Promise<Welcome[]> {
     if (!connection) continue;
     try {
       const hello = { sextant: VERSION, token: connection.token, op };
-      answers.push((await greet(connection.conn, hello)).welcome);
+      const { welcome } = await greet(connection.conn, hello);
+      answers.push(welcome ?? { ok: false, error: "The service closed the connection." });
     } finally {
       try {
         connection.conn.close();
@@ -195,6 +195,15 @@ export async function relay(options: CliOptions): Promise<boolean> {
       greeted = await greet(conn, { ...hello, token });
     } catch (error) {
       log.warn(`the shared service did not answer (${(error as Error).message})`);
+      return null;
+    }
+    if (greeted.welcome === null) {
+      // A service that was going away (killed, or exiting) accepted and closed: like one that
+      // does not answer, the caller starts or waits for another.
+      log.warn("the shared service closed the connection before its welcome");
+      try {
+        conn.close();
+      } catch { /* closed */ }
       return null;
     }
     if (!greeted.welcome.ok) {
