@@ -7,7 +7,7 @@
  * @module
  */
 import { flattenReferences } from "../helpers/symbols.ts";
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { jdtlsWorkspace } from "../../src/lsp/registry.ts";
@@ -125,6 +125,34 @@ Deno.test({
         assertStringIncludes(hover.documentation, "Adds up the areas of all shapes.");
       });
 
+      await t.step("type_definition, completions and call_hierarchy", async () => {
+        // App.java line 10: `            total += shape.area();`, `shape` at column 22.
+        const typeDef = JSON.parse(
+          await s.ok("type_definition", { relative_path: `${J}/App.java`, line: 10, column: 22 }),
+        );
+        assertEquals([typeDef.file, typeDef.line, typeDef.preview], [
+          `${J}/Shape.java`,
+          4,
+          "public interface Shape {",
+        ]);
+        const completions = JSON.parse(
+          await s.ok("completions", { relative_path: `${J}/App.java`, line: 10, column: 28 }),
+        );
+        const labels = completions.completions.map((c: { label: string }) => c.label);
+        assert(labels.includes("area") && labels.includes("name"), JSON.stringify(labels));
+        const calls = JSON.parse(
+          await s.ok("call_hierarchy", {
+            relative_path: `${J}/App.java`,
+            name_path: "App/totalArea(List<Shape>)",
+            direction: "incoming",
+          }),
+        );
+        assertEquals(
+          calls.incoming.map((c: { name: string; file: string }) => [c.name, c.file]),
+          [["main(String[]) : void", `${J}/App.java`]],
+        );
+      });
+
       await t.step("rename_symbol applied to the declaration and its call", async () => {
         await s.ok("rename_symbol", {
           name_path: "App/totalArea(List<Shape>)",
@@ -155,6 +183,19 @@ Deno.test({
         assertEquals(found.map((x) => x.body), [body]);
       });
 
+      await t.step("insert_after_symbol", async () => {
+        await s.ok("insert_after_symbol", {
+          relative_path: `${J}/Square.java`,
+          name_path: "Square/name()",
+          body: "\n    public double perimeter() {\n        return 4 * side;\n    }\n",
+        });
+        assertEquals(
+          await s.ok("get_symbols_overview", { relative_path: `${J}/Square.java` }),
+          '{"Package":["demo"],"Class":[{"Square":{"Constructor":["Square(double)"],' +
+            '"Method":["area()","name()","perimeter()"]}}]}',
+        );
+      });
+
       await t.step("diagnostics follow an edit", async () => {
         assertEquals(
           await s.ok("get_diagnostics_for_file", { relative_path: `${J}/Square.java` }),
@@ -170,6 +211,18 @@ Deno.test({
             d.message
           ),
           ["sides cannot be resolved to a variable"],
+        );
+      });
+      await t.step("format_file", async () => {
+        await s.write(
+          `${J}/Messy.java`,
+          "package demo;\nclass Messy {\nint   add( int a,int b ){return a+b;}\n}\n",
+        );
+        const applied = JSON.parse(await s.ok("format_file", { relative_path: `${J}/Messy.java` }));
+        assertEquals([applied.formatted, applied.applied], [true, true]);
+        assertEquals(
+          await s.read(`${J}/Messy.java`),
+          "package demo;\n\nclass Messy {\n    int add(int a, int b) {\n        return a + b;\n    }\n}\n",
         );
       });
     } finally {
