@@ -27,6 +27,7 @@ export const LANGUAGES: ReadonlyArray<[id: string, name: string]> = [
   ["rust", "Rust"],
   ["go", "Go"],
   ["cpp", "C/C++"],
+  ["java", "Java"],
   ["ada", "Ada"],
   ["bash", "Bash"],
   ["yaml", "YAML"],

@@ -19,6 +19,7 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
     "rust-analyzer",
     "gopls",
     "clangd",
+    "jdtls",
     "ada_language_server",
     "bash-language-server",
     "yaml-language-server",

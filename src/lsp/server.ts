@@ -97,8 +97,21 @@ export class ManagedServer implements LanguageServer {
   /** Path of the executable last tried, for messages. */
   #attemptPath: string | null = null;
 
+  /**
+   * The server's capabilities, with those it registered dynamically (`client/registerCapability`)
+   * added: Eclipse JDT LS offers `textDocument/implementation` and others only that way.
+   */
   get capabilities(): Record<string, unknown> {
-    return this.#client?.capabilities ?? {};
+    const client = this.#client;
+    if (!client) return {};
+    let merged: Record<string, unknown> | null = null;
+    for (const r of client.registrations.values()) {
+      const key = DYNAMIC_PROVIDERS[r.method];
+      if (!key || client.capabilities[key]) continue;
+      merged ??= { ...client.capabilities };
+      merged[key] = r.registerOptions ?? true;
+    }
+    return merged ?? client.capabilities;
   }
 
   /** Process id of the running server (its process group id too), or null. */
@@ -532,6 +545,27 @@ export class ManagedServer implements LanguageServer {
     });
   }
 }
+
+/** The capability a dynamically registered request method stands for. */
+const DYNAMIC_PROVIDERS: Record<string, string> = {
+  "textDocument/implementation": "implementationProvider",
+  "textDocument/typeDefinition": "typeDefinitionProvider",
+  "textDocument/declaration": "declarationProvider",
+  "textDocument/definition": "definitionProvider",
+  "textDocument/references": "referencesProvider",
+  "textDocument/hover": "hoverProvider",
+  "textDocument/rename": "renameProvider",
+  "textDocument/documentSymbol": "documentSymbolProvider",
+  "workspace/symbol": "workspaceSymbolProvider",
+  "textDocument/formatting": "documentFormattingProvider",
+  "textDocument/rangeFormatting": "documentRangeFormattingProvider",
+  "textDocument/codeAction": "codeActionProvider",
+  "textDocument/completion": "completionProvider",
+  "textDocument/signatureHelp": "signatureHelpProvider",
+  "textDocument/prepareCallHierarchy": "callHierarchyProvider",
+  "textDocument/prepareTypeHierarchy": "typeHierarchyProvider",
+  "workspace/executeCommand": "executeCommandProvider",
+};
 
 /** Whether a server's capabilities ask for `workspace/didRenameFiles`. */
 function wantsDidRename(capabilities: Record<string, unknown>): boolean {
