@@ -16,8 +16,9 @@
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
  * the generated project, `--sizes 3000,20000,50000` the generated scale rows (default 3000),
  * `--real typeorm,aws` the real trees (default typeorm; `--real ""` none), `--no-engine`,
- * `--no-scale`, `--out FILE`, `--compare FILE`, `--only new-errors` runs just the new-errors
- * report rows.
+ * `--no-scale`, `--languages rust,go,c` the real-code rows per language (bench_languages.ts;
+ * `--languages ""` none), `--out FILE`, `--compare FILE`, `--only new-errors` runs just the
+ * new-errors report rows.
  * @module
  */
 import { join } from "node:path";
@@ -33,6 +34,7 @@ import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { callTool } from "../src/tools/call.ts";
 import { repl } from "../src/tools/repl/repl.ts";
 import type { Tool, ToolContext } from "../src/tools/tool.ts";
+import type { RealId } from "../tests/helpers/real_code.ts";
 import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
@@ -363,6 +365,7 @@ if (import.meta.main) {
       out: { type: "string" },
       compare: { type: "string" },
       only: { type: "string" },
+      languages: { type: "string", default: "rust,go,c" },
     },
   });
   console.log(
@@ -374,6 +377,12 @@ if (import.meta.main) {
   const startRss = Deno.memoryUsage().rss;
   const files = Number(values.files);
   const runs = Number(values.runs);
+  const languages = values.languages ? values.languages.split(",") : [];
+  const unknown = languages.filter((l) => !["rust", "go", "c"].includes(l));
+  if (unknown.length > 0) {
+    console.error(`--languages: unknown ${unknown.join(", ")} (known: rust, go, c)`);
+    Deno.exit(2);
+  }
   if (values.only !== undefined && values.only !== "new-errors") {
     console.error(`--only: unknown part '${values.only}' (known: new-errors)`);
     Deno.exit(2);
@@ -584,6 +593,10 @@ if (import.meta.main) {
   if (!values["no-engine"]) await runEngineBench(["--files", values.files, "--runs", values.runs]);
   if (!values["no-scale"]) {
     await runScaleBench({ sizes: values.sizes, real: values.real, runs: values.runs });
+  }
+  if (languages.length > 0) {
+    const { benchLanguages } = await import("./bench_languages.ts");
+    await benchLanguages({ runs, only: languages as RealId[] });
   }
   printHeader("Every recorded row");
   for (const r of [...results]) printRow(r);

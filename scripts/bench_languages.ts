@@ -32,6 +32,7 @@ import {
 } from "../tests/helpers/real_code.ts";
 import { connect } from "../tests/helpers/mcp.ts";
 import { LSP_CACHE } from "../tests/helpers/lsp.ts";
+import { record } from "./bench_results.ts";
 
 /** The symbol each project's references are asked for (as in tests/languages/real_*_test.ts). */
 export const TARGETS: Record<RealId, Spot & { namePath: string }> = {
@@ -213,12 +214,43 @@ export function printLanguageRows(rows: LanguageRow[]): void {
   for (const b of body) console.log(line(b));
 }
 
-/** Measure and print: the entry point `deno task bench` calls. */
+/** Record `rows` as `deno task bench` rows (bench_results.ts), each with its raw baseline. */
+export function recordLanguageRows(rows: LanguageRow[]): void {
+  for (const r of rows) {
+    const refs = `${r.oursRefs}/${r.rawRefs} references`;
+    record(
+      r.project,
+      "find_references, cold (start, load, answer)",
+      r.oursCold,
+      "ms",
+      "raw server, cold",
+      r.rawCold,
+      `${refs}; ours incl. ${fmt(r.oursStart)} ms to start main.ts and the MCP handshake`,
+      { quiet: true },
+    );
+    record(
+      r.project,
+      "find_references, warm",
+      r.oursWarm,
+      "ms",
+      "raw server, warm",
+      r.rawWarm,
+      refs,
+      {
+        quiet: true,
+      },
+    );
+  }
+}
+
+/** Measure, print and record: the entry point `deno task bench` calls. */
 export async function benchLanguages(
   options: { runs?: number; only?: RealId[] } = {},
 ): Promise<LanguageRow[]> {
   const rows = await measureLanguages(options);
+  console.log("\nReferences on real code with dependencies, per language (bench_languages.ts)\n");
   printLanguageRows(rows);
+  recordLanguageRows(rows);
   return rows;
 }
 
