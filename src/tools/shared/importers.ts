@@ -89,7 +89,57 @@ function indexOf(project: Project): ImportIndex {
   return index;
 }
 
-/** Read a file's import lines again when its size or mtime changed (or drop a missing file). */
+/**
+ * The extensions of the languages whose import lines {@linkcode IMPORT_LINE} reads; other files
+ * (data, source maps, binaries) are listed but never read.
+ */
+const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".vue",
+  ".svelte",
+  ".py",
+  ".pyi",
+  ".rs",
+  ".go",
+  ".c",
+  ".h",
+  ".cc",
+  ".cpp",
+  ".cxx",
+  ".hh",
+  ".hpp",
+  ".hxx",
+  ".java",
+  ".kt",
+]);
+
+/** Files read at once by a walk. */
+const WALK_CONCURRENCY = 16;
+
+/** Whether a file's import lines must be read again (new, or its size or mtime changed). */
+function stale(index: ImportIndex, relPath: string, info: Deno.FileInfo): boolean {
+  const known = index.files.get(relPath);
+  return !known || known.mtime !== (info.mtime?.getTime() ?? 0) || known.size !== info.size;
+}
+
+function scanBytes(relPath: string, bytes: Uint8Array | null, info: Deno.FileInfo): Scanned {
+  const text = bytes !== null && SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())
+    ? new TextDecoder().decode(bytes)
+    : null;
+  return scan(text, info.mtime?.getTime() ?? 0, info.size);
+}
+
+/**
+ * Read a file's import lines again when its size or mtime changed (or drop a missing file).
+ * Synchronous: for the few files our own writes just changed.
+ */
 function rescan(project: Project, index: ImportIndex, relPath: string): void {
   const abs = project.absolute(relPath);
   let info: Deno.FileInfo;
@@ -99,24 +149,50 @@ function rescan(project: Project, index: ImportIndex, relPath: string): void {
     index.files.delete(relPath);
     return;
   }
-  const mtime = info.mtime?.getTime() ?? 0;
-  const known = index.files.get(relPath);
-  if (known && known.mtime === mtime && known.size === info.size) return;
-  let text: string | null = null;
+  if (!stale(index, relPath, info)) return;
+  let bytes: Uint8Array | null = null;
+  if (SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())) {
+    try {
+      bytes = Deno.readFileSync(abs);
+    } catch { /* unreadable: no imports */ }
+  }
+  index.files.set(relPath, scanBytes(relPath, bytes, info));
+}
+
+/** {@linkcode rescan} without blocking: a walk of a large tree must not stall other calls. */
+async function rescanAsync(project: Project, index: ImportIndex, relPath: string): Promise<void> {
+  const abs = project.absolute(relPath);
+  let info: Deno.FileInfo;
   try {
-    text = new TextDecoder().decode(Deno.readFileSync(abs));
-  } catch { /* unreadable: no imports */ }
-  index.files.set(relPath, scan(text, mtime, info.size));
+    info = await Deno.stat(abs);
+  } catch {
+    index.files.delete(relPath);
+    return;
+  }
+  if (!stale(index, relPath, info)) return;
+  let bytes: Uint8Array | null = null;
+  if (SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())) {
+    try {
+      bytes = await Deno.readFile(abs);
+    } catch { /* unreadable: no imports */ }
+  }
+  index.files.set(relPath, scanBytes(relPath, bytes, info));
 }
 
 /** List every file below the root again, scanning new and changed ones. */
 async function walk(project: Project, index: ImportIndex, signal?: AbortSignal): Promise<void> {
   const seen = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
   for await (const entry of project.walk(".", signal ? { signal } : {})) {
     if (entry.isDirectory) continue;
     seen.add(entry.path);
-    rescan(project, index, entry.path);
+    const p: Promise<void> = rescanAsync(project, index, entry.path).finally(() =>
+      inFlight.delete(p)
+    );
+    inFlight.add(p);
+    if (inFlight.size >= WALK_CONCURRENCY) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
   for (const relPath of [...index.files.keys()]) {
     if (!seen.has(relPath)) index.files.delete(relPath);
   }
