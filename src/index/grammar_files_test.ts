@@ -20,6 +20,7 @@ Deno.test("grammar files: each grammar loads when first needed and parses", asyn
     c: "int A(void) { return 0; }\n",
     cpp: "int A() { return 0; }\n",
     bash: "A() { :; }\n",
+    java: "class A { void m() {} }\n",
   };
   for (const id of GRAMMAR_IDS) {
     const symbols = await parseDeclarations(samples[id]!, id);

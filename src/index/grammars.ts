@@ -15,7 +15,8 @@ export type GrammarId =
   | "go"
   | "c"
   | "cpp"
-  | "bash";
+  | "bash"
+  | "java";
 
 const BY_EXTENSION: Readonly<Record<string, GrammarId>> = {
   ".ts": "typescript",
@@ -41,6 +42,7 @@ const BY_EXTENSION: Readonly<Record<string, GrammarId>> = {
   ".hxx": "cpp",
   ".sh": "bash",
   ".bash": "bash",
+  ".java": "java",
 };
 
 /** Every grammar the index uses. */
@@ -54,6 +56,7 @@ export const GRAMMAR_IDS: readonly GrammarId[] = [
   "c",
   "cpp",
   "bash",
+  "java",
 ];
 
 /** The grammar for a path, or null when the index does not parse such files. */

@@ -26,6 +26,8 @@ import {
 } from "./samples.ts";
 import { EXACT_GRAMMARS } from "../../src/index/extract.ts";
 import { grammarFor } from "../../src/index/grammars.ts";
+import { java21Env } from "../helpers/java.ts";
+import { skipUnless } from "../helpers/lsp.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);
 
@@ -72,6 +74,86 @@ for (const { fixture, server } of CASES) {
     }
   });
 }
+
+/**
+ * JDT LS's names carry parameter types and a generic method's type parameters (`area()`,
+ * `pick(T, T) <T>`); the index's do not.
+ */
+function withoutParameters(line: string): string {
+  return line.replace(/\([^()/]*\)(?: <[^/:]*>)?(?=[/:])/g, "");
+}
+
+const javaEnv = java21Env();
+
+Deno.test({
+  name: "declaration index agrees with jdtls on fixtures/java/shapes",
+  ignore: skipUnless(
+    hasServer("jdtls") && javaEnv !== null,
+    "the Java index agreement (jdtls and a Java 21+ runtime)",
+  ),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const saved = Object.fromEntries(Object.keys(javaEnv!).map((k) => [k, Deno.env.get(k)]));
+  for (const [k, v] of Object.entries(javaEnv!)) Deno.env.set(k, v);
+  try {
+    await using fx = await fixtureProject("java/shapes");
+    // Constructs the fixture lacks: an enum, a record, a nested type, constants, an annotation.
+    await Deno.writeTextFile(
+      fx.path("src/main/java/demo/Extras.java"),
+      [
+        "package demo;",
+        "",
+        "public class Extras {",
+        "    public static final int LIMIT = 3;",
+        "    static int count, total;",
+        "",
+        "    enum Color { RED, GREEN }",
+        "",
+        '    interface Named { String PREFIX = "n"; String label(); }',
+        "",
+        "    record Point(int x, int y) {",
+        "        Point {",
+        "            if (x < 0) throw new IllegalArgumentException();",
+        "        }",
+        "        int sum() { return x + y; }",
+        "    }",
+        "",
+        "    @interface Marker { int value() default 0; }",
+        "",
+        "    static class Inner { void run() { Runnable r = () -> {}; r.run(); } }",
+        "",
+        "    <T> T pick(T a, T b) { return a; }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const index = new DeclarationIndex(fx.project, { watch: false, persist: false });
+    try {
+      await index.ready();
+      const symbols = new SymbolIndex(fx.project, fx.pool);
+      const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
+      assertEquals(files.length, 5);
+      const fromIndex: Record<string, string[]> = {};
+      const fromServer: Record<string, string[]> = {};
+      for (const relPath of files) {
+        fromIndex[relPath] = outline(fromCompact(index.declarations(relPath)!, relPath));
+        fromServer[relPath] = outline((await symbols.fileSymbols(relPath)).roots)
+          .map(withoutParameters).sort();
+      }
+      assertEquals(fromIndex, fromServer);
+      // Java is not proven exact: the server answers, the index picks the files.
+      assert(files.every((f) => !EXACT_GRAMMARS.has(grammarFor(f)!)));
+    } finally {
+      await index.dispose();
+    }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) Deno.env.delete(k);
+      else Deno.env.set(k, v);
+    }
+  }
+});
 
 // --- exact agreement ----------------------------------------------------------------------------
 
