@@ -29,6 +29,12 @@ export interface ReferenceHit {
   symbol: SymbolNode;
 }
 
+/**
+ * Marks the end of one stage of a query, named (profiling: scripts/refs_profile.ts prints the
+ * time between marks). Optional everywhere; tools pass none.
+ */
+export type StageMark = (stage: string) => void;
+
 /** A location as servers send it (Location or LocationLink), normalized. */
 export interface NormalizedLocation {
   uri: string;
@@ -137,10 +143,12 @@ export async function findReferences(
   index: SymbolIndex,
   target: SymbolMatch,
   options: RequestOptions = {},
+  mark: StageMark = () => {},
 ): Promise<ReferenceHit[]> {
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
+  mark("server ready");
   const result = await server.request<unknown>(
     "textDocument/references",
     {
@@ -150,6 +158,7 @@ export async function findReferences(
     },
     { ...options, sync: [relPath] },
   );
+  mark("references request");
   const byFile = new Map<string, Position[]>();
   for (const loc of normalizeLocations(result)) {
     const rel = projectPathOf(index, server, loc.uri);
@@ -190,6 +199,7 @@ export async function findReferences(
     }
     return out;
   });
+  mark("containing symbols");
   return hits.flat();
 }
 

@@ -9,6 +9,7 @@ import {
   findImplementations as implementationsOf,
   findReferences,
   type ReferenceHit,
+  type StageMark,
 } from "../../lsp/symbols_queries.ts";
 import {
   describe,
@@ -18,7 +19,7 @@ import {
   requestOptions,
   symbolDict,
 } from "../shared/symbols.ts";
-import { defineTool, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
@@ -68,50 +69,69 @@ export const findReferencingSymbols = defineTool({
   },
   markers: ["symbolic-read"],
   readOnly: true,
-  async handler(args, ctx) {
-    const { index, options, target, wanted } = await resolveQueryTarget(
-      ctx,
-      args,
-      "find_referencing_symbols",
-    );
-    const hits = (await findReferences(index, target, options)).filter((h) =>
-      wanted(h.symbol.kind)
-    );
-    const linesOf = new Map<string, string[]>();
-    const full = groupByFileAndKind(hits, (h) => {
-      let lines = linesOf.get(h.relPath);
-      if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
-      const line = h.position.line;
-      return {
-        name_path: namePathOf(h.symbol),
-        body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
-        content_around_reference: formatMatch(lines, line, line, 1, 1),
-      };
-    });
-    return {
-      text: toJson(full),
-      shorter: [
-        {
-          note: "References without surrounding lines:",
-          text: () =>
-            toJson(groupByFileAndKind(hits, (h) => ({
-              name_path: namePathOf(h.symbol),
-              reference_line: h.position.line,
-            }))),
-        },
-        {
-          note: "Reference counts per file:",
-          text: () => {
-            const counts: Record<string, number> = {};
-            for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
-            return toJson(counts);
-          },
-        },
-        { note: "", text: () => `Found ${hits.length} references.` },
-      ],
-    };
-  },
+  handler: (args, ctx) => referencingSymbols(ctx, args),
 });
+
+/**
+ * find_referencing_symbols' answer; `mark` names the end of each stage (profiling:
+ * scripts/refs_profile.ts).
+ */
+export async function referencingSymbols(
+  ctx: ToolContext,
+  args: {
+    name_path: string;
+    relative_path: string;
+    include_kinds: number[];
+    exclude_kinds: number[];
+  },
+  mark: StageMark = () => {},
+): Promise<ToolAnswer> {
+  const { index, options, target, wanted } = await resolveQueryTarget(
+    ctx,
+    args,
+    "find_referencing_symbols",
+  );
+  mark("locate target");
+  const hits = (await findReferences(index, target, options, mark)).filter((h) =>
+    wanted(h.symbol.kind)
+  );
+  const linesOf = new Map<string, string[]>();
+  const full = groupByFileAndKind(hits, (h) => {
+    let lines = linesOf.get(h.relPath);
+    if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
+    const line = h.position.line;
+    return {
+      name_path: namePathOf(h.symbol),
+      body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
+      content_around_reference: formatMatch(lines, line, line, 1, 1),
+    };
+  });
+  mark("group, context lines");
+  const text = toJson(full);
+  mark("JSON");
+  return {
+    text,
+    shorter: [
+      {
+        note: "References without surrounding lines:",
+        text: () =>
+          toJson(groupByFileAndKind(hits, (h) => ({
+            name_path: namePathOf(h.symbol),
+            reference_line: h.position.line,
+          }))),
+      },
+      {
+        note: "Reference counts per file:",
+        text: () => {
+          const counts: Record<string, number> = {};
+          for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
+          return toJson(counts);
+        },
+      },
+      { note: "", text: () => `Found ${hits.length} references.` },
+    ],
+  };
+}
 
 /** Serena's grouping of references: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
 function groupByFileAndKind<T>(
