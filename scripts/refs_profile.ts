@@ -47,6 +47,31 @@ async function profiledCall(ctx: ToolContext, args: Parameters<typeof referencin
   return { stages, text };
 }
 
+/** CPU time (ms) of a process and its descendants, from /proc (0 when gone). */
+function cpuOf(pid: number): number {
+  let ticks = 0;
+  const walk = (p: number) => {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${p}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]);
+      for (const t of Deno.readDirSync(`/proc/${p}/task`)) {
+        const kids = Deno.readTextFileSync(`/proc/${p}/task/${t.name}/children`).trim();
+        for (const k of kids.split(" ").filter(Boolean)) walk(Number(k));
+      }
+    } catch { /* gone */ }
+  };
+  walk(pid);
+  return ticks * 10;
+}
+
+/** CPU time (ms) of this process alone (its threads: the parse workers too). */
+function ownCpu(): number {
+  const stat = Deno.readTextFileSync(`/proc/self/stat`);
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -132,49 +157,56 @@ if (import.meta.main) {
       });
       rawCold.push(ms);
     }
+    const rawCpu = raw ? cpuOf((raw as RawServer).pid) : NaN;
+    const cpu0 = ownCpu();
     const cold = await profiledCall(ctx, args);
+    const ownCold = ownCpu() - cpu0;
+    // Our servers are this process's children (the raw server is one too: subtracted).
+    const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
     console.log(`answer: ${cold.text.length} characters`);
+    console.log(
+      `cold CPU: raw server ${rawCpu} ms; ours: this process ${ownCold} ms, its server ` +
+        `${serverCpu} ms`,
+    );
     print("cold (server start + load + answer)", [cold.stages], rawCold);
-    const warm: Stages[] = [];
-    const rawWarm: number[] = [];
-    const rawServer = raw as RawServer | null;
-    for (let i = 0; i < runs; i++) {
-      // Alternating which goes first: the other server may still be busy after its answer.
-      const rawRun = async () => {
-        if (rawServer) rawWarm.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
-      };
-      if (i % 2 === 0) await rawRun();
-      warm.push((await profiledCall(ctx, args)).stages);
-      if (i % 2 === 1) await rawRun();
-    }
-    print("warm", warm, rawWarm);
-    // The engine alone: the document sync before each request, and the request through it.
+    // Warm: the tool, the same request through the engine alone, and the raw server, in a
+    // rotating order (a server may still be busy after its answer). Medians and minimums: on a
+    // loaded machine the minimum shows the work itself best.
     const index = session.services(project).symbols;
     const server = await index.pool.serverFor(tree.file);
-    const syncMs: number[] = [];
-    const requestMs: number[] = [];
-    const rawMs: number[] = [];
+    const warm: Stages[] = [];
+    const engine: number[] = [];
+    const rawWarm: number[] = [];
+    const rawServer = raw as RawServer | null;
+    const steps = [
+      async () => warm.push((await profiledCall(ctx, args)).stages),
+      async () =>
+        engine.push(
+          (await timed(() =>
+            server.request("textDocument/references", {
+              textDocument: { uri: server.uriOf(tree.file) },
+              position: pos,
+              context: { includeDeclaration: false },
+            }, { sync: [tree.file] })
+          ))[0],
+        ),
+      async () => {
+        if (rawServer) rawWarm.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
+      },
+    ];
     for (let i = 0; i < runs; i++) {
-      if (rawServer) rawMs.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
-      syncMs.push((await timed(() => server.syncFiles([tree.file])))[0]);
-      requestMs.push(
-        (await timed(() =>
-          server.request("textDocument/references", {
-            textDocument: { uri: server.uriOf(tree.file) },
-            position: pos,
-            context: { includeDeclaration: false },
-          }, { sync: [tree.file] })
-        ))[0],
-      );
+      for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
     }
-    const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
+    print("warm", warm, rawWarm);
+    const min = (values: number[]) => Math.min(...values);
+    const totals = warm.map((w) => w.get("total")!);
     console.log(
-      `\nengine: ${open.length} documents open; sync alone ${median(syncMs).toFixed(2)} ms, ` +
-        `references through the engine ${median(requestMs).toFixed(2)} ms ` +
-        `(raw ${median(rawMs).toFixed(2)} ms; open: ${open.join(", ")})`,
+      `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
+        (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
+        `; engine median ${median(engine).toFixed(2)} ms`,
     );
-    console.log(`warm totals: ${warm.map((w) => w.get("total")!.toFixed(0)).join(" ")}`);
-    console.log(`raw warm: ${rawWarm.map((w) => w.toFixed(0)).join(" ")}`);
+    const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
+    console.log(`  open documents: ${open.join(", ")}`);
   } finally {
     controller.abort();
     await session.dispose();

@@ -17,9 +17,15 @@ import {
   symbolsAt,
   walkSymbols,
 } from "./symbols.ts";
-import { referenceContainer } from "./reference_container.ts";
+import { containerFinder } from "./reference_container.ts";
 import { type FileSymbols, mapLimit, type SymbolIndex, type SymbolMatch } from "./symbols_index.ts";
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+
+/**
+ * How many referencing files are read and named at once (each is a file read and, for a file
+ * neither the index nor the cache holds, a documentSymbol request, which the index gates).
+ */
+const FILE_CONCURRENCY = 32;
 
 /** One reference: where it is, and the symbol that contains it (a File symbol at top level). */
 export interface ReferenceHit {
@@ -160,20 +166,27 @@ export async function findReferences(
   );
   mark("references request");
   const byFile = new Map<string, Position[]>();
+  const seen = new Set<string>();
+  /** Project path by URI (null: outside the project or ignored), asked once per file. */
+  const pathOf = new Map<string, string | null>();
   for (const loc of normalizeLocations(result)) {
-    const rel = projectPathOf(index, server, loc.uri);
+    let rel = pathOf.get(loc.uri);
+    if (rel === undefined) pathOf.set(loc.uri, rel = projectPathOf(index, server, loc.uri));
     if (rel === null) continue;
     const start = loc.range.start;
     if (rel === relPath && comparePositions(start, at) === 0) {
       continue; // the declaration itself
     }
-    const list = byFile.get(rel) ?? [];
-    if (!list.some((p) => comparePositions(p, start) === 0)) list.push(start);
-    byFile.set(rel, list);
+    const key = `${rel}\0${start.line}:${start.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const list = byFile.get(rel);
+    if (list) list.push(start);
+    else byFile.set(rel, [start]);
   }
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
-  const hits = await mapLimit(files, 16, async (rel) => {
+  const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
     let file: FileSymbols;
     try {
       file = rel === relPath ? target.file : await index.fileSymbols(rel, options);
@@ -181,10 +194,11 @@ export async function findReferences(
       if (options.signal?.aborted) throw error;
       return [];
     }
+    const containerOf = containerFinder(file.roots);
     let whole: SymbolNode | null = null;
     const out: ReferenceHit[] = [];
     for (const position of byFile.get(rel)!.sort(comparePositions)) {
-      const symbol = referenceContainer(file.roots, position);
+      const symbol = containerOf(position);
       // The reference is the target's own name (its declaration): left out, as Serena does.
       // Everything else is listed: imports, re-exports, implementations of the same name.
       if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) {

@@ -62,3 +62,44 @@ for (const c of CASES) {
     await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
   });
 }
+
+Deno.test({
+  name: "find_referencing_symbols on a cold project: the target comes from the declaration " +
+    "index, the query is the server's first request",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const c = CASES[0]!;
+  const tree = await fixtureTree(c.fixture);
+  const decoder = new TextDecoder();
+  for (const [rel, text] of Object.entries(c.extra)) {
+    tree[rel] = decoder.decode(tree[rel] as Uint8Array) + text;
+  }
+  await using h = await toolHarness(tree);
+  // Every request the tool sends, in order (the pool gives one server object per language).
+  const services = h.session.services(h.project);
+  const requests: string[] = [];
+  const wrapped = new WeakSet<object>();
+  const serverFor = services.pool.serverFor.bind(services.pool);
+  services.pool.serverFor = async (relPath, options) => {
+    const server = await serverFor(relPath, options);
+    if (!wrapped.has(server)) {
+      wrapped.add(server);
+      const request = server.request.bind(server);
+      server.request = (method, params, opts) => {
+        requests.push(`${method} ${
+          (params as { textDocument?: { uri?: string } })
+            .textDocument?.uri?.split("/").pop() ?? ""
+        }`);
+        return request(method, params, opts);
+      };
+    }
+    return server;
+  };
+  assertEquals(services.symbols.declarations?.built, false);
+  const answer = await h.call(findReferencingSymbols, c.args);
+  assertEquals(requests[0], "textDocument/references shapes.ts");
+  assertEquals(JSON.parse(answer), golden(c.golden));
+  await disposeAndCheck(h);
+});
