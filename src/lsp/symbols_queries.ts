@@ -189,7 +189,9 @@ export async function findReferences(
   const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
     let file: FileSymbols;
     try {
-      file = rel === relPath ? target.file : await index.fileSymbols(rel, options);
+      file = rel === relPath
+        ? target.file
+        : index.memoizedSymbols(rel) ?? await index.fileSymbols(rel, options);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return [];

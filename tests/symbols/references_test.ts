@@ -56,7 +56,10 @@ for (const c of CASES) {
 
     await t.step("the answer equals Serena's", async () => {
       // Equal as JSON; files in the server's order, which may differ between clients.
-      assertEquals(JSON.parse(await h.call(findReferencingSymbols, c.args)), golden(c.golden));
+      const first = await h.call(findReferencingSymbols, c.args);
+      assertEquals(JSON.parse(first), golden(c.golden));
+      // Warm: the referencing files' trees now come from memory; the same text.
+      assertEquals(await h.call(findReferencingSymbols, c.args), first);
     });
 
     await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
@@ -101,5 +104,32 @@ Deno.test({
   const answer = await h.call(findReferencingSymbols, c.args);
   assertEquals(requests[0], "textDocument/references shapes.ts");
   assertEquals(JSON.parse(answer), golden(c.golden));
+  await disposeAndCheck(h);
+});
+
+Deno.test({
+  name: "memoizedSymbols: the tree fileSymbols gave, for the content on disk only",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using h = await toolHarness({
+    ...await fixtureTree("typescript"),
+    "src/crlf.ts": "export function one(): number {\r\n  return 1;\r\n}\r\n",
+  });
+  const index = h.session.services(h.project).symbols;
+  for (const rel of ["src/shapes.ts", "src/crlf.ts"]) {
+    assertEquals(index.memoizedSymbols(rel), null, "nothing in memory yet");
+    const file = await index.fileSymbols(rel);
+    const memo = index.memoizedSymbols(rel);
+    assertEquals(memo?.text, file.text);
+    assertEquals(memo?.roots === file.roots, true, "the same tree");
+  }
+  // Changed on disk: not from memory (fileSymbols reads it again).
+  await h.write("src/crlf.ts", "export function two(): number {\n  return 2;\n}\n");
+  assertEquals(index.memoizedSymbols("src/crlf.ts"), null);
+  assertEquals((await index.fileSymbols("src/crlf.ts")).roots[0]?.name, "two");
+  await Deno.remove(h.path("src/shapes.ts"));
+  assertEquals(index.memoizedSymbols("src/shapes.ts"), null);
   await disposeAndCheck(h);
 });
