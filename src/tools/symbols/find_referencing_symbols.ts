@@ -25,7 +25,8 @@ import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { contentHash } from "../../lsp/symbol_cache.ts";
-import type { SymbolIndex } from "../../lsp/symbols_index.ts";
+import type { SymbolIndex, SymbolMatch } from "../../lsp/symbols_index.ts";
+import { findInTree, parseNamePath, pickUnique } from "../../lsp/name_path.ts";
 import { infoOf } from "../shared/info.ts";
 
 /**
@@ -55,8 +56,21 @@ async function resolveQueryTarget(
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   await parseEarly(index, relPath);
-  const target = await locate(ctx, args.name_path, relPath, options);
+  const target = inMemory(index, args.name_path, relPath) ??
+    await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
+}
+
+/**
+ * {@linkcode locate} when the file's tree is in memory for its content on disk (a warm query:
+ * no await), else null. The same rules (SymbolIndex.resolveUnique's).
+ */
+function inMemory(index: SymbolIndex, namePath: string, relPath: string): SymbolMatch | null {
+  const file = index.memoizedSymbols(relPath);
+  if (file === null) return null;
+  const pattern = parseNamePath(namePath);
+  const node = pickUnique(findInTree(file.roots, pattern), pattern, { relPath, roots: file.roots });
+  return { node, file };
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
