@@ -184,6 +184,7 @@ export async function findReferences(
     if (list) list.push(start);
     else byFile.set(rel, [start]);
   }
+  mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
   const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
