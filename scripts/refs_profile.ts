@@ -10,6 +10,7 @@
  * @module
  */
 import { join } from "node:path";
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
@@ -178,18 +179,29 @@ if (import.meta.main) {
     const engine: number[] = [];
     const rawWarm: number[] = [];
     const rawServer = raw as RawServer | null;
+    // CPU time of this process per call (µs → ms): what Sextant's own work costs, however
+    // loaded the machine (the servers' time is not in it).
+    const cpuTool: number[] = [];
+    const cpuEngine: number[] = [];
+    const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      await fn();
+      const used = process.cpuUsage(before);
+      into.push((used.user + used.system) / 1000);
+    };
     const steps = [
-      async () => warm.push((await profiledCall(ctx, args)).stages),
-      async () =>
-        engine.push(
-          (await timed(() =>
-            server.request("textDocument/references", {
-              textDocument: { uri: server.uriOf(tree.file) },
-              position: pos,
-              context: { includeDeclaration: false },
-            }, { sync: [tree.file] })
-          ))[0],
-        ),
+      () => withCpu(cpuTool, async () => warm.push((await profiledCall(ctx, args)).stages)),
+      () =>
+        withCpu(cpuEngine, async () =>
+          engine.push(
+            (await timed(() =>
+              server.request("textDocument/references", {
+                textDocument: { uri: server.uriOf(tree.file) },
+                position: pos,
+                context: { includeDeclaration: false },
+              }, { sync: [tree.file] })
+            ))[0],
+          )),
       async () => {
         if (rawServer) rawWarm.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
       },
@@ -204,6 +216,10 @@ if (import.meta.main) {
       `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
         (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
         `; engine median ${median(engine).toFixed(2)} ms`,
+    );
+    console.log(
+      `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +
+        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms`,
     );
     const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
     console.log(`  open documents: ${open.join(", ")}`);
