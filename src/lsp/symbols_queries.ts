@@ -99,6 +99,50 @@ export function projectPathOf(
   return rel;
 }
 
+/** URI text that a plain path below the root never has (escapes, queries, `.` and `..`, `//`). */
+const UNPLAIN_URI = /[%?#\\]|\/\/|(^|\/)\.\.?(\/|$)/;
+
+/**
+ * {@linkcode projectPathOf} for the many locations of one answer: each URI asked once; a plain
+ * URI below the root's is cut to its path without decoding it; each folder's ignore verdict is
+ * decided once (a file is ignored when a folder above it is, or itself: isIgnoredDeep's rule).
+ */
+export function projectPaths(
+  index: SymbolIndex,
+  server: LanguageServer,
+): (uri: string) => string | null {
+  const ignore = index.project.ignore;
+  const rootUri = `${server.uriOf(".").replace(/\/+$/, "")}/`;
+  const byUri = new Map<string, string | null>();
+  const folderIgnored = new Map<string, boolean>();
+  const ignoredFolder = (dir: string): boolean => {
+    if (dir === "") return false;
+    let verdict = folderIgnored.get(dir);
+    if (verdict === undefined) {
+      const slash = dir.lastIndexOf("/");
+      verdict = ignoredFolder(slash === -1 ? "" : dir.slice(0, slash)) ||
+        ignore.isIgnored(dir, true);
+      folderIgnored.set(dir, verdict);
+    }
+    return verdict;
+  };
+  return (uri) => {
+    let rel = byUri.get(uri);
+    if (rel !== undefined) return rel;
+    const rest = uri.startsWith(rootUri) ? uri.slice(rootUri.length) : null;
+    rel = rest !== null && rest !== "" && !UNPLAIN_URI.test(rest) ? rest : server.relPathOf(uri);
+    if (rel === null || rel === "" || rel.startsWith("..")) rel = null;
+    else {
+      const slash = rel.lastIndexOf("/");
+      if (ignoredFolder(slash === -1 ? "" : rel.slice(0, slash)) || ignore.isIgnored(rel, false)) {
+        rel = null;
+      }
+    }
+    byUri.set(uri, rel);
+    return rel;
+  };
+}
+
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
 
 function isWordAt(line: string, at: number, name: string): boolean {
@@ -167,11 +211,9 @@ export async function findReferences(
   mark("references request");
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
-  /** Project path by URI (null: outside the project or ignored), asked once per file. */
-  const pathOf = new Map<string, string | null>();
+  const pathOf = projectPaths(index, server);
   for (const loc of normalizeLocations(result)) {
-    let rel = pathOf.get(loc.uri);
-    if (rel === undefined) pathOf.set(loc.uri, rel = projectPathOf(index, server, loc.uri));
+    const rel = pathOf(loc.uri);
     if (rel === null) continue;
     const start = loc.range.start;
     if (rel === relPath && comparePositions(start, at) === 0) {

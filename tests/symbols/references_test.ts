@@ -11,6 +11,7 @@ import { hasServer, REPO_ROOT, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { projectPathOf, projectPaths } from "../../src/lsp/symbols_queries.ts";
 
 const golden = (name: string) =>
   JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "tests/symbols/golden", name)));
@@ -131,5 +132,49 @@ Deno.test({
   assertEquals((await index.fileSymbols("src/crlf.ts")).roots[0]?.name, "two");
   await Deno.remove(h.path("src/shapes.ts"));
   assertEquals(index.memoizedSymbols("src/shapes.ts"), null);
+  await disposeAndCheck(h);
+});
+
+Deno.test("projectPaths: the same paths as projectPathOf, ignore rules included", async () => {
+  await using h = await toolHarness({
+    ".gitignore": "build/\n*.gen.ts\n",
+    "src/a.ts": "export const a = 1;\n",
+    "src/deep/b c.ts": "export const b = 1;\n",
+    "build/out.ts": "export const o = 1;\n",
+    "src/x.gen.ts": "export const x = 1;\n",
+  });
+  const services = h.session.services(h.project);
+  const server = await services.pool.serverFor("src/a.ts");
+  const root = server.uriOf(".");
+  const uris = [
+    `${root}/src/a.ts`,
+    `${root}/src/deep/b%20c.ts`,
+    `${root}/src/deep/b c.ts`,
+    `${root}/src/./a.ts`,
+    `${root}/./src/a.ts`,
+    `${root}/src/deep/../a.ts`,
+    `${root}/src//a.ts`,
+    `${root}/build/out.ts`,
+    `${root}/src/x.gen.ts`,
+    `${root}/../outside.ts`,
+    `${root}`,
+    `${root}/`,
+    `${root}/src/a.ts?query`,
+    "file:///elsewhere/lib.d.ts",
+    `${root}x/src/a.ts`,
+  ];
+  const pathOf = projectPaths(services.symbols, server);
+  const fast = uris.map((u) => pathOf(u));
+  assertEquals(fast, uris.map((u) => projectPathOf(services.symbols, server, u)));
+  // Asked again: the same answers (from the per-URI memo).
+  assertEquals(uris.map((u) => pathOf(u)), fast);
+  assertEquals(fast.slice(0, 5), [
+    "src/a.ts",
+    "src/deep/b c.ts",
+    "src/deep/b c.ts",
+    "src/a.ts",
+    "src/a.ts",
+  ]);
+  assertEquals(fast.slice(7, 12), [null, null, null, null, null]);
   await disposeAndCheck(h);
 });
