@@ -15,7 +15,7 @@
  *   process and its descendants, summed: an upper bound of their joint peak), the raw server.
  *
  * Runnable alone: `deno run -A scripts/bench_scale.ts [--sizes 3000] [--real typeorm,aws]
- * [--runs 5] [--out FILE] [--compare FILE]`.
+ * [--runs 5] [--only refs] [--out FILE] [--compare FILE]`.
  * @module
  */
 import { join } from "node:path";
@@ -187,8 +187,9 @@ async function startupRows(tree: BenchTree, runs: number): Promise<void> {
   );
 }
 
-/** Every scale row of one project. */
-export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
+/** Every scale row of one project; `only: "refs"` runs the references rows alone. */
+export async function benchTree(tree: BenchTree, runs: number, only?: string): Promise<void> {
+  const all = only === undefined;
   const P = tree.name;
   /** Run one group of rows; a failure is recorded as a row, and the next group runs. */
   const step = async (row: string, fn: () => Promise<void>) => {
@@ -202,7 +203,7 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   };
   console.error(`[bench] ${P}: ${tree.files} files under ${tree.root}`);
   // 1. The declaration index, in this process (no server).
-  const indexRows = await benchRoot(tree.root, tree.files, tree.symbol, tree.file, {
+  const indexRows = !all ? [] : await benchRoot(tree.root, tree.files, tree.symbol, tree.file, {
     runs,
     server: false,
     log: (line) => line.startsWith("        ") && console.log(`${P}: ${line.trim()}`),
@@ -221,7 +222,7 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
   await Deno.remove(join(tree.root, ".sextant"), { recursive: true }).catch(() => {});
 
   // 2. Start-up.
-  await startupRows(tree, 3);
+  if (all) await startupRows(tree, 3);
   await Deno.remove(join(tree.root, ".sextant"), { recursive: true }).catch(() => {});
 
   // 3. Cold references: the raw server, then Sextant (a fresh session, no caches on disk).
@@ -272,9 +273,14 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
     await step(`find_referencing_symbols ${tree.symbol}, warm`, async () => {
       const mine: number[] = [];
       const theirs: number[] = [];
-      for (let i = 0; i < runs; i++) {
+      // Which goes first alternates: a server may still be busy (GC) just after its answer.
+      const rawRun = async () => {
         if (rawServer) theirs.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
+      };
+      for (let i = 0; i < runs; i++) {
+        if (i % 2 === 0) await rawRun();
         mine.push((await timed(() => sextant.call("find_referencing_symbols", refArgs)))[0]);
+        if (i % 2 === 1) await rawRun();
       }
       record(
         P,
@@ -290,6 +296,7 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
     // 5. Global find_symbol by exact name: the session's first, then warm, against the raw
     // workspace/symbol on the raw server.
     await step(`find_symbol ${tree.symbol}`, async () => {
+      if (!all) return;
       const findArgs = { name_path_pattern: tree.symbol, include_body: false };
       const [firstFind, found] = await timed(() => sextant.call("find_symbol", findArgs));
       const rawSymbol = () =>
@@ -374,6 +381,7 @@ export async function benchTree(tree: BenchTree, runs: number): Promise<void> {
       else if (e.isFile) await Deno.readFile(path);
     }
   };
+  if (!all) return;
   const [readMs] = await timed(() => readAll(tree.root));
   await Deno.remove(join(tree.root, ".sextant"), { recursive: true }).catch(() => {});
   for (const when of ["never-seen project", "new session, index on disk"]) {
@@ -412,6 +420,8 @@ export const SCALE_OPTIONS = {
   runs: { type: "string", default: "5" },
   out: { type: "string" },
   compare: { type: "string" },
+  /** `refs`: only the find_referencing_symbols rows (cold, warm) and peak RSS. */
+  only: { type: "string" },
 } as const;
 
 /** Run the scale rows for every chosen project. */
@@ -419,7 +429,11 @@ export async function runScaleBench(values: {
   sizes?: string | undefined;
   real?: string | undefined;
   runs?: string | undefined;
+  only?: string | undefined;
 }): Promise<void> {
+  if (values.only !== undefined && values.only !== "refs") {
+    throw new Error(`--only: unknown rows "${values.only}" (refs)`);
+  }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   const runs = Number(values.runs ?? "5");
   const sizes = (values.sizes ?? "3000").split(",").map(Number).filter((n) => n > 0);
@@ -434,7 +448,7 @@ export async function runScaleBench(values: {
   for (const make of makers) {
     const tree = await make();
     try {
-      await benchTree(tree, runs);
+      await benchTree(tree, runs, values.only);
     } catch (error) {
       console.error(`[bench] ${tree.name} failed: ${(error as Error).stack}`);
       record(tree.name, "FAILED", NaN, "", "", NaN, (error as Error).message.split("\n")[0]);

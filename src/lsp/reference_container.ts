@@ -48,10 +48,39 @@ export function referenceContainer(
   roots: readonly SymbolNode[],
   pos: Position,
 ): SymbolNode | null {
-  let best: SymbolNode | null = null;
-  for (const node of walkSymbols(roots)) {
-    if (!isCandidate(node) || !holds(node, pos)) continue;
-    if (best === null || node.range.start.line > best.range.start.line) best = node;
-  }
-  return best;
+  return containerFinder(roots)(pos);
+}
+
+const finders = new WeakMap<readonly SymbolNode[], (pos: Position) => SymbolNode | null>();
+
+/**
+ * {@linkcode referenceContainer} for many positions of one file: the candidates are listed once,
+ * latest start line first (on a tie in tree order, outer first), so a position's container is
+ * the first candidate at or before its line that holds it, found by binary search and a short
+ * scan. Kept per tree (trees are immutable and shared by the symbol index's memo).
+ */
+export function containerFinder(
+  roots: readonly SymbolNode[],
+): (pos: Position) => SymbolNode | null {
+  let finder = finders.get(roots);
+  if (finder) return finder;
+  const candidates: SymbolNode[] = [];
+  for (const node of walkSymbols(roots)) if (isCandidate(node)) candidates.push(node);
+  // Stable: nodes starting on the same line keep tree order (an outer one before its children).
+  candidates.sort((a, b) => b.range.start.line - a.range.start.line);
+  finder = (pos) => {
+    let lo = 0;
+    let hi = candidates.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (candidates[mid]!.range.start.line > pos.line) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < candidates.length; i++) {
+      if (holds(candidates[i]!, pos)) return candidates[i]!;
+    }
+    return null;
+  };
+  finders.set(roots, finder);
+  return finder;
 }

@@ -1,6 +1,6 @@
 /** Unit tests of Serena's containing-symbol rule for references (reference_container.ts). */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { referenceContainer } from "./reference_container.ts";
+import { containerFinder, referenceContainer } from "./reference_container.ts";
 import { namePathOf, type SymbolNode } from "./symbols.ts";
 
 function node(
@@ -40,4 +40,61 @@ Deno.test("reference container: variables, local constants, one-liners, file lev
   assertEquals(at(3, 4), "run");
   assertEquals(at(6, 12), "DEFAULT");
   assertEquals(at(7, 0), null);
+});
+
+/** The rule as written (every symbol visited for every position), to compare the finder with. */
+function bruteForce(roots: readonly SymbolNode[], pos: { line: number; character: number }) {
+  const candidate = (n: SymbolNode) =>
+    n.kind === 13 || n.kind === 14 ||
+    ([1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 19, 23].includes(n.kind) &&
+      n.range.start.line !== n.range.end.line);
+  let best: SymbolNode | null = null;
+  const visit = (nodes: readonly SymbolNode[]) => {
+    for (const n of nodes) {
+      const { start, end } = n.range;
+      const inside = pos.line >= start.line && pos.line <= end.line &&
+        (pos.line !== start.line || pos.character >= start.character);
+      if (candidate(n) && inside && (best === null || start.line > best.range.start.line)) {
+        best = n;
+      }
+      visit(n.children);
+    }
+  };
+  visit(roots);
+  return best;
+}
+
+Deno.test("reference container: the finder agrees with the rule on generated trees", () => {
+  // A small deterministic generator (LCG): nested ranges, same-line siblings and one-liners.
+  let seed = 7;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const kinds = [5, 6, 12, 13, 14, 11, 8, 9, 2, 19, 23, 26];
+  const build = (from: number, to: number, depth: number): SymbolNode[] => {
+    const out: SymbolNode[] = [];
+    let line = from;
+    while (line <= to && out.length < 4) {
+      const start = line + rand(3);
+      if (start > to) break;
+      const end = Math.min(to, start + rand(6));
+      const kids = depth < 3 && end > start ? build(start, end, depth + 1) : [];
+      out.push(
+        node(`s${rand(1000)}`, kinds[rand(kinds.length)]!, [start, rand(8)], [end, 4], kids),
+      );
+      line = rand(4) === 0 ? start : end + 1; // sometimes a sibling on the same line
+    }
+    return out;
+  };
+  let compared = 0;
+  for (let t = 0; t < 300; t++) {
+    const roots = build(0, 40, 0);
+    const finder = containerFinder(roots);
+    for (let line = 0; line <= 42; line++) {
+      for (const character of [0, 3, 9]) {
+        const pos = { line, character };
+        assertEquals(finder(pos), bruteForce(roots, pos), `tree ${t} at ${line}:${character}`);
+        compared++;
+      }
+    }
+  }
+  assertEquals(compared, 300 * 43 * 3);
 });

@@ -10,6 +10,7 @@
  * `<relPath as JSON string>\t<hash>\t<compact symbols as JSON>`.
  * @module
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
@@ -32,6 +33,11 @@ export async function contentHash(bytes: Uint8Array): Promise<string> {
   let hex = "";
   for (const b of digest) hex += b.toString(16).padStart(2, "0");
   return hex;
+}
+
+/** {@linkcode contentHash} without awaiting (node:crypto): the same 40 hex digits. */
+export function contentHashSync(bytes: Uint8Array): string {
+  return createHash("sha1").update(bytes).digest("hex");
 }
 
 /** The cache folder of a project root. */

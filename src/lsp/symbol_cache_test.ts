@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
-import { cacheDir, contentHash, SymbolCache } from "./symbol_cache.ts";
+import { cacheDir, contentHash, contentHashSync, SymbolCache } from "./symbol_cache.ts";
 import type { CompactSymbol } from "./symbols.ts";
 
 const TREE: CompactSymbol[] = [["Shape", 5, 0, 0, 9, 1, 0, 6, 0, 11, [[
@@ -25,6 +25,18 @@ Deno.test("contentHash: SHA-1 hex of the bytes", async () => {
   assertEquals(
     await contentHash(new TextEncoder().encode("abc")),
     "a9993e364706816aba3e25717850c26c9cd0d89d",
+  );
+});
+
+Deno.test("contentHashSync: the same digits as contentHash", async () => {
+  const samples = ["", "abc", "export class Core {}\r\n", "é ü 中文 🙂".repeat(500)];
+  for (const text of samples) {
+    const bytes = new TextEncoder().encode(text);
+    assertEquals(contentHashSync(bytes), await contentHash(bytes));
+  }
+  assertEquals(
+    contentHashSync(new Uint8Array([0, 255, 1])),
+    await contentHash(new Uint8Array([0, 255, 1])),
   );
 });
 

@@ -19,7 +19,7 @@ import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
 import { resolveCommand, specForFile } from "./registry.ts";
-import { contentHash, SymbolCache } from "./symbol_cache.ts";
+import { contentHash, contentHashSync, SymbolCache } from "./symbol_cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
 
@@ -216,6 +216,31 @@ export class SymbolIndex {
     }
     const { bytes, text } = await this.#read(relPath);
     return await this.#symbolsOf(relPath, bytes, text, options);
+  }
+
+  /**
+   * A file's symbols when the tree of its current content is in memory: read and hashed without
+   * awaiting (a query naming the containing symbols of many files does them in one pass, with
+   * no round trip per file through the I/O threads); null when it is not in memory, or not
+   * UTF-8 (then {@linkcode fileSymbols}). Added for find_referencing_symbols.
+   */
+  memoizedSymbols(relPath: string): FileSymbols | null {
+    const memo = this.#trees.get(relPath);
+    if (!memo || !this.pool.handles(relPath)) return null;
+    if (!/^utf-?8$/i.test(this.project.settings.encoding)) return null;
+    let bytes: Uint8Array;
+    let raw: string;
+    try {
+      bytes = Deno.readFileSync(this.project.absolute(relPath));
+      if (looksBinary(bytes)) return null;
+      raw = utf8.decode(bytes);
+    } catch {
+      return null; // gone, or not UTF-8: fileSymbols explains
+    }
+    if (contentHashSync(bytes) !== memo.hash) return null;
+    this.#remember(relPath, memo.hash, memo.roots);
+    const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+    return { relPath, text, roots: memo.roots, cached: true };
   }
 
   async #symbolsOf(

@@ -17,9 +17,15 @@ import {
   symbolsAt,
   walkSymbols,
 } from "./symbols.ts";
-import { referenceContainer } from "./reference_container.ts";
+import { containerFinder } from "./reference_container.ts";
 import { type FileSymbols, mapLimit, type SymbolIndex, type SymbolMatch } from "./symbols_index.ts";
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+
+/**
+ * How many referencing files are read and named at once (each is a file read and, for a file
+ * neither the index nor the cache holds, a documentSymbol request, which the index gates).
+ */
+const FILE_CONCURRENCY = 32;
 
 /** One reference: where it is, and the symbol that contains it (a File symbol at top level). */
 export interface ReferenceHit {
@@ -28,6 +34,12 @@ export interface ReferenceHit {
   file: FileSymbols;
   symbol: SymbolNode;
 }
+
+/**
+ * Marks the end of one stage of a query, named (profiling: scripts/refs_profile.ts prints the
+ * time between marks). Optional everywhere; tools pass none.
+ */
+export type StageMark = (stage: string) => void;
 
 /** A location as servers send it (Location or LocationLink), normalized. */
 export interface NormalizedLocation {
@@ -87,6 +99,50 @@ export function projectPathOf(
   return rel;
 }
 
+/** URI text that a plain path below the root never has (escapes, queries, `.` and `..`, `//`). */
+const UNPLAIN_URI = /[%?#\\]|\/\/|(^|\/)\.\.?(\/|$)/;
+
+/**
+ * {@linkcode projectPathOf} for the many locations of one answer: each URI asked once; a plain
+ * URI below the root's is cut to its path without decoding it; each folder's ignore verdict is
+ * decided once (a file is ignored when a folder above it is, or itself: isIgnoredDeep's rule).
+ */
+export function projectPaths(
+  index: SymbolIndex,
+  server: LanguageServer,
+): (uri: string) => string | null {
+  const ignore = index.project.ignore;
+  const rootUri = `${server.uriOf(".").replace(/\/+$/, "")}/`;
+  const byUri = new Map<string, string | null>();
+  const folderIgnored = new Map<string, boolean>();
+  const ignoredFolder = (dir: string): boolean => {
+    if (dir === "") return false;
+    let verdict = folderIgnored.get(dir);
+    if (verdict === undefined) {
+      const slash = dir.lastIndexOf("/");
+      verdict = ignoredFolder(slash === -1 ? "" : dir.slice(0, slash)) ||
+        ignore.isIgnored(dir, true);
+      folderIgnored.set(dir, verdict);
+    }
+    return verdict;
+  };
+  return (uri) => {
+    let rel = byUri.get(uri);
+    if (rel !== undefined) return rel;
+    const rest = uri.startsWith(rootUri) ? uri.slice(rootUri.length) : null;
+    rel = rest !== null && rest !== "" && !UNPLAIN_URI.test(rest) ? rest : server.relPathOf(uri);
+    if (rel === null || rel === "" || rel.startsWith("..")) rel = null;
+    else {
+      const slash = rel.lastIndexOf("/");
+      if (ignoredFolder(slash === -1 ? "" : rel.slice(0, slash)) || ignore.isIgnored(rel, false)) {
+        rel = null;
+      }
+    }
+    byUri.set(uri, rel);
+    return rel;
+  };
+}
+
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
 
 function isWordAt(line: string, at: number, name: string): boolean {
@@ -137,10 +193,12 @@ export async function findReferences(
   index: SymbolIndex,
   target: SymbolMatch,
   options: RequestOptions = {},
+  mark: StageMark = () => {},
 ): Promise<ReferenceHit[]> {
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
+  mark("server ready");
   const result = await server.request<unknown>(
     "textDocument/references",
     {
@@ -150,32 +208,42 @@ export async function findReferences(
     },
     { ...options, sync: [relPath] },
   );
+  mark("references request");
   const byFile = new Map<string, Position[]>();
+  const seen = new Set<string>();
+  const pathOf = projectPaths(index, server);
   for (const loc of normalizeLocations(result)) {
-    const rel = projectPathOf(index, server, loc.uri);
+    const rel = pathOf(loc.uri);
     if (rel === null) continue;
     const start = loc.range.start;
     if (rel === relPath && comparePositions(start, at) === 0) {
       continue; // the declaration itself
     }
-    const list = byFile.get(rel) ?? [];
-    if (!list.some((p) => comparePositions(p, start) === 0)) list.push(start);
-    byFile.set(rel, list);
+    const key = `${rel}\0${start.line}:${start.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const list = byFile.get(rel);
+    if (list) list.push(start);
+    else byFile.set(rel, [start]);
   }
+  mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
-  const hits = await mapLimit(files, 16, async (rel) => {
+  const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
     let file: FileSymbols;
     try {
-      file = rel === relPath ? target.file : await index.fileSymbols(rel, options);
+      file = rel === relPath
+        ? target.file
+        : index.memoizedSymbols(rel) ?? await index.fileSymbols(rel, options);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return [];
     }
+    const containerOf = containerFinder(file.roots);
     let whole: SymbolNode | null = null;
     const out: ReferenceHit[] = [];
     for (const position of byFile.get(rel)!.sort(comparePositions)) {
-      const symbol = referenceContainer(file.roots, position);
+      const symbol = containerOf(position);
       // The reference is the target's own name (its declaration): left out, as Serena does.
       // Everything else is listed: imports, re-exports, implementations of the same name.
       if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) {
@@ -190,6 +258,7 @@ export async function findReferences(
     }
     return out;
   });
+  mark("containing symbols");
   return hits.flat();
 }
 

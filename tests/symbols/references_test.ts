@@ -11,6 +11,7 @@ import { hasServer, REPO_ROOT, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { projectPathOf, projectPaths } from "../../src/lsp/symbols_queries.ts";
 
 const golden = (name: string) =>
   JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "tests/symbols/golden", name)));
@@ -56,9 +57,124 @@ for (const c of CASES) {
 
     await t.step("the answer equals Serena's", async () => {
       // Equal as JSON; files in the server's order, which may differ between clients.
-      assertEquals(JSON.parse(await h.call(findReferencingSymbols, c.args)), golden(c.golden));
+      const first = await h.call(findReferencingSymbols, c.args);
+      assertEquals(JSON.parse(first), golden(c.golden));
+      // Warm: the referencing files' trees now come from memory; the same text.
+      assertEquals(await h.call(findReferencingSymbols, c.args), first);
     });
 
     await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
   });
 }
+
+Deno.test({
+  name: "find_referencing_symbols on a cold project: the target comes from the declaration " +
+    "index, the query is the server's first request",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const c = CASES[0]!;
+  const tree = await fixtureTree(c.fixture);
+  const decoder = new TextDecoder();
+  for (const [rel, text] of Object.entries(c.extra)) {
+    tree[rel] = decoder.decode(tree[rel] as Uint8Array) + text;
+  }
+  await using h = await toolHarness(tree);
+  // Every request the tool sends, in order (the pool gives one server object per language).
+  const services = h.session.services(h.project);
+  const requests: string[] = [];
+  const wrapped = new WeakSet<object>();
+  const serverFor = services.pool.serverFor.bind(services.pool);
+  services.pool.serverFor = async (relPath, options) => {
+    const server = await serverFor(relPath, options);
+    if (!wrapped.has(server)) {
+      wrapped.add(server);
+      const request = server.request.bind(server);
+      server.request = (method, params, opts) => {
+        requests.push(`${method} ${
+          (params as { textDocument?: { uri?: string } })
+            .textDocument?.uri?.split("/").pop() ?? ""
+        }`);
+        return request(method, params, opts);
+      };
+    }
+    return server;
+  };
+  assertEquals(services.symbols.declarations?.built, false);
+  const answer = await h.call(findReferencingSymbols, c.args);
+  assertEquals(requests[0], "textDocument/references shapes.ts");
+  assertEquals(JSON.parse(answer), golden(c.golden));
+  await disposeAndCheck(h);
+});
+
+Deno.test({
+  name: "memoizedSymbols: the tree fileSymbols gave, for the content on disk only",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using h = await toolHarness({
+    ...await fixtureTree("typescript"),
+    "src/crlf.ts": "export function one(): number {\r\n  return 1;\r\n}\r\n",
+  });
+  const index = h.session.services(h.project).symbols;
+  for (const rel of ["src/shapes.ts", "src/crlf.ts"]) {
+    assertEquals(index.memoizedSymbols(rel), null, "nothing in memory yet");
+    const file = await index.fileSymbols(rel);
+    const memo = index.memoizedSymbols(rel);
+    assertEquals(memo?.text, file.text);
+    assertEquals(memo?.roots === file.roots, true, "the same tree");
+  }
+  // Changed on disk: not from memory (fileSymbols reads it again).
+  await h.write("src/crlf.ts", "export function two(): number {\n  return 2;\n}\n");
+  assertEquals(index.memoizedSymbols("src/crlf.ts"), null);
+  assertEquals((await index.fileSymbols("src/crlf.ts")).roots[0]?.name, "two");
+  await Deno.remove(h.path("src/shapes.ts"));
+  assertEquals(index.memoizedSymbols("src/shapes.ts"), null);
+  await disposeAndCheck(h);
+});
+
+Deno.test("projectPaths: the same paths as projectPathOf, ignore rules included", async () => {
+  await using h = await toolHarness({
+    ".gitignore": "build/\n*.gen.ts\n",
+    "src/a.ts": "export const a = 1;\n",
+    "src/deep/b c.ts": "export const b = 1;\n",
+    "build/out.ts": "export const o = 1;\n",
+    "src/x.gen.ts": "export const x = 1;\n",
+  });
+  const services = h.session.services(h.project);
+  const server = await services.pool.serverFor("src/a.ts");
+  const root = server.uriOf(".");
+  const uris = [
+    `${root}/src/a.ts`,
+    `${root}/src/deep/b%20c.ts`,
+    `${root}/src/deep/b c.ts`,
+    `${root}/src/./a.ts`,
+    `${root}/./src/a.ts`,
+    `${root}/src/deep/../a.ts`,
+    `${root}/src//a.ts`,
+    `${root}/build/out.ts`,
+    `${root}/src/x.gen.ts`,
+    `${root}/../outside.ts`,
+    `${root}`,
+    `${root}/`,
+    `${root}/src/a.ts?query`,
+    "file:///elsewhere/lib.d.ts",
+    `${root}x/src/a.ts`,
+  ];
+  const pathOf = projectPaths(services.symbols, server);
+  const fast = uris.map((u) => pathOf(u));
+  assertEquals(fast, uris.map((u) => projectPathOf(services.symbols, server, u)));
+  // Asked again: the same answers (from the per-URI memo).
+  assertEquals(uris.map((u) => pathOf(u)), fast);
+  assertEquals(fast.slice(0, 5), [
+    "src/a.ts",
+    "src/deep/b c.ts",
+    "src/deep/b c.ts",
+    "src/a.ts",
+    "src/a.ts",
+  ]);
+  assertEquals(fast.slice(7, 12), [null, null, null, null, null]);
+  await disposeAndCheck(h);
+});

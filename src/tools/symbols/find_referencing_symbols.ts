@@ -9,6 +9,7 @@ import {
   findImplementations as implementationsOf,
   findReferences,
   type ReferenceHit,
+  type StageMark,
 } from "../../lsp/symbols_queries.ts";
 import {
   describe,
@@ -18,11 +19,14 @@ import {
   requestOptions,
   symbolDict,
 } from "../shared/symbols.ts";
-import { defineTool, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
+import { contentHash } from "../../lsp/symbol_cache.ts";
+import type { SymbolIndex, SymbolMatch } from "../../lsp/symbols_index.ts";
+import { findInTree, parseNamePath, pickUnique } from "../../lsp/name_path.ts";
 import { infoOf } from "../shared/info.ts";
 
 /**
@@ -51,8 +55,43 @@ async function resolveQueryTarget(
     return { index, options, target, wanted };
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
-  const target = await locate(ctx, args.name_path, relPath, options);
+  await parseEarly(index, relPath);
+  const target = inMemory(index, args.name_path, relPath) ??
+    await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
+}
+
+/**
+ * {@linkcode locate} when the file's tree is in memory for its content on disk (a warm query:
+ * no await), else null. The same rules (SymbolIndex.resolveUnique's).
+ */
+function inMemory(index: SymbolIndex, namePath: string, relPath: string): SymbolMatch | null {
+  const file = index.memoizedSymbols(relPath);
+  if (file === null) return null;
+  const pattern = parseNamePath(namePath);
+  const node = pickUnique(findInTree(file.roots, pattern), pattern, { relPath, roots: file.roots });
+  return { node, file };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Before the declaration index is built, parse the target's file now, so that where the index
+ * models the file exactly the target is located without the server's documentSymbol, and the
+ * query goes out at once, to wait for the server's project load in the server rather than
+ * behind one more round trip. UTF-8 projects only (as the index); any failure leaves it to the
+ * server.
+ */
+async function parseEarly(index: SymbolIndex, relPath: string): Promise<void> {
+  const declarations = index.declarations;
+  if (declarations === null || declarations.built) return;
+  if (!/^utf-?8$/i.test(index.project.settings.encoding)) return;
+  try {
+    const bytes = await Deno.readFile(index.project.absolute(relPath));
+    const raw = utf8.decode(bytes);
+    const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+    await declarations.parseNow(relPath, await contentHash(bytes), text);
+  } catch { /* unreadable or not UTF-8: the server answers */ }
 }
 
 export const findReferencingSymbols = defineTool({
@@ -68,50 +107,69 @@ export const findReferencingSymbols = defineTool({
   },
   markers: ["symbolic-read"],
   readOnly: true,
-  async handler(args, ctx) {
-    const { index, options, target, wanted } = await resolveQueryTarget(
-      ctx,
-      args,
-      "find_referencing_symbols",
-    );
-    const hits = (await findReferences(index, target, options)).filter((h) =>
-      wanted(h.symbol.kind)
-    );
-    const linesOf = new Map<string, string[]>();
-    const full = groupByFileAndKind(hits, (h) => {
-      let lines = linesOf.get(h.relPath);
-      if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
-      const line = h.position.line;
-      return {
-        name_path: namePathOf(h.symbol),
-        body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
-        content_around_reference: formatMatch(lines, line, line, 1, 1),
-      };
-    });
-    return {
-      text: toJson(full),
-      shorter: [
-        {
-          note: "References without surrounding lines:",
-          text: () =>
-            toJson(groupByFileAndKind(hits, (h) => ({
-              name_path: namePathOf(h.symbol),
-              reference_line: h.position.line,
-            }))),
-        },
-        {
-          note: "Reference counts per file:",
-          text: () => {
-            const counts: Record<string, number> = {};
-            for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
-            return toJson(counts);
-          },
-        },
-        { note: "", text: () => `Found ${hits.length} references.` },
-      ],
-    };
-  },
+  handler: (args, ctx) => referencingSymbols(ctx, args),
 });
+
+/**
+ * find_referencing_symbols' answer; `mark` names the end of each stage (profiling:
+ * scripts/refs_profile.ts).
+ */
+export async function referencingSymbols(
+  ctx: ToolContext,
+  args: {
+    name_path: string;
+    relative_path: string;
+    include_kinds: number[];
+    exclude_kinds: number[];
+  },
+  mark: StageMark = () => {},
+): Promise<ToolAnswer> {
+  const { index, options, target, wanted } = await resolveQueryTarget(
+    ctx,
+    args,
+    "find_referencing_symbols",
+  );
+  mark("locate target");
+  const hits = (await findReferences(index, target, options, mark)).filter((h) =>
+    wanted(h.symbol.kind)
+  );
+  const linesOf = new Map<string, string[]>();
+  const full = groupByFileAndKind(hits, (h) => {
+    let lines = linesOf.get(h.relPath);
+    if (!lines) linesOf.set(h.relPath, lines = h.file.text.split("\n"));
+    const line = h.position.line;
+    return {
+      name_path: namePathOf(h.symbol),
+      body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
+      content_around_reference: formatMatch(lines, line, line, 1, 1),
+    };
+  });
+  mark("group, context lines");
+  const text = toJson(full);
+  mark("JSON");
+  return {
+    text,
+    shorter: [
+      {
+        note: "References without surrounding lines:",
+        text: () =>
+          toJson(groupByFileAndKind(hits, (h) => ({
+            name_path: namePathOf(h.symbol),
+            reference_line: h.position.line,
+          }))),
+      },
+      {
+        note: "Reference counts per file:",
+        text: () => {
+          const counts: Record<string, number> = {};
+          for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
+          return toJson(counts);
+        },
+      },
+      { note: "", text: () => `Found ${hits.length} references.` },
+    ],
+  };
+}
 
 /** Serena's grouping of references: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
 function groupByFileAndKind<T>(

@@ -1,0 +1,232 @@
+/**
+ * Where the time of one `find_referencing_symbols` goes, stage by stage, in this process (no
+ * MCP): locating the target, the server's `references`, naming the containing symbols, grouping
+ * with context lines, JSON, `max_answer_chars` limiting. Beside it the raw server's
+ * `textDocument/references` (engine_bench.ts's RawServer) in the same run, cold then warm.
+ * The MCP framing is what bench_scale.ts's rows add on top (`--only refs`).
+ *
+ *     deno run -A scripts/refs_profile.ts [--size 3000 | --real typeorm] [--runs 7] [--no-raw]
+ *       [--no-index-build]
+ * @module
+ */
+import { join } from "node:path";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../src/config/load.ts";
+import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
+import { limitAnswer } from "../src/mcp/limit.ts";
+import { Project } from "../src/project/project.ts";
+import { Session } from "../src/session.ts";
+import { ALL_TOOLS } from "../src/tools/mod.ts";
+import { referencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
+import type { ToolContext } from "../src/tools/tool.ts";
+import {
+  type BenchTree,
+  declarationPosition,
+  generatedTree,
+  REPO,
+  typeormTree,
+} from "./bench_project.ts";
+import { RawServer } from "./engine_bench.ts";
+
+/** Stage durations of one call (ms), in stage order, with the total. */
+type Stages = Map<string, number>;
+
+async function profiledCall(ctx: ToolContext, args: Parameters<typeof referencingSymbols>[1]) {
+  const stages: Stages = new Map();
+  const t0 = performance.now();
+  let last = t0;
+  const mark = (stage: string) => {
+    const now = performance.now();
+    stages.set(stage, (stages.get(stage) ?? 0) + now - last);
+    last = now;
+  };
+  const answer = await referencingSymbols(ctx, args, mark);
+  const text = limitAnswer(answer, -1, ctx.session.settings.default_max_tool_answer_chars);
+  mark("limit");
+  stages.set("total", performance.now() - t0);
+  return { stages, text };
+}
+
+/** CPU time (ms) of a process and its descendants, from /proc (0 when gone). */
+function cpuOf(pid: number): number {
+  let ticks = 0;
+  const walk = (p: number) => {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${p}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]);
+      for (const t of Deno.readDirSync(`/proc/${p}/task`)) {
+        const kids = Deno.readTextFileSync(`/proc/${p}/task/${t.name}/children`).trim();
+        for (const k of kids.split(" ").filter(Boolean)) walk(Number(k));
+      }
+    } catch { /* gone */ }
+  };
+  walk(pid);
+  return ticks * 10;
+}
+
+/** CPU time (ms) of this process alone (its threads: the parse workers too). */
+function ownCpu(): number {
+  const stat = Deno.readTextFileSync(`/proc/self/stat`);
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function load(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+function print(title: string, runs: Stages[], raw: number[]): void {
+  console.log(`\n${title} (median of ${runs.length}; load ${load()})`);
+  for (const stage of runs[0]!.keys()) {
+    const ms = median(runs.map((r) => r.get(stage) ?? 0));
+    console.log(`  ${stage.padEnd(24)} ${ms.toFixed(2).padStart(9)} ms`);
+  }
+  if (raw.length > 0) {
+    const ours = median(runs.map((r) => r.get("total")!));
+    const theirs = median(raw);
+    console.log(
+      `  ${"raw references".padEnd(24)} ${theirs.toFixed(2).padStart(9)} ms   ` +
+        `ratio ${(ours / theirs).toFixed(2)}×, +${(ours - theirs).toFixed(1)} ms`,
+    );
+  }
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [performance.now() - t0, value];
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      size: { type: "string" },
+      real: { type: "string" },
+      runs: { type: "string", default: "7" },
+      "no-raw": { type: "boolean", default: false },
+      /** Keep the declaration index from building during the cold call (an experiment). */
+      "no-index-build": { type: "boolean", default: false },
+    },
+  });
+  if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+  const runs = Number(values.runs);
+  const tree: BenchTree = values.real === "typeorm"
+    ? await typeormTree()
+    : await generatedTree(Number(values.size ?? "3000"));
+  const settings = await loadSettings({ projectRoot: tree.root, globalFile: null });
+  const project = Project.open(tree.root, settings);
+  const session = new Session({ settings, tools: ALL_TOOLS, project });
+  if (values["no-index-build"]) session.services(project).symbols.startDeclarations = () => {};
+  const controller = new AbortController();
+  const ctx: ToolContext = {
+    session,
+    project: () => session.requireProject(),
+    signal: controller.signal,
+    progress: () => Promise.resolve(),
+  };
+  const args = {
+    name_path: tree.symbol,
+    relative_path: tree.file,
+    include_kinds: [],
+    exclude_kinds: [],
+  };
+  const pos = declarationPosition(await Deno.readTextFile(join(tree.root, tree.file)), tree.symbol);
+  let raw: RawServer | null = null;
+  try {
+    console.log(`${tree.name}: find_referencing_symbols ${tree.symbol} (${tree.file})`);
+    const rawCold: number[] = [];
+    if (!values["no-raw"]) {
+      const [ms] = await timed(async () => {
+        raw = await RawServer.start(tree.root, tree.server);
+        await raw.openFile(tree.file);
+        for (;;) {
+          try {
+            return await raw.references(tree.file, pos);
+          } catch {
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
+      });
+      rawCold.push(ms);
+    }
+    const rawCpu = raw ? cpuOf((raw as RawServer).pid) : NaN;
+    const cpu0 = ownCpu();
+    const cold = await profiledCall(ctx, args);
+    const ownCold = ownCpu() - cpu0;
+    // Our servers are this process's children (the raw server is one too: subtracted).
+    const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
+    console.log(`answer: ${cold.text.length} characters`);
+    console.log(
+      `cold CPU: raw server ${rawCpu} ms; ours: this process ${ownCold} ms, its server ` +
+        `${serverCpu} ms`,
+    );
+    print("cold (server start + load + answer)", [cold.stages], rawCold);
+    // Warm: the tool, the same request through the engine alone, and the raw server, in a
+    // rotating order (a server may still be busy after its answer). Medians and minimums: on a
+    // loaded machine the minimum shows the work itself best.
+    const index = session.services(project).symbols;
+    const server = await index.pool.serverFor(tree.file);
+    const warm: Stages[] = [];
+    const engine: number[] = [];
+    const rawWarm: number[] = [];
+    const rawServer = raw as RawServer | null;
+    // CPU time of this process per call (µs → ms): what Sextant's own work costs, however
+    // loaded the machine (the servers' time is not in it).
+    const cpuTool: number[] = [];
+    const cpuEngine: number[] = [];
+    const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      await fn();
+      const used = process.cpuUsage(before);
+      into.push((used.user + used.system) / 1000);
+    };
+    const steps = [
+      () => withCpu(cpuTool, async () => warm.push((await profiledCall(ctx, args)).stages)),
+      () =>
+        withCpu(cpuEngine, async () =>
+          engine.push(
+            (await timed(() =>
+              server.request("textDocument/references", {
+                textDocument: { uri: server.uriOf(tree.file) },
+                position: pos,
+                context: { includeDeclaration: false },
+              }, { sync: [tree.file] })
+            ))[0],
+          )),
+      async () => {
+        if (rawServer) rawWarm.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
+      },
+    ];
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
+    }
+    print("warm", warm, rawWarm);
+    const min = (values: number[]) => Math.min(...values);
+    const totals = warm.map((w) => w.get("total")!);
+    console.log(
+      `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
+        (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
+        `; engine median ${median(engine).toFixed(2)} ms`,
+    );
+    console.log(
+      `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +
+        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms`,
+    );
+    const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
+    console.log(`  open documents: ${open.join(", ")}`);
+  } finally {
+    controller.abort();
+    await session.dispose();
+    await (raw as RawServer | null)?.stop();
+    await tree.dispose();
+  }
+}
