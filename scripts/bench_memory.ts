@@ -3,7 +3,8 @@
  * `--v8-flags` given here), over MCP, on a generated project; its RSS (VmRSS, VmHWM; servers
  * excluded) sampled every 50 ms and read after each step of a typical session: initialize, a
  * global find_symbol (index build, server start), references, a symbols overview of 200 files,
- * then idle (parse workers stop after 20 s). Used to choose the V8 flags of the start task.
+ * then idle (parse workers stop 1 s after a build). Used to choose the V8 flags and the environment
+ * of the start task.
  *
  *     deno run -A scripts/bench_memory.ts [--files 3000] [--v8=--max-semi-space-size=1]...
  *
