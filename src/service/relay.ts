@@ -85,8 +85,7 @@ export async function connectOrStart(
     return null;
   }
   const deadline = Date.now() + START_WAIT_MS;
-  // Polls stay short (at most 50 ms apart): the session's `initialize` waits for this.
-  for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
+  for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 200)) {
     await new Promise((r) => setTimeout(r, wait));
     const connection = await tryConnect(paths);
     if (connection) return connection;
