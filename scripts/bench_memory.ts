@@ -3,12 +3,17 @@
  * `--v8-flags` given here), over MCP, on a generated project; its RSS (VmRSS, VmHWM; servers
  * excluded) sampled every 50 ms and read after each step of a typical session: initialize, a
  * global find_symbol (index build, server start), references, a symbols overview of 200 files,
- * then idle (parse workers stop after 20 s). Used to choose the V8 flags of the start task.
+ * then idle (parse workers stop 1 s after a build). Used to choose the V8 flags and the environment
+ * of the start task.
  *
  *     deno run -A scripts/bench_memory.ts [--files 3000] [--v8=--max-semi-space-size=1]...
  *
  * Each `--v8` value is one variant, added to the start task's own V8 flags (an empty value: the
- * start task as it is; `none`: the start task without its V8 flags).
+ * start task as it is; `none`: the start task without its V8 flags). Each `--env` value is one
+ * too (`NAME=value,NAME2=value`, added to the environment the start task sets; empty: as the
+ * task; `none`: without the task's environment); every `--v8` variant runs with every `--env`.
+ *
+ *     deno run -A scripts/bench_memory.ts --env=none --env=   # MALLOC_ARENA_MAX's effect
  * @module
  */
 import { join } from "node:path";
@@ -16,7 +21,7 @@ import { parseArgs } from "node:util";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { Client, StdioClientTransport, withLspPath } from "../tests/helpers/mcp.ts";
 import { CORE, generatedTree, modPath, REPO } from "./bench_project.ts";
-import { memoryOf, startTaskArgs } from "./bench_scale.ts";
+import { memoryOf, startTaskArgs, startTaskEnv } from "./bench_scale.ts";
 
 interface Step {
   step: string;
@@ -26,8 +31,24 @@ interface Step {
   ms: number;
 }
 
+/** The environment of an `--env` variant (see the module's documentation). */
+function variantEnv(variant: string): Record<string, string> {
+  if (variant === "none") return {};
+  const env = startTaskEnv();
+  for (const pair of variant.split(",").filter(Boolean)) {
+    const [name, ...value] = pair.split("=");
+    env[name!] = value.join("=");
+  }
+  return env;
+}
+
 /** One session on `root` with extra V8 flags; the steps' memory. */
-export async function memorySession(root: string, files: number, v8: string): Promise<Step[]> {
+export async function memorySession(
+  root: string,
+  files: number,
+  v8: string,
+  envVariant = "",
+): Promise<Step[]> {
   await Deno.remove(join(root, ".sextant"), { recursive: true }).catch(() => {});
   const args = startTaskArgs();
   const flagAt = args.findIndex((a) => a.startsWith("--v8-flags="));
@@ -40,7 +61,11 @@ export async function memorySession(root: string, files: number, v8: string): Pr
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [...args, "--standalone", "--project", root, "--log-level", "warn"],
-    env: withLspPath({ ...Deno.env.toObject(), XDG_CONFIG_HOME: join(root, ".sextant", "xdg") }),
+    env: withLspPath({
+      ...Deno.env.toObject(),
+      ...variantEnv(envVariant),
+      XDG_CONFIG_HOME: join(root, ".sextant", "xdg"),
+    }),
     stderr: "inherit",
   });
   const client = new Client({ name: "sextant-memory", version: "0" });
@@ -91,6 +116,7 @@ if (import.meta.main) {
     options: {
       files: { type: "string", default: "3000" },
       v8: { type: "string", multiple: true, default: [""] },
+      env: { type: "string", multiple: true, default: [""] },
     },
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
@@ -98,15 +124,19 @@ if (import.meta.main) {
   const tree = await generatedTree(files);
   try {
     for (const v8 of values.v8) {
-      const steps = await memorySession(tree.root, files, v8);
-      console.log(
-        `\nV8 flags added: ${v8 || "(as the task)"}; start task: ${startTaskArgs().join(" ")}`,
-      );
-      console.log("| step | VmRSS MB | VmHWM MB | step ms |\n|---|---|---|---|");
-      for (const s of steps) {
+      for (const env of values.env) {
+        const steps = await memorySession(tree.root, files, v8, env);
         console.log(
-          `| ${s.step} | ${s.rss.toFixed(0)} | ${s.hwm.toFixed(0)} | ${s.ms.toFixed(0)} |`,
+          `\nV8 flags added: ${v8 || "(as the task)"}; environment: ${
+            env === "none" ? "(none)" : JSON.stringify(variantEnv(env))
+          }; start task: ${startTaskArgs().join(" ")}`,
         );
+        console.log("| step | VmRSS MB | VmHWM MB | step ms |\n|---|---|---|---|");
+        for (const s of steps) {
+          console.log(
+            `| ${s.step} | ${s.rss.toFixed(0)} | ${s.hwm.toFixed(0)} | ${s.ms.toFixed(0)} |`,
+          );
+        }
       }
     }
   } finally {

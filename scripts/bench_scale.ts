@@ -44,14 +44,30 @@ import { benchRoot } from "./index_bench.ts";
 
 const LONG = { timeout: 1_800_000, maxTotalTimeout: 1_800_000 };
 
-/** `deno task start`'s arguments (after `deno`), with this checkout's config and main.ts. */
-export function startTaskArgs(): string[] {
+/** `deno task start`'s words: its environment assignments (`NAME=value`), then the command. */
+function startTaskWords(): { env: Record<string, string>; words: string[] } {
   const config = JSON.parse(Deno.readTextFileSync(join(REPO, "deno.json"))) as {
     tasks: { start: string };
   };
   const words = config.tasks.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? "")) {
+    const [name, ...value] = words.shift()!.split("=");
+    env[name!] = value.join("=");
+  }
+  return { env, words };
+}
+
+/** The environment `deno task start` sets (deno.json), to spawn Sextant as it does. */
+export function startTaskEnv(): Record<string, string> {
+  return startTaskWords().env;
+}
+
+/** `deno task start`'s arguments (after `deno`), with this checkout's config and main.ts. */
+export function startTaskArgs(): string[] {
+  const { words } = startTaskWords();
   if (words[0] !== "deno" || words.at(-1) !== "main.ts") {
-    throw new Error(`unexpected start task: ${config.tasks.start}`);
+    throw new Error(`unexpected start task: ${words.join(" ")}`);
   }
   return [...words.slice(1, 2), "--config", join(REPO, "deno.json"), ...words.slice(2, -1)]
     .concat(join(REPO, "main.ts"));
@@ -122,6 +138,7 @@ class Sextant {
       args: [...startTaskArgs(), "--standalone", "--project", root, "--log-level", "warn"],
       env: withLspPath({
         ...Deno.env.toObject(),
+        ...startTaskEnv(),
         XDG_CONFIG_HOME: join(root, ".sextant", "bench-xdg"),
         GOMODCACHE,
         GOFLAGS: "-modcacherw",
@@ -171,7 +188,10 @@ async function startupRows(tree: BenchTree, runs: number): Promise<void> {
   const ours: number[] = [];
   const base: number[] = [];
   for (let i = 0; i < runs; i++) {
-    base.push((await timed(() => new Deno.Command(Deno.execPath(), { args: bare }).output()))[0]);
+    const env = startTaskEnv();
+    base.push(
+      (await timed(() => new Deno.Command(Deno.execPath(), { args: bare, env }).output()))[0],
+    );
     const [ms, s] = await timed(() => Sextant.start(tree.root));
     ours.push(ms);
     await s.close();

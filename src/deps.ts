@@ -5,41 +5,13 @@
  * @module
  */
 
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/index"
-export { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+// What a session needs to answer `initialize` is pinned in deps_start.ts; the start path imports
+// that module alone (it loads no language-server client, HTTP or TOML code).
+export * from "./deps_start.ts";
+
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/stdio"
-export { ReadBuffer, serializeMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/stdio.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
-export type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
-export {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  RootsListChangedNotificationSchema,
-} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
-export type {
-  CallToolResult,
-  JSONRPCMessage,
-  ServerNotification,
-  ServerRequest,
-  Tool as McpTool,
-  ToolAnnotations,
-} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/protocol"
-export type { RequestHandlerExtra } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/protocol.js";
-
-export { z } from "npm:zod@4.6.7";
-export * as jsonc from "npm:jsonc-parser@3.3.1";
 export { default as picomatch } from "npm:picomatch@4.0.7";
-export { default as ignore } from "npm:ignore@7.0.16";
-export type { Ignore } from "npm:ignore@7.0.16";
 export { structuredPatch } from "npm:diff@9.0.0";
 
 // JSON-RPC to language servers. Deno resolves the types of the `/node` entry from the package's

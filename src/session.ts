@@ -11,7 +11,7 @@ import { modeDefinition } from "./config/toolsets.ts";
 import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
 import { CodeActionStore } from "./lsp/code_actions.ts";
-import { ProjectHost, type ProjectServices } from "./service/projects.ts";
+import type { ProjectHost, ProjectServices } from "./service/projects.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -85,6 +85,18 @@ export interface SessionOptions {
   host?: ProjectHost;
 }
 
+/**
+ * Makes the project host of a session that was given none. service/projects.ts provides it when
+ * it loads (tools/mod.ts loads it with the tools), so a session can answer `initialize` without
+ * loading the language-server engine.
+ */
+let makeHost: (() => ProjectHost) | null = null;
+
+/** Called by service/projects.ts as it loads. */
+export function provideProjectHost(make: () => ProjectHost): void {
+  makeHost = make;
+}
+
 export class Session {
   /**
    * Eight hex digits naming the session, fixed for its life: the instructions state it, and code
@@ -107,7 +119,8 @@ export class Session {
   /** Told of every write by Sextant's tools (real paths), e.g. to refresh code actions. */
   readonly writeListeners = new Set<(realPaths: readonly string[]) => void>();
   readonly #disposables = new Set<Disposable>();
-  readonly #host: ProjectHost;
+  /** The projects' host: given, or made on first use (see {@linkcode provideProjectHost}). */
+  #host: ProjectHost | null;
   readonly #ownsHost: boolean;
   /** The projects whose services this session holds, by project object. */
   readonly #services = new Map<Project, ProjectServices>();
@@ -127,7 +140,20 @@ export class Session {
     this.modes = [...initial.modes];
     this.onlyTools = options.onlyTools ? new Set(options.onlyTools) : null;
     this.#ownsHost = options.host === undefined;
-    this.#host = options.host ?? new ProjectHost();
+    this.#host = options.host ?? null;
+  }
+
+  #projectHost(): ProjectHost {
+    if (!this.#host) {
+      if (!makeHost) {
+        throw new Error(
+          "The project services are not loaded: import src/service/projects.ts (tools/mod.ts " +
+            "does) or give the session a host",
+        );
+      }
+      this.#host = makeHost();
+    }
+    return this.#host;
   }
 
   /**
@@ -140,7 +166,7 @@ export class Session {
       held.lastUsed = Date.now();
       return held;
     }
-    const services = this.#host.servicesFor(project, this);
+    const services = this.#projectHost().servicesFor(project, this);
     this.#services.set(project, services);
     return services;
   }
@@ -177,13 +203,13 @@ export class Session {
   async releaseProject(project: Project): Promise<void> {
     this.#codeActions.delete(project);
     if (!this.#services.delete(project)) return;
-    await this.#host.release(project, this);
+    await this.#host?.release(project, this);
   }
 
   /** Stop the servers of `project` now, for every session (restart_language_server). */
   async stopProjectServers(project: Project): Promise<void> {
     this.#services.delete(project);
-    await this.#host.stop(project);
+    await this.#host?.stop(project);
   }
 
   /** The active project, or a ToolError telling the agent to activate one. */
@@ -285,6 +311,6 @@ export class Session {
       ...all.map((d) => d.dispose()),
       ...projects.map((p) => this.releaseProject(p)),
     ]);
-    if (this.#ownsHost) await this.#host.dispose();
+    if (this.#ownsHost) await this.#host?.dispose();
   }
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import { join } from "node:path";
-import { jsonc } from "../deps.ts";
+import { jsonc } from "../deps_start.ts";
 import { ToolError } from "../errors.ts";
 import { DEFAULT_SETTINGS, layerSettings, type Settings, type SettingsFile } from "./schema.ts";
 import { SettingsSchema } from "./schema.ts";

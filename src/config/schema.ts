@@ -3,7 +3,7 @@
  * and the project file (`<root>/.sextant/project.jsonc`). Keys are snake_case like Serena's.
  * @module
  */
-import { z } from "../deps.ts";
+import { z } from "../deps_start.ts";
 
 export const LanguageServerConfigSchema = z.strictObject({
   command: z.string().min(1).optional().describe(

@@ -1,7 +1,9 @@
 /**
  * A pool of parse workers (Deno Workers running parse_worker.ts). Jobs go out in batches to
  * whichever worker is free; workers start on demand and stop when idle, so the grammars'
- * memory is held only while files are being parsed.
+ * memory is held only while files are being parsed. Each worker is a V8 isolate with
+ * tree-sitter's WASM (~25–35 MB), so after a build (more files than one batch) they stop at
+ * once; after a few files (an edit, the watcher) they wait `idleMs` for the next ones.
  * @module
  */
 import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./protocol.ts";
@@ -10,10 +12,12 @@ import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./protocol
 export interface ParseWorkersOptions {
   /** How many workers at most (default: the number of cores, at most 4). */
   size?: number;
-  /** Files per message (default 64). */
+  /** Files per message (default 16). */
   batch?: number;
-  /** Idle time before the workers stop (default 20 s). */
+  /** Idle time before the workers stop after a few files (default 20 s). */
   idleMs?: number;
+  /** Idle time before they stop after a build: more files than one batch (default 1 s). */
+  buildIdleMs?: number;
 }
 
 /**
@@ -37,6 +41,9 @@ export class ParseWorkers {
   readonly #size: number;
   readonly #batch: number;
   readonly #idleMs: number;
+  readonly #buildIdleMs: number;
+  /** Files given since the workers were last all idle (the idle time depends on it). */
+  #filesSinceIdle = 0;
   readonly #slots: Slot[] = [];
   readonly #waiting: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
   /** The rejecters of the batches sent and not answered yet (close fails them). */
@@ -47,8 +54,9 @@ export class ParseWorkers {
 
   constructor(options: ParseWorkersOptions = {}) {
     this.#size = Math.max(1, options.size ?? Math.min(navigator.hardwareConcurrency || 2, 4));
-    this.#batch = options.batch ?? 64;
+    this.#batch = options.batch ?? 16;
     this.#idleMs = options.idleMs ?? 20_000;
+    this.#buildIdleMs = options.buildIdleMs ?? 1_000;
   }
 
   /**
@@ -62,6 +70,7 @@ export class ParseWorkers {
   ): Promise<void> {
     if (this.#closed) throw new Error("The parse workers were closed.");
     clearTimeout(this.#idleTimer);
+    this.#filesSinceIdle += jobs.length;
     const batches: ParseJob[][] = [];
     // Smaller batches when there are few files, so that every worker gets some.
     const per = Math.max(1, Math.min(this.#batch, Math.ceil(jobs.length / this.#size)));
@@ -109,7 +118,12 @@ export class ParseWorkers {
     slot.busy = false;
     if (this.#slots.every((s) => !s.busy)) {
       clearTimeout(this.#idleTimer);
-      this.#idleTimer = setTimeout(() => this.#stopIdle(), this.#idleMs);
+      const built = this.#filesSinceIdle > this.#batch;
+      this.#filesSinceIdle = 0;
+      this.#idleTimer = setTimeout(
+        () => this.#stopIdle(),
+        built ? this.#buildIdleMs : this.#idleMs,
+      );
       Deno.unrefTimer(this.#idleTimer);
     }
   }

@@ -13,10 +13,10 @@ import {
   Server,
   type ServerNotification,
   type ServerRequest,
-} from "../deps.ts";
+} from "../deps_start.ts";
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
-import { type CallResult, callTool } from "../tools/call.ts";
+import type { CallResult } from "../tools/call.ts";
 import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
@@ -56,6 +56,8 @@ export function createServer(session: Session, options: CreateServerOptions): Se
           : `Unknown tool '${name}'.`,
       );
     }
+    // The call pipeline loads with the tools, on the first call (tools/catalog.ts).
+    const { callTool } = await import("../tools/call.ts");
     const result = await callTool(session, tool, request.params.arguments ?? {}, {
       signal: extra.signal,
       progress: progressReporter(extra),

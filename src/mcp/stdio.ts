@@ -4,7 +4,12 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from "../deps.ts";
+import {
+  type JSONRPCMessage,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
+} from "../deps_start.ts";
 
 export interface DenoStdioOptions {
   input?: ReadableStream<Uint8Array>;

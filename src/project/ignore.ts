@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type Ignore, ignore } from "../deps.ts";
+import { type Ignore, ignore } from "../deps_start.ts";
 
 /** Folders no tool should ever walk into. */
 export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set([

@@ -14,6 +14,7 @@ import { log } from "../log.ts";
 import { ServerPool } from "../lsp/pool.ts";
 import { SymbolIndex } from "../lsp/symbols_index.ts";
 import type { Project } from "../project/project.ts";
+import { provideProjectHost } from "../session.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -194,3 +195,6 @@ export class ProjectHost {
     await Promise.allSettled(all.map((s) => s.dispose()));
   }
 }
+
+// A session given no host makes its own from here, once this module is loaded (session.ts).
+provideProjectHost(() => new ProjectHost());

@@ -13,6 +13,7 @@
 import { resolve } from "node:path";
 import type { CliOptions } from "../cli/args.ts";
 import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
+import { SEXTANT_ENV } from "../cli/permission_flags.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
@@ -72,6 +73,7 @@ export async function connectOrStart(
   try {
     const child = new Deno.Command(command, {
       args,
+      env: { ...SEXTANT_ENV },
       stdin: "null",
       stdout: "null",
       stderr: "null",

@@ -11,12 +11,12 @@ import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
-import { RootsListChangedNotificationSchema, type Server } from "../deps.ts";
+import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
-import { ALL_TOOLS } from "../tools/mod.ts";
+import { CATALOG_TOOLS, preloadTools } from "../tools/catalog.ts";
 import type { ProjectHost } from "./projects.ts";
 
 /** Where the front was started: its folder, and the folder `deno task` was run from. */
@@ -92,7 +92,8 @@ export async function openSession(
   }
   const session = new Session({
     settings: globalSettings,
-    tools: ALL_TOOLS,
+    // The catalog: listing the tools loads none of their modules (tools/catalog.ts).
+    tools: CATALOG_TOOLS,
     project,
     onlyTools: options.tools,
     ...(host ? { host } : {}),
@@ -102,11 +103,15 @@ export async function openSession(
   const server = createServer(session, { instructions: () => systemPrompt(session) });
   // Without --project, the session works in the folder the client names as its root (a
   // worktree, a second window), and follows it when the client's roots change.
-  if (options.project === undefined && !options.noProject) {
-    const follow = () => void session.decide(() => followRoots(server, session, overrides));
-    server.oninitialized = follow;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, follow);
-  }
+  const follows = options.project === undefined && !options.noProject;
+  const follow = () => void session.decide(() => followRoots(server, session, overrides));
+  server.oninitialized = () => {
+    // `initialize` is answered: load the tools now, while the client lists them and the agent
+    // thinks, so that the first call need not wait for them.
+    setTimeout(() => preloadTools().catch((error) => log.error("loading the tools:", error)), 0);
+    if (follows) follow();
+  };
+  if (follows) server.setNotificationHandler(RootsListChangedNotificationSchema, follow);
   return { session, server };
 }
 

@@ -60,12 +60,15 @@ function parser(tool: Tool): z.ZodType {
 /** Run one tool call through the whole pipeline; never throws. */
 export async function callTool(
   session: Session,
-  tool: Tool,
+  entry: Tool,
   rawArgs: Record<string, unknown>,
   options: CallOptions = {},
 ): Promise<CallResult> {
   let renamed: Record<string, unknown>;
+  let tool: Tool;
   try {
+    // A catalog entry (catalog.ts) stands for a tool whose module loads on its first call.
+    tool = entry.load ? await entry.load() : entry;
     renamed = applyParamAliases(tool, rawArgs);
   } catch (error) {
     return failure(`Error: ${error instanceof Error ? error.message : String(error)}`);

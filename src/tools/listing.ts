@@ -1,10 +1,10 @@
 /**
  * How a tool is listed to the client (its MCP description, with the JSON schema of its zod
- * parameters) and what the list costs: the size of `tools/list` in characters per context, which
+ * parameters, or for a catalog entry the schema catalog.json holds) and what the list costs: the size of `tools/list` in characters per context, which
  * get_current_config reports and a test holds under the default's budget.
  * @module
  */
-import { type McpTool, z } from "../deps.ts";
+import { type McpTool, z } from "../deps_start.ts";
 import { knownContexts } from "../config/toolsets.ts";
 import type { Settings } from "../config/schema.ts";
 import { splitMultiTypes } from "./portable_schema.ts";
@@ -31,6 +31,8 @@ function dropImplicitBounds(node: unknown): void {
 }
 
 function inputSchema(tool: Tool, context: string | undefined): McpTool["inputSchema"] {
+  // A catalog entry (catalog.ts) carries its listing; its module need not be loaded.
+  if (tool.listing) return tool.listing[context ?? ""] ?? tool.listing[""]!;
   let byContext = schemaCache.get(tool);
   if (!byContext) schemaCache.set(tool, byContext = new Map());
   const shape = listedShape(tool.params, context);

@@ -4,7 +4,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { z } from "../deps.ts";
+import type { McpTool, z } from "../deps_start.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
 import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
@@ -72,6 +72,14 @@ export interface Tool {
   /** Old parameter names still accepted, alias → name. */
   aliases?: Readonly<Record<string, string>>;
   handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolAnswer>;
+  /**
+   * A catalog entry (tools/catalog.ts) whose module is not loaded yet: its input schema as
+   * tools/list shows it, per context ("" for the default listing); `params` is only available
+   * after {@linkcode Tool.load}.
+   */
+  listing?: Readonly<Record<string, McpTool["inputSchema"]>>;
+  /** A catalog entry: load the tool's module and give the tool itself. */
+  load?(): Promise<Tool>;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {

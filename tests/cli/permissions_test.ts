@@ -4,7 +4,7 @@
  * missing permission is a tool error naming it.
  */
 import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
-import { SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
+import { SEXTANT_ENV, SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import {
@@ -41,6 +41,13 @@ Deno.test("deno task start runs with the same V8 flags as the service it launche
   const start = (config.tasks.start as string).split(/\s+/);
   assertEquals(start.filter((w) => w.startsWith("--v8-flags=")), [SEXTANT_V8_FLAGS]);
   assert(sextantFlags().includes(SEXTANT_V8_FLAGS));
+});
+
+Deno.test("deno task start sets the environment the front gives the service", () => {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  const words = (config.tasks.start as string).split(/\s+/);
+  const assignments = words.slice(0, words.indexOf("deno"));
+  assertEquals(assignments, Object.entries(SEXTANT_ENV).map(([name, value]) => `${name}=${value}`));
 });
 
 Deno.test("permission set: restricted run and env, loopback net only, no ffi or sys", () => {

@@ -9,6 +9,8 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { fixtureProject, hasServer, liveInGroup, skipUnless } from "../helpers/lsp.ts";
 import type { ManagedServer } from "../../src/lsp/server.ts";
 import { Session } from "../../src/session.ts";
+// A session makes its project host from here (the tools' registry loads it in Sextant).
+import "../../src/service/projects.ts";
 
 const pyright = hasServer("pyright-langserver");
 

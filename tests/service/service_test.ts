@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, liveInGroup, processAlive, skipUnless } from "../helpers/lsp.ts";
+import { SEXTANT_ENV } from "../../src/cli/permission_flags.ts";
 import {
   call,
   Client,
@@ -226,6 +227,25 @@ Deno.test({
     } finally {
       await a.close();
       await b.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "the front starts the service with Sextant's memory settings in its environment",
+  ignore: skipUnless(Deno.build.os === "linux", "reading another process's environment"),
+  async fn() {
+    await using rt = await runtime();
+    await using project = await tempProject({ "a.txt": "x\n" });
+    const a = await front(project.root, rt.env());
+    try {
+      const environ = Deno.readTextFileSync(`/proc/${rt.endpoint()!.pid}/environ`).split("\0");
+      for (const [name, value] of Object.entries(SEXTANT_ENV)) {
+        assert(environ.includes(`${name}=${value}`), `${name}=${value} in the service's env`);
+      }
+      assert(Object.keys(SEXTANT_ENV).length > 0);
+    } finally {
+      await a.close();
     }
   },
 });

@@ -3,7 +3,7 @@
  * And parameters listed only in some contexts ({@linkcode listedIn}), accepted in all.
  * @module
  */
-import { z } from "../../deps.ts";
+import { z } from "../../deps_start.ts";
 import type { Marker, Tool } from "../tool.ts";
 
 const FILE_DESCRIPTION = "The file: relative to the project root, or absolute inside it.";

@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import type { ParseJob, ParseResult } from "./protocol.ts";
+import { ParseWorkers } from "./workers.ts";
+
+/** `count` small TypeScript files in a temporary folder, as parse jobs. */
+async function jobs(count: number): Promise<{ dir: string; jobs: ParseJob[] }> {
+  const dir = await Deno.makeTempDir({ prefix: "sextant-workers-" });
+  const out: ParseJob[] = [];
+  for (let i = 0; i < count; i++) {
+    const relPath = `m${i}.ts`;
+    await Deno.writeTextFile(join(dir, relPath), `export class C${i} {}\n`);
+    out.push({ relPath, absPath: join(dir, relPath) });
+  }
+  return { dir, jobs: out };
+}
+
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert(done(), `waited for ${what}`);
+}
+
+Deno.test("parse workers: after a build they stop at once, after a few files they wait", async () => {
+  const { dir, jobs: all } = await jobs(12);
+  // The idle wait after a few files is long enough never to end within this test.
+  const workers = new ParseWorkers({ size: 2, batch: 4, idleMs: 600_000, buildIdleMs: 0 });
+  try {
+    const results: ParseResult[] = [];
+    await workers.run(all, (r) => results.push(...r));
+    assertEquals(results.map((r) => r.status), all.map(() => "parsed"));
+    assertEquals(results.map((r) => r.relPath).sort(), all.map((j) => j.relPath).sort());
+    // 12 files, batches of 4: a build. Both workers stop as soon as it is done.
+    await until("the workers to stop after the build", () => workers.running === 0);
+
+    // Two files (fewer than a batch): the workers that parsed them stay for the next edit.
+    await workers.run(all.slice(0, 2), () => {});
+    const running = workers.running;
+    assert(running > 0);
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals(workers.running, running, "still there, waiting for more files");
+
+    // The next build stops them again, the waiting one included.
+    await workers.run(all, () => {});
+    await until("the workers to stop after the second build", () => workers.running === 0);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
