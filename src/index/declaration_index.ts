@@ -23,6 +23,7 @@ import type { CompactSymbol } from "../lsp/symbols.ts";
 import type { Project } from "../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
 import { grammarFor } from "./grammars.ts";
+import { declaredNames } from "./index_file.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
 import { loadStore, saveStore, type StoredFile } from "./store.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
@@ -79,21 +80,6 @@ const BARRIER_TIMEOUT_MS = 1000;
 
 function inScope(relPath: string, scope: string): boolean {
   return scope === "." || scope === "" || relPath === scope || relPath.startsWith(scope + "/");
-}
-
-/** Every name a forest declares (each once). */
-function namesOf(symbols: readonly CompactSymbol[], out = new Set<string>()): Set<string> {
-  for (const s of symbols) {
-    out.add(s[0]);
-    if (s[10]) namesOf(s[10], out);
-  }
-  return out;
-}
-
-function countOf(symbols: readonly CompactSymbol[]): number {
-  let n = 0;
-  for (const s of symbols) n += 1 + (s[10] ? countOf(s[10]) : 0);
-  return n;
 }
 
 /** A file the build walked and has not indexed yet. */
@@ -386,9 +372,10 @@ export class DeclarationIndex {
     const stop = AbortSignal.any([this.#stop.signal, failed.signal]);
     const wake = () => this.#wake();
     stop.addEventListener("abort", wake, { once: true });
+    let stored = new Map<string, StoredFile>();
     try {
       if (this.#watch) this.#startWatcher();
-      const stored = this.#persist ? await loadStore(this.project.root) : new Map();
+      if (this.#persist) stored = await loadStore(this.project.root);
       this.#report(
         stored.size > 0
           ? `Checking the symbol index of ${stored.size} files`
@@ -410,10 +397,18 @@ export class DeclarationIndex {
           continue;
         }
         const known = stored.get(entry.path);
+        const absPath = this.project.absolute(entry.path);
+        if (known !== undefined && unchangedOnDisk(absPath, known)) {
+          // Checked here: a message to a worker would cost more than the check.
+          this.#walked++;
+          this.#indexed++;
+          this.#apply({ relPath: entry.path, status: "same", ...known }, known);
+          continue;
+        }
         this.#enqueue({
           job: {
             relPath: entry.path,
-            absPath: this.project.absolute(entry.path),
+            absPath,
             known: known && { hash: known.hash, size: known.size, mtime: known.mtime },
           },
           stored: known,
@@ -438,6 +433,8 @@ export class DeclarationIndex {
       this.#pending.clear();
       throw failure;
     }
+    // Files gone since the save (those changed were marked as they came).
+    if (this.#files.size !== stored.size) this.#changedSinceSave = true;
     this.#report(
       `Symbol index ready: ${this.#files.size} files, ${this.#declarations} declarations ` +
         `(${Math.round(performance.now() - started)} ms)`,
@@ -451,7 +448,8 @@ export class DeclarationIndex {
     this.#order.push(path);
     this.#walked++;
     for (const scan of this.#scans) if (inScope(path, scan.scope)) this.#scanAdd(scan, path);
-    this.#wake();
+    // While walking, only full chunks are sent (see #take).
+    if (this.#walked % BUILD_CHUNK === 0) this.#wake();
   }
 
   #wake(): void {
@@ -475,10 +473,14 @@ export class DeclarationIndex {
     }
   }
 
-  /** The next chunk: the waiting searches' files first, then the build's own. */
+  /**
+   * The next chunk: the waiting searches' files first, then the build's own. While the walk
+   * goes on, only full chunks (messages of a few files would cost more than their work).
+   */
   #take(): ParseJob[] {
     const jobs: ParseJob[] = [];
     for (const scan of this.#scans) {
+      if (this.#walking && scan.queue.length - scan.next < SCAN_CHUNK) continue;
       while (scan.next < scan.queue.length && jobs.length < SCAN_CHUNK) {
         const path = scan.queue[scan.next++]!;
         const pending = this.#pending.get(path);
@@ -493,6 +495,7 @@ export class DeclarationIndex {
       if (jobs.length >= SCAN_CHUNK) return jobs;
     }
     if (jobs.length > 0) return jobs;
+    if (this.#walking && this.#order.length - this.#next < BUILD_CHUNK) return jobs;
     while (this.#next < this.#order.length && jobs.length < BUILD_CHUNK) {
       const path = this.#order[this.#next++]!;
       const pending = this.#pending.get(path);
@@ -568,32 +571,47 @@ export class DeclarationIndex {
       }
       return;
     }
-    const symbols = result.status === "parsed" ? result.symbols ?? "[]" : known?.symbols;
-    if (symbols === undefined) return;
-    const entry: StoredFile = {
-      hash: result.hash,
-      size: result.size,
-      mtime: result.mtime,
-      symbols,
-      exact: result.status === "parsed" ? result.exact ?? false : known?.exact ?? false,
-    };
+    let entry: StoredFile;
+    if (result.status === "parsed") {
+      const symbols = result.symbols ?? "[]";
+      const named = result.names !== undefined && result.count !== undefined
+        ? { names: result.names, count: result.count }
+        : declaredNames(JSON.parse(symbols) as CompactSymbol[]);
+      entry = {
+        hash: result.hash,
+        size: result.size,
+        mtime: result.mtime,
+        symbols,
+        ...named,
+        exact: result.exact ?? false,
+      };
+    } else {
+      if (known === undefined) return;
+      entry = { ...known, hash: result.hash, size: result.size, mtime: result.mtime };
+    }
+    // As on disk (a start from disk that found the file unchanged saves nothing).
+    const unchanged = known !== undefined && known.hash === entry.hash &&
+      known.mtime === entry.mtime && known.size === entry.size && known.symbols === entry.symbols &&
+      known.exact === entry.exact;
     const before = this.#files.get(result.relPath);
-    if (before?.hash === entry.hash && before.symbols === symbols && before.exact === entry.exact) {
+    if (
+      before?.hash === entry.hash && before.symbols === entry.symbols &&
+      before.exact === entry.exact
+    ) {
       if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
       this.#files.set(result.relPath, entry);
       return;
     }
     if (before) this.#remove(result.relPath);
-    const forest = JSON.parse(symbols) as CompactSymbol[];
     this.#files.set(result.relPath, entry);
     this.#others.delete(result.relPath);
-    this.#declarations += countOf(forest);
-    for (const name of namesOf(forest)) {
+    this.#declarations += entry.count;
+    for (const name of JSON.parse(entry.names) as string[]) {
       const files = this.#postings.get(name);
       if (files) files.push(result.relPath);
       else this.#postings.set(name, [result.relPath]);
     }
-    this.#changedSinceSave = true;
+    if (!unchanged) this.#changedSinceSave = true;
   }
 
   #remove(relPath: string): void {
@@ -601,9 +619,8 @@ export class DeclarationIndex {
     const entry = this.#files.get(relPath);
     if (!entry) return;
     this.#files.delete(relPath);
-    const forest = JSON.parse(entry.symbols) as CompactSymbol[];
-    this.#declarations -= countOf(forest);
-    for (const name of namesOf(forest)) {
+    this.#declarations -= entry.count;
+    for (const name of JSON.parse(entry.names) as string[]) {
       const files = this.#postings.get(name);
       if (!files) continue;
       const i = files.indexOf(relPath);
@@ -806,6 +823,20 @@ export class DeclarationIndex {
       watcher?.close();
     } catch { /* already closed */ }
     await this.#watchLoop;
+  }
+}
+
+/**
+ * Whether a file still has the size and modification time it was indexed with (then its stored
+ * declarations stand, as a parse worker would decide too: index_file.ts).
+ */
+function unchangedOnDisk(absPath: string, known: StoredFile): boolean {
+  try {
+    const info = Deno.statSync(absPath);
+    const mtime = info.mtime?.getTime() ?? 0;
+    return info.isFile && info.size === known.size && mtime === known.mtime && mtime !== 0;
+  } catch {
+    return false; // a worker finds it gone
   }
 }
 

@@ -9,6 +9,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import type { CompactSymbol } from "../lsp/symbols.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
@@ -18,6 +19,21 @@ const decoder = new TextDecoder("utf-8");
 /** The content hash of symbol_cache.ts's `contentHash` (SHA-1, hex), computed synchronously. */
 export function contentHashSync(bytes: Uint8Array): string {
   return createHash("sha1").update(bytes).digest("hex");
+}
+
+/** Every name a forest declares, each once, as a JSON array; and how many declarations. */
+export function declaredNames(symbols: readonly CompactSymbol[]): { names: string; count: number } {
+  const names = new Set<string>();
+  let count = 0;
+  const visit = (forest: readonly CompactSymbol[]) => {
+    for (const s of forest) {
+      names.add(s[0]);
+      count++;
+      if (s[10]) visit(s[10]);
+    }
+  };
+  visit(symbols);
+  return { names: JSON.stringify([...names]), count };
 }
 
 /**
@@ -57,7 +73,18 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
     const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
     const found = await parseFile(text, grammar);
     const symbols = JSON.stringify(found.symbols);
-    return { relPath, status: "parsed", hash, size, mtime, symbols, exact: found.exact };
+    const { names, count } = declaredNames(found.symbols);
+    return {
+      relPath,
+      status: "parsed",
+      hash,
+      size,
+      mtime,
+      symbols,
+      names,
+      count,
+      exact: found.exact,
+    };
   } catch (error) {
     // The parser itself failed (a grammar that does not load): the file stays unindexed.
     return { relPath, status: "failed", hash, size, mtime, error: String(error) };

@@ -30,6 +30,10 @@ export interface ParseResult {
   mtime: number;
   /** The declarations as JSON (CompactSymbol[]), when parsed. */
   symbols?: string;
+  /** The names they declare, each once, as a JSON array of strings, when parsed. */
+  names?: string;
+  /** How many declarations, when parsed. */
+  count?: number;
   /** Whether the declarations are exactly the language server's (see extract.ts). */
   exact?: boolean;
   /** Why parsing failed. */

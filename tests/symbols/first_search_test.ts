@@ -6,7 +6,8 @@
  * typescript-language-server for the file the index does not model.
  *
  * Also: the first search sends progress messages; a search cancelled mid-way leaves the build
- * running to its end, later searches answer, and the workers stop when idle.
+ * running to its end, later searches answer, and the workers stop when idle; after a restart
+ * the index on disk answers without parsing anything.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
@@ -158,6 +159,27 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 100));
       }
       assertEquals(workers.running, 0, "no parse worker is left running");
+    });
+
+    await t.step("after a restart the index on disk answers, with no parse worker", async () => {
+      const root = await copy("restarted");
+      {
+        await using first = await engine(root, workers);
+        await first.index.ready();
+        await first.index.flush();
+      }
+      const own = new ParseWorkers({ size: 2 });
+      try {
+        await using restarted = await engine(root, own);
+        for (const s of SEARCHES) {
+          const answer = summary(await restarted.find(s.name, s.options));
+          assertEquals(answer, expected.get(JSON.stringify(s)), JSON.stringify(s));
+        }
+        // Every file was checked by size and time against the store: nothing to parse.
+        assertEquals(own.running, 0, "no parse worker was started");
+      } finally {
+        own.close();
+      }
     });
   } finally {
     workers.close();
