@@ -243,8 +243,8 @@ export class DeclarationIndex {
       const checked = scan.total - scan.todo.size;
       onProgress?.(
         this.#walking
-          ? `Searching for '${needle}' while the symbol index is built: ${checked} files ` +
-            `checked, ${scan.total} listed so far`
+          ? `Searching for '${needle}' while the symbol index is built: ${this.#walked} files ` +
+            `listed so far, ${Math.max(0, this.#walked - scan.todo.size)} of them checked`
           : `Searching ${scan.total} files for '${needle}' while the symbol index is built: ` +
             `${checked}/${scan.total}`,
       );
