@@ -2,24 +2,19 @@
  * Indexing one file: skip it when unchanged (same size and modification time, or same content
  * hash as known), else hash and parse it. The parse workers run this; so do tests.
  *
- * It reads and hashes synchronously: a worker has nothing else to do meanwhile, and for the
- * small files of a project the asynchronous calls cost several times the work (measured: 20,000
- * files stat-and-read in 1.1 s synchronously, 4.9 s asynchronously; SHA-1 of a small file
- * 10 µs with node:crypto, 60 µs with crypto.subtle).
+ * It reads synchronously: a worker has nothing else to do meanwhile, and for the small files of
+ * a project the asynchronous calls cost several times the work (measured: 20,000 files
+ * stat-and-read in 1.1 s synchronously, 4.9 s asynchronously). The hash stays crypto.subtle's:
+ * node:crypto's is faster alone, but loading it made the workers' parsing 2x slower.
  * @module
  */
-import { createHash } from "node:crypto";
+import { contentHash } from "../lsp/symbol_cache.ts";
 import type { CompactSymbol } from "../lsp/symbols.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
 
 const decoder = new TextDecoder("utf-8");
-
-/** The content hash of symbol_cache.ts's `contentHash` (SHA-1, hex), computed synchronously. */
-export function contentHashSync(bytes: Uint8Array): string {
-  return createHash("sha1").update(bytes).digest("hex");
-}
 
 /** Every name a forest declares, each once, as a JSON array; and how many declarations. */
 export function declaredNames(symbols: readonly CompactSymbol[]): { names: string; count: number } {
@@ -63,7 +58,7 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
   if (job.needle !== undefined && !raw.includes(job.needle)) {
     return { relPath, status: "deferred", hash: "", size, mtime };
   }
-  const hash = contentHashSync(bytes);
+  const hash = await contentHash(bytes);
   if (job.known && job.known.hash === hash) {
     return { relPath, status: "same", hash, size, mtime };
   }
