@@ -128,6 +128,8 @@ export class DeclarationIndex {
   /** Files the build walked, and indexed so far. */
   #walked = 0;
   #indexed = 0;
+  /** The last build failed (its index is partial: no search may answer from it). */
+  #buildFailed = false;
   /** Searches waiting for their files before the build is done. */
   readonly #scans = new Set<Scan>();
   /** Pumps waiting for work. */
@@ -233,6 +235,7 @@ export class DeclarationIndex {
       await this.ready({ signal, onProgress });
       return true;
     }
+    if (this.#buildFailed) return false; // ready() says why
     let finish!: (error?: unknown) => void;
     const done = new Promise<void>((resolve, reject) => {
       finish = (error) => error === undefined ? resolve() : reject(error);
@@ -361,6 +364,7 @@ export class DeclarationIndex {
   async #buildAll(): Promise<void> {
     const started = performance.now();
     this.#walking = true;
+    this.#buildFailed = false;
     this.#pending.clear();
     this.#order = [];
     this.#next = 0;
@@ -434,6 +438,7 @@ export class DeclarationIndex {
     for (const scan of this.#scans) scan.finish(failure ?? undefined);
     if (failure !== null) {
       this.#pending.clear();
+      this.#buildFailed = true;
       throw failure;
     }
     // Files gone since the save (those changed were marked as they came).
