@@ -409,7 +409,7 @@ export class DeclarationIndex {
           // Checked here: a message to a worker would cost more than the check.
           this.#walked++;
           this.#indexed++;
-          this.#apply({ relPath: entry.path, status: "same", ...known }, known);
+          this.#add(entry.path, known);
           continue;
         }
         this.#enqueue({
@@ -614,15 +614,20 @@ export class DeclarationIndex {
       return;
     }
     if (before) this.#remove(result.relPath);
-    this.#files.set(result.relPath, entry);
     this.#others.delete(result.relPath);
+    this.#add(result.relPath, entry);
+    if (!unchanged) this.#changedSinceSave = true;
+  }
+
+  /** Index an entry for a path that has none. */
+  #add(relPath: string, entry: StoredFile): void {
+    this.#files.set(relPath, entry);
     this.#declarations += entry.count;
     for (const name of JSON.parse(entry.names) as string[]) {
       const files = this.#postings.get(name);
-      if (files) files.push(result.relPath);
-      else this.#postings.set(name, [result.relPath]);
+      if (files) files.push(relPath);
+      else this.#postings.set(name, [relPath]);
     }
-    if (!unchanged) this.#changedSinceSave = true;
   }
 
   #remove(relPath: string): void {
