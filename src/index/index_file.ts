@@ -40,6 +40,17 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
   let size = 0;
   let mtime = 0;
   let bytes: Uint8Array;
+  if (job.needle !== undefined && job.known === undefined) {
+    // Most files of a search's scan lack the needle: for them, a read is all it takes. Those
+    // that have it are indexed as usual below (stat first, then read: the time stored is never
+    // newer than the content).
+    try {
+      const text = decoder.decode(Deno.readFileSync(job.absPath));
+      if (!text.includes(job.needle)) {
+        return { relPath, status: "deferred", hash: "", size: 0, mtime: 0 };
+      }
+    } catch { /* gone or unreadable: said below */ }
+  }
   try {
     const info = Deno.statSync(job.absPath);
     if (!info.isFile) return { relPath, status: "gone", hash: "", size, mtime };
