@@ -12,6 +12,13 @@
  * watcher never reported. Without a watcher every answer re-checks the whole tree (sizes and
  * modification times), which is correct but slower.
  *
+ * The build walks the tree and sends the files to the workers in chunks, while it walks. A search
+ * that comes before the build is done does not wait for all of it ({@linkcode
+ * DeclarationIndex.prepareFor}): the files not indexed yet go to the workers first with the
+ * search's text, those containing it are indexed at once and the others left to the build. Files
+ * unchanged since the store on disk was written (same size and modification time) are taken from
+ * it on the walk itself, so a start from disk sends nothing to the workers.
+ *
  * One file past the usual size: the index's state (entries, name table, build, freshness) is one
  * object whose parts share private fields; parsing, workers and persistence live beside it.
  * @module
