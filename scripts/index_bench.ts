@@ -132,14 +132,25 @@ export async function benchRoot(
     const symbols = new SymbolIndex(project, pool, index);
     const pattern = parseNamePath(target);
     const progress: string[] = [];
+    const progressAt: number[] = [];
     const find = () =>
       symbols.find(pattern, {}, { relPath: ".", isDirectory: true }, {
-        onProgress: (m) => progress.push(m),
+        onProgress: (m) => {
+          progress.push(m);
+          progressAt.push(performance.now());
+        },
       });
     if (options.server) {
+      const started = performance.now();
       firstFindMs = await time(find);
       add("first global find_symbol (never seen)", firstFindMs, "read every file", readMs);
-      options.log(`        progress shown: ${progress.length} messages, e.g. '${progress.at(-1)}'`);
+      // The longest time the client saw no news (from the start to the answer).
+      const marks = [started, ...progressAt, started + firstFindMs];
+      const gap = Math.max(...marks.slice(1).map((at, i) => at - marks[i]!));
+      options.log(
+        `        progress shown: ${progress.length} messages, longest gap ${Math.round(gap)} ms, ` +
+          `e.g. '${progress.at(-1)}'`,
+      );
     }
     // The build (started by the first search, or now) completes and is saved for the restart.
     await index.ready();

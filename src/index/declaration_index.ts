@@ -12,6 +12,13 @@
  * watcher never reported. Without a watcher every answer re-checks the whole tree (sizes and
  * modification times), which is correct but slower.
  *
+ * The build walks the tree and sends the files to the workers in chunks, while it walks. A search
+ * that comes before the build is done does not wait for all of it ({@linkcode
+ * DeclarationIndex.prepareFor}): the files not indexed yet go to the workers first with the
+ * search's text, those containing it are indexed at once and the others left to the build. Files
+ * unchanged since the store on disk was written (same size and modification time) are taken from
+ * it on the walk itself, so a start from disk sends nothing to the workers.
+ *
  * One file past the usual size: the index's state (entries, name table, build, freshness) is one
  * object whose parts share private fields; parsing, workers and persistence live beside it.
  * @module
@@ -23,9 +30,9 @@ import type { CompactSymbol } from "../lsp/symbols.ts";
 import type { Project } from "../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
 import { grammarFor } from "./grammars.ts";
-import { parseFile } from "./parser.ts";
+import { declaredNames } from "./index_file.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
-import { loadStore, saveStore, type StoredFile, storePath } from "./store.ts";
+import { loadStore, saveStore, type StoredFile } from "./store.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
 
 /** Options of {@linkcode DeclarationIndex}. */
@@ -43,6 +50,12 @@ export interface ReadyOptions {
   signal?: AbortSignal | undefined;
   /** Progress messages while the index is being built. */
   onProgress?: ((message: string) => void) | undefined;
+}
+
+/** Options of {@linkcode DeclarationIndex.prepareFor}. */
+export interface PrepareOptions extends ReadyOptions {
+  /** The project-relative folder ("." for all) or file the search covers. */
+  scope?: string;
 }
 
 /** Options of {@linkcode DeclarationIndex.candidates}. */
@@ -63,6 +76,15 @@ export interface IndexStats {
 }
 
 const PROGRESS_MS = 1000;
+/** Files per chunk of the build's own jobs (small: a search's jobs wait behind them). */
+const BUILD_CHUNK = 64;
+/** Files per message of a search's scan (cheap jobs: most files only read). */
+const SCAN_CHUNK = 128;
+/**
+ * Chunks in flight at once (each split among the workers, and waited for whole: with fewer, a
+ * worker that finished early waits for the other; measured, 2 made the build up to 2x slower).
+ */
+const PUMPS = 4;
 const SAVE_DELAY_MS = 2000;
 const BARRIER_TIMEOUT_MS = 1000;
 
@@ -70,19 +92,27 @@ function inScope(relPath: string, scope: string): boolean {
   return scope === "." || scope === "" || relPath === scope || relPath.startsWith(scope + "/");
 }
 
-/** Every name a forest declares (each once). */
-function namesOf(symbols: readonly CompactSymbol[], out = new Set<string>()): Set<string> {
-  for (const s of symbols) {
-    out.add(s[0]);
-    if (s[10]) namesOf(s[10], out);
-  }
-  return out;
+/** A file the build walked and has not indexed yet. */
+interface Pending {
+  job: ParseJob;
+  /** What the store on disk holds for it. */
+  stored: StoredFile | undefined;
+  /** With a worker now: the needle it was sent with ("" for none); null when not sent. */
+  sent: string | null;
 }
 
-function countOf(symbols: readonly CompactSymbol[]): number {
-  let n = 0;
-  for (const s of symbols) n += 1 + (s[10] ? countOf(s[10]) : 0);
-  return n;
+/** A search's scan of the files not indexed yet (see {@linkcode DeclarationIndex.prepareFor}). */
+interface Scan {
+  needle: string;
+  scope: string;
+  /** Paths neither indexed nor known to lack the needle. */
+  todo: Set<string>;
+  /** Paths to send, in order from `next` (those sent or done by then are skipped). */
+  queue: string[];
+  next: number;
+  /** How many paths it covered in all. */
+  total: number;
+  finish: (error?: unknown) => void;
 }
 
 /** See the module documentation. */
@@ -96,8 +126,21 @@ export class DeclarationIndex {
   readonly #others = new Set<string>();
   /** Declared name → the files declaring it. */
   readonly #postings = new Map<string, string[]>();
-  /** Files parsed on request before the build finished ({@linkcode parseNow}), by path. */
-  readonly #early = new Map<string, { hash: string; symbols: CompactSymbol[]; exact: boolean }>();
+  /** The build's queue: files walked and not indexed yet, in walk order from `#next`. */
+  readonly #pending = new Map<string, Pending>();
+  #order: string[] = [];
+  #next = 0;
+  /** The build is still walking the tree (more files may come). */
+  #walking = false;
+  /** Files the build walked, and indexed so far. */
+  #walked = 0;
+  #indexed = 0;
+  /** The last build failed (its index is partial: no search may answer from it). */
+  #buildFailed = false;
+  /** Searches waiting for their files before the build is done. */
+  readonly #scans = new Set<Scan>();
+  /** Pumps waiting for work. */
+  #wakers: Array<() => void> = [];
   #declarations = 0;
   #failures = 0;
   #build: Promise<void> | null = null;
@@ -126,16 +169,6 @@ export class DeclarationIndex {
     this.#persist = options.persist ?? true;
   }
 
-  /** Whether the index was saved on disk before (a build then only checks what changed). */
-  async hasStore(): Promise<boolean> {
-    if (!this.#persist) return false;
-    try {
-      return (await Deno.stat(storePath(this.project.root))).isFile;
-    } catch {
-      return false;
-    }
-  }
-
   /** Whether it was disposed. */
   get disposed(): boolean {
     return this.#disposed;
@@ -155,21 +188,102 @@ export class DeclarationIndex {
     const listener = options.onProgress;
     if (listener) this.#progress.add(listener);
     try {
-      this.#build ??= this.#buildAll().then(
-        () => {
-          this.#built = true;
-          this.#early.clear();
-        },
-        (error) => {
-          this.#build = null;
-          throw error;
-        },
-      );
-      await abortable(this.#build, options.signal);
+      await abortable(this.#startBuild(), options.signal);
       await this.#settle();
     } finally {
       if (listener) this.#progress.delete(listener);
     }
+  }
+
+  #startBuild(): Promise<void> {
+    this.#build ??= this.#buildAll().then(
+      () => {
+        this.#built = true;
+      },
+      (error) => {
+        this.#build = null;
+        throw error;
+      },
+    );
+    return this.#build;
+  }
+
+  /**
+   * Before the build is done, make {@linkcode candidates} and {@linkcode otherFiles} complete in
+   * `scope` for names containing `needle`, without waiting for the rest of the build: every file
+   * of the scope not indexed yet is read in the workers, ahead of the build's own work, and
+   * indexed when its text contains the needle (a file without it cannot declare such a name);
+   * the others are left to the build, which goes on in the background. Starts the build.
+   *
+   * True when that is done (or the index is built and current); false when changes made
+   * during the build cannot be accounted for this way: then wait for {@linkcode ready}.
+   */
+  async prepareFor(needle: string, options: PrepareOptions = {}): Promise<boolean> {
+    if (this.#disposed) throw new Error("The symbol index was disposed.");
+    const { signal, onProgress } = options;
+    const scope = options.scope ?? ".";
+    if (this.#built) {
+      await this.ready({ signal, onProgress });
+      return true;
+    }
+    const build = this.#startBuild();
+    build.catch(() => {}); // its failure reaches the scan, or whoever waits for ready()
+    if (this.#indexed > 0 || this.#rescanAll || this.#dirty.size > 0) {
+      // Files were indexed already: changes made to them since must be seen first.
+      if (!(await this.#barrier()) || this.#rescanAll) return false;
+      for (const path of this.#dirty) {
+        const pending = this.#pending.get(path);
+        if (pending === undefined || pending.sent !== null) return false;
+        // Not read yet, so its news will be read; hashed even if size and time look the same.
+        if (pending.job.known) pending.job.known = { ...pending.job.known, mtime: -1 };
+      }
+    }
+    if (this.#built) {
+      await this.ready({ signal, onProgress });
+      return true;
+    }
+    if (this.#buildFailed) return false; // ready() says why
+    let finish!: (error?: unknown) => void;
+    const done = new Promise<void>((resolve, reject) => {
+      finish = (error) => error === undefined ? resolve() : reject(error);
+    });
+    const scan: Scan = { needle, scope, todo: new Set(), queue: [], next: 0, total: 0, finish };
+    for (const path of this.#pending.keys()) {
+      if (inScope(path, scope)) this.#scanAdd(scan, path);
+    }
+    this.#scans.add(scan);
+    const report = () => {
+      const checked = scan.total - scan.todo.size;
+      onProgress?.(
+        this.#walking
+          ? `Searching for '${needle}' while the symbol index is built: ${this.#walked} files ` +
+            `listed so far, ${Math.max(0, this.#walked - scan.todo.size)} of them checked`
+          : `Searching ${scan.total} files for '${needle}' while the symbol index is built: ` +
+            `${checked}/${scan.total}`,
+      );
+    };
+    report();
+    const timer = onProgress ? setInterval(report, PROGRESS_MS) : undefined;
+    this.#checkScan(scan);
+    this.#wake();
+    try {
+      await abortable(done, signal);
+      return true;
+    } finally {
+      clearInterval(timer);
+      this.#scans.delete(scan);
+    }
+  }
+
+  #scanAdd(scan: Scan, path: string): void {
+    scan.todo.add(path);
+    scan.queue.push(path);
+    scan.total++;
+  }
+
+  /** Resolve a scan whose files are all done, once the walk has listed them all. */
+  #checkScan(scan: Scan): void {
+    if (!this.#walking && scan.todo.size === 0) scan.finish();
   }
 
   /**
@@ -214,26 +328,7 @@ export class DeclarationIndex {
    */
   exactDeclarations(relPath: string, hash: string): CompactSymbol[] | undefined {
     const entry = this.#files.get(relPath);
-    if (entry?.hash === hash) return entry.exact ? JSON.parse(entry.symbols) : undefined;
-    const early = this.#early.get(relPath);
-    return early?.hash === hash && early.exact ? early.symbols : undefined;
-  }
-
-  /**
-   * Parse one file's text now, on this thread, before the index is built (a first search that
-   * found its few candidate files by their text): its declarations then answer
-   * {@linkcode exactDeclarations} for that content. Does not wait for, or change, the build.
-   */
-  async parseNow(relPath: string, hash: string, text: string): Promise<void> {
-    const grammar = grammarFor(relPath);
-    if (grammar === null || this.#disposed) return;
-    if (this.#files.get(relPath)?.hash === hash || this.#early.get(relPath)?.hash === hash) return;
-    try {
-      const found = await parseFile(text, grammar);
-      if (!this.#built) this.#early.set(relPath, { hash, ...found });
-    } catch (error) {
-      log.debug(`The symbol index could not parse ${relPath} now: ${String(error)}`);
-    }
+    return entry?.hash === hash && entry.exact ? JSON.parse(entry.symbols) : undefined;
   }
 
   /** The content hash the declarations of a file were computed for. */
@@ -269,31 +364,92 @@ export class DeclarationIndex {
     }
   }
 
+  /**
+   * The first build: walk the tree and index every file through the workers, the files of
+   * waiting searches first (see {@linkcode prepareFor}). Files are sent while the walk goes on.
+   */
   async #buildAll(): Promise<void> {
     const started = performance.now();
-    if (this.#watch) this.#startWatcher();
-    const stored = this.#persist ? await loadStore(this.project.root) : new Map();
-    this.#report(
-      stored.size > 0
-        ? `Checking the symbol index of ${stored.size} files`
-        : "Indexing the project's symbols",
-    );
-    const jobs: ParseJob[] = [];
+    this.#walking = true;
+    this.#buildFailed = false;
+    this.#pending.clear();
+    this.#order = [];
+    this.#next = 0;
+    this.#walked = 0;
+    this.#indexed = 0;
     this.#others.clear();
-    for await (const entry of this.project.walk(".")) {
-      if (entry.isDirectory) continue;
-      if (grammarFor(entry.path) === null) {
-        this.#others.add(entry.path);
-        continue;
-      }
-      jobs.push({
-        relPath: entry.path,
-        absPath: this.project.absolute(entry.path),
-        known: stored.get(entry.path),
-      });
-    }
     for (const relPath of [...this.#files.keys()]) this.#remove(relPath);
-    await this.#runJobs(jobs, stored, true);
+    let failure: unknown = null;
+    const pumps: Promise<void>[] = [];
+    // The first pump to fail stops the others.
+    const failed = new AbortController();
+    const stop = AbortSignal.any([this.#stop.signal, failed.signal]);
+    const wake = () => this.#wake();
+    stop.addEventListener("abort", wake, { once: true });
+    let stored = new Map<string, StoredFile>();
+    try {
+      if (this.#watch) this.#startWatcher();
+      if (this.#persist) stored = await loadStore(this.project.root);
+      this.#report(
+        stored.size > 0
+          ? `Checking the symbol index of ${stored.size} files`
+          : "Indexing the project's symbols",
+      );
+      for (let i = 0; i < PUMPS; i++) {
+        pumps.push(
+          this.#pump(stop).catch((error) => {
+            failed.abort(error);
+            throw error;
+          }),
+        );
+      }
+      for await (const entry of this.project.walk(".")) {
+        this.#stop.signal.throwIfAborted();
+        if (entry.isDirectory) continue;
+        if (grammarFor(entry.path) === null) {
+          this.#others.add(entry.path);
+          continue;
+        }
+        const known = stored.get(entry.path);
+        const absPath = this.project.absolute(entry.path);
+        if (known !== undefined && unchangedOnDisk(absPath, known)) {
+          // Checked here: a message to a worker would cost more than the check.
+          this.#walked++;
+          this.#indexed++;
+          this.#add(entry.path, known);
+          continue;
+        }
+        this.#enqueue({
+          job: {
+            relPath: entry.path,
+            absPath,
+            known: known && { hash: known.hash, size: known.size, mtime: known.mtime },
+          },
+          stored: known,
+          sent: null,
+        });
+      }
+    } catch (error) {
+      failure = error;
+      this.#pending.clear(); // the pumps stop
+    } finally {
+      this.#walking = false;
+      for (const scan of this.#scans) this.#checkScan(scan);
+      this.#wake();
+    }
+    const results = await Promise.allSettled(pumps);
+    stop.removeEventListener("abort", wake);
+    const rejected = results.find((r) => r.status === "rejected");
+    failure ??= rejected?.reason ?? null;
+    if (failure === null) this.#stop.signal.throwIfAborted();
+    for (const scan of this.#scans) scan.finish(failure ?? undefined);
+    if (failure !== null) {
+      this.#pending.clear();
+      this.#buildFailed = true;
+      throw failure;
+    }
+    // Files gone since the save (those changed were marked as they came).
+    if (this.#files.size !== stored.size) this.#changedSinceSave = true;
     this.#report(
       `Symbol index ready: ${this.#files.size} files, ${this.#declarations} declarations ` +
         `(${Math.round(performance.now() - started)} ms)`,
@@ -301,26 +457,121 @@ export class DeclarationIndex {
     this.#scheduleSave();
   }
 
-  /** Index files through the workers and apply the results. */
-  async #runJobs(
-    jobs: readonly ParseJob[],
-    known: ReadonlyMap<string, StoredFile>,
-    progress: boolean,
-  ): Promise<void> {
-    let done = 0;
-    let lastReport = performance.now();
+  #enqueue(pending: Pending): void {
+    const path = pending.job.relPath;
+    this.#pending.set(path, pending);
+    this.#order.push(path);
+    this.#walked++;
+    for (const scan of this.#scans) if (inScope(path, scan.scope)) this.#scanAdd(scan, path);
+    // While walking, only full chunks are sent (see #take).
+    if (this.#walked % BUILD_CHUNK === 0) this.#wake();
+  }
+
+  #wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+
+  /** Send chunks of the build's queue to the workers until it is empty and the walk done. */
+  async #pump(stop: AbortSignal): Promise<void> {
+    while (true) {
+      stop.throwIfAborted();
+      const jobs = this.#take();
+      if (jobs.length > 0) {
+        await this.#workers.run(jobs, (results) => this.#received(results), stop);
+        continue;
+      }
+      if (!this.#walking && this.#pending.size === 0) return;
+      // Nothing to send now: files with a worker may come back deferred, or the walk add more.
+      await new Promise<void>((resolve) => this.#wakers.push(resolve));
+    }
+  }
+
+  /**
+   * The next chunk: the waiting searches' files first, then the build's own. While the walk
+   * goes on, only full chunks (messages of a few files would cost more than their work).
+   */
+  #take(): ParseJob[] {
+    const jobs: ParseJob[] = [];
+    for (const scan of this.#scans) {
+      if (this.#walking && scan.queue.length - scan.next < SCAN_CHUNK) continue;
+      while (scan.next < scan.queue.length && jobs.length < SCAN_CHUNK) {
+        const path = scan.queue[scan.next++]!;
+        const pending = this.#pending.get(path);
+        if (pending === undefined || pending.sent !== null || !scan.todo.has(path)) continue;
+        pending.sent = scan.needle;
+        jobs.push({ ...pending.job, needle: scan.needle });
+      }
+      if (scan.next === scan.queue.length && scan.next > 0) {
+        scan.queue = [];
+        scan.next = 0;
+      }
+      if (jobs.length >= SCAN_CHUNK) return jobs;
+    }
+    if (jobs.length > 0) return jobs;
+    // While walking, a waiting search's files come first: the build's are listed with them.
+    if (this.#walking && (this.#scans.size > 0 || this.#order.length - this.#next < BUILD_CHUNK)) {
+      return jobs;
+    }
+    while (this.#next < this.#order.length && jobs.length < BUILD_CHUNK) {
+      const path = this.#order[this.#next++]!;
+      const pending = this.#pending.get(path);
+      if (pending === undefined || pending.sent !== null) continue;
+      pending.sent = "";
+      jobs.push(pending.job);
+    }
+    if (this.#next > 4096 && this.#next * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#next);
+      this.#next = 0;
+    }
+    return jobs;
+  }
+
+  /** Results of the build's or a search's chunk. */
+  #received(results: readonly ParseResult[]): void {
+    if (this.#disposed) return;
+    for (const result of results) {
+      const path = result.relPath;
+      const pending = this.#pending.get(path);
+      if (result.status === "deferred") {
+        if (pending === undefined) continue;
+        const needle = pending.sent ?? "";
+        pending.sent = null;
+        this.#order.push(path); // the build indexes it later
+        for (const scan of this.#scans) {
+          if (!scan.todo.has(path)) continue;
+          // Lacking the needle, it lacks every text containing it.
+          if (needle !== "" && scan.needle.includes(needle)) scan.todo.delete(path);
+          else scan.queue.push(path);
+        }
+        continue;
+      }
+      this.#pending.delete(path);
+      this.#apply(result, pending?.stored);
+      this.#indexed++;
+      for (const scan of this.#scans) scan.todo.delete(path);
+    }
+    for (const scan of this.#scans) this.#checkScan(scan);
+    this.#wake();
+    const now = performance.now();
+    if (now - this.#lastReport > PROGRESS_MS) {
+      this.#lastReport = now;
+      this.#report(`Indexing symbols: ${this.#indexed}/${this.#walked} files`);
+    }
+  }
+  #lastReport = 0;
+
+  /** Index files through the workers and apply the results (after the first build). */
+  async #runJobs(jobs: readonly ParseJob[], known: ReadonlyMap<string, StoredFile>): Promise<void> {
     await this.#workers.run(jobs, (results) => {
       if (this.#disposed) return;
       for (const result of results) this.#apply(result, known.get(result.relPath));
-      done += results.length;
-      if (progress && performance.now() - lastReport > PROGRESS_MS) {
-        lastReport = performance.now();
-        this.#report(`Indexing symbols: ${done}/${jobs.length} files`);
-      }
     }, this.#stop.signal);
   }
 
   #apply(result: ParseResult, known: StoredFile | undefined): void {
+    if (result.status === "deferred") return; // only a search's scan sends needles
     if (result.status === "gone") {
       this.#remove(result.relPath);
       return;
@@ -338,32 +589,52 @@ export class DeclarationIndex {
       }
       return;
     }
-    const symbols = result.status === "parsed" ? result.symbols ?? "[]" : known?.symbols;
-    if (symbols === undefined) return;
-    const entry: StoredFile = {
-      hash: result.hash,
-      size: result.size,
-      mtime: result.mtime,
-      symbols,
-      exact: result.status === "parsed" ? result.exact ?? false : known?.exact ?? false,
-    };
+    let entry: StoredFile;
+    if (result.status === "parsed") {
+      const symbols = result.symbols ?? "[]";
+      const named = result.names !== undefined && result.count !== undefined
+        ? { names: result.names, count: result.count }
+        : declaredNames(JSON.parse(symbols) as CompactSymbol[]);
+      entry = {
+        hash: result.hash,
+        size: result.size,
+        mtime: result.mtime,
+        symbols,
+        ...named,
+        exact: result.exact ?? false,
+      };
+    } else {
+      if (known === undefined) return;
+      entry = { ...known, hash: result.hash, size: result.size, mtime: result.mtime };
+    }
+    // As on disk (a start from disk that found the file unchanged saves nothing).
+    const unchanged = known !== undefined && known.hash === entry.hash &&
+      known.mtime === entry.mtime && known.size === entry.size && known.symbols === entry.symbols &&
+      known.exact === entry.exact;
     const before = this.#files.get(result.relPath);
-    if (before?.hash === entry.hash && before.symbols === symbols && before.exact === entry.exact) {
+    if (
+      before?.hash === entry.hash && before.symbols === entry.symbols &&
+      before.exact === entry.exact
+    ) {
       if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
       this.#files.set(result.relPath, entry);
       return;
     }
     if (before) this.#remove(result.relPath);
-    const forest = JSON.parse(symbols) as CompactSymbol[];
-    this.#files.set(result.relPath, entry);
     this.#others.delete(result.relPath);
-    this.#declarations += countOf(forest);
-    for (const name of namesOf(forest)) {
+    this.#add(result.relPath, entry);
+    if (!unchanged) this.#changedSinceSave = true;
+  }
+
+  /** Index an entry for a path that has none. */
+  #add(relPath: string, entry: StoredFile): void {
+    this.#files.set(relPath, entry);
+    this.#declarations += entry.count;
+    for (const name of JSON.parse(entry.names) as string[]) {
       const files = this.#postings.get(name);
-      if (files) files.push(result.relPath);
-      else this.#postings.set(name, [result.relPath]);
+      if (files) files.push(relPath);
+      else this.#postings.set(name, [relPath]);
     }
-    this.#changedSinceSave = true;
   }
 
   #remove(relPath: string): void {
@@ -371,9 +642,8 @@ export class DeclarationIndex {
     const entry = this.#files.get(relPath);
     if (!entry) return;
     this.#files.delete(relPath);
-    const forest = JSON.parse(entry.symbols) as CompactSymbol[];
-    this.#declarations -= countOf(forest);
-    for (const name of namesOf(forest)) {
+    this.#declarations -= entry.count;
+    for (const name of JSON.parse(entry.names) as string[]) {
       const files = this.#postings.get(name);
       if (!files) continue;
       const i = files.indexOf(relPath);
@@ -497,7 +767,7 @@ export class DeclarationIndex {
     for (const f of [...this.#files.keys(), ...this.#others]) {
       if ((prefix === "" || f.startsWith(prefix)) && !present.has(f)) this.#remove(f);
     }
-    await this.#runJobs(jobs, this.#files, false);
+    await this.#runJobs(jobs, this.#files);
     this.#scheduleSave();
   }
 
@@ -533,7 +803,7 @@ export class DeclarationIndex {
         jobs.push(this.#job(rel, false));
       }
     }
-    await this.#runJobs(jobs, this.#files, false);
+    await this.#runJobs(jobs, this.#files);
     this.#scheduleSave();
   }
 
@@ -576,6 +846,20 @@ export class DeclarationIndex {
       watcher?.close();
     } catch { /* already closed */ }
     await this.#watchLoop;
+  }
+}
+
+/**
+ * Whether a file still has the size and modification time it was indexed with (then its stored
+ * declarations stand, as a parse worker would decide too: index_file.ts).
+ */
+function unchangedOnDisk(absPath: string, known: StoredFile): boolean {
+  try {
+    const info = Deno.statSync(absPath);
+    const mtime = info.mtime?.getTime() ?? 0;
+    return info.isFile && info.size === known.size && mtime === known.mtime && mtime !== 0;
+  } catch {
+    return false; // a worker finds it gone
   }
 }
 

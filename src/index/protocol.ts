@@ -8,6 +8,11 @@ export interface ParseJob {
   relPath: string;
   absPath: string;
   known?: { hash: string; size: number; mtime: number } | undefined;
+  /**
+   * Index the file only when its text contains this (a search before the build is done wants
+   * the files that may declare its name first); else answer "deferred".
+   */
+  needle?: string | undefined;
 }
 
 /** What a worker found for one file. */
@@ -16,14 +21,19 @@ export interface ParseResult {
   /**
    * "parsed": new declarations; "same": the file is unchanged (same size and modification
    * time, or same content hash) and the known declarations stand; "gone": it cannot be read;
-   * "failed": the parser failed (not a syntax error: tree-sitter recovers from those).
+   * "failed": the parser failed (not a syntax error: tree-sitter recovers from those);
+   * "deferred": the text lacks the job's needle, so it was not indexed (hash left empty).
    */
-  status: "parsed" | "same" | "gone" | "failed";
+  status: "parsed" | "same" | "gone" | "failed" | "deferred";
   hash: string;
   size: number;
   mtime: number;
   /** The declarations as JSON (CompactSymbol[]), when parsed. */
   symbols?: string;
+  /** The names they declare, each once, as a JSON array of strings, when parsed. */
+  names?: string;
+  /** How many declarations, when parsed. */
+  count?: number;
   /** Whether the declarations are exactly the language server's (see extract.ts). */
   exact?: boolean;
   /** Why parsing failed. */

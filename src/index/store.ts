@@ -3,8 +3,10 @@
  * project is indexed again by checking sizes and modification times (and content hashes where
  * those differ) instead of parsing every file.
  *
- * Format: a header line `{"format":1,"parser":"<grammars and rules version>"}`, then one line per
- * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<exact: 1 or 0>\t<declarations as JSON>`. A file of another
+ * Format: a header line `{"format":3,"parser":"<grammars and rules version>"}`, then one line per
+ * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<exact: 1 or 0>\t<count>\t<names as
+ * JSON>\t<declarations as JSON>`. The names (each declared name once) and the count let a start
+ * from disk build the name table without parsing every file's declarations. A file of another
  * format or parser version is ignored (and replaced on the next save).
  * @module
  */
@@ -13,7 +15,7 @@ import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
 import { cacheDir } from "../lsp/symbol_cache.ts";
 
-const FORMAT = 2;
+const FORMAT = 3;
 /** Bump with the grammars or with extract.ts's rules: stored declarations would differ. */
 export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@3";
 
@@ -24,6 +26,10 @@ export interface StoredFile {
   mtime: number;
   /** CompactSymbol[] as JSON. */
   symbols: string;
+  /** The names declared, each once, as a JSON array of strings. */
+  names: string;
+  /** How many declarations. */
+  count: number;
   /** The declarations are exactly the language server's (extract.ts's `exact`). */
   exact: boolean;
 }
@@ -58,13 +64,21 @@ export async function loadStore(root: string): Promise<Map<string, StoredFile>> 
       const t3 = line.indexOf("\t", t2 + 1);
       const t4 = line.indexOf("\t", t3 + 1);
       const t5 = line.indexOf("\t", t4 + 1);
-      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0 || t5 < 0) throw new Error("bad line");
-      files.set(JSON.parse(line.slice(0, t1)) as string, {
+      const t6 = line.indexOf("\t", t5 + 1);
+      const t7 = line.indexOf("\t", t6 + 1);
+      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0 || t5 < 0 || t6 < 0 || t7 < 0) {
+        throw new Error("bad line");
+      }
+      const quoted = line.slice(0, t1);
+      const relPath = quoted.includes("\\") ? JSON.parse(quoted) as string : quoted.slice(1, -1);
+      files.set(relPath, {
         hash: line.slice(t1 + 1, t2),
         size: Number(line.slice(t2 + 1, t3)),
         mtime: Number(line.slice(t3 + 1, t4)),
         exact: line.slice(t4 + 1, t5) === "1",
-        symbols: line.slice(t5 + 1),
+        count: Number(line.slice(t5 + 1, t6)),
+        names: line.slice(t6 + 1, t7),
+        symbols: line.slice(t7 + 1),
       });
     }
   } catch (error) {
@@ -84,7 +98,7 @@ export async function saveStore(
     parts.push(
       `${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${
         f.exact ? 1 : 0
-      }\t${f.symbols}`,
+      }\t${f.count}\t${f.names}\t${f.symbols}`,
     );
   }
   const dir = cacheDir(root);

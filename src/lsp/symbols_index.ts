@@ -47,8 +47,6 @@ const SERVER_CONCURRENCY = 8;
 const READ_CONCURRENCY = 32;
 /** Decoded symbol trees kept in memory (the persistent cache holds every file). */
 const TREE_MEMO = 500;
-/** At most this many files containing the name are parsed at once by a first search. */
-const COLD_PARSE_LIMIT = 200;
 /** Idle time before a changed cache is written. */
 const SAVE_DELAY_MS = 1500;
 
@@ -374,9 +372,13 @@ export class SymbolIndex {
       return findInTree(file.roots, pattern, findOptions).map((node) => ({ node, file }));
     }
     const needle = prefilterNeedle(pattern);
-    const cold = needle !== null && await this.#coldCandidates(needle, scope.relPath, options);
-    const candidates = cold ||
-      await this.#candidateFiles(pattern, findOptions, scope.relPath, options);
+    const candidates = await this.#candidateFiles(
+      pattern,
+      needle,
+      findOptions,
+      scope.relPath,
+      options,
+    );
     const files = candidates ?? await this.sourceFiles(scope.relPath, options.signal);
     let asked = 0;
     let lastReport = Date.now();
@@ -411,55 +413,20 @@ export class SymbolIndex {
   }
 
   /**
-   * The first search before the declaration index is built: rather than wait for the whole
-   * build, read every source file once and keep those containing the needle (a file without it
-   * cannot declare a match: the answer is complete); when they are few, parse them now, so
-   * that those the index models exactly need no server (see {@linkcode fileSymbols}). The
-   * build starts after, for the next search. False when the index is built, there is none, or
-   * too many files contain the needle (then the caller waits for the build, with progress).
-   */
-  async #coldCandidates(
-    needle: string,
-    scope: string,
-    options: RequestOptions,
-  ): Promise<string[] | false> {
-    const index = this.declarations;
-    if (index === null || index.built || this.#declarationsFailed) return false;
-    // Saved before: the build only checks sizes and times, and serves every later search.
-    if (await index.hasStore()) return false;
-    const files = await this.sourceFiles(scope, options.signal);
-    options.onProgress?.(
-      `Searching ${files.length} files for '${needle}' (the symbol index is not built yet)`,
-    );
-    const found: Array<{ relPath: string; bytes: Uint8Array; text: string }> = [];
-    let tooMany = false;
-    await mapLimit(files, READ_CONCURRENCY, async (relPath) => {
-      options.signal?.throwIfAborted();
-      if (tooMany) return;
-      try {
-        const read = await this.#read(relPath);
-        if (read.text.includes(needle)) found.push({ relPath, ...read });
-      } catch { /* vanished, binary or undecodable: no declarations */ }
-      if (found.length > COLD_PARSE_LIMIT) tooMany = true;
-    });
-    if (tooMany) return false;
-    for (const f of found) {
-      options.signal?.throwIfAborted();
-      await index.parseNow(f.relPath, await contentHash(f.bytes), f.text);
-    }
-    this.startDeclarations();
-    return found.map((f) => f.relPath).sort();
-  }
-
-  /**
    * The files that may declare a match, from the declaration index: those declaring the last
    * segment's name, plus every source file the index does not parse (left to the text
    * prefilter). Null when there is no index or the name is not a plain identifier (servers
-   * invent names such as "describe() callback"): then every file is read. Waits, with
+   * invent names such as "describe() callback"): then every file is read.
+   *
+   * Before the index is built, a name the prefilter can narrow (`needle`) does not wait for the
+   * whole build: the files not indexed yet whose text contains the needle are indexed first, in
+   * the workers, and the answer is as complete as after the build (a file without the needle
+   * cannot declare a match; see DeclarationIndex.prepareFor). Otherwise it waits, with
    * progress, until the index is complete and current.
    */
   async #candidateFiles(
     pattern: NamePathPattern,
+    needle: string | null,
     findOptions: FindOptions,
     scope: string,
     options: RequestOptions,
@@ -467,11 +434,14 @@ export class SymbolIndex {
     const index = this.declarations;
     const name = pattern.segments[pattern.segments.length - 1]!.name;
     if (index === null) return null;
-    const plain = prefilterNeedle(pattern) === name;
+    const plain = needle === name;
+    const waiting = { signal: options.signal, onProgress: options.onProgress };
     try {
       // Also for a name no parser sees: every file is read then, and those the index models
       // exactly need no server.
-      await index.ready({ signal: options.signal, onProgress: options.onProgress });
+      const early = needle !== null && !index.built &&
+        await index.prepareFor(needle, { ...waiting, scope });
+      if (!early) await index.ready(waiting);
       if (!plain) return null;
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -24,8 +24,8 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
-import { contentHash } from "../../lsp/symbol_cache.ts";
-import type { SymbolIndex, SymbolMatch } from "../../lsp/symbols_index.ts";
+import { prefilterNeedle, type SymbolIndex, type SymbolMatch } from "../../lsp/symbols_index.ts";
+import type { RequestOptions } from "../../lsp/types.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../lsp/name_path.ts";
 import { infoOf } from "../shared/info.ts";
 
@@ -55,7 +55,7 @@ async function resolveQueryTarget(
     return { index, options, target, wanted };
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
-  await parseEarly(index, relPath);
+  await parseEarly(index, relPath, args.name_path, options);
   const target = inMemory(index, args.name_path, relPath) ??
     await locate(ctx, args.name_path, relPath, options);
   return { index, options, target, wanted };
@@ -73,25 +73,29 @@ function inMemory(index: SymbolIndex, namePath: string, relPath: string): Symbol
   return { node, file };
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
 /**
- * Before the declaration index is built, parse the target's file now, so that where the index
- * models the file exactly the target is located without the server's documentSymbol, and the
- * query goes out at once, to wait for the server's project load in the server rather than
- * behind one more round trip. UTF-8 projects only (as the index); any failure leaves it to the
- * server.
+ * Before the declaration index is built, index the target's file now (ahead of the build, in
+ * the parse workers), so that where the index models the file exactly the target is located
+ * without the server's documentSymbol, and the query goes out at once, to wait for the server's
+ * project load in the server rather than behind one more round trip. The server starts
+ * meanwhile. Any failure leaves it to the server.
  */
-async function parseEarly(index: SymbolIndex, relPath: string): Promise<void> {
+async function parseEarly(
+  index: SymbolIndex,
+  relPath: string,
+  namePath: string,
+  options: RequestOptions,
+): Promise<void> {
   const declarations = index.declarations;
   if (declarations === null || declarations.built) return;
-  if (!/^utf-?8$/i.test(index.project.settings.encoding)) return;
-  try {
-    const bytes = await Deno.readFile(index.project.absolute(relPath));
-    const raw = utf8.decode(bytes);
-    const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
-    await declarations.parseNow(relPath, await contentHash(bytes), text);
-  } catch { /* unreadable or not UTF-8: the server answers */ }
+  const needle = prefilterNeedle(parseNamePath(namePath));
+  if (needle === null) return;
+  const signal = options.signal;
+  await Promise.all([
+    declarations.prepareFor(needle, { scope: relPath, ...(signal ? { signal } : {}) })
+      .catch(() => {}),
+    index.pool.serverFor(relPath, options).catch(() => {}), // its errors reach the query
+  ]);
 }
 
 export const findReferencingSymbols = defineTool({
