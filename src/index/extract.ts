@@ -41,10 +41,19 @@ interface Found {
    * selection range is their whole range.
    */
   overload?: boolean;
+  /** What overloads share, when not just the name (tsserver merges no static with instance). */
+  overloadKey?: string;
 }
 
-/** A rule sees a node of its type and the kind of the enclosing declaration (0: top level). */
-type Rule = (node: Node, parentKind: number) => Found[] | Found | null;
+/** A rule's answer for a node that declares nothing and holds nothing the server lists. */
+const SKIP: unique symbol = Symbol("skip");
+
+/**
+ * A rule sees a node of its type and the kind of the enclosing declaration (0: top level); it
+ * returns what the node declares (its children are visited after), null (nothing; the children
+ * are visited), or {@linkcode SKIP} (nothing, nor in the children).
+ */
+type Rule = (node: Node, parentKind: number) => Found[] | Found | null | typeof SKIP;
 
 /**
  * Whether the file being extracted holds only what the rules model exactly (see
@@ -53,8 +62,16 @@ type Rule = (node: Node, parentKind: number) => Found[] | Found | null;
  */
 let exact = true;
 
-function unmodelled(): null {
+/** Where the reasons of the file being extracted go, when asked for (see {@linkcode extractFile}). */
+let reasons: Set<string> | null = null;
+
+/**
+ * The file holds a construct the rules do not model. `why` names it (a rule used as is names its
+ * node type); it is recorded only when the caller asked for reasons.
+ */
+function unmodelled(why?: string | Node): null {
   exact = false;
+  if (reasons !== null) reasons.add(typeof why === "string" ? why : why?.type ?? "unnamed");
   return null;
 }
 
@@ -155,7 +172,7 @@ function calledName(expr: Node | null): string | undefined {
  */
 const functionExpression: Rule = (node) => {
   const parent = node.parent;
-  if (!parent) return unmodelled();
+  if (!parent) return unmodelled("function expression at the root");
   if (
     (parent.type === "variable_declarator" || parent.type === "pair" ||
       parent.type === "public_field_definition" || parent.type === "field_definition") &&
@@ -167,15 +184,15 @@ const functionExpression: Rule = (node) => {
   if (
     parent.type !== "arguments" || call?.type !== "call_expression" ||
     node.childForFieldName("name")
-  ) return unmodelled();
+  ) return unmodelled(`function expression in ${parent.type}`);
   const callee = calledName(call.childForFieldName("function"));
-  if (callee === undefined) return unmodelled();
+  if (callee === undefined) return unmodelled("callback of a computed callee");
   const strings = parent.namedChildren.filter((a): a is Node =>
     a !== null && (a.type === "string" ||
       a.type === "template_string" && !a.namedChildren.some((c) => c?.type !== "string_fragment"))
   ).map((a) => a.text);
   const name = `${callee}(${strings.join(", ")}) callback`;
-  if (name.length > 100 || name.includes("\n")) return unmodelled(); // tsserver shortens these
+  if (name.length > 100 || name.includes("\n")) return unmodelled("long callback name"); // tsserver shortens these
   return { name, kind: K.Function, node, nameNode: node, selectAtStart: true };
 };
 
@@ -217,7 +234,15 @@ const methodDefinition: Rule = (node, parentKind) => {
   if (!nameNode) return null;
   const name = nameNode.text;
   if (name === "constructor" && CONTAINERS.has(parentKind)) {
-    const found: Found[] = [{ name, kind: K.Constructor, node, nameNode, selectAtStart: true }];
+    const found: Found[] = [{
+      name,
+      kind: K.Constructor,
+      node,
+      nameNode,
+      selectAtStart: true,
+      // A signature's `;` is part of it; a body is followed by none.
+      to: node.type === "method_signature" ? tsSeparator(node) : undefined,
+    }];
     // Parameter properties (`constructor(private radius: number)`) are members of the class.
     const params = node.childForFieldName("parameters");
     for (const param of params?.namedChildren ?? []) {
@@ -230,17 +255,27 @@ const methodDefinition: Rule = (node, parentKind) => {
       const id = param.childForFieldName("pattern");
       if (id?.type === "identifier") {
         found.push({ name: id.text, kind: K.Property, node: param, nameNode: id });
-      } else unmodelled();
+      } else unmodelled("destructured parameter property");
     }
     return found;
   }
-  const accessor = node.children.some((c) => c?.type === "get" || c?.type === "set");
-  return { name, kind: K.Method, node, nameNode, to: tsSeparator(node), overload: !accessor };
+  return tsMethod({ name, kind: K.Method, node, nameNode, to: tsSeparator(node) });
 };
+
+/**
+ * A method (with a body or not): overloads are same-named methods, all static or all not;
+ * accessors (`get x()`, `set x(v)`) are never merged, not even with each other.
+ */
+function tsMethod(found: Found): Found {
+  const tokens = found.node.children;
+  found.overload = !tokens.some((c) => c?.type === "get" || c?.type === "set");
+  if (tokens.some((c) => c?.type === "static")) found.overloadKey = `static ${found.name}`;
+  return found;
+}
 
 const overloadable = (rule: Rule): Rule => (n, parentKind) => {
   const found = rule(n, parentKind);
-  if (found && !Array.isArray(found)) found.overload = true;
+  if (found && found !== SKIP && !Array.isArray(found)) found.overload = true;
   return found;
 };
 
@@ -261,7 +296,32 @@ const member = (kind: number, field = "name"): Rule => (n) => {
   return found;
 };
 
+const methodSignature: Rule = (n) => {
+  const found = named(n, K.Method);
+  if (!found) return null;
+  found.to = tsSeparator(n);
+  return tsMethod(found);
+};
+
+/**
+ * tsserver visits only the body of a function or method and only the initializer of a variable
+ * or property: their parameters (but parameter properties, which the constructor's rule lists),
+ * type annotations, type parameters and heritage clauses list nothing.
+ */
+const skip: Rule = () => SKIP;
+
 const TS_RULES: Readonly<Record<string, Rule>> = {
+  formal_parameters: skip,
+  type_annotation: skip,
+  opting_type_annotation: skip,
+  omitting_type_annotation: skip,
+  type_predicate_annotation: skip,
+  asserts_annotation: skip,
+  type_parameters: skip,
+  class_heritage: skip,
+  extends_type_clause: skip,
+  // A type literal anywhere else (`x as { a: 1 }`, `f<{ a: 1 }>()`): tsserver visits it.
+  object_type: () => unmodelled("type literal in an expression"),
   class_declaration: exported(K.Class),
   abstract_class_declaration: exported(K.Class),
   class: unmodelled,
@@ -277,7 +337,11 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   generator_function_declaration: overloadable(exported(K.Function)),
   function_signature: overloadable(exported(K.Function)),
   method_definition: methodDefinition,
-  method_signature: overloadable(member(K.Method)),
+  // A constructor without a body (in a declaration file) is listed as one with a body.
+  method_signature: (n, parentKind) =>
+    n.childForFieldName("name")?.text === "constructor" && CONTAINERS.has(parentKind)
+      ? methodDefinition(n, parentKind)
+      : methodSignature(n, parentKind),
   abstract_method_signature: overloadable(member(K.Method)),
   public_field_definition: member(K.Property),
   field_definition: member(K.Property, "property"),
@@ -304,26 +368,29 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   spread_element: (n) => {
     if (n.parent?.type !== "object") return null;
     const arg = n.namedChildren[0];
-    if (arg?.type !== "identifier") return unmodelled();
+    if (arg?.type !== "identifier") return unmodelled("spread of an expression");
     return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
   },
   export_statement: (n) => {
     // `export default <expression>` and `export =` are listed by tsserver; not modelled.
     if (!n.childForFieldName("declaration") && n.children.some((c) => c?.type === "default")) {
-      return unmodelled();
+      return unmodelled("export default expression");
     }
     return null;
   },
   // Decorators are part of their member's or class's range, as in tsserver; before `export`
   // (`@d export class`) they are not modelled.
-  decorator: (n) => n.parent?.type === "export_statement" ? unmodelled() : null,
+  decorator: (n) =>
+    n.parent?.type === "export_statement" ? unmodelled("decorator before export") : null,
 };
 
 /** JavaScript: tsserver also lists assignments to members (`module.exports.x =`, `this.x =`). */
 const JS_RULES: Readonly<Record<string, Rule>> = {
   ...TS_RULES,
   assignment_expression: (n) =>
-    n.childForFieldName("left")?.type === "member_expression" ? unmodelled() : null,
+    n.childForFieldName("left")?.type === "member_expression"
+      ? unmodelled("assignment to a member")
+      : null,
 };
 
 // Python (pyright's document symbols: classes, functions, their parameters, and the variables
@@ -342,13 +409,15 @@ function pythonTargets(left: Node, out: Node[] = []): Node[] {
     case "attribute":
       break; // `a[k] = v`, `obj.x = v`: no declaration (`self.x` is handled by the rule)
     default:
-      unmodelled(); // starred and other targets
+      unmodelled("assignment target"); // starred and other targets
   }
   return out;
 }
 
 function pythonKind(name: string, annotation: Node | null): number {
-  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) unmodelled();
+  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) {
+    unmodelled("private or Final name");
+  }
   return /^[A-Z][A-Z0-9_]*$/.test(name) ? K.Constant : K.Variable;
 }
 
@@ -372,7 +441,7 @@ function pythonParameterName(param: Node): Node | null {
 
 const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   class_definition: (n) =>
-    n.parent?.type === "decorated_definition" ? unmodelled() : named(n, K.Class),
+    n.parent?.type === "decorated_definition" ? unmodelled("decorated class") : named(n, K.Class),
   function_definition: (n, parentKind) => {
     const found = named(n, parentKind === K.Class ? K.Method : K.Function);
     // A decorated definition's body starts at its first decorator.
@@ -381,7 +450,7 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   },
   parameters: (n, parentKind) => {
     const fn = n.parent;
-    if (fn?.type !== "function_definition") return unmodelled();
+    if (fn?.type !== "function_definition") return unmodelled("parameters of a lambda");
     const decorators = fn.parent?.type === "decorated_definition" ? fn.parent.text : "";
     // A method's first parameter (self, cls) is not listed; a static method has none.
     const skipFirst = parentKind === K.Method && !/^@staticmethod\b/m.test(decorators);
@@ -391,7 +460,7 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
       if (!param) continue;
       const id = pythonParameterName(param);
       if (param.type !== "keyword_separator" && param.type !== "positional_separator" && !id) {
-        unmodelled();
+        unmodelled("parameter");
       }
       if (!id) continue;
       if (first && skipFirst) {
@@ -438,7 +507,8 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   // Names bound by other statements: not modelled.
   for_statement: unmodelled,
   // Comprehension variables: pyright lists none (they have a scope of their own).
-  for_in_clause: (n) => n.childForFieldName("left")?.type === "identifier" ? null : unmodelled(),
+  for_in_clause: (n) =>
+    n.childForFieldName("left")?.type === "identifier" ? null : unmodelled("comprehension target"),
   as_pattern: unmodelled,
   named_expression: unmodelled,
   global_statement: unmodelled,
@@ -447,9 +517,9 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   match_statement: unmodelled,
   lambda: unmodelled,
   type_alias_statement: unmodelled,
-  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled() : null,
-  import_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
-  import_from_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
+  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled("except as") : null,
+  import_statement: (n, parentKind) => parentKind === 0 ? null : unmodelled(n),
+  import_from_statement: (n, parentKind) => parentKind === 0 ? null : unmodelled(n),
 };
 
 // Rust (rust-analyzer's document symbols). An item's range starts at the comments and
@@ -475,6 +545,7 @@ function rustStart(node: Node): Node {
 
 const rustItem = (rule: Rule): Rule => (n, parentKind) => {
   const result = rule(n, parentKind);
+  if (result === SKIP) return result;
   for (const f of result === null ? [] : Array.isArray(result) ? result : [result]) {
     f.from = rustStart(f.node);
   }
@@ -494,7 +565,7 @@ const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   impl_item: (n) => {
     const type = n.childForFieldName("type");
     if (!type) return null;
-    if (n.childForFieldName("type_parameters")) unmodelled(); // rust-analyzer's name differs
+    if (n.childForFieldName("type_parameters")) unmodelled("generic impl"); // rust-analyzer's name differs
     const trait = n.childForFieldName("trait");
     const name = `impl ${trait ? `${trait.text} for ` : ""}${type.text}`;
     return { name, kind: K.Object, node: n, nameNode: type };
@@ -506,7 +577,9 @@ const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   mod_item: (n) => named(n, K.Module),
   macro_definition: (n) => named(n, K.Function),
   macro_invocation: (n) =>
-    n.parent?.type === "source_file" || n.parent?.type === "declaration_list" ? unmodelled() : null,
+    n.parent?.type === "source_file" || n.parent?.type === "declaration_list"
+      ? unmodelled("item macro")
+      : null,
   foreign_mod_item: unmodelled,
   extern_crate_declaration: unmodelled,
 };
@@ -519,7 +592,7 @@ const RUST_RULES: Readonly<Record<string, Rule>> = Object.fromEntries(
 // after their receiver, `(*T).M`).
 function goNames(n: Node, kind: number): Found[] {
   const names = n.childrenForFieldName("name").filter((c): c is Node => c !== null && c.isNamed);
-  if (names.some((id) => id.text === "_")) unmodelled();
+  if (names.some((id) => id.text === "_")) unmodelled("blank name");
   return names.map((id) => ({ name: id.text, kind, node: n, nameNode: id }));
 }
 
@@ -538,32 +611,37 @@ const GO_RULES: Readonly<Record<string, Rule>> = {
       c?.type === "parameter_declaration"
     );
     const type = receiver?.childForFieldName("type");
-    if (!found || !type || /\s/.test(type.text)) return unmodelled();
+    if (!found || !type || /\s/.test(type.text)) return unmodelled("method receiver");
     found.name = `(${type.text}).${found.name}`;
     return found;
   },
   type_spec: (n, parentKind) => {
-    if (parentKind !== 0) return unmodelled(); // types declared in functions
+    if (parentKind !== 0) return unmodelled("local type"); // types declared in functions
     const t = n.childForFieldName("type")?.type;
     return named(
       n,
       t === "struct_type" ? K.Struct : t === "interface_type" ? K.Interface : K.Class,
     );
   },
-  type_alias: (n, parentKind) => parentKind === 0 ? named(n, K.Class) : unmodelled(),
+  type_alias: (n, parentKind) =>
+    parentKind === 0 ? named(n, K.Class) : unmodelled("local type alias"),
   field_declaration: (n) => {
     const type = n.childForFieldName("type");
     const names = goNames(n, K.Field);
-    if (type?.type === "struct_type" || type?.type === "interface_type") return unmodelled();
+    if (type?.type === "struct_type" || type?.type === "interface_type") {
+      return unmodelled("anonymous struct field");
+    }
     if (names.length > 0) return names;
     const id = goEmbedded(type);
-    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+    return id
+      ? { name: id.text, kind: K.Field, node: n, nameNode: id }
+      : unmodelled("embedded field");
   },
   method_spec: (n) => named(n, K.Method),
   method_elem: (n) => named(n, K.Method),
   constraint_elem: (n) => {
     const id = n.namedChildCount === 1 ? goEmbedded(n.namedChildren[0]) : null;
-    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled("constraint");
   },
   type_elem: unmodelled,
   const_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Constant) : null,
@@ -648,7 +726,7 @@ const C_RULES: Readonly<Record<string, Rule>> = {
 function cDeclarators(n: Node, parentKind: number): Found[] {
   const inType = IN_TYPE.has(parentKind);
   if (parentKind !== 0 && !inType) {
-    if (parentKind !== K.Function) unmodelled(); // locals in functions: clangd lists none
+    if (parentKind !== K.Function) unmodelled("local declaration"); // locals in functions: clangd lists none
     return [];
   }
   const out: Found[] = [];
@@ -656,7 +734,7 @@ function cDeclarators(n: Node, parentKind: number): Found[] {
     if (!d) continue;
     const found = declaratorName(d);
     if (!found || found.nameNode.type === "qualified_identifier") {
-      unmodelled();
+      unmodelled("qualified declarator");
       continue;
     }
     const kind = n.type === "type_definition"
@@ -687,13 +765,13 @@ function isHeaderGuard(n: Node): boolean {
 /** A struct, union or enum definition (one with a body), at file scope or in a type. */
 const cType = (kind: number): Rule => (n, parentKind) => {
   if (!n.childForFieldName("body")) return null;
-  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled();
+  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled("local type");
 };
 
 const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
   ...C_RULES,
   function_definition: (n, parentKind) =>
-    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled(),
+    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled("nested function"),
   declaration: cDeclarators,
   field_declaration: cDeclarators,
   type_definition: cDeclarators,
@@ -702,7 +780,7 @@ const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
   enum_specifier: cType(K.Enum),
   preproc_def: () => null,
   preproc_function_def: () => null,
-  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled(),
+  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled("conditional compilation"),
   preproc_if: unmodelled,
   preproc_elif: unmodelled,
   preproc_else: unmodelled,
@@ -804,7 +882,7 @@ export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
 };
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */
-const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method]);
+const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method, K.Constructor]);
 
 function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
   // pyright lists a scope's symbol once, however often it is assigned: not modelled.
@@ -834,20 +912,33 @@ export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymb
   return extractFile(root, grammar).symbols;
 }
 
-/** {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}). */
-export function extractFile(root: Node, grammar: GrammarId): Extracted {
+/**
+ * {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}).
+ * With `why`, the reasons a file is not exact are added to it (the constructs not modelled,
+ * "syntax error", "duplicate names", "grammar not proven"): scripts/index_agreement.ts's
+ * histogram.
+ */
+export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): Extracted {
   const rules = RULES[grammar];
   const top: CompactSymbol[] = [];
   const cursor = root.walk();
   exact = true;
+  reasons = why ?? null;
   try {
     visitChildren(cursor, rules, top, 0, null);
   } finally {
     cursor.delete();
+    reasons = null;
   }
-  const isExact = exact && EXACT_GRAMMARS.has(grammar) && !root.hasError &&
-    duplicatesModelled(top, grammar);
-  return { symbols: top, exact: isExact };
+  const proven = EXACT_GRAMMARS.has(grammar);
+  const syntaxError = root.hasError;
+  const duplicates = !duplicatesModelled(top, grammar);
+  if (why) {
+    if (!proven) why.add("grammar not proven");
+    if (syntaxError) why.add("syntax error");
+    if (duplicates) why.add("duplicate names");
+  }
+  return { symbols: top, exact: exact && proven && !syntaxError && !duplicates };
 }
 
 function visitChildren(
@@ -865,12 +956,14 @@ function visitChildren(
     let leaf = false;
     if (rule) {
       const result = rule(cursor.currentNode, parentKind);
+      if (result === SKIP) continue;
       const found = result === null ? [] : Array.isArray(result) ? result : [result];
       for (const f of found) {
         let overloadNames = OVERLOADS.get(siblings);
         if (f.overload && !overloadNames) OVERLOADS.set(siblings, overloadNames = new Set());
-        const later = f.overload && overloadNames!.has(f.name);
-        if (f.overload) overloadNames!.add(f.name);
+        const key = f.overloadKey ?? f.name;
+        const later = f.overload && overloadNames!.has(key);
+        if (f.overload) overloadNames!.add(key);
         const c = compact(f, later);
         if (f.member) {
           if (members !== null && !members.some((m) => m[0] === f.name)) members.push(c);
