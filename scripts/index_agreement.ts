@@ -2,7 +2,7 @@
  * Does the declaration index agree with the real language servers on a whole tree?
  *
  *     deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js] [--all]
- *        [--limit N] [--show 5] [--in-place]
+ *        [--reason R] [--limit N] [--show 5] [--in-place]
  *
  * Every file the index parses (and a language server of the registry handles) is parsed with the
  * index's extractor (src/index/extract.ts), in this process; the file's server (the one the
@@ -14,7 +14,8 @@
  * why the other files are not exact (extract.ts's reasons, each counted once per file).
  *
  * With `--all` the files that are not exact are compared too, and the histogram says, per reason,
- * how many of them agree anyway (where widening the rules would pay). The tree is copied to a
+ * how many of them agree anyway (where widening the rules would pay); `--reason R` prints the
+ * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
  * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
  * Exit status 1 when an exact file disagrees.
  * @module
@@ -86,6 +87,8 @@ async function main(): Promise<number> {
       limit: { type: "string" },
       show: { type: "string", default: "5" },
       "in-place": { type: "boolean", default: false },
+      // With --all: also print the differences of files not exact for this reason.
+      reason: { type: "string" },
       concurrency: { type: "string", default: "8" },
     },
     allowPositionals: true,
@@ -123,6 +126,7 @@ async function main(): Promise<number> {
     const rows = new Map<string, Row>();
     const reasons = new Map<string, { files: number; agree: number; compared: number }>();
     const disagreements: string[] = [];
+    const unexplained: string[] = [];
     const show = Number(values.show);
     const parseStart = performance.now();
     const parsed = new Map<string, { exact: boolean; why: Set<string>; fields: string[] }>();
@@ -168,6 +172,9 @@ async function main(): Promise<number> {
         }
       } else {
         if (diff.length === 0) row.agreeAnyway++;
+        else if (values.reason && ours.why.has(values.reason) && unexplained.length < show) {
+          unexplained.push(`${relPath} (${[...ours.why].join(", ")})\n${diff.join("\n")}`);
+        }
         for (const reason of ours.why) {
           const r = reasons.get(reason)!;
           r.compared++;
@@ -212,6 +219,10 @@ async function main(): Promise<number> {
           }`,
         );
       }
+    }
+    if (unexplained.length > 0) {
+      console.log(`\nfiles not exact for '${values.reason}' that differ from the server:`);
+      for (const d of unexplained) console.log(d);
     }
     if (disagreements.length > 0) {
       console.log("\nexact files that disagree with the server (a bug):");

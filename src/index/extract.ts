@@ -41,6 +41,8 @@ interface Found {
    * selection range is their whole range.
    */
   overload?: boolean;
+  /** Not listed when nothing is nested in it (tsserver's anonymous `<function>`). */
+  dropIfEmpty?: boolean;
   /** What overloads share, when not just the name (tsserver merges no static with instance). */
   overloadKey?: string;
 }
@@ -99,26 +101,39 @@ function named(node: Node, kind: number, field = "name"): Found | null {
   return nameNode ? { name: nameNode.text, kind, node, nameNode } : null;
 }
 
-/** Identifiers bound by a destructuring pattern (or the identifier itself). */
-function boundIdentifiers(pattern: Node, out: Node[] = []): Node[] {
+/** A name bound by a pattern: its identifier, and the binding element tsserver spans. */
+interface Bound {
+  /** `a`, `b: c = 1`, `...rest`: the identifier with its property name, default or dots. */
+  element: Node;
+  id: Node;
+}
+
+/** The names bound by a destructuring pattern (or the identifier itself). */
+function boundIdentifiers(pattern: Node, out: Bound[] = [], element: Node | null = null): Bound[] {
   switch (pattern.type) {
     case "identifier":
     case "shorthand_property_identifier_pattern":
-      out.push(pattern);
+      out.push({ element: element ?? pattern, id: pattern });
       break;
     case "pair_pattern": {
       const value = pattern.childForFieldName("value");
-      if (value) boundIdentifiers(value, out);
+      if (value) boundIdentifiers(value, out, pattern);
       break;
     }
     case "assignment_pattern":
     case "object_assignment_pattern": {
       // `a = 1`: the default value binds nothing.
       const left = pattern.childForFieldName("left");
-      if (left) boundIdentifiers(left, out);
+      if (left) boundIdentifiers(left, out, element ?? pattern);
+      break;
+    }
+    case "rest_pattern": {
+      const target = pattern.namedChildren[0];
+      if (target) boundIdentifiers(target, out, element ?? pattern);
       break;
     }
     default:
+      // A nested object or array pattern: its elements are elements of their own.
       for (const child of pattern.namedChildren) if (child) boundIdentifiers(child, out);
   }
   return out;
@@ -167,24 +182,42 @@ function calledName(expr: Node | null): string | undefined {
 }
 
 /**
- * A function expression: named after its variable, property or field (listed there), or, as an
- * argument of a call, tsserver's `callee("string args") callback`. Any other is unmodelled.
+ * A function expression: named after its variable, property or field (listed there); as an
+ * argument of a call, tsserver's `callee("string args") callback`; assigned (`a.b = () => 1`),
+ * after the property; with a name of its own, by it; else `<function>`, listed only when
+ * something is nested in it.
  */
 const functionExpression: Rule = (node) => {
   const parent = node.parent;
   if (!parent) return unmodelled("function expression at the root");
+  const ownName = node.childForFieldName("name");
   if (
     (parent.type === "variable_declarator" || parent.type === "pair" ||
       parent.type === "public_field_definition" || parent.type === "field_definition") &&
-    parent.childForFieldName("value")?.equals(node) && !node.childForFieldName("name")
+    parent.childForFieldName("value")?.equals(node)
   ) {
-    return null;
+    return null; // its own name, if any, is not listed
+  }
+  if (ownName) return { name: ownName.text, kind: K.Function, node, nameNode: ownName };
+  if (parent.type === "assignment_expression" && parent.childForFieldName("right")?.equals(node)) {
+    const left = parent.childForFieldName("left");
+    const target = left?.type === "member_expression" ? left.childForFieldName("property") : left;
+    if (target?.type !== "identifier" && target?.type !== "property_identifier") {
+      return unmodelled("function assigned to a computed target");
+    }
+    return { name: target.text, kind: K.Function, node, nameNode: node, selectAtStart: true };
   }
   const call = parent.parent;
-  if (
-    parent.type !== "arguments" || call?.type !== "call_expression" ||
-    node.childForFieldName("name")
-  ) return unmodelled(`function expression in ${parent.type}`);
+  if (parent.type !== "arguments" || call?.type !== "call_expression") {
+    return {
+      name: "<function>",
+      kind: K.Function,
+      node,
+      nameNode: node,
+      selectAtStart: true,
+      dropIfEmpty: true,
+    };
+  }
   const callee = calledName(call.childForFieldName("function"));
   if (callee === undefined) return unmodelled("callback of a computed callee");
   const strings = parent.namedChildren.filter((a): a is Node =>
@@ -204,13 +237,37 @@ const variableDeclarator: Rule = (node) => {
   if (nameNode.type === "identifier") return { name: nameNode.text, kind, node, nameNode };
   // Destructuring: each bound name is a declaration of its own, without children, and
   // tsserver lists nothing of the initializer.
-  return boundIdentifiers(nameNode).map((id) => ({
+  return boundIdentifiers(nameNode).map(({ element, id }) => ({
     name: id.text,
     kind,
-    node: id,
+    node: element,
     nameNode: id,
     detached: true,
     leaf: true,
+  }));
+};
+
+/** `catch (e)`: a variable, ranging over its declaration (`e`, `e: unknown`, a pattern's elements). */
+const catchClause: Rule = (node) => {
+  const param = node.childForFieldName("parameter");
+  if (!param) return null;
+  const type = node.childForFieldName("type");
+  if (param.type === "identifier") {
+    return {
+      name: param.text,
+      kind: K.Variable,
+      node: param,
+      nameNode: param,
+      to: type ?? undefined,
+      detached: true,
+    };
+  }
+  return boundIdentifiers(param).map(({ element, id }) => ({
+    name: id.text,
+    kind: K.Variable,
+    node: element,
+    nameNode: id,
+    detached: true,
   }));
 };
 
@@ -220,10 +277,10 @@ const forInStatement: Rule = (node) => {
   const kind = node.childForFieldName("kind")?.text;
   if (!left || kind === undefined) return null; // `for (x of xs)` declares nothing
   const k = kind === "const" ? K.Constant : K.Variable;
-  return boundIdentifiers(left).map((id) => ({
+  return boundIdentifiers(left).map(({ element, id }) => ({
     name: id.text,
     kind: k,
-    node: id,
+    node: element,
     nameNode: id,
     detached: true,
   }));
@@ -351,6 +408,7 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   construct_signature: unmodelled,
   variable_declarator: variableDeclarator,
   for_in_statement: forInStatement,
+  catch_clause: catchClause,
   internal_module: exported(K.Module),
   module: exported(K.Module),
   arrow_function: functionExpression,
@@ -368,8 +426,11 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   spread_element: (n) => {
     if (n.parent?.type !== "object") return null;
     const arg = n.namedChildren[0];
-    if (arg?.type !== "identifier") return unmodelled("spread of an expression");
-    return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
+    if (arg?.type === "identifier") {
+      return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
+    }
+    // `...a.b`, `...f()`: tsserver has no name for it.
+    return { name: "<unknown>", kind: K.Property, node: n, nameNode: n, selectAtStart: true };
   },
   export_statement: (n) => {
     // `export default <expression>` and `export =` are listed by tsserver; not modelled.
@@ -385,12 +446,46 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
 };
 
 /** JavaScript: tsserver also lists assignments to members (`module.exports.x =`, `this.x =`). */
+/** `exports` or `module.exports`. */
+function isExports(node: Node | null): boolean {
+  if (node?.type === "identifier") return node.text === "exports";
+  return node?.type === "member_expression" && node.text === "module.exports";
+}
+
+/** `void 0`, which TypeScript's CommonJS output assigns to each export before defining it. */
+function isVoidZero(node: Node | null): boolean {
+  return node?.type === "unary_expression" && /^void\s+0$/.test(node.text);
+}
+
+/**
+ * JavaScript: tsserver lists a CommonJS export `exports.x = value` (a constant, or a function
+ * for a function value, beside the function itself), but not one of `void 0` or of a name
+ * declared elsewhere (`exports.X = X`); other assignments to members list nothing, except ES5
+ * classes (`F.prototype.m = ...`) and `module.exports = ...`, which are not modelled.
+ */
+const jsAssignment: Rule = (n) => {
+  const left = n.childForFieldName("left");
+  if (left?.type !== "member_expression") return null;
+  if (/\bprototype\b/.test(left.text)) return unmodelled("prototype assignment");
+  if (isExports(left)) return unmodelled("module.exports assignment");
+  const object = left.childForFieldName("object");
+  const property = left.childForFieldName("property");
+  if (!isExports(object)) return null;
+  let right = n.childForFieldName("right");
+  const chained = right?.type === "assignment_expression";
+  while (right?.type === "assignment_expression") right = right.childForFieldName("right");
+  if (isVoidZero(right)) return null;
+  if (chained) return unmodelled("chained export assignment");
+  if (property?.type !== "property_identifier" || !right) return unmodelled("computed export");
+  if (right.type === "identifier") return null;
+  if (right.type === "class") return unmodelled("exported class expression");
+  const kind = FUNCTION_EXPRESSIONS.has(right.type) ? K.Function : K.Constant;
+  return { name: property.text, kind, node: n, nameNode: property };
+};
+
 const JS_RULES: Readonly<Record<string, Rule>> = {
   ...TS_RULES,
-  assignment_expression: (n) =>
-    n.childForFieldName("left")?.type === "member_expression"
-      ? unmodelled("assignment to a member")
-      : null,
+  assignment_expression: jsAssignment,
 };
 
 // Python (pyright's document symbols: classes, functions, their parameters, and the variables
@@ -954,6 +1049,7 @@ function visitChildren(
     let owner: CompactSymbol | null = null;
     let kind = parentKind;
     let leaf = false;
+    let dropIfEmpty = false;
     if (rule) {
       const result = rule(cursor.currentNode, parentKind);
       if (result === SKIP) continue;
@@ -976,6 +1072,7 @@ function visitChildren(
         if (owner === null && !f.detached) {
           owner = c;
           kind = f.kind;
+          dropIfEmpty = f.dropIfEmpty === true;
         }
       }
     }
@@ -984,6 +1081,7 @@ function visitChildren(
     const ownerIsType = owner !== null && (kind === K.Class || kind === K.Struct);
     visitChildren(cursor, rules, children, kind, ownerIsType ? children : members);
     if (owner !== null && children.length > 0) owner.push(children);
+    else if (owner !== null && dropIfEmpty) siblings.splice(siblings.indexOf(owner), 1);
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
 }
