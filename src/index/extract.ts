@@ -232,6 +232,12 @@ const functionExpression: Rule = (node) => {
 const variableDeclarator: Rule = (node) => {
   const nameNode = node.childForFieldName("name");
   if (!nameNode) return null;
+  if (
+    nameNode.type === "identifier" &&
+    node.parent?.namedChildren.some((d) =>
+      d !== null && !d.equals(node) && d.childForFieldName("name")?.text === nameNode.text
+    )
+  ) return unmodelled("name declared twice in one statement");
   const isConst = node.parent?.firstChild?.type === "const";
   const kind = isConst ? K.Constant : K.Variable;
   if (nameNode.type === "identifier") return { name: nameNode.text, kind, node, nameNode };
@@ -426,6 +432,7 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   spread_element: (n) => {
     if (n.parent?.type !== "object") return null;
     const arg = n.namedChildren[0];
+    if (arg?.type === "object") return unmodelled("spread of an object literal");
     if (arg?.type === "identifier") {
       return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
     }
@@ -979,18 +986,30 @@ export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */
 const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method, K.Constructor]);
 
+const TS_FAMILY: ReadonlySet<GrammarId> = new Set<GrammarId>(["typescript", "tsx", "javascript"]);
+
+/**
+ * tsserver merges same-named declarations only of one kind and one parent node: variables of
+ * separate statements (`const x` in two blocks, two `catch (e)`) stay apart (a name declared
+ * twice in one statement is unmodelled: see {@linkcode variableDeclarator}).
+ */
+const TS_SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([
+  ...SEPARATE_DUPLICATES,
+  K.Variable,
+  K.Constant,
+]);
+
 function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
   // pyright lists a scope's symbol once, however often it is assigned: not modelled.
   if (grammar === "python") {
     return new Set(symbols.map((s) => s[0])).size === symbols.length &&
       symbols.every((s) => !s[10] || duplicatesModelled(s[10], grammar));
   }
+  const separate = TS_FAMILY.has(grammar) ? TS_SEPARATE_DUPLICATES : SEPARATE_DUPLICATES;
   const seen = new Map<string, number>();
   for (const s of symbols) {
     const before = seen.get(s[0]);
-    if (
-      before !== undefined && !(SEPARATE_DUPLICATES.has(before) && SEPARATE_DUPLICATES.has(s[1]))
-    ) {
+    if (before !== undefined && !(separate.has(before) && separate.has(s[1]))) {
       return false;
     }
     seen.set(s[0], s[1]);
