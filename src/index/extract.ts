@@ -353,10 +353,29 @@ const exported = (kind: number, leaf = false): Rule => (n) => {
 };
 
 /** A member whose `;` or `,` is part of its range. */
+/**
+ * Names of the members seen so far per parent node (by node id), for the file being extracted:
+ * tsserver merges same-named properties of one object literal, class or interface, but not of
+ * two, so a second one in the same parent is unmodelled.
+ */
+const memberNames = new Map<number, Set<string>>();
+
+/** The member found, or unmodelled when its parent already has one of that name. */
+function once(n: Node, found: Found | null, key = found?.name): Found | null {
+  const parent = n.parent;
+  if (!found || !parent || key === undefined) return found;
+  let names = memberNames.get(parent.id);
+  if (!names) memberNames.set(parent.id, names = new Set());
+  if (names.has(key)) return unmodelled("member declared twice in one body");
+  names.add(key);
+  return found;
+}
+
 const member = (kind: number, field = "name"): Rule => (n) => {
   const found = named(n, kind, field);
   if (found) found.to = tsSeparator(n);
-  return found;
+  const isStatic = n.children.some((c) => c?.type === "static");
+  return once(n, found, found && isStatic ? `static ${found.name}` : found?.name);
 };
 
 const methodSignature: Rule = (n) => {
@@ -372,6 +391,17 @@ const methodSignature: Rule = (n) => {
  * type annotations, type parameters and heritage clauses list nothing.
  */
 const skip: Rule = () => SKIP;
+
+/**
+ * An index, call or construct signature of an interface or class: tsserver names it `[]`, `()`
+ * or `new()`, a variable from its start. Two of a kind in one body are merged: not modelled.
+ */
+const signature = (name: string): Rule => (n) => {
+  if (n.parent?.namedChildren.some((c) => c !== null && c.type === n.type && !c.equals(n))) {
+    return unmodelled(`several ${n.type}s`);
+  }
+  return { name, kind: K.Variable, node: n, nameNode: n, selectAtStart: true, to: tsSeparator(n) };
+};
 
 const TS_RULES: Readonly<Record<string, Rule>> = {
   formal_parameters: skip,
@@ -409,9 +439,9 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   public_field_definition: member(K.Property),
   field_definition: member(K.Property, "property"),
   property_signature: member(K.Property),
-  index_signature: unmodelled,
-  call_signature: unmodelled,
-  construct_signature: unmodelled,
+  index_signature: signature("[]"),
+  call_signature: signature("()"),
+  construct_signature: signature("new()"),
   variable_declarator: variableDeclarator,
   for_in_statement: forInStatement,
   catch_clause: catchClause,
@@ -426,18 +456,20 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
     if (!key) return null;
     const value = n.childForFieldName("value");
     const kind = value && FUNCTION_EXPRESSIONS.has(value.type) ? K.Method : K.Property;
-    return { name: key.text, kind, node: n, nameNode: key };
+    return once(n, { name: key.text, kind, node: n, nameNode: key });
   },
-  shorthand_property_identifier: (n) => ({ name: n.text, kind: K.Property, node: n, nameNode: n }),
+  shorthand_property_identifier: (n) =>
+    once(n, { name: n.text, kind: K.Property, node: n, nameNode: n }),
   spread_element: (n) => {
     if (n.parent?.type !== "object") return null;
     const arg = n.namedChildren[0];
     if (arg?.type === "object") return unmodelled("spread of an object literal");
     if (arg?.type === "identifier") {
-      return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
+      return once(n, { name: arg.text, kind: K.Property, node: n, nameNode: arg });
     }
     // `...a.b`, `...f()`: tsserver has no name for it.
-    return { name: "<unknown>", kind: K.Property, node: n, nameNode: n, selectAtStart: true };
+    const unknown = { name: "<unknown>", kind: K.Property, node: n, nameNode: n };
+    return once(n, { ...unknown, selectAtStart: true });
   },
   export_statement: (n) => {
     // `export default <expression>` and `export =` are listed by tsserver; not modelled.
@@ -990,13 +1022,15 @@ const TS_FAMILY: ReadonlySet<GrammarId> = new Set<GrammarId>(["typescript", "tsx
 
 /**
  * tsserver merges same-named declarations only of one kind and one parent node: variables of
- * separate statements (`const x` in two blocks, two `catch (e)`) stay apart (a name declared
- * twice in one statement is unmodelled: see {@linkcode variableDeclarator}).
+ * separate statements (`const x` in two blocks, two `catch (e)`) and properties of separate
+ * object literals stay apart, also beside each other (a name declared twice in one statement or
+ * body is unmodelled: see {@linkcode variableDeclarator} and `once`).
  */
 const TS_SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([
   ...SEPARATE_DUPLICATES,
   K.Variable,
   K.Constant,
+  K.Property,
 ]);
 
 function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
@@ -1043,6 +1077,7 @@ export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): 
   } finally {
     cursor.delete();
     reasons = null;
+    memberNames.clear();
   }
   const proven = EXACT_GRAMMARS.has(grammar);
   const syntaxError = root.hasError;
