@@ -191,6 +191,7 @@ const functionExpression: Rule = (node) => {
   const parent = node.parent;
   if (!parent) return unmodelled("function expression at the root");
   const ownName = node.childForFieldName("name");
+  if (parent.type === "export_statement") return null; // `export default () => ...`: the default
   if (
     (parent.type === "variable_declarator" || parent.type === "pair" ||
       parent.type === "public_field_definition" || parent.type === "field_definition") &&
@@ -403,6 +404,31 @@ const signature = (name: string): Rule => (n) => {
   return { name, kind: K.Variable, node: n, nameNode: n, selectAtStart: true, to: tsSeparator(n) };
 };
 
+/**
+ * `export default <expression>` and `export = <expression>`: tsserver's `default` or `export=`,
+ * a constant (a function for a function) over the whole statement, named from its start. What
+ * is nested in an object literal, a call or a function's body is listed in it; nothing else is.
+ */
+const exportStatement: Rule = (n) => {
+  if (n.childForFieldName("declaration")) return null;
+  const isDefault = n.children.some((c) => c?.type === "default");
+  if (!isDefault && !n.children.some((c) => c?.type === "=")) return null; // export { a }, *
+  const value = n.childForFieldName("value") ??
+    n.namedChildren.find((c) => c !== null && c.type !== "comment");
+  if (!value || value.type === "class" || value.type === "decorator") {
+    return unmodelled("export default expression");
+  }
+  const fn = FUNCTION_EXPRESSIONS.has(value.type);
+  return {
+    name: isDefault ? "default" : "export=",
+    kind: fn ? K.Function : K.Constant,
+    node: n,
+    nameNode: n,
+    selectAtStart: true,
+    leaf: !fn && value.type !== "object" && value.type !== "call_expression",
+  };
+};
+
 const TS_RULES: Readonly<Record<string, Rule>> = {
   formal_parameters: skip,
   type_annotation: skip,
@@ -471,13 +497,7 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
     const unknown = { name: "<unknown>", kind: K.Property, node: n, nameNode: n };
     return once(n, { ...unknown, selectAtStart: true });
   },
-  export_statement: (n) => {
-    // `export default <expression>` and `export =` are listed by tsserver; not modelled.
-    if (!n.childForFieldName("declaration") && n.children.some((c) => c?.type === "default")) {
-      return unmodelled("export default expression");
-    }
-    return null;
-  },
+  export_statement: exportStatement,
   // Decorators are part of their member's or class's range, as in tsserver; before `export`
   // (`@d export class`) they are not modelled.
   decorator: (n) =>

@@ -140,6 +140,15 @@ export const TS_SAMPLES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  // `export default <expression>` and `export =`: tsserver's `default` and `export=`.
+  "src/sample_default_name.mjs": "const TypeORM = { a: 1 };\nexport default TypeORM;\n",
+  "src/sample_default_object.ts": "export default { a: 1, b() {} };\n",
+  "src/sample_default_call.ts":
+    "export default foo({ x: 1 }, () => {\n  const inner = 1;\n});\ndeclare function foo(o: object, f: () => void): void;\n",
+  "src/sample_default_arrow.ts": "export default () => {\n  const y = 1;\n  return y;\n};\n",
+  "src/sample_default_function.ts": "export default function () {\n  const z = 1;\n}\n",
+  "src/sample_default_literal.ts": "export default 42;\n",
+  "src/sample_export_equals.ts": "const q = { r: 1 };\nexport = q;\n",
   // Binding elements span their property name, default and dots; catch variables are listed.
   "src/sample_bindings.js": [
     "export function shorten(input, options = {}) {",
@@ -290,7 +299,7 @@ export const TS_SAMPLES: Record<string, string> = {
 
 /** Files whose constructs the rules do not model: never exact, so the server is asked. */
 export const TS_UNMODELLED: Record<string, string> = {
-  "src/unmodelled_default.ts": "export default 42;\n",
+  "src/unmodelled_default.ts": "export default class {\n  run() {}\n}\n",
   "src/unmodelled_index.ts":
     "export interface M {\n  [key: string]: number;\n  [key: number]: number;\n}\n",
   "src/unmodelled_class_expr.ts": "export const K = class {\n  run() {}\n};\n",
