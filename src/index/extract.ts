@@ -757,6 +757,19 @@ function goEmbedded(type: Node | null | undefined): Node | null {
   return null;
 }
 
+/**
+ * A field or method of a struct or interface type: listed in a type declaration; in a function
+ * body (`tests := []struct{ name string }{...}`) gopls lists nothing; in a variable's type, not
+ * modelled.
+ */
+const goMember = (rule: Rule): Rule => (n, parentKind) => {
+  if (parentKind === K.Function || parentKind === K.Method) return SKIP;
+  if (parentKind === K.Variable || parentKind === K.Constant) {
+    return unmodelled("member of a variable's type");
+  }
+  return rule(n, parentKind);
+};
+
 const GO_RULES: Readonly<Record<string, Rule>> = {
   function_declaration: (n) => named(n, K.Function),
   method_declaration: (n) => {
@@ -774,12 +787,23 @@ const GO_RULES: Readonly<Record<string, Rule>> = {
     const t = n.childForFieldName("type")?.type;
     return named(
       n,
-      t === "struct_type" ? K.Struct : t === "interface_type" ? K.Interface : K.Class,
+      t === "struct_type"
+        ? K.Struct
+        : t === "interface_type"
+        ? K.Interface
+        : t === "function_type"
+        ? K.Function
+        : K.Class,
     );
   },
-  type_alias: (n, parentKind) =>
-    parentKind === 0 ? named(n, K.Class) : unmodelled("local type alias"),
-  field_declaration: (n) => {
+  type_alias: (n, parentKind) => {
+    if (parentKind !== 0) return unmodelled("local type alias");
+    const t = n.childForFieldName("type")?.type;
+    return t === "function_type" || t === "struct_type" || t === "interface_type"
+      ? unmodelled("alias of a type literal")
+      : named(n, K.Class);
+  },
+  field_declaration: goMember((n) => {
     const type = n.childForFieldName("type");
     const names = goNames(n, K.Field);
     if (type?.type === "struct_type" || type?.type === "interface_type") {
@@ -790,14 +814,14 @@ const GO_RULES: Readonly<Record<string, Rule>> = {
     return id
       ? { name: id.text, kind: K.Field, node: n, nameNode: id }
       : unmodelled("embedded field");
-  },
-  method_spec: (n) => named(n, K.Method),
-  method_elem: (n) => named(n, K.Method),
-  constraint_elem: (n) => {
+  }),
+  method_spec: goMember((n) => named(n, K.Method)),
+  method_elem: goMember((n) => named(n, K.Method)),
+  constraint_elem: goMember((n) => {
     const id = n.namedChildCount === 1 ? goEmbedded(n.namedChildren[0]) : null;
     return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled("constraint");
-  },
-  type_elem: unmodelled,
+  }),
+  type_elem: goMember(unmodelled),
   const_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Constant) : null,
   var_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Variable) : null,
 };

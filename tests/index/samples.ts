@@ -364,6 +364,18 @@ export const GO_SAMPLES: Record<string, string> = {
     "",
     "func init() {}",
     "",
+    "// Handler is a function type: gopls lists it as a function.",
+    "type Handler func(p Point) error",
+    "",
+    "func TestTable() {",
+    "\ttests := []struct {",
+    "\t\tname string",
+    "\t\twant int",
+    '\t}{{name: "a", want: 1}}',
+    "\tvar check interface{ Area() float64 }",
+    "\t_, _ = tests, check",
+    "}",
+    "",
   ].join("\n"),
 };
 
