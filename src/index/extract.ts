@@ -706,10 +706,22 @@ const rustItem = (rule: Rule): Rule => (n, parentKind) => {
   return result;
 };
 
+/** Whether a function takes `self` (`self`, `&self`, `mut self: Box<Self>`). */
+function rustSelf(fn: Node): boolean {
+  const first = fn.childForFieldName("parameters")?.namedChildren.find((p) =>
+    p !== null && p.type !== "attribute_item" && p.type !== "line_comment" &&
+    p.type !== "block_comment"
+  );
+  if (first?.type === "self_parameter") return true;
+  // `mut self: Box<Self>` is an ordinary parameter to tree-sitter.
+  return first?.type === "parameter" &&
+    /^(mut\s+)?self$/.test(first.childForFieldName("pattern")?.text ?? "");
+}
+
 const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
-  function_item: (n, parentKind) =>
-    named(n, parentKind === K.Object || parentKind === K.Interface ? K.Method : K.Function),
-  function_signature_item: (n) => named(n, K.Method),
+  // rust-analyzer: a method takes `self`; an associated function without it is a function.
+  function_item: (n) => named(n, rustSelf(n) ? K.Method : K.Function),
+  function_signature_item: (n) => named(n, rustSelf(n) ? K.Method : K.Function),
   struct_item: (n) => named(n, K.Struct),
   union_item: (n) => named(n, K.Struct),
   enum_item: (n) => named(n, K.Enum),
