@@ -181,6 +181,20 @@ function calledName(expr: Node | null): string | undefined {
   return undefined;
 }
 
+const SIGNATURE_LISTED = ["object_type", "object_pattern", "array_pattern", "assignment_pattern"];
+
+/** Whether a function's parameters, return type or type parameters hold anything tsserver lists. */
+function signatureLists(fn: Node): boolean {
+  for (const field of ["parameters", "parameter", "return_type", "type_parameters"]) {
+    const part = fn.childForFieldName(field);
+    if (!part) continue;
+    if (part.descendantsOfType(SIGNATURE_LISTED).length > 0) return true;
+    const params = part.descendantsOfType(["required_parameter", "optional_parameter"]);
+    if (params.some((p) => p?.childForFieldName("value"))) return true;
+  }
+  return false;
+}
+
 /**
  * A function expression: named after its variable, property or field (listed there); as an
  * argument of a call, tsserver's `callee("string args") callback`; assigned (`a.b = () => 1`),
@@ -197,7 +211,9 @@ const functionExpression: Rule = (node) => {
       parent.type === "public_field_definition" || parent.type === "field_definition") &&
     parent.childForFieldName("value")?.equals(node)
   ) {
-    return null; // its own name, if any, is not listed
+    // Merged into its variable or property, whose children tsserver takes from the whole
+    // function: destructured parameters, defaults and type literals too. Not modelled.
+    return signatureLists(node) ? unmodelled("listed parts in a function value's signature") : null;
   }
   if (ownName) return { name: ownName.text, kind: K.Function, node, nameNode: ownName };
   if (parent.type === "assignment_expression" && parent.childForFieldName("right")?.equals(node)) {
@@ -1050,6 +1066,7 @@ export interface Extracted {
  */
 export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "typescript",
+  "tsx",
   "javascript",
   "go",
   "c",
@@ -1064,6 +1081,7 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
  */
 export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
   typescript: "typescript-language-server",
+  tsx: "typescript-language-server",
   javascript: "typescript-language-server",
   python: "pyright-langserver",
   rust: "rust-analyzer",

@@ -140,6 +140,47 @@ export const TS_SAMPLES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  // TSX: JSX lists nothing of its own; object literals and functions in it are listed as
+  // anywhere else.
+  "src/sample_component.tsx": [
+    'import React, { useState } from "react";',
+    "",
+    "interface Props {",
+    "  title: string;",
+    "  onSave?: (v: number) => void;",
+    "}",
+    "",
+    "export function Counter({ title, onSave }: Props) {",
+    "  const [count, setCount] = useState(0);",
+    '  const style = { color: "red", margin: 2 };',
+    "  return (",
+    '    <div className="counter" style={{ padding: 1 }}>',
+    "      <h1>{title}</h1>",
+    "      <button onClick={() => setCount(count + 1)}>+</button>",
+    "      <button",
+    "        onClick={() => {",
+    "          const next = count - 1;",
+    "          setCount(next);",
+    "          onSave?.(next);",
+    "        }}",
+    "      >",
+    "        -",
+    "      </button>",
+    "      {[1, 2].map((n) => <span key={n}>{n}</span>)}",
+    "    </div>",
+    "  );",
+    "}",
+    "",
+    "export const Title = (props: Props) => <h2 style={style}>{props.title}</h2>;",
+    "",
+    "export default class Page extends React.Component<Props> {",
+    "  state = { open: false };",
+    "  render() {",
+    "    return <Counter title={this.props.title} />;",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
   // `export default <expression>` and `export =`: tsserver's `default` and `export=`.
   "src/sample_default_name.mjs": "const TypeORM = { a: 1 };\nexport default TypeORM;\n",
   "src/sample_default_object.ts": "export default { a: 1, b() {} };\n",
@@ -299,6 +340,9 @@ export const TS_SAMPLES: Record<string, string> = {
 
 /** Files whose constructs the rules do not model: never exact, so the server is asked. */
 export const TS_UNMODELLED: Record<string, string> = {
+  "src/unmodelled_value_signature.tsx":
+    "export const Title = ({ text }: { text: string }) => <h2>{text}</h2>;\n",
+  "src/unmodelled_value_default.ts": "export const f = (o = { a: 1 }) => o.a;\n",
   "src/unmodelled_default.ts": "export default class {\n  run() {}\n}\n",
   "src/unmodelled_index.ts":
     "export interface M {\n  [key: string]: number;\n  [key: number]: number;\n}\n",
