@@ -994,9 +994,44 @@ const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
 };
 
 // Bash (bash-language-server: functions and variables).
+/** Commands that set variables without an assignment (`read x`), which the server lists. */
+const BASH_BINDING_COMMANDS: ReadonlySet<string> = new Set([
+  "read",
+  "mapfile",
+  "readarray",
+  "getopts",
+  "printf",
+  "let",
+]);
+
+/** A variable, listed where it is first assigned in its function (or the script). */
+const bashAssignment: Rule = (n) => {
+  let scope = n.parent;
+  while (scope && scope.type !== "function_definition" && scope.type !== "program") {
+    scope = scope.parent;
+  }
+  const found = named(n, K.Variable);
+  if (!found || !scope) return found;
+  let names = memberNames.get(scope.id);
+  if (!names) memberNames.set(scope.id, names = new Set());
+  if (names.has(found.name)) return null;
+  names.add(found.name);
+  // Assigned in two functions, or in one and the script: which the server lists is not modelled.
+  const key = `\0bash ${found.name}`;
+  let scopes = memberNames.get(-1);
+  if (!scopes) memberNames.set(-1, scopes = new Set());
+  if (scopes.has(key)) return unmodelled("variable assigned in several functions");
+  scopes.add(key);
+  return found;
+};
+
 const BASH_RULES: Readonly<Record<string, Rule>> = {
   function_definition: (n) => named(n, K.Function),
-  variable_assignment: (n, parentKind) => parentKind === 0 ? named(n, K.Variable) : null,
+  variable_assignment: bashAssignment,
+  command: (n) =>
+    BASH_BINDING_COMMANDS.has(n.childForFieldName("name")?.text ?? "")
+      ? unmodelled("variable bound by a command")
+      : null,
 };
 
 const RULES: Readonly<Record<GrammarId, Readonly<Record<string, Rule>>>> = {
@@ -1072,6 +1107,7 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "c",
   "rust",
   "python",
+  "bash",
 ]);
 
 /**
@@ -1087,6 +1123,7 @@ export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
   rust: "rust-analyzer",
   go: "gopls",
   c: "clangd",
+  bash: "bash-language-server",
 };
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */

@@ -598,3 +598,34 @@ export const PYTHON_UNMODELLED: Record<string, string> = {
   "unmodelled_twice.py": "a = 1\na = 2\n",
   "unmodelled_walrus.py": "if (n := 3) > 2:\n    pass\n",
 };
+
+/** Bash beyond the fixture: what bash-language-server lists and how. */
+export const BASH_SAMPLES: Record<string, string> = {
+  "sample.sh": [
+    "#!/usr/bin/env bash",
+    "X=1",
+    "X=2",
+    "export Y=3",
+    "readonly Z=4",
+    "declare -a ARR=(1 2)",
+    "for i in 1 2; do",
+    '  echo "$i"',
+    "done",
+    "f() {",
+    '  local a="$1" b',
+    "  a=5",
+    "  inner() { echo nested; }",
+    "}",
+    "function g {",
+    '  echo "$X"',
+    "}",
+    "if true; then W=1; fi",
+    "",
+  ].join("\n"),
+};
+
+/** Bash files whose constructs the rules do not model. */
+export const BASH_UNMODELLED: Record<string, string> = {
+  "unmodelled_read.sh": 'read -r line\necho "$line"\n',
+  "unmodelled_scopes.sh": "v=1\nf() {\n  v=2\n}\n",
+};
