@@ -54,7 +54,16 @@ export async function parseFile(
   why?: Set<string>,
 ): Promise<Extracted> {
   const parser = await parserFor(grammar);
-  const tree = parser.parse(text);
+  let tree;
+  try {
+    tree = parser.parse(text);
+  } catch (error) {
+    // A grammar's scanner can fail (tree-sitter-wasms' bash on any `case`), and the parser then
+    // fails every later file: the next file gets a new one.
+    parsers.delete(grammar);
+    parser.delete();
+    throw error;
+  }
   if (!tree) return { symbols: [], exact: false };
   try {
     return extractFile(tree.rootNode, grammar, why);
