@@ -348,6 +348,8 @@ const methodDefinition: Rule = (node, parentKind) => {
  */
 function tsMethod(found: Found): Found {
   const tokens = found.node.children;
+  // Methods of object literals are never overloads (one literal's same-named ones: see `once`).
+  if (found.node.parent?.type === "object") return once(found.node, found) ?? found;
   found.overload = !tokens.some((c) => c?.type === "get" || c?.type === "set");
   if (tokens.some((c) => c?.type === "static")) found.overloadKey = `static ${found.name}`;
   return found;
@@ -446,6 +448,14 @@ const exportStatement: Rule = (n) => {
 };
 
 const TS_RULES: Readonly<Record<string, Rule>> = {
+  // Imports list nothing (typescript-language-server drops aliases), nor their attributes.
+  import_statement: skip,
+  // `using x = ...` and `await using x = ...` are read by this grammar as an assignment that
+  // starts before its left side: tsserver lists a variable. Not modelled.
+  assignment_expression: (n) =>
+    n.childForFieldName("left")?.startIndex !== n.startIndex
+      ? unmodelled("using declaration")
+      : null,
   formal_parameters: skip,
   type_annotation: skip,
   opting_type_annotation: skip,
@@ -509,7 +519,8 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
     if (arg?.type === "identifier") {
       return once(n, { name: arg.text, kind: K.Property, node: n, nameNode: arg });
     }
-    // `...a.b`, `...f()`: tsserver has no name for it.
+    // `...a.b`: tsserver has no name for it; other expressions are not modelled.
+    if (arg?.type !== "member_expression") return unmodelled("spread of an expression");
     const unknown = { name: "<unknown>", kind: K.Property, node: n, nameNode: n };
     return once(n, { ...unknown, selectAtStart: true });
   },
@@ -540,6 +551,7 @@ function isVoidZero(node: Node | null): boolean {
  */
 const jsAssignment: Rule = (n) => {
   const left = n.childForFieldName("left");
+  if (left && left.startIndex !== n.startIndex) return unmodelled("using declaration");
   if (left?.type !== "member_expression") return null;
   if (/\bprototype\b/.test(left.text)) return unmodelled("prototype assignment");
   if (isExports(left)) return unmodelled("module.exports assignment");

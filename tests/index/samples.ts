@@ -181,6 +181,15 @@ export const TS_SAMPLES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  // Import attributes list nothing; methods of separate object literals are not overloads.
+  "src/sample_modern.ts": [
+    'import data from "./data.json" with { type: "json" };',
+    "export const tests = [",
+    '  { name: "a", async fn() { return await Promise.resolve(data); } },',
+    '  { name: "b", async fn() { return 2; } },',
+    "];",
+    "",
+  ].join("\n"),
   // `export default <expression>` and `export =`: tsserver's `default` and `export=`.
   "src/sample_default_name.mjs": "const TypeORM = { a: 1 };\nexport default TypeORM;\n",
   "src/sample_default_object.ts": "export default { a: 1, b() {} };\n",
@@ -343,6 +352,10 @@ export const TS_UNMODELLED: Record<string, string> = {
   "src/unmodelled_value_signature.tsx":
     "export const Title = ({ text }: { text: string }) => <h2>{text}</h2>;\n",
   "src/unmodelled_value_default.ts": "export const f = (o = { a: 1 }) => o.a;\n",
+  "src/unmodelled_using.ts":
+    "export async function f() {\n  await using a = open();\n  using b = open();\n}\ndeclare function open(): any;\n",
+  "src/unmodelled_spread_call.ts":
+    "declare const c: boolean;\nexport const o = { ...(c ? { x: 1 } : {}), ...f() };\ndeclare function f(): object;\n",
   "src/unmodelled_default.ts": "export default class {\n  run() {}\n}\n",
   "src/unmodelled_index.ts":
     "export interface M {\n  [key: string]: number;\n  [key: number]: number;\n}\n",
