@@ -2,7 +2,8 @@
  * The symbol-index rows of `deno task bench` (also runnable alone):
  *
  *     deno run -A scripts/index_bench.ts [--sizes 3000,20000] [--large] [--runs 20]
- *        [--out FILE (default bench-results/index-<date>.json)] [--no-server]
+ *        [--out FILE (default bench-results/index-<date>.json)] [--no-server] [--symbol NAME]
+ *        [--real typeorm (the real tree instead of the generated sizes)]
  *
  * On projects from engine_bench's generator (one per size; `--large` adds 50,000 files) it
  * measures: the index build cold (no cache) against reading every file once (the least any
@@ -23,7 +24,7 @@ import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { SymbolIndex } from "../src/lsp/symbols_index.ts";
 import { Project } from "../src/project/project.ts";
-import { generate } from "./bench_project.ts";
+import { generate, typeormTree } from "./bench_project.ts";
 
 /** One measured row. */
 export interface IndexBenchRow {
@@ -154,6 +155,15 @@ export async function benchRoot(
     }
     // The build (started by the first search, or now) completes and is saved for the restart.
     await index.ready();
+    {
+      // How many of the files declaring the name a first search still asks the server about.
+      const candidates = index.candidates(target);
+      const exact = candidates.filter((f) => index.exactDeclarations(f, index.hashOf(f) ?? ""));
+      options.log(
+        `        '${target}' is declared in ${candidates.length} files: ${exact.length} answered ` +
+          `by the index, ${candidates.length - exact.length} by the server`,
+      );
+    }
     await index.dispose();
 
     if (options.server) {
@@ -243,6 +253,8 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
       // The name to look up (default: one declared once, Widget<n/2>; `Core` is named in a
       // tenth of the files, so its first search waits for the whole index).
       symbol: { type: "string" },
+      // A real tree instead of generated sizes: `typeorm` (bench_project.ts's pinned copy).
+      real: { type: "string" },
     },
     strict: false,
   });
@@ -253,7 +265,22 @@ export async function runIndexBench(args: string[]): Promise<IndexBenchRow[]> {
   if (values.large) sizes.push(50_000);
   const rows: IndexBenchRow[] = [];
   console.log(`files   ${"row".padEnd(44)} ${"value".padStart(13)}   baseline`);
-  for (const size of sizes) {
+  if (values.real === "typeorm") {
+    const tree = await typeormTree();
+    try {
+      const symbol = typeof values.symbol === "string" ? values.symbol : tree.symbol;
+      rows.push(
+        ...await benchRoot(tree.root, tree.files, symbol, tree.file, {
+          runs: Number(values.runs),
+          server: !values["no-server"],
+          log: console.log,
+        }),
+      );
+    } finally {
+      await tree.dispose();
+    }
+  } else if (values.real !== undefined) throw new Error(`--real: unknown tree "${values.real}"`);
+  for (const size of values.real === undefined ? sizes : []) {
     rows.push(
       ...await benchSize(size, {
         runs: Number(values.runs),

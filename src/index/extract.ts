@@ -41,10 +41,21 @@ interface Found {
    * selection range is their whole range.
    */
   overload?: boolean;
+  /** Not listed when nothing is nested in it (tsserver's anonymous `<function>`). */
+  dropIfEmpty?: boolean;
+  /** What overloads share, when not just the name (tsserver merges no static with instance). */
+  overloadKey?: string;
 }
 
-/** A rule sees a node of its type and the kind of the enclosing declaration (0: top level). */
-type Rule = (node: Node, parentKind: number) => Found[] | Found | null;
+/** A rule's answer for a node that declares nothing and holds nothing the server lists. */
+const SKIP: unique symbol = Symbol("skip");
+
+/**
+ * A rule sees a node of its type and the kind of the enclosing declaration (0: top level); it
+ * returns what the node declares (its children are visited after), null (nothing; the children
+ * are visited), or {@linkcode SKIP} (nothing, nor in the children).
+ */
+type Rule = (node: Node, parentKind: number) => Found[] | Found | null | typeof SKIP;
 
 /**
  * Whether the file being extracted holds only what the rules model exactly (see
@@ -53,8 +64,16 @@ type Rule = (node: Node, parentKind: number) => Found[] | Found | null;
  */
 let exact = true;
 
-function unmodelled(): null {
+/** Where the reasons of the file being extracted go, when asked for (see {@linkcode extractFile}). */
+let reasons: Set<string> | null = null;
+
+/**
+ * The file holds a construct the rules do not model. `why` names it (a rule used as is names its
+ * node type); it is recorded only when the caller asked for reasons.
+ */
+function unmodelled(why?: string | Node): null {
   exact = false;
+  if (reasons !== null) reasons.add(typeof why === "string" ? why : why?.type ?? "unnamed");
   return null;
 }
 
@@ -82,26 +101,39 @@ function named(node: Node, kind: number, field = "name"): Found | null {
   return nameNode ? { name: nameNode.text, kind, node, nameNode } : null;
 }
 
-/** Identifiers bound by a destructuring pattern (or the identifier itself). */
-function boundIdentifiers(pattern: Node, out: Node[] = []): Node[] {
+/** A name bound by a pattern: its identifier, and the binding element tsserver spans. */
+interface Bound {
+  /** `a`, `b: c = 1`, `...rest`: the identifier with its property name, default or dots. */
+  element: Node;
+  id: Node;
+}
+
+/** The names bound by a destructuring pattern (or the identifier itself). */
+function boundIdentifiers(pattern: Node, out: Bound[] = [], element: Node | null = null): Bound[] {
   switch (pattern.type) {
     case "identifier":
     case "shorthand_property_identifier_pattern":
-      out.push(pattern);
+      out.push({ element: element ?? pattern, id: pattern });
       break;
     case "pair_pattern": {
       const value = pattern.childForFieldName("value");
-      if (value) boundIdentifiers(value, out);
+      if (value) boundIdentifiers(value, out, pattern);
       break;
     }
     case "assignment_pattern":
     case "object_assignment_pattern": {
       // `a = 1`: the default value binds nothing.
       const left = pattern.childForFieldName("left");
-      if (left) boundIdentifiers(left, out);
+      if (left) boundIdentifiers(left, out, element ?? pattern);
+      break;
+    }
+    case "rest_pattern": {
+      const target = pattern.namedChildren[0];
+      if (target) boundIdentifiers(target, out, element ?? pattern);
       break;
     }
     default:
+      // A nested object or array pattern: its elements are elements of their own.
       for (const child of pattern.namedChildren) if (child) boundIdentifiers(child, out);
   }
   return out;
@@ -149,51 +181,116 @@ function calledName(expr: Node | null): string | undefined {
   return undefined;
 }
 
+const SIGNATURE_LISTED = ["object_type", "object_pattern", "array_pattern", "assignment_pattern"];
+
+/** Whether a function's parameters, return type or type parameters hold anything tsserver lists. */
+function signatureLists(fn: Node): boolean {
+  for (const field of ["parameters", "parameter", "return_type", "type_parameters"]) {
+    const part = fn.childForFieldName(field);
+    if (!part) continue;
+    if (part.descendantsOfType(SIGNATURE_LISTED).length > 0) return true;
+    const params = part.descendantsOfType(["required_parameter", "optional_parameter"]);
+    if (params.some((p) => p?.childForFieldName("value"))) return true;
+  }
+  return false;
+}
+
 /**
- * A function expression: named after its variable, property or field (listed there), or, as an
- * argument of a call, tsserver's `callee("string args") callback`. Any other is unmodelled.
+ * A function expression: named after its variable, property or field (listed there); as an
+ * argument of a call, tsserver's `callee("string args") callback`; assigned (`a.b = () => 1`),
+ * after the property; with a name of its own, by it; else `<function>`, listed only when
+ * something is nested in it.
  */
 const functionExpression: Rule = (node) => {
   const parent = node.parent;
-  if (!parent) return unmodelled();
+  if (!parent) return unmodelled("function expression at the root");
+  const ownName = node.childForFieldName("name");
+  if (parent.type === "export_statement") return null; // `export default () => ...`: the default
   if (
     (parent.type === "variable_declarator" || parent.type === "pair" ||
       parent.type === "public_field_definition" || parent.type === "field_definition") &&
-    parent.childForFieldName("value")?.equals(node) && !node.childForFieldName("name")
+    parent.childForFieldName("value")?.equals(node)
   ) {
-    return null;
+    // Merged into its variable or property, whose children tsserver takes from the whole
+    // function: destructured parameters, defaults and type literals too. Not modelled.
+    return signatureLists(node) ? unmodelled("listed parts in a function value's signature") : null;
+  }
+  if (ownName) return { name: ownName.text, kind: K.Function, node, nameNode: ownName };
+  if (parent.type === "assignment_expression" && parent.childForFieldName("right")?.equals(node)) {
+    const left = parent.childForFieldName("left");
+    const target = left?.type === "member_expression" ? left.childForFieldName("property") : left;
+    if (target?.type !== "identifier" && target?.type !== "property_identifier") {
+      return unmodelled("function assigned to a computed target");
+    }
+    return { name: target.text, kind: K.Function, node, nameNode: node, selectAtStart: true };
   }
   const call = parent.parent;
-  if (
-    parent.type !== "arguments" || call?.type !== "call_expression" ||
-    node.childForFieldName("name")
-  ) return unmodelled();
+  if (parent.type !== "arguments" || call?.type !== "call_expression") {
+    return {
+      name: "<function>",
+      kind: K.Function,
+      node,
+      nameNode: node,
+      selectAtStart: true,
+      dropIfEmpty: true,
+    };
+  }
   const callee = calledName(call.childForFieldName("function"));
-  if (callee === undefined) return unmodelled();
+  if (callee === undefined) return unmodelled("callback of a computed callee");
   const strings = parent.namedChildren.filter((a): a is Node =>
     a !== null && (a.type === "string" ||
       a.type === "template_string" && !a.namedChildren.some((c) => c?.type !== "string_fragment"))
   ).map((a) => a.text);
   const name = `${callee}(${strings.join(", ")}) callback`;
-  if (name.length > 100 || name.includes("\n")) return unmodelled(); // tsserver shortens these
+  if (name.length > 100 || name.includes("\n")) return unmodelled("long callback name"); // tsserver shortens these
   return { name, kind: K.Function, node, nameNode: node, selectAtStart: true };
 };
 
 const variableDeclarator: Rule = (node) => {
   const nameNode = node.childForFieldName("name");
   if (!nameNode) return null;
+  if (
+    nameNode.type === "identifier" &&
+    node.parent?.namedChildren.some((d) =>
+      d !== null && !d.equals(node) && d.childForFieldName("name")?.text === nameNode.text
+    )
+  ) return unmodelled("name declared twice in one statement");
   const isConst = node.parent?.firstChild?.type === "const";
   const kind = isConst ? K.Constant : K.Variable;
   if (nameNode.type === "identifier") return { name: nameNode.text, kind, node, nameNode };
   // Destructuring: each bound name is a declaration of its own, without children, and
   // tsserver lists nothing of the initializer.
-  return boundIdentifiers(nameNode).map((id) => ({
+  return boundIdentifiers(nameNode).map(({ element, id }) => ({
     name: id.text,
     kind,
-    node: id,
+    node: element,
     nameNode: id,
     detached: true,
     leaf: true,
+  }));
+};
+
+/** `catch (e)`: a variable, ranging over its declaration (`e`, `e: unknown`, a pattern's elements). */
+const catchClause: Rule = (node) => {
+  const param = node.childForFieldName("parameter");
+  if (!param) return null;
+  const type = node.childForFieldName("type");
+  if (param.type === "identifier") {
+    return {
+      name: param.text,
+      kind: K.Variable,
+      node: param,
+      nameNode: param,
+      to: type ?? undefined,
+      detached: true,
+    };
+  }
+  return boundIdentifiers(param).map(({ element, id }) => ({
+    name: id.text,
+    kind: K.Variable,
+    node: element,
+    nameNode: id,
+    detached: true,
   }));
 };
 
@@ -203,10 +300,10 @@ const forInStatement: Rule = (node) => {
   const kind = node.childForFieldName("kind")?.text;
   if (!left || kind === undefined) return null; // `for (x of xs)` declares nothing
   const k = kind === "const" ? K.Constant : K.Variable;
-  return boundIdentifiers(left).map((id) => ({
+  return boundIdentifiers(left).map(({ element, id }) => ({
     name: id.text,
     kind: k,
-    node: id,
+    node: element,
     nameNode: id,
     detached: true,
   }));
@@ -217,7 +314,15 @@ const methodDefinition: Rule = (node, parentKind) => {
   if (!nameNode) return null;
   const name = nameNode.text;
   if (name === "constructor" && CONTAINERS.has(parentKind)) {
-    const found: Found[] = [{ name, kind: K.Constructor, node, nameNode, selectAtStart: true }];
+    const found: Found[] = [{
+      name,
+      kind: K.Constructor,
+      node,
+      nameNode,
+      selectAtStart: true,
+      // A signature's `;` is part of it; a body is followed by none.
+      to: node.type === "method_signature" ? tsSeparator(node) : undefined,
+    }];
     // Parameter properties (`constructor(private radius: number)`) are members of the class.
     const params = node.childForFieldName("parameters");
     for (const param of params?.namedChildren ?? []) {
@@ -230,17 +335,29 @@ const methodDefinition: Rule = (node, parentKind) => {
       const id = param.childForFieldName("pattern");
       if (id?.type === "identifier") {
         found.push({ name: id.text, kind: K.Property, node: param, nameNode: id });
-      } else unmodelled();
+      } else unmodelled("destructured parameter property");
     }
     return found;
   }
-  const accessor = node.children.some((c) => c?.type === "get" || c?.type === "set");
-  return { name, kind: K.Method, node, nameNode, to: tsSeparator(node), overload: !accessor };
+  return tsMethod({ name, kind: K.Method, node, nameNode, to: tsSeparator(node) });
 };
+
+/**
+ * A method (with a body or not): overloads are same-named methods, all static or all not;
+ * accessors (`get x()`, `set x(v)`) are never merged, not even with each other.
+ */
+function tsMethod(found: Found): Found {
+  const tokens = found.node.children;
+  // Methods of object literals are never overloads (one literal's same-named ones: see `once`).
+  if (found.node.parent?.type === "object") return once(found.node, found) ?? found;
+  found.overload = !tokens.some((c) => c?.type === "get" || c?.type === "set");
+  if (tokens.some((c) => c?.type === "static")) found.overloadKey = `static ${found.name}`;
+  return found;
+}
 
 const overloadable = (rule: Rule): Rule => (n, parentKind) => {
   const found = rule(n, parentKind);
-  if (found && !Array.isArray(found)) found.overload = true;
+  if (found && found !== SKIP && !Array.isArray(found)) found.overload = true;
   return found;
 };
 
@@ -255,13 +372,101 @@ const exported = (kind: number, leaf = false): Rule => (n) => {
 };
 
 /** A member whose `;` or `,` is part of its range. */
+/**
+ * Names of the members seen so far per parent node (by node id), for the file being extracted:
+ * tsserver merges same-named properties of one object literal, class or interface, but not of
+ * two, so a second one in the same parent is unmodelled.
+ */
+const memberNames = new Map<number, Set<string>>();
+
+/** The member found, or unmodelled when its parent already has one of that name. */
+function once(n: Node, found: Found | null, key = found?.name): Found | null {
+  const parent = n.parent;
+  if (!found || !parent || key === undefined) return found;
+  let names = memberNames.get(parent.id);
+  if (!names) memberNames.set(parent.id, names = new Set());
+  if (names.has(key)) return unmodelled("member declared twice in one body");
+  names.add(key);
+  return found;
+}
+
 const member = (kind: number, field = "name"): Rule => (n) => {
   const found = named(n, kind, field);
   if (found) found.to = tsSeparator(n);
-  return found;
+  const isStatic = n.children.some((c) => c?.type === "static");
+  return once(n, found, found && isStatic ? `static ${found.name}` : found?.name);
+};
+
+const methodSignature: Rule = (n) => {
+  const found = named(n, K.Method);
+  if (!found) return null;
+  found.to = tsSeparator(n);
+  return tsMethod(found);
+};
+
+/**
+ * tsserver visits only the body of a function or method and only the initializer of a variable
+ * or property: their parameters (but parameter properties, which the constructor's rule lists),
+ * type annotations, type parameters and heritage clauses list nothing.
+ */
+const skip: Rule = () => SKIP;
+
+/**
+ * An index, call or construct signature of an interface or class: tsserver names it `[]`, `()`
+ * or `new()`, a variable from its start. Two of a kind in one body are merged: not modelled.
+ */
+const signature = (name: string): Rule => (n) => {
+  if (n.parent?.namedChildren.some((c) => c !== null && c.type === n.type && !c.equals(n))) {
+    return unmodelled(`several ${n.type}s`);
+  }
+  return { name, kind: K.Variable, node: n, nameNode: n, selectAtStart: true, to: tsSeparator(n) };
+};
+
+/**
+ * `export default <expression>` and `export = <expression>`: tsserver's `default` or `export=`,
+ * a constant (a function for a function) over the whole statement, named from its start. What
+ * is nested in an object literal, a call or a function's body is listed in it; nothing else is.
+ */
+const exportStatement: Rule = (n) => {
+  if (n.childForFieldName("declaration")) return null;
+  const isDefault = n.children.some((c) => c?.type === "default");
+  if (!isDefault && !n.children.some((c) => c?.type === "=")) return null; // export { a }, *
+  const value = n.childForFieldName("value") ??
+    n.namedChildren.find((c) => c !== null && c.type !== "comment");
+  if (!value || value.type === "class" || value.type === "decorator") {
+    return unmodelled("export default expression");
+  }
+  const fn = FUNCTION_EXPRESSIONS.has(value.type);
+  return {
+    name: isDefault ? "default" : "export=",
+    kind: fn ? K.Function : K.Constant,
+    node: n,
+    nameNode: n,
+    selectAtStart: true,
+    leaf: !fn && value.type !== "object" && value.type !== "call_expression",
+  };
 };
 
 const TS_RULES: Readonly<Record<string, Rule>> = {
+  // Imports list nothing (typescript-language-server drops aliases), nor their attributes.
+  import_statement: skip,
+  // `using x = ...` and `await using x = ...` are read by this grammar as an assignment that
+  // starts before its left side: tsserver lists a variable. Not modelled.
+  assignment_expression: (n) =>
+    n.childForFieldName("left")?.startIndex !== n.startIndex
+      ? unmodelled("using declaration")
+      : null,
+  formal_parameters: skip,
+  type_annotation: skip,
+  opting_type_annotation: skip,
+  omitting_type_annotation: skip,
+  type_predicate_annotation: skip,
+  asserts_annotation: skip,
+  type_parameters: skip,
+  class_heritage: skip,
+  extends_type_clause: skip,
+  // A type literal anywhere else (`x as { a: 1 }`, `f<{ a: 1 }>()`): tsserver visits it.
+  object_type: () => unmodelled("type literal in an expression"),
   class_declaration: exported(K.Class),
   abstract_class_declaration: exported(K.Class),
   class: unmodelled,
@@ -277,16 +482,21 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
   generator_function_declaration: overloadable(exported(K.Function)),
   function_signature: overloadable(exported(K.Function)),
   method_definition: methodDefinition,
-  method_signature: overloadable(member(K.Method)),
+  // A constructor without a body (in a declaration file) is listed as one with a body.
+  method_signature: (n, parentKind) =>
+    n.childForFieldName("name")?.text === "constructor" && CONTAINERS.has(parentKind)
+      ? methodDefinition(n, parentKind)
+      : methodSignature(n, parentKind),
   abstract_method_signature: overloadable(member(K.Method)),
   public_field_definition: member(K.Property),
   field_definition: member(K.Property, "property"),
   property_signature: member(K.Property),
-  index_signature: unmodelled,
-  call_signature: unmodelled,
-  construct_signature: unmodelled,
+  index_signature: signature("[]"),
+  call_signature: signature("()"),
+  construct_signature: signature("new()"),
   variable_declarator: variableDeclarator,
   for_in_statement: forInStatement,
+  catch_clause: catchClause,
   internal_module: exported(K.Module),
   module: exported(K.Module),
   arrow_function: functionExpression,
@@ -298,32 +508,71 @@ const TS_RULES: Readonly<Record<string, Rule>> = {
     if (!key) return null;
     const value = n.childForFieldName("value");
     const kind = value && FUNCTION_EXPRESSIONS.has(value.type) ? K.Method : K.Property;
-    return { name: key.text, kind, node: n, nameNode: key };
+    return once(n, { name: key.text, kind, node: n, nameNode: key });
   },
-  shorthand_property_identifier: (n) => ({ name: n.text, kind: K.Property, node: n, nameNode: n }),
+  shorthand_property_identifier: (n) =>
+    once(n, { name: n.text, kind: K.Property, node: n, nameNode: n }),
   spread_element: (n) => {
     if (n.parent?.type !== "object") return null;
     const arg = n.namedChildren[0];
-    if (arg?.type !== "identifier") return unmodelled();
-    return { name: arg.text, kind: K.Property, node: n, nameNode: arg };
-  },
-  export_statement: (n) => {
-    // `export default <expression>` and `export =` are listed by tsserver; not modelled.
-    if (!n.childForFieldName("declaration") && n.children.some((c) => c?.type === "default")) {
-      return unmodelled();
+    if (arg?.type === "object") return unmodelled("spread of an object literal");
+    if (arg?.type === "identifier") {
+      return once(n, { name: arg.text, kind: K.Property, node: n, nameNode: arg });
     }
-    return null;
+    // `...a.b`: tsserver has no name for it; other expressions are not modelled.
+    if (arg?.type !== "member_expression") return unmodelled("spread of an expression");
+    const unknown = { name: "<unknown>", kind: K.Property, node: n, nameNode: n };
+    return once(n, { ...unknown, selectAtStart: true });
   },
+  export_statement: exportStatement,
   // Decorators are part of their member's or class's range, as in tsserver; before `export`
   // (`@d export class`) they are not modelled.
-  decorator: (n) => n.parent?.type === "export_statement" ? unmodelled() : null,
+  decorator: (n) =>
+    n.parent?.type === "export_statement" ? unmodelled("decorator before export") : null,
 };
 
 /** JavaScript: tsserver also lists assignments to members (`module.exports.x =`, `this.x =`). */
+/** `exports` or `module.exports`. */
+function isExports(node: Node | null): boolean {
+  if (node?.type === "identifier") return node.text === "exports";
+  return node?.type === "member_expression" && node.text === "module.exports";
+}
+
+/** `void 0`, which TypeScript's CommonJS output assigns to each export before defining it. */
+function isVoidZero(node: Node | null): boolean {
+  return node?.type === "unary_expression" && /^void\s+0$/.test(node.text);
+}
+
+/**
+ * JavaScript: tsserver lists a CommonJS export `exports.x = value` (a constant, or a function
+ * for a function value, beside the function itself), but not one of `void 0` or of a name
+ * declared elsewhere (`exports.X = X`); other assignments to members list nothing, except ES5
+ * classes (`F.prototype.m = ...`) and `module.exports = ...`, which are not modelled.
+ */
+const jsAssignment: Rule = (n) => {
+  const left = n.childForFieldName("left");
+  if (left && left.startIndex !== n.startIndex) return unmodelled("using declaration");
+  if (left?.type !== "member_expression") return null;
+  if (/\bprototype\b/.test(left.text)) return unmodelled("prototype assignment");
+  if (isExports(left)) return unmodelled("module.exports assignment");
+  const object = left.childForFieldName("object");
+  const property = left.childForFieldName("property");
+  if (!isExports(object)) return null;
+  let right = n.childForFieldName("right");
+  const chained = right?.type === "assignment_expression";
+  while (right?.type === "assignment_expression") right = right.childForFieldName("right");
+  if (isVoidZero(right)) return null;
+  if (chained) return unmodelled("chained export assignment");
+  if (property?.type !== "property_identifier" || !right) return unmodelled("computed export");
+  if (right.type === "identifier") return null;
+  if (right.type === "class") return unmodelled("exported class expression");
+  const kind = FUNCTION_EXPRESSIONS.has(right.type) ? K.Function : K.Constant;
+  return { name: property.text, kind, node: n, nameNode: property };
+};
+
 const JS_RULES: Readonly<Record<string, Rule>> = {
   ...TS_RULES,
-  assignment_expression: (n) =>
-    n.childForFieldName("left")?.type === "member_expression" ? unmodelled() : null,
+  assignment_expression: jsAssignment,
 };
 
 // Python (pyright's document symbols: classes, functions, their parameters, and the variables
@@ -342,13 +591,15 @@ function pythonTargets(left: Node, out: Node[] = []): Node[] {
     case "attribute":
       break; // `a[k] = v`, `obj.x = v`: no declaration (`self.x` is handled by the rule)
     default:
-      unmodelled(); // starred and other targets
+      unmodelled("assignment target"); // starred and other targets
   }
   return out;
 }
 
 function pythonKind(name: string, annotation: Node | null): number {
-  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) unmodelled();
+  if (/^_+[A-Z0-9_]*$/.test(name) || annotation?.text.includes("Final")) {
+    unmodelled("private or Final name");
+  }
   return /^[A-Z][A-Z0-9_]*$/.test(name) ? K.Constant : K.Variable;
 }
 
@@ -372,7 +623,7 @@ function pythonParameterName(param: Node): Node | null {
 
 const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   class_definition: (n) =>
-    n.parent?.type === "decorated_definition" ? unmodelled() : named(n, K.Class),
+    n.parent?.type === "decorated_definition" ? unmodelled("decorated class") : named(n, K.Class),
   function_definition: (n, parentKind) => {
     const found = named(n, parentKind === K.Class ? K.Method : K.Function);
     // A decorated definition's body starts at its first decorator.
@@ -381,7 +632,7 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   },
   parameters: (n, parentKind) => {
     const fn = n.parent;
-    if (fn?.type !== "function_definition") return unmodelled();
+    if (fn?.type !== "function_definition") return unmodelled("parameters of a lambda");
     const decorators = fn.parent?.type === "decorated_definition" ? fn.parent.text : "";
     // A method's first parameter (self, cls) is not listed; a static method has none.
     const skipFirst = parentKind === K.Method && !/^@staticmethod\b/m.test(decorators);
@@ -391,7 +642,7 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
       if (!param) continue;
       const id = pythonParameterName(param);
       if (param.type !== "keyword_separator" && param.type !== "positional_separator" && !id) {
-        unmodelled();
+        unmodelled("parameter");
       }
       if (!id) continue;
       if (first && skipFirst) {
@@ -438,7 +689,8 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   // Names bound by other statements: not modelled.
   for_statement: unmodelled,
   // Comprehension variables: pyright lists none (they have a scope of their own).
-  for_in_clause: (n) => n.childForFieldName("left")?.type === "identifier" ? null : unmodelled(),
+  for_in_clause: (n) =>
+    n.childForFieldName("left")?.type === "identifier" ? null : unmodelled("comprehension target"),
   as_pattern: unmodelled,
   named_expression: unmodelled,
   global_statement: unmodelled,
@@ -447,9 +699,9 @@ const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   match_statement: unmodelled,
   lambda: unmodelled,
   type_alias_statement: unmodelled,
-  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled() : null,
-  import_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
-  import_from_statement: (_n, parentKind) => parentKind === 0 ? null : unmodelled(),
+  except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled("except as") : null,
+  import_statement: (n, parentKind) => parentKind === 0 ? null : unmodelled(n),
+  import_from_statement: (n, parentKind) => parentKind === 0 ? null : unmodelled(n),
 };
 
 // Rust (rust-analyzer's document symbols). An item's range starts at the comments and
@@ -475,16 +727,29 @@ function rustStart(node: Node): Node {
 
 const rustItem = (rule: Rule): Rule => (n, parentKind) => {
   const result = rule(n, parentKind);
+  if (result === SKIP) return result;
   for (const f of result === null ? [] : Array.isArray(result) ? result : [result]) {
     f.from = rustStart(f.node);
   }
   return result;
 };
 
+/** Whether a function takes `self` (`self`, `&self`, `mut self: Box<Self>`). */
+function rustSelf(fn: Node): boolean {
+  const first = fn.childForFieldName("parameters")?.namedChildren.find((p) =>
+    p !== null && p.type !== "attribute_item" && p.type !== "line_comment" &&
+    p.type !== "block_comment"
+  );
+  if (first?.type === "self_parameter") return true;
+  // `mut self: Box<Self>` is an ordinary parameter to tree-sitter.
+  return first?.type === "parameter" &&
+    /^(mut\s+)?self$/.test(first.childForFieldName("pattern")?.text ?? "");
+}
+
 const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
-  function_item: (n, parentKind) =>
-    named(n, parentKind === K.Object || parentKind === K.Interface ? K.Method : K.Function),
-  function_signature_item: (n) => named(n, K.Method),
+  // rust-analyzer: a method takes `self`; an associated function without it is a function.
+  function_item: (n) => named(n, rustSelf(n) ? K.Method : K.Function),
+  function_signature_item: (n) => named(n, rustSelf(n) ? K.Method : K.Function),
   struct_item: (n) => named(n, K.Struct),
   union_item: (n) => named(n, K.Struct),
   enum_item: (n) => named(n, K.Enum),
@@ -494,7 +759,7 @@ const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   impl_item: (n) => {
     const type = n.childForFieldName("type");
     if (!type) return null;
-    if (n.childForFieldName("type_parameters")) unmodelled(); // rust-analyzer's name differs
+    if (n.childForFieldName("type_parameters")) unmodelled("generic impl"); // rust-analyzer's name differs
     const trait = n.childForFieldName("trait");
     const name = `impl ${trait ? `${trait.text} for ` : ""}${type.text}`;
     return { name, kind: K.Object, node: n, nameNode: type };
@@ -506,7 +771,9 @@ const RUST_ITEM_RULES: Readonly<Record<string, Rule>> = {
   mod_item: (n) => named(n, K.Module),
   macro_definition: (n) => named(n, K.Function),
   macro_invocation: (n) =>
-    n.parent?.type === "source_file" || n.parent?.type === "declaration_list" ? unmodelled() : null,
+    n.parent?.type === "source_file" || n.parent?.type === "declaration_list"
+      ? unmodelled("item macro")
+      : null,
   foreign_mod_item: unmodelled,
   extern_crate_declaration: unmodelled,
 };
@@ -519,7 +786,7 @@ const RUST_RULES: Readonly<Record<string, Rule>> = Object.fromEntries(
 // after their receiver, `(*T).M`).
 function goNames(n: Node, kind: number): Found[] {
   const names = n.childrenForFieldName("name").filter((c): c is Node => c !== null && c.isNamed);
-  if (names.some((id) => id.text === "_")) unmodelled();
+  if (names.some((id) => id.text === "_")) unmodelled("blank name");
   return names.map((id) => ({ name: id.text, kind, node: n, nameNode: id }));
 }
 
@@ -530,6 +797,19 @@ function goEmbedded(type: Node | null | undefined): Node | null {
   return null;
 }
 
+/**
+ * A field or method of a struct or interface type: listed in a type declaration; in a function
+ * body (`tests := []struct{ name string }{...}`) gopls lists nothing; in a variable's type, not
+ * modelled.
+ */
+const goMember = (rule: Rule): Rule => (n, parentKind) => {
+  if (parentKind === K.Function || parentKind === K.Method) return SKIP;
+  if (parentKind === K.Variable || parentKind === K.Constant) {
+    return unmodelled("member of a variable's type");
+  }
+  return rule(n, parentKind);
+};
+
 const GO_RULES: Readonly<Record<string, Rule>> = {
   function_declaration: (n) => named(n, K.Function),
   method_declaration: (n) => {
@@ -538,34 +818,50 @@ const GO_RULES: Readonly<Record<string, Rule>> = {
       c?.type === "parameter_declaration"
     );
     const type = receiver?.childForFieldName("type");
-    if (!found || !type || /\s/.test(type.text)) return unmodelled();
+    if (!found || !type || /\s/.test(type.text)) return unmodelled("method receiver");
     found.name = `(${type.text}).${found.name}`;
     return found;
   },
   type_spec: (n, parentKind) => {
-    if (parentKind !== 0) return unmodelled(); // types declared in functions
+    if (parentKind !== 0) return unmodelled("local type"); // types declared in functions
     const t = n.childForFieldName("type")?.type;
     return named(
       n,
-      t === "struct_type" ? K.Struct : t === "interface_type" ? K.Interface : K.Class,
+      t === "struct_type"
+        ? K.Struct
+        : t === "interface_type"
+        ? K.Interface
+        : t === "function_type"
+        ? K.Function
+        : K.Class,
     );
   },
-  type_alias: (n, parentKind) => parentKind === 0 ? named(n, K.Class) : unmodelled(),
-  field_declaration: (n) => {
+  type_alias: (n, parentKind) => {
+    if (parentKind !== 0) return unmodelled("local type alias");
+    const t = n.childForFieldName("type")?.type;
+    return t === "function_type" || t === "struct_type" || t === "interface_type"
+      ? unmodelled("alias of a type literal")
+      : named(n, K.Class);
+  },
+  field_declaration: goMember((n) => {
     const type = n.childForFieldName("type");
     const names = goNames(n, K.Field);
-    if (type?.type === "struct_type" || type?.type === "interface_type") return unmodelled();
+    if (type?.type === "struct_type" || type?.type === "interface_type") {
+      return unmodelled("anonymous struct field");
+    }
     if (names.length > 0) return names;
     const id = goEmbedded(type);
-    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
-  },
-  method_spec: (n) => named(n, K.Method),
-  method_elem: (n) => named(n, K.Method),
-  constraint_elem: (n) => {
+    return id
+      ? { name: id.text, kind: K.Field, node: n, nameNode: id }
+      : unmodelled("embedded field");
+  }),
+  method_spec: goMember((n) => named(n, K.Method)),
+  method_elem: goMember((n) => named(n, K.Method)),
+  constraint_elem: goMember((n) => {
     const id = n.namedChildCount === 1 ? goEmbedded(n.namedChildren[0]) : null;
-    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled();
-  },
-  type_elem: unmodelled,
+    return id ? { name: id.text, kind: K.Field, node: n, nameNode: id } : unmodelled("constraint");
+  }),
+  type_elem: goMember(unmodelled),
   const_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Constant) : null,
   var_spec: (n, parentKind) => parentKind === 0 ? goNames(n, K.Variable) : null,
 };
@@ -648,7 +944,7 @@ const C_RULES: Readonly<Record<string, Rule>> = {
 function cDeclarators(n: Node, parentKind: number): Found[] {
   const inType = IN_TYPE.has(parentKind);
   if (parentKind !== 0 && !inType) {
-    if (parentKind !== K.Function) unmodelled(); // locals in functions: clangd lists none
+    if (parentKind !== K.Function) unmodelled("local declaration"); // locals in functions: clangd lists none
     return [];
   }
   const out: Found[] = [];
@@ -656,7 +952,7 @@ function cDeclarators(n: Node, parentKind: number): Found[] {
     if (!d) continue;
     const found = declaratorName(d);
     if (!found || found.nameNode.type === "qualified_identifier") {
-      unmodelled();
+      unmodelled("qualified declarator");
       continue;
     }
     const kind = n.type === "type_definition"
@@ -687,13 +983,13 @@ function isHeaderGuard(n: Node): boolean {
 /** A struct, union or enum definition (one with a body), at file scope or in a type. */
 const cType = (kind: number): Rule => (n, parentKind) => {
   if (!n.childForFieldName("body")) return null;
-  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled();
+  return parentKind === 0 || IN_TYPE.has(parentKind) ? named(n, kind) : unmodelled("local type");
 };
 
 const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
   ...C_RULES,
   function_definition: (n, parentKind) =>
-    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled(),
+    parentKind === 0 ? C_RULES.function_definition!(n, parentKind) : unmodelled("nested function"),
   declaration: cDeclarators,
   field_declaration: cDeclarators,
   type_definition: cDeclarators,
@@ -702,7 +998,7 @@ const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
   enum_specifier: cType(K.Enum),
   preproc_def: () => null,
   preproc_function_def: () => null,
-  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled(),
+  preproc_ifdef: (n) => isHeaderGuard(n) ? null : unmodelled("conditional compilation"),
   preproc_if: unmodelled,
   preproc_elif: unmodelled,
   preproc_else: unmodelled,
@@ -710,9 +1006,44 @@ const C_EXACT_RULES: Readonly<Record<string, Rule>> = {
 };
 
 // Bash (bash-language-server: functions and variables).
+/** Commands that set variables without an assignment (`read x`), which the server lists. */
+const BASH_BINDING_COMMANDS: ReadonlySet<string> = new Set([
+  "read",
+  "mapfile",
+  "readarray",
+  "getopts",
+  "printf",
+  "let",
+]);
+
+/** A variable, listed where it is first assigned in its function (or the script). */
+const bashAssignment: Rule = (n) => {
+  let scope = n.parent;
+  while (scope && scope.type !== "function_definition" && scope.type !== "program") {
+    scope = scope.parent;
+  }
+  const found = named(n, K.Variable);
+  if (!found || !scope) return found;
+  let names = memberNames.get(scope.id);
+  if (!names) memberNames.set(scope.id, names = new Set());
+  if (names.has(found.name)) return null;
+  names.add(found.name);
+  // Assigned in two functions, or in one and the script: which the server lists is not modelled.
+  const key = `\0bash ${found.name}`;
+  let scopes = memberNames.get(-1);
+  if (!scopes) memberNames.set(-1, scopes = new Set());
+  if (scopes.has(key)) return unmodelled("variable assigned in several functions");
+  scopes.add(key);
+  return found;
+};
+
 const BASH_RULES: Readonly<Record<string, Rule>> = {
   function_definition: (n) => named(n, K.Function),
-  variable_assignment: (n, parentKind) => parentKind === 0 ? named(n, K.Variable) : null,
+  variable_assignment: bashAssignment,
+  command: (n) =>
+    BASH_BINDING_COMMANDS.has(n.childForFieldName("name")?.text ?? "")
+      ? unmodelled("variable bound by a command")
+      : null,
 };
 
 // Java (Eclipse JDT LS). The server names methods and constructors with their parameter types
@@ -822,11 +1153,13 @@ export interface Extracted {
  */
 export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
   "typescript",
+  "tsx",
   "javascript",
   "go",
   "c",
   "rust",
   "python",
+  "bash",
 ]);
 
 /**
@@ -836,15 +1169,32 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
  */
 export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, string>>> = {
   typescript: "typescript-language-server",
+  tsx: "typescript-language-server",
   javascript: "typescript-language-server",
   python: "pyright-langserver",
   rust: "rust-analyzer",
   go: "gopls",
   c: "clangd",
+  bash: "bash-language-server",
 };
 
 /** Same-named siblings the rules reproduce (tsserver lists overloads and accessors apart). */
-const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method]);
+const SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([K.Function, K.Method, K.Constructor]);
+
+const TS_FAMILY: ReadonlySet<GrammarId> = new Set<GrammarId>(["typescript", "tsx", "javascript"]);
+
+/**
+ * tsserver merges same-named declarations only of one kind and one parent node: variables of
+ * separate statements (`const x` in two blocks, two `catch (e)`) and properties of separate
+ * object literals stay apart, also beside each other (a name declared twice in one statement or
+ * body is unmodelled: see {@linkcode variableDeclarator} and `once`).
+ */
+const TS_SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([
+  ...SEPARATE_DUPLICATES,
+  K.Variable,
+  K.Constant,
+  K.Property,
+]);
 
 function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
   // pyright lists a scope's symbol once, however often it is assigned: not modelled.
@@ -852,12 +1202,11 @@ function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarI
     return new Set(symbols.map((s) => s[0])).size === symbols.length &&
       symbols.every((s) => !s[10] || duplicatesModelled(s[10], grammar));
   }
+  const separate = TS_FAMILY.has(grammar) ? TS_SEPARATE_DUPLICATES : SEPARATE_DUPLICATES;
   const seen = new Map<string, number>();
   for (const s of symbols) {
     const before = seen.get(s[0]);
-    if (
-      before !== undefined && !(SEPARATE_DUPLICATES.has(before) && SEPARATE_DUPLICATES.has(s[1]))
-    ) {
+    if (before !== undefined && !(separate.has(before) && separate.has(s[1]))) {
       return false;
     }
     seen.set(s[0], s[1]);
@@ -874,20 +1223,34 @@ export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymb
   return extractFile(root, grammar).symbols;
 }
 
-/** {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}). */
-export function extractFile(root: Node, grammar: GrammarId): Extracted {
+/**
+ * {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}).
+ * With `why`, the reasons a file is not exact are added to it (the constructs not modelled,
+ * "syntax error", "duplicate names", "grammar not proven"): scripts/index_agreement.ts's
+ * histogram.
+ */
+export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): Extracted {
   const rules = RULES[grammar];
   const top: CompactSymbol[] = [];
   const cursor = root.walk();
   exact = true;
+  reasons = why ?? null;
   try {
     visitChildren(cursor, rules, top, 0, null);
   } finally {
     cursor.delete();
+    reasons = null;
+    memberNames.clear();
   }
-  const isExact = exact && EXACT_GRAMMARS.has(grammar) && !root.hasError &&
-    duplicatesModelled(top, grammar);
-  return { symbols: top, exact: isExact };
+  const proven = EXACT_GRAMMARS.has(grammar);
+  const syntaxError = root.hasError;
+  const duplicates = !duplicatesModelled(top, grammar);
+  if (why) {
+    if (!proven) why.add("grammar not proven");
+    if (syntaxError) why.add("syntax error");
+    if (duplicates) why.add("duplicate names");
+  }
+  return { symbols: top, exact: exact && proven && !syntaxError && !duplicates };
 }
 
 function visitChildren(
@@ -903,14 +1266,17 @@ function visitChildren(
     let owner: CompactSymbol | null = null;
     let kind = parentKind;
     let leaf = false;
+    let dropIfEmpty = false;
     if (rule) {
       const result = rule(cursor.currentNode, parentKind);
+      if (result === SKIP) continue;
       const found = result === null ? [] : Array.isArray(result) ? result : [result];
       for (const f of found) {
         let overloadNames = OVERLOADS.get(siblings);
         if (f.overload && !overloadNames) OVERLOADS.set(siblings, overloadNames = new Set());
-        const later = f.overload && overloadNames!.has(f.name);
-        if (f.overload) overloadNames!.add(f.name);
+        const key = f.overloadKey ?? f.name;
+        const later = f.overload && overloadNames!.has(key);
+        if (f.overload) overloadNames!.add(key);
         const c = compact(f, later);
         if (f.member) {
           if (members !== null && !members.some((m) => m[0] === f.name)) members.push(c);
@@ -923,6 +1289,7 @@ function visitChildren(
         if (owner === null && !f.detached) {
           owner = c;
           kind = f.kind;
+          dropIfEmpty = f.dropIfEmpty === true;
         }
       }
     }
@@ -931,6 +1298,7 @@ function visitChildren(
     const ownerIsType = owner !== null && (kind === K.Class || kind === K.Struct);
     visitChildren(cursor, rules, children, kind, ownerIsType ? children : members);
     if (owner !== null && children.length > 0) owner.push(children);
+    else if (owner !== null && dropIfEmpty) siblings.splice(siblings.indexOf(owner), 1);
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
 }

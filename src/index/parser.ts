@@ -44,13 +44,29 @@ export async function parseDeclarations(
   return (await parseFile(text, grammar)).symbols;
 }
 
-/** {@linkcode parseDeclarations}, with whether they are exactly the server's (extract.ts). */
-export async function parseFile(text: string, grammar: GrammarId): Promise<Extracted> {
+/**
+ * {@linkcode parseDeclarations}, with whether they are exactly the server's (extract.ts); `why`
+ * collects the reasons they are not.
+ */
+export async function parseFile(
+  text: string,
+  grammar: GrammarId,
+  why?: Set<string>,
+): Promise<Extracted> {
   const parser = await parserFor(grammar);
-  const tree = parser.parse(text);
+  let tree;
+  try {
+    tree = parser.parse(text);
+  } catch (error) {
+    // A grammar's scanner can fail (tree-sitter-wasms' bash on any `case`), and the parser then
+    // fails every later file: the next file gets a new one.
+    parsers.delete(grammar);
+    parser.delete();
+    throw error;
+  }
   if (!tree) return { symbols: [], exact: false };
   try {
-    return extractFile(tree.rootNode, grammar);
+    return extractFile(tree.rootNode, grammar, why);
   } finally {
     tree.delete();
   }

@@ -13,6 +13,8 @@ import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src
 import { contentHash } from "../../src/lsp/symbol_cache.ts";
 import { DeclarationIndex } from "../../src/index/mod.ts";
 import {
+  BASH_SAMPLES,
+  BASH_UNMODELLED,
   C_SAMPLES,
   C_UNMODELLED,
   GO_SAMPLES,
@@ -195,6 +197,12 @@ const EXACT_CASES: Array<{
     server: "rust-analyzer",
     samples: RUST_SAMPLES,
     unmodelled: RUST_UNMODELLED,
+  },
+  {
+    fixture: "bash",
+    server: "bash-language-server",
+    samples: BASH_SAMPLES,
+    unmodelled: BASH_UNMODELLED,
   },
   { fixture: "rust/broken", server: "rust-analyzer", samples: {}, unmodelled: {} },
   { fixture: "rust/tests_fail", server: "rust-analyzer", samples: {}, unmodelled: {} },

@@ -1,0 +1,239 @@
+/**
+ * Does the declaration index agree with the real language servers on a whole tree?
+ *
+ *     deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js] [--all]
+ *        [--reason R] [--limit N] [--show 5] [--in-place]
+ *
+ * Every file the index parses (and a language server of the registry handles) is parsed with the
+ * index's extractor (src/index/extract.ts), in this process; the file's server (the one the
+ * registry picks for it: typescript-language-server for .ts/.d.ts/.js/.tsx, pyright, gopls,
+ * rust-analyzer, clangd, bash-language-server, ...) is asked for its documentSymbol through the
+ * engine, as the tools ask it. It prints, per kind of file (`.d.ts` apart from `.ts`): the files,
+ * those the index marks exact, and those exact files whose tree DISAGREES with the server's (a
+ * correctness bug: it must be 0), with the first differing lines of a few; then a histogram of
+ * why the other files are not exact (extract.ts's reasons, each counted once per file).
+ *
+ * With `--all` the files that are not exact are compared too, and the histogram says, per reason,
+ * how many of them agree anyway (where widening the rules would pay); `--reason R` prints the
+ * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
+ * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
+ * Exit status 1 when an exact file disagrees.
+ * @module
+ */
+import { basename, join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../src/config/load.ts";
+import { grammarFor } from "../src/index/grammars.ts";
+import { parseFile } from "../src/index/parser.ts";
+import { ServerPool } from "../src/lsp/pool.ts";
+import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
+import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../src/lsp/symbols.ts";
+import { mapLimit, SymbolIndex } from "../src/lsp/symbols_index.ts";
+import { Project } from "../src/project/project.ts";
+
+/**
+ * What a tool's answer takes from a symbol tree, for every symbol in document order: the name
+ * path (with overload indexes), the kind, the body range (lines and characters: `body_location`
+ * and the `body` text), and where the name starts (where queries are sent).
+ */
+export function answerFields(roots: readonly SymbolNode[]): string[] {
+  return [...walkSymbols(roots)].map((n) =>
+    `${namePathOf(n)} kind=${n.kind} range=${n.range.start.line}:${n.range.start.character}-` +
+    `${n.range.end.line}:${n.range.end.character} name=${n.selectionRange.start.line}:` +
+    `${n.selectionRange.start.character}`
+  );
+}
+
+/** The kind of file a row counts: its extension, `.d.ts` apart. */
+export function fileKind(relPath: string): string {
+  const name = basename(relPath);
+  if (/\.d\.[mc]?ts$/.test(name)) return ".d.ts";
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? name : name.slice(dot);
+}
+
+/** The first lines where two answers differ (for the report), or [] when equal. */
+export function firstDifferences(ours: string[], theirs: string[], max = 3): string[] {
+  const out: string[] = [];
+  const n = Math.max(ours.length, theirs.length);
+  for (let i = 0; i < n && out.length < max; i++) {
+    if (ours[i] !== theirs[i]) {
+      out.push(`  index:  ${ours[i] ?? "(nothing)"}`, `  server: ${theirs[i] ?? "(nothing)"}`);
+    }
+  }
+  return out;
+}
+
+interface Row {
+  files: number;
+  exact: number;
+  disagree: number;
+  /** Not exact, compared (`--all`), and equal anyway. */
+  agreeAnyway: number;
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  const out = await new Deno.Command("cp", { args: ["-a", from, to] }).output();
+  if (!out.success) throw new Error(`cp -a ${from} ${to} failed`);
+  await new Deno.Command("chmod", { args: ["-R", "u+w", to] }).output();
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: Deno.args,
+    options: {
+      ext: { type: "string" },
+      all: { type: "boolean", default: false },
+      limit: { type: "string" },
+      show: { type: "string", default: "5" },
+      "in-place": { type: "boolean", default: false },
+      // With --all: also print the differences of files not exact for this reason.
+      reason: { type: "string" },
+      concurrency: { type: "string", default: "8" },
+    },
+    allowPositionals: true,
+  });
+  const dir = positionals[0];
+  if (!dir) {
+    console.error("usage: deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js]");
+    return 2;
+  }
+  if (!Deno.env.get(LSP_PATH_ENV)) {
+    Deno.env.set(LSP_PATH_ENV, join(new URL("..", import.meta.url).pathname, ".cache", "lsp"));
+  }
+  const source = Deno.realPathSync(dir);
+  let root = source;
+  let temp: string | null = null;
+  if (!values["in-place"]) {
+    temp = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-agreement-" }));
+    root = join(temp, basename(source));
+    await copyTree(source, root);
+  }
+  const exts = values.ext ? new Set(values.ext.split(",").map((e) => e.trim())) : null;
+  const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
+  const pool = new ServerPool(project);
+  const symbols = new SymbolIndex(project, pool);
+  try {
+    let files: string[] = [];
+    for await (const e of project.walk(".")) {
+      if (e.isDirectory || grammarFor(e.path) === null || !pool.handles(e.path)) continue;
+      if (exts && !exts.has(fileKind(e.path))) continue;
+      files.push(e.path);
+    }
+    files.sort();
+    if (values.limit) files = files.slice(0, Number(values.limit));
+
+    const rows = new Map<string, Row>();
+    const reasons = new Map<string, { files: number; agree: number; compared: number }>();
+    const disagreements: string[] = [];
+    const unexplained: string[] = [];
+    const show = Number(values.show);
+    const parseStart = performance.now();
+    const parsed = new Map<string, { exact: boolean; why: Set<string>; fields: string[] }>();
+    for (const relPath of files) {
+      const raw = await Deno.readTextFile(project.absolute(relPath));
+      const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+      const why = new Set<string>();
+      const found = await parseFile(text, grammarFor(relPath)!, why);
+      parsed.set(relPath, {
+        exact: found.exact,
+        why,
+        fields: answerFields(fromCompact(found.symbols, relPath)),
+      });
+    }
+    const parseMs = performance.now() - parseStart;
+    const serverStart = performance.now();
+    let done = 0;
+    await mapLimit(files, Number(values.concurrency), async (relPath) => {
+      const ours = parsed.get(relPath)!;
+      const kind = fileKind(relPath);
+      let row = rows.get(kind);
+      if (!row) rows.set(kind, row = { files: 0, exact: 0, disagree: 0, agreeAnyway: 0 });
+      row.files++;
+      if (ours.exact) row.exact++;
+      for (const reason of ours.why) {
+        let r = reasons.get(reason);
+        if (!r) reasons.set(reason, r = { files: 0, agree: 0, compared: 0 });
+        r.files++;
+      }
+      if (!ours.exact && !values.all) return;
+      let theirs: string[];
+      try {
+        theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
+      } catch (error) {
+        console.error(`${relPath}: the server failed: ${(error as Error).message}`);
+        return;
+      }
+      const diff = firstDifferences(ours.fields, theirs);
+      if (ours.exact) {
+        if (diff.length > 0) {
+          row.disagree++;
+          if (disagreements.length < show) disagreements.push(`${relPath}\n${diff.join("\n")}`);
+        }
+      } else {
+        if (diff.length === 0) row.agreeAnyway++;
+        else if (values.reason && ours.why.has(values.reason) && unexplained.length < show) {
+          unexplained.push(`${relPath} (${[...ours.why].join(", ")})\n${diff.join("\n")}`);
+        }
+        for (const reason of ours.why) {
+          const r = reasons.get(reason)!;
+          r.compared++;
+          if (diff.length === 0) r.agree++;
+        }
+      }
+      if (++done % 250 === 0) console.error(`… ${done} files asked`);
+    });
+    const serverMs = performance.now() - serverStart;
+
+    console.log(
+      `${source}: ${files.length} files (parsed in ${parseMs.toFixed(0)} ms, ` +
+        `server answers in ${serverMs.toFixed(0)} ms)`,
+    );
+    console.log(
+      `${"kind".padEnd(8)} ${"files".padStart(6)} ${"exact".padStart(6)} ${"%".padStart(6)} ` +
+        `${"disagree".padStart(8)}${values.all ? "  not exact but agree" : ""}`,
+    );
+    let total: Row = { files: 0, exact: 0, disagree: 0, agreeAnyway: 0 };
+    const print = (name: string, r: Row) =>
+      console.log(
+        `${name.padEnd(8)} ${String(r.files).padStart(6)} ${String(r.exact).padStart(6)} ${
+          (100 * r.exact / Math.max(r.files, 1)).toFixed(1).padStart(6)
+        } ${String(r.disagree).padStart(8)}${values.all ? `  ${r.agreeAnyway}` : ""}`,
+      );
+    for (const [kind, r] of [...rows].sort()) {
+      print(kind, r);
+      total = {
+        files: total.files + r.files,
+        exact: total.exact + r.exact,
+        disagree: total.disagree + r.disagree,
+        agreeAnyway: total.agreeAnyway + r.agreeAnyway,
+      };
+    }
+    print("all", total);
+    if (reasons.size > 0) {
+      console.log("\nwhy files are not exact (files per reason; a file may have several):");
+      for (const [reason, r] of [...reasons].sort((a, b) => b[1].files - a[1].files)) {
+        console.log(
+          `${String(r.files).padStart(6)}  ${reason}${
+            values.all ? `  (agree anyway: ${r.agree} of ${r.compared})` : ""
+          }`,
+        );
+      }
+    }
+    if (unexplained.length > 0) {
+      console.log(`\nfiles not exact for '${values.reason}' that differ from the server:`);
+      for (const d of unexplained) console.log(d);
+    }
+    if (disagreements.length > 0) {
+      console.log("\nexact files that disagree with the server (a bug):");
+      for (const d of disagreements) console.log(d);
+    }
+    return total.disagree > 0 ? 1 : 0;
+  } finally {
+    await symbols.dispose();
+    await pool.dispose();
+    if (temp) await Deno.remove(temp, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());
