@@ -229,7 +229,7 @@ export async function benchTree(tree: BenchTree, runs: number, only?: string): P
     log: (line) => line.startsWith("        ") && console.log(`${P}: ${line.trim()}`),
   });
   for (const r of indexRows) {
-    const unit = r.row.includes("(MB)") ? "MB" : "ms";
+    const unit = /\(MB\)|RSS/.test(r.row) ? "MB" : "ms";
     record(
       P,
       `index (in-process): ${r.row.replace(" (MB)", "")}`,
