@@ -15,7 +15,7 @@
  * `DENORT_BIN` file is for from its executable header and passes it to that target only.
  *
  * The executable carries the symbol index's tree-sitter files, which are not in the module
- * graph (src/index/grammar_files.ts): the parse worker's module and gzip copies of the runtime
+ * graph (src/symbols/index/grammar_files.ts): the parse worker's module and gzip copies of the runtime
  * and grammar WASM files, staged under `.cache/compile/index/` and passed with `--include`.
  *
  * Options: `--target T` (repeatable), `--out-dir DIR` (default `dist`), `--offline`,
@@ -26,14 +26,14 @@
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { GRAMMAR_IDS } from "../src/index/grammars.ts";
+import { GRAMMAR_IDS } from "../src/symbols/index/grammars.ts";
 import {
   COMPILED_ASSETS_DIR,
   grammarFileName,
   grammarPath,
   RUNTIME_FILE_NAME,
   runtimePath,
-} from "../src/index/grammar_files.ts";
+} from "../src/symbols/index/grammar_files.ts";
 import { VERSION } from "../src/version.ts";
 import { extraRunFromEnv, sextantFlags } from "./permissions.ts";
 
@@ -126,7 +126,7 @@ export interface CompileArgsOptions {
 }
 
 /** The parse worker's module: started by path, so not in the entry point's module graph. */
-export const PARSE_WORKER = join(REPO_ROOT, "src", "index", "parse_worker.ts");
+export const PARSE_WORKER = join(REPO_ROOT, "src", "symbols", "index", "parse_worker.ts");
 
 /**
  * Stage the symbol index's WASM files for embedding: gzip copies of tree-sitter's runtime and of

@@ -5,7 +5,7 @@
  *        [--reason R] [--limit N] [--show 5] [--in-place]
  *
  * Every file the index parses (and a language server of the registry handles) is parsed with the
- * index's extractor (src/index/extract.ts), in this process; the file's server (the one the
+ * index's extractor (src/symbols/index/extract.ts), in this process; the file's server (the one the
  * registry picks for it: typescript-language-server for .ts/.d.ts/.js/.tsx, pyright, gopls,
  * rust-analyzer, clangd, bash-language-server, ...) is asked for its documentSymbol through the
  * engine, as the tools ask it. It prints, per kind of file (`.d.ts` apart from `.ts`): the files,
@@ -23,12 +23,12 @@
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
-import { grammarFor } from "../src/index/grammars.ts";
-import { parseFile } from "../src/index/parser.ts";
+import { grammarFor } from "../src/symbols/index/grammars.ts";
+import { parseFile } from "../src/symbols/index/parser.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../src/lsp/symbols.ts";
-import { mapLimit, SymbolIndex } from "../src/lsp/symbols_index.ts";
+import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../src/symbols/model.ts";
+import { mapLimit, SymbolLookup } from "../src/symbols/lookup.ts";
 import { Project } from "../src/project/project.ts";
 
 /**
@@ -112,7 +112,7 @@ async function main(): Promise<number> {
   const exts = values.ext ? new Set(values.ext.split(",").map((e) => e.trim())) : null;
   const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
   const pool = new ServerPool(project);
-  const symbols = new SymbolIndex(project, pool);
+  const symbols = new SymbolLookup(project, pool);
   try {
     let files: string[] = [];
     for await (const e of project.walk(".")) {

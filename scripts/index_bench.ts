@@ -9,7 +9,7 @@
  * measures: the index build cold (no cache) against reading every file once (the least any
  * scan must do); the build warm from disk against the cold one; a lookup against the text scan
  * a search without the index makes; warm global `find_symbol` by exact name (through
- * SymbolIndex.find) against the raw `workspace/symbol` request to the same server; the first
+ * SymbolLookup.find) against the raw `workspace/symbol` request to the same server; the first
  * global `find_symbol` on the never-seen project (index build included, server start
  * included), and again after a restart with the index on disk; and this process's peak RSS.
  * Every row carries its baseline and ratio; the rows are saved as JSON.
@@ -18,11 +18,11 @@
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
-import { DeclarationIndex, ParseWorkers } from "../src/index/mod.ts";
-import { parseNamePath } from "../src/lsp/name_path.ts";
+import { DeclarationIndex, ParseWorkers } from "../src/symbols/index/mod.ts";
+import { parseNamePath } from "../src/symbols/name_path.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { SymbolIndex } from "../src/lsp/symbols_index.ts";
+import { SymbolLookup } from "../src/symbols/lookup.ts";
 import { Project } from "../src/project/project.ts";
 import { generate, typeormTree } from "./bench_project.ts";
 
@@ -130,7 +130,7 @@ export async function benchRoot(
     const pool = new ServerPool(project);
     const workers = new ParseWorkers();
     let index = new DeclarationIndex(project, { workers });
-    const symbols = new SymbolIndex(project, pool, index);
+    const symbols = new SymbolLookup(project, pool, index);
     const pattern = parseNamePath(target);
     const progress: string[] = [];
     const progressAt: number[] = [];
@@ -170,7 +170,7 @@ export async function benchRoot(
       // The same after a restart: a new server, the index read from disk.
       const restartPool = new ServerPool(await openProject(root));
       const restartIndex = new DeclarationIndex(await openProject(root), { workers });
-      const restartSymbols = new SymbolIndex(project, restartPool, restartIndex);
+      const restartSymbols = new SymbolLookup(project, restartPool, restartIndex);
       const restartMs = await time(() =>
         restartSymbols.find(pattern, {}, { relPath: ".", isDirectory: true }, {})
       );
@@ -204,7 +204,7 @@ export async function benchRoot(
     if (options.server) {
       // Warm global find_symbol (watched index, as in a session) against workspace/symbol.
       const live = new DeclarationIndex(await openProject(root), { workers });
-      const warmSymbols = new SymbolIndex(project, pool, live);
+      const warmSymbols = new SymbolLookup(project, pool, live);
       const warmFind = () => warmSymbols.find(pattern, {}, { relPath: ".", isDirectory: true }, {});
       await warmFind();
       const findMs = await median(options.runs, warmFind);

@@ -1,6 +1,6 @@
 /**
  * The projects a Sextant process serves and what each one owns: its language-server pool, its
- * symbol index and its declaration index (tree-sitter, src/index/). One {@linkcode ProjectHost} per process holds them by project root, so every
+ * symbol index and its declaration index (tree-sitter, src/symbols/index/). One {@linkcode ProjectHost} per process holds them by project root, so every
  * session on the same folder shares one warm set of servers; sessions reach them through
  * `session.services(project)`.
  *
@@ -9,10 +9,10 @@
  * @module
  */
 import { realpathSync } from "node:fs";
-import { DeclarationIndex } from "../index/mod.ts";
+import { DeclarationIndex } from "../symbols/index/mod.ts";
 import { log } from "../log.ts";
 import { ServerPool } from "../lsp/pool.ts";
-import { SymbolIndex } from "../lsp/symbols_index.ts";
+import { SymbolLookup } from "../symbols/lookup.ts";
 import type { Project } from "../project/project.ts";
 import { provideProjectHost } from "../session.ts";
 
@@ -21,7 +21,7 @@ export class ProjectServices {
   /** The project as the first session opened it (its settings choose the servers). */
   readonly project: Project;
   readonly pool: ServerPool;
-  readonly symbols: SymbolIndex;
+  readonly symbols: SymbolLookup;
   /**
    * Which files declare a name, parsed syntactically. Built, and its parse workers and watcher
    * started, only on the first folder-wide `find_symbol`.
@@ -36,7 +36,7 @@ export class ProjectServices {
     this.project = project;
     this.pool = new ServerPool(project);
     this.declarations = new DeclarationIndex(project);
-    this.symbols = new SymbolIndex(project, this.pool, this.declarations);
+    this.symbols = new SymbolLookup(project, this.pool, this.declarations);
   }
 
   /** Our own tools wrote these files: the servers see the new content before this resolves. */

@@ -8,10 +8,10 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { fixtureProject, hasServer } from "../helpers/lsp.ts";
-import { SymbolIndex } from "../../src/lsp/symbols_index.ts";
-import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/lsp/symbols.ts";
-import { contentHash } from "../../src/lsp/symbol_cache.ts";
-import { DeclarationIndex } from "../../src/index/mod.ts";
+import { SymbolLookup } from "../../src/symbols/lookup.ts";
+import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/symbols/model.ts";
+import { contentHash } from "../../src/symbols/cache.ts";
+import { DeclarationIndex } from "../../src/symbols/index/mod.ts";
 import {
   BASH_SAMPLES,
   BASH_UNMODELLED,
@@ -26,8 +26,8 @@ import {
   TS_SAMPLES,
   TS_UNMODELLED,
 } from "./samples.ts";
-import { EXACT_GRAMMARS } from "../../src/index/extract.ts";
-import { grammarFor } from "../../src/index/grammars.ts";
+import { EXACT_GRAMMARS } from "../../src/symbols/index/extract.ts";
+import { grammarFor } from "../../src/symbols/index/grammars.ts";
 import { java21Env } from "../helpers/java.ts";
 import { skipUnless } from "../helpers/lsp.ts";
 
@@ -62,7 +62,7 @@ for (const { fixture, server } of CASES) {
     const index = new DeclarationIndex(fx.project, { watch: false, persist: false });
     try {
       await index.ready();
-      const symbols = new SymbolIndex(fx.project, fx.pool);
+      const symbols = new SymbolLookup(fx.project, fx.pool);
       const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
       const fromIndex: Record<string, string[]> = {};
       const fromServer: Record<string, string[]> = {};
@@ -133,7 +133,7 @@ Deno.test({
     const index = new DeclarationIndex(fx.project, { watch: false, persist: false });
     try {
       await index.ready();
-      const symbols = new SymbolIndex(fx.project, fx.pool);
+      const symbols = new SymbolLookup(fx.project, fx.pool);
       const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
       assertEquals(files.length, 5);
       const fromIndex: Record<string, string[]> = {};
@@ -223,7 +223,7 @@ for (const { fixture, server, samples, unmodelled } of EXACT_CASES) {
     try {
       await index.ready();
       // No declaration index here: every tree below is the server's.
-      const symbols = new SymbolIndex(fx.project, fx.pool);
+      const symbols = new SymbolLookup(fx.project, fx.pool);
       const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
       const exactFiles: string[] = [];
       const fromIndex: Record<string, string[]> = {};

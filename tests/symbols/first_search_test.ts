@@ -15,10 +15,10 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { tempDir } from "../helpers/tool_ctx.ts";
 import { generate } from "../../scripts/bench_project.ts";
 import { loadSettings } from "../../src/config/load.ts";
-import { DeclarationIndex, ParseWorkers } from "../../src/index/mod.ts";
-import { type FindOptions, parseNamePath } from "../../src/lsp/name_path.ts";
+import { DeclarationIndex, ParseWorkers } from "../../src/symbols/index/mod.ts";
+import { type FindOptions, parseNamePath } from "../../src/symbols/name_path.ts";
 import { ServerPool } from "../../src/lsp/pool.ts";
-import { SymbolIndex, type SymbolMatch } from "../../src/lsp/symbols_index.ts";
+import { SymbolLookup, type SymbolMatch } from "../../src/symbols/lookup.ts";
 import { Project } from "../../src/project/project.ts";
 
 /** 2,100 modules: `Core` is named in 211 of them (every tenth), and declared in one. */
@@ -53,7 +53,7 @@ function summary(matches: readonly SymbolMatch[]): string[] {
 
 interface Engine {
   index: DeclarationIndex;
-  symbols: SymbolIndex;
+  symbols: SymbolLookup;
   pool: ServerPool;
   find(name: string, options: FindOptions, signal?: AbortSignal): Promise<SymbolMatch[]>;
   progress: string[];
@@ -64,7 +64,7 @@ async function engine(root: string, workers: ParseWorkers): Promise<Engine> {
   const project = await openProject(root);
   const pool = new ServerPool(project);
   const index = new DeclarationIndex(project, { workers });
-  const symbols = new SymbolIndex(project, pool, index);
+  const symbols = new SymbolLookup(project, pool, index);
   const progress: string[] = [];
   return {
     index,

@@ -10,7 +10,7 @@ import { toolHarness } from "../helpers/tool_ctx.ts";
 import { Session } from "../../src/session.ts";
 import { Project } from "../../src/project/project.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import { parseNamePath } from "../../src/lsp/name_path.ts";
+import { parseNamePath } from "../../src/symbols/name_path.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
 import {
   findImplementations,

@@ -11,7 +11,7 @@ import { hasServer, REPO_ROOT, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
-import { projectPathOf, projectPaths } from "../../src/lsp/symbols_queries.ts";
+import { projectPathOf, projectPaths } from "../../src/symbols/queries.ts";
 
 const golden = (name: string) =>
   JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "tests/symbols/golden", name)));

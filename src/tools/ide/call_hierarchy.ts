@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { SYMBOL_KIND_NAMES } from "../../lsp/symbols.ts";
+import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
 import type { LspRange } from "../../lsp/types.ts";
 import {
   ask,

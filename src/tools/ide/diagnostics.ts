@@ -8,7 +8,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
-import { mapLimit } from "../../lsp/symbols_index.ts";
+import { mapLimit } from "../../symbols/lookup.ts";
 import type { LspDiagnostic } from "../../lsp/types.ts";
 import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { SYMBOL_KIND_NAMES, type SymbolNode } from "../../lsp/symbols.ts";
+import { SYMBOL_KIND_NAMES, type SymbolNode } from "../../symbols/model.ts";
 import { ideDescribe, kindName, resolveFile } from "../shared/targets.ts";
 import { indexOf } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { normalizeLocations } from "../../lsp/symbols_queries.ts";
+import { normalizeLocations } from "../../symbols/queries.ts";
 import { ask, type LocationDict, locationDict, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

@@ -4,9 +4,9 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { containingSymbol, namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
-import type { SymbolIndex } from "../../lsp/symbols_index.ts";
-import { fileDiagnostics, findReferences } from "../../lsp/symbols_queries.ts";
+import { containingSymbol, namePathOf, type SymbolNode } from "../../symbols/model.ts";
+import type { SymbolLookup } from "../../symbols/lookup.ts";
+import { fileDiagnostics, findReferences } from "../../symbols/queries.ts";
 import type { LspDiagnostic, RequestOptions } from "../../lsp/types.ts";
 import { describe, indexOf, locate, locateInProject, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
@@ -42,7 +42,7 @@ function ownerOf(roots: readonly SymbolNode[], d: LspDiagnostic): SymbolNode | n
 
 /** A file's symbols, or none when the server cannot give them. */
 async function rootsOf(
-  index: SymbolIndex,
+  index: SymbolLookup,
   relPath: string,
   options: RequestOptions,
 ): Promise<SymbolNode[]> {

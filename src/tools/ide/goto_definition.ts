@@ -4,7 +4,7 @@
  * `relative_path` + `name_path`.
  * @module
  */
-import { normalizeLocations } from "../../lsp/symbols_queries.ts";
+import { normalizeLocations } from "../../symbols/queries.ts";
 import {
   ask,
   describePosition,

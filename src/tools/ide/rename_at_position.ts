@@ -2,7 +2,7 @@
  * rename_at_position: renames the symbol at a position (the ada context's ada_rename_symbol).
  * @module
  */
-import { checkNewName } from "../../lsp/identifiers.ts";
+import { checkNewName } from "../../symbols/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";

@@ -7,7 +7,7 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
 import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
-import { SYMBOL_KIND_NAMES } from "../../lsp/symbols.ts";
+import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
 import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/types.ts";
 import { displayPath, kindName } from "../shared/targets.ts";
 import { requestOptions } from "../shared/symbols.ts";

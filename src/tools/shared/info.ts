@@ -4,8 +4,8 @@
  * Circle\n```").
  * @module
  */
-import { namePosition } from "../../lsp/symbols_queries.ts";
-import type { SymbolIndex, SymbolMatch } from "../../lsp/symbols_index.ts";
+import { namePosition } from "../../symbols/queries.ts";
+import type { SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 
 /** Hover contents (MarkupContent, MarkedString or an array of them) as one markdown text. */
@@ -22,7 +22,7 @@ export function hoverText(contents: unknown): string {
 
 /** The hover text of a symbol at its name; "" when the server has none. */
 export async function symbolInfo(
-  index: SymbolIndex,
+  index: SymbolLookup,
   match: SymbolMatch,
   options: RequestOptions,
 ): Promise<string> {
@@ -46,7 +46,7 @@ export async function symbolInfo(
 
 /** Info of every match, fetched a few at a time; a map from match to its (non-empty) info. */
 export async function infoOf(
-  index: SymbolIndex,
+  index: SymbolLookup,
   matches: readonly SymbolMatch[],
   options: RequestOptions,
 ): Promise<Map<SymbolMatch, string>> {

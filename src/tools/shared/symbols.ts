@@ -13,13 +13,13 @@ import {
   SYMBOL_KIND_NAMES,
   symbolKindName,
   type SymbolNode,
-} from "../../lsp/symbols.ts";
-import type { SymbolIndex } from "../../lsp/symbols_index.ts";
+} from "../../symbols/model.ts";
+import type { SymbolLookup } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
-import type { SymbolMatch } from "../../lsp/symbols_index.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
+import type { SymbolMatch } from "../../symbols/lookup.ts";
+import { parseNamePath } from "../../symbols/name_path.ts";
 import { editFile } from "./write.ts";
 
 export const kindList = z.array(z.number().int()).default([]);
@@ -53,7 +53,7 @@ export function kindFilter(
 }
 
 /** The symbol index of the active project. */
-export function indexOf(ctx: ToolContext): SymbolIndex {
+export function indexOf(ctx: ToolContext): SymbolLookup {
   return ctx.session.services(ctx.project()).symbols;
 }
 

@@ -16,11 +16,11 @@ import {
   toLspPosition,
   wordAt,
 } from "../../lsp/positions.ts";
-import { namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
+import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import type { LanguageServer, LspPosition, LspRange, RequestOptions } from "../../lsp/types.ts";
 import { locate, requestOptions } from "./symbols.ts";
 import type { ToolContext } from "../tool.ts";
-import type { NormalizedLocation } from "../../lsp/symbols_queries.ts";
+import type { NormalizedLocation } from "../../symbols/queries.ts";
 
 /** Parameter descriptions shared by the IDE tools. */
 export const ideDescribe = {

@@ -7,10 +7,10 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { compilePattern } from "../../edit/replace.ts";
-import { referenceContainer } from "../../lsp/reference_container.ts";
-import { type Position, symbolsAt } from "../../lsp/symbols.ts";
-import { normalizeLocations, projectPathOf } from "../../lsp/symbols_queries.ts";
-import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { referenceContainer } from "../../symbols/containing_symbol.ts";
+import { type Position, symbolsAt } from "../../symbols/model.ts";
+import { normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
+import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool } from "../tool.ts";
 import {
   indexOf,

@@ -4,13 +4,13 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
+import { namePathOf, symbolKindName } from "../../symbols/model.ts";
 import {
   findImplementations as implementationsOf,
   findReferences,
   type ReferenceHit,
   type StageMark,
-} from "../../lsp/symbols_queries.ts";
+} from "../../symbols/queries.ts";
 import {
   describe,
   indexOf,
@@ -24,9 +24,9 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
-import { prefilterNeedle, type SymbolIndex, type SymbolMatch } from "../../lsp/symbols_index.ts";
+import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
-import { findInTree, parseNamePath, pickUnique } from "../../lsp/name_path.ts";
+import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { infoOf } from "../shared/info.ts";
 
 /**
@@ -63,9 +63,9 @@ async function resolveQueryTarget(
 
 /**
  * {@linkcode locate} when the file's tree is in memory for its content on disk (a warm query:
- * no await), else null. The same rules (SymbolIndex.resolveUnique's).
+ * no await), else null. The same rules (SymbolLookup.resolveUnique's).
  */
-function inMemory(index: SymbolIndex, namePath: string, relPath: string): SymbolMatch | null {
+function inMemory(index: SymbolLookup, namePath: string, relPath: string): SymbolMatch | null {
   const file = index.memoizedSymbols(relPath);
   if (file === null) return null;
   const pattern = parseNamePath(namePath);
@@ -81,7 +81,7 @@ function inMemory(index: SymbolIndex, namePath: string, relPath: string): Symbol
  * meanwhile. Any failure leaves it to the server.
  */
 async function parseEarly(
-  index: SymbolIndex,
+  index: SymbolLookup,
   relPath: string,
   namePath: string,
   options: RequestOptions,

@@ -3,8 +3,8 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { parseNamePath } from "../../lsp/name_path.ts";
-import { namePathOf } from "../../lsp/symbols.ts";
+import { parseNamePath } from "../../symbols/name_path.ts";
+import { namePathOf } from "../../symbols/model.ts";
 import {
   checkKinds,
   describe,
@@ -19,7 +19,7 @@ import { resolveScope } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";
-import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import type { SymbolMatch } from "../../symbols/lookup.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",

@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { SymbolKind, symbolKindName, type SymbolNode } from "../../lsp/symbols.ts";
-import { mapLimit } from "../../lsp/symbols_index.ts";
+import { SymbolKind, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
+import { mapLimit } from "../../symbols/lookup.ts";
 import { indexOf, requestOptions, resolveScope } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

@@ -10,7 +10,7 @@
  *   list has no room for them) and accepted in every context.
  * @module
  */
-import { checkNewName } from "../../lsp/identifiers.ts";
+import { checkNewName } from "../../symbols/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { planWorkspaceEdit } from "../../edit/workspace_edit.ts";
@@ -19,9 +19,9 @@ import {
   previewWorkspaceEdit,
   type StoredAction,
 } from "../../lsp/code_actions.ts";
-import { namePathOf, symbolKindName } from "../../lsp/symbols.ts";
-import { requestRename } from "../../lsp/symbols_queries.ts";
-import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { namePathOf, symbolKindName } from "../../symbols/model.ts";
+import { requestRename } from "../../symbols/queries.ts";
+import type { SymbolMatch } from "../../symbols/lookup.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
 import { describe, indexOf, requestOptions } from "../shared/symbols.ts";

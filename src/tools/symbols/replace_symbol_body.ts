@@ -7,8 +7,8 @@
 import { extname } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { lineStarts, offsetAt, SymbolKind, type SymbolNode } from "../../lsp/symbols.ts";
-import type { SymbolMatch } from "../../lsp/symbols_index.ts";
+import { lineStarts, offsetAt, SymbolKind, type SymbolNode } from "../../symbols/model.ts";
+import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
 

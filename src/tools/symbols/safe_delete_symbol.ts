@@ -4,13 +4,13 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { namePathOf, type SymbolNode } from "../../lsp/symbols.ts";
-import { findReferences, namePosition } from "../../lsp/symbols_queries.ts";
+import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
+import { findReferences, namePosition } from "../../symbols/queries.ts";
 import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 import { editAt, locate } from "../shared/symbols.ts";
 import { attachedStart, isBlank, lastLine } from "./replace_symbol_body.ts";
-import { walkSymbols } from "../../lsp/symbols.ts";
+import { walkSymbols } from "../../symbols/model.ts";
 import { toJson } from "../shared/json.ts";
 
 export const safeDeleteSymbol = defineTool({

@@ -10,7 +10,7 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { type NamePathPattern, parseNamePath } from "../../lsp/name_path.ts";
+import { type NamePathPattern, parseNamePath } from "../../symbols/name_path.ts";
 import { preview, splitLines, toAgentPosition } from "../../lsp/positions.ts";
 import {
   comparePositions,
@@ -22,14 +22,14 @@ import {
   type Position,
   symbolKindName,
   type SymbolNode,
-} from "../../lsp/symbols.ts";
+} from "../../symbols/model.ts";
 import {
   type FileSymbols,
   mapLimit,
-  type SymbolIndex,
+  type SymbolLookup,
   type SymbolMatch,
-} from "../../lsp/symbols_index.ts";
-import { isImportLine, normalizeLocations, projectPathOf } from "../../lsp/symbols_queries.ts";
+} from "../../symbols/lookup.ts";
+import { isImportLine, normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import type { Project } from "../../project/project.ts";
 import { requestOptions } from "../shared/symbols.ts";
@@ -118,7 +118,7 @@ function normalizeHint(project: Project, hint: string): string {
  */
 async function hintScopes(
   project: Project,
-  index: SymbolIndex,
+  index: SymbolLookup,
   hint: string,
   signal: AbortSignal,
 ): Promise<Array<{ relPath: string; isDirectory: boolean }>> {
@@ -152,7 +152,7 @@ async function hintScopes(
 }
 
 async function findIn(
-  index: SymbolIndex,
+  index: SymbolLookup,
   pattern: NamePathPattern,
   scopes: ReadonlyArray<{ relPath: string; isDirectory: boolean }>,
   options: RequestOptions,
@@ -172,7 +172,7 @@ async function findIn(
 export async function resolveSymbol(
   ctx: ToolContext,
   project: Project,
-  index: SymbolIndex,
+  index: SymbolLookup,
   symbolName: string,
   fileHint: string | undefined,
 ): Promise<Resolution> {
@@ -262,7 +262,7 @@ function clipLines(code: string, max: number): string {
 
 /** Hover of a symbol's name: signature (code) and documentation (prose); empty when none. */
 async function hoverOf(
-  index: SymbolIndex,
+  index: SymbolLookup,
   node: SymbolNode,
   options: RequestOptions,
 ): Promise<{ code: string; prose: string }> {
@@ -370,7 +370,7 @@ interface Usage {
 
 /** The references to a symbol (declarations of the group left out), grouped by file. */
 async function usagesOf(
-  index: SymbolIndex,
+  index: SymbolLookup,
   group: SymbolGroup,
   options: RequestOptions,
 ): Promise<Array<{ file: string; usages: Usage[] }>> {

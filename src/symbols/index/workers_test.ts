@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
 import { ParseWorkers } from "./workers.ts";
 

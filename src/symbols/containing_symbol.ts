@@ -14,7 +14,7 @@
  * candidate (an import or re-export line) to no symbol: the caller reports the file.
  * @module
  */
-import { type Position, SymbolKind, type SymbolNode, walkSymbols } from "./symbols.ts";
+import { type Position, SymbolKind, type SymbolNode, walkSymbols } from "./model.ts";
 
 /** Kinds that hold code when they span several lines. */
 const DEFINITION_KINDS: ReadonlySet<number> = new Set([

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
-import type { CompactSymbol } from "./symbols.ts";
+import type { CompactSymbol } from "./model.ts";
 
 /** Bump when the stored format or the meaning of its content changes. */
 const FORMAT = 2;

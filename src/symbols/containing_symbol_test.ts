@@ -1,7 +1,7 @@
-/** Unit tests of Serena's containing-symbol rule for references (reference_container.ts). */
+/** Unit tests of Serena's containing-symbol rule for references (containing_symbol.ts). */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { containerFinder, referenceContainer } from "./reference_container.ts";
-import { namePathOf, type SymbolNode } from "./symbols.ts";
+import { containerFinder, referenceContainer } from "./containing_symbol.ts";
+import { namePathOf, type SymbolNode } from "./model.ts";
 
 function node(
   name: string,

@@ -27,7 +27,7 @@ export interface ParseWorkersOptions {
  */
 function workerUrl(): string {
   return Deno.build.standalone
-    ? new URL("./src/index/parse_worker.ts", Deno.mainModule).href
+    ? new URL("./src/symbols/index/parse_worker.ts", Deno.mainModule).href
     : new URL("./parse_worker.ts", import.meta.url).href;
 }
 

@@ -8,8 +8,8 @@
  * node:crypto's is faster alone, but loading it made the workers' parsing 2x slower.
  * @module
  */
-import { contentHash } from "../lsp/symbol_cache.ts";
-import type { CompactSymbol } from "../lsp/symbols.ts";
+import { contentHash } from "../cache.ts";
+import type { CompactSymbol } from "../model.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";

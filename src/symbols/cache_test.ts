@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
-import { cacheDir, contentHash, contentHashSync, SymbolCache } from "./symbol_cache.ts";
-import type { CompactSymbol } from "./symbols.ts";
+import { cacheDir, contentHash, contentHashSync, SymbolCache } from "./cache.ts";
+import type { CompactSymbol } from "./model.ts";
 
 const TREE: CompactSymbol[] = [["Shape", 5, 0, 0, 9, 1, 0, 6, 0, 11, [[
   "area",

@@ -2,7 +2,7 @@
  * Symbol retrieval for a project: symbol trees per file (from the persistent cache when the
  * content hash matches, else from the language server), name-path search over a file, a folder
  * or the whole project, and the symbol-anchored queries the tools need (references,
- * implementations, rename edits, diagnostics: see symbols_queries.ts). Tools ask these
+ * implementations, rename edits, diagnostics: see queries.ts). Tools ask these
  * modules; they ask the servers.
  *
  * A search over many files does not walk the servers file by file: each file is read once; a
@@ -14,14 +14,14 @@
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { basename } from "node:path";
-import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "../index/mod.ts";
+import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "./index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
-import { resolveCommand, specForFile } from "./registry.ts";
-import { contentHash, contentHashSync, SymbolCache } from "./symbol_cache.ts";
-import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./symbols.ts";
-import type { LanguageServer, LanguageServerPool, RequestOptions } from "./types.ts";
+import { resolveCommand, specForFile } from "../lsp/registry.ts";
+import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
+import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./model.ts";
+import type { LanguageServer, LanguageServerPool, RequestOptions } from "../lsp/types.ts";
 
 /** The symbols of one file, with the text they were computed for. */
 export interface FileSymbols {
@@ -126,7 +126,7 @@ function identityOf(server: LanguageServer): string {
 }
 
 /** See the module documentation. */
-export class SymbolIndex {
+export class SymbolLookup {
   readonly project: Project;
   readonly pool: LanguageServerPool;
   /** The syntactic index that picks the files a folder-wide search asks the server about. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { namePathOf, symbolKindName, type SymbolNode } from "./symbols.ts";
+import { namePathOf, symbolKindName, type SymbolNode } from "./model.ts";
 
 /** One pattern segment. */
 export interface PatternSegment {

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Node, TreeCursor } from "npm:web-tree-sitter@0.25.10";
-import type { CompactSymbol } from "../lsp/symbols.ts";
+import type { CompactSymbol } from "../model.ts";
 import type { GrammarId } from "./grammars.ts";
 
 /** One declaration found by a rule. */

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/helpers/assert.ts";
+import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { parseFile } from "./parser.ts";
 
 Deno.test("parser: a grammar whose scanner fails on one file still parses the next", async () => {

@@ -11,9 +11,9 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../edit/text_file.ts";
-import { log } from "../log.ts";
-import { cacheDir } from "../lsp/symbol_cache.ts";
+import { writeFileAtomic } from "../../edit/text_file.ts";
+import { log } from "../../log.ts";
+import { cacheDir } from "../cache.ts";
 
 const FORMAT = 3;
 /** Bump with the grammars or with extract.ts's rules: stored declarations would differ. */

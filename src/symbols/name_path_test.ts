@@ -16,7 +16,7 @@ import {
   namePathOf,
   type SymbolNode,
   walkSymbols,
-} from "./symbols.ts";
+} from "./model.ts";
 
 /** Given out of order on purpose: the model sorts siblings by position. */
 function tree(): SymbolNode[] {

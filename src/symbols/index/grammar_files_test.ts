@@ -1,5 +1,5 @@
 /** Where the symbol index finds tree-sitter's WASM files, and that each grammar loads. */
-import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import { grammarPath, runtimePath } from "./grammar_files.ts";
 import { GRAMMAR_IDS } from "./grammars.ts";
 import { parseDeclarations } from "./parser.ts";

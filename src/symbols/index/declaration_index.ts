@@ -24,11 +24,11 @@
  * @module
  */
 import { join, relative } from "node:path";
-import { log } from "../log.ts";
-import { cacheDir } from "../lsp/symbol_cache.ts";
-import type { CompactSymbol } from "../lsp/symbols.ts";
-import type { Project } from "../project/project.ts";
-import { ALWAYS_IGNORED_DIRS } from "../project/ignore.ts";
+import { log } from "../../log.ts";
+import { cacheDir } from "../cache.ts";
+import type { CompactSymbol } from "../model.ts";
+import type { Project } from "../../project/project.ts";
+import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";

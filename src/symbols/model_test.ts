@@ -17,7 +17,7 @@ import {
   symbolKindName,
   toCompact,
   walkSymbols,
-} from "./symbols.ts";
+} from "./model.ts";
 
 const TEXT = [
   "class Shape {", // 0

@@ -16,10 +16,10 @@ import {
   type SymbolNode,
   symbolsAt,
   walkSymbols,
-} from "./symbols.ts";
-import { containerFinder } from "./reference_container.ts";
-import { type FileSymbols, mapLimit, type SymbolIndex, type SymbolMatch } from "./symbols_index.ts";
-import type { LanguageServer, LspDiagnostic, RequestOptions } from "./types.ts";
+} from "./model.ts";
+import { containerFinder } from "./containing_symbol.ts";
+import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
+import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/types.ts";
 
 /**
  * How many referencing files are read and named at once (each is a file read and, for a file
@@ -89,7 +89,7 @@ export function isImportLine(lines: readonly string[], line: number): boolean {
 
 /** Project-relative path of a URI when it is a project file that is not ignored; else null. */
 export function projectPathOf(
-  index: SymbolIndex,
+  index: SymbolLookup,
   server: LanguageServer,
   uri: string,
 ): string | null {
@@ -108,7 +108,7 @@ const UNPLAIN_URI = /[%?#\\]|\/\/|(^|\/)\.\.?(\/|$)/;
  * decided once (a file is ignored when a folder above it is, or itself: isIgnoredDeep's rule).
  */
 export function projectPaths(
-  index: SymbolIndex,
+  index: SymbolLookup,
   server: LanguageServer,
 ): (uri: string) => string | null {
   const ignore = index.project.ignore;
@@ -185,12 +185,12 @@ function queryPosition(match: SymbolMatch): Position {
 
 /**
  * References to a symbol, each with the symbol containing it (Serena's rule, see
- * reference_container.ts; the file at file level, as for import and re-export lines), files in
+ * containing_symbol.ts; the file at file level, as for import and re-export lines), files in
  * the order the server named them, positions in order. Left out: the declaration itself and references outside the project (libraries)
  * or in ignored files.
  */
 export async function findReferences(
-  index: SymbolIndex,
+  index: SymbolLookup,
   target: SymbolMatch,
   options: RequestOptions = {},
   mark: StageMark = () => {},
@@ -264,7 +264,7 @@ export async function findReferences(
 
 /** The symbols implementing a symbol (`textDocument/implementation`), in path order. */
 export async function findImplementations(
-  index: SymbolIndex,
+  index: SymbolLookup,
   target: SymbolMatch,
   options: RequestOptions = {},
 ): Promise<SymbolMatch[]> {
@@ -311,7 +311,7 @@ export async function findImplementations(
 
 /** Ask the server to rename a symbol: its WorkspaceEdit, and the server (for URI mapping). */
 export async function requestRename(
-  index: SymbolIndex,
+  index: SymbolLookup,
   target: SymbolMatch,
   newName: string,
   options: RequestOptions = {},
@@ -337,7 +337,7 @@ export async function requestRename(
 
 /** Diagnostics of a file for its current disk content (the engine's version-matched ones). */
 export async function fileDiagnostics(
-  index: SymbolIndex,
+  index: SymbolLookup,
   relPath: string,
   options: RequestOptions = {},
 ): Promise<LspDiagnostic[]> {

@@ -4,7 +4,7 @@
  * @module
  */
 import { Language, Parser } from "npm:web-tree-sitter@0.25.10";
-import type { CompactSymbol } from "../lsp/symbols.ts";
+import type { CompactSymbol } from "../model.ts";
 import { type Extracted, extractFile } from "./extract.ts";
 import { grammarBytes, runtimeBytes } from "./grammar_files.ts";
 import type { GrammarId } from "./grammars.ts";
