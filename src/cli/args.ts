@@ -25,7 +25,8 @@ Usage:
                                  session-end); reads the hook's JSON on stdin
 
 Options:
-  --project PATH       project root (default: the current directory)
+  --project PATH       project root (default: the client's workspace root when it names one,
+                       else the current directory unless it is / or your home folder)
   --context NAME       desktop-app (default), agent, claude-code, codex, ide, devtools, ada
   --mode NAME          a mode; repeat for several (default: interactive, editing)
   --tools LIST         expose only these tools (comma-separated names)
