@@ -1,25 +1,25 @@
 /**
- * Regenerate the README's language × tool matrix from a test run: run the tests that exercise
- * tools on real language servers with SEXTANT_MATRIX_DIR set (the test helpers record each tool
- * that answered, per language), write the records to tests/languages/matrix.json, and rewrite
- * the marked block of README.md from them. A failing test run changes nothing.
+ * Regenerate the language × tool matrix of docs/languages.md from a test run: run the tests that
+ * exercise tools on real language servers with SEXTANT_MATRIX_DIR set (the test helpers record
+ * each tool that answered, per language), write the records to tests/languages/matrix.json, and
+ * rewrite the marked block of docs/languages.md from them. A failing test run changes nothing.
  *
  * ```sh
  * deno run -A scripts/language_matrix.ts                 # run the tests, rewrite both files
  * deno run -A scripts/language_matrix.ts tests/languages # only these tests (records: merged)
- * deno run -A scripts/language_matrix.ts --readme-only   # re-render README from matrix.json
+ * deno run -A scripts/language_matrix.ts --render-only   # re-render the page from matrix.json
  * ```
  * @module
  */
 import {
   collectRecords,
   MATRIX_DIR_ENV,
+  MATRIX_DOC,
   MATRIX_JSON,
   type MatrixRecords,
-  README_PATH,
   renderMatrix,
   REPO,
-  rewriteReadme,
+  rewriteMatrixBlock,
 } from "./language_matrix_lib.ts";
 
 /** The tests that call tools on real servers: the language tests and the tool families. */
@@ -39,17 +39,17 @@ function readRecords(): MatrixRecords {
   }
 }
 
-function writeReadme(records: MatrixRecords): void {
-  const text = Deno.readTextFileSync(README_PATH);
-  const updated = rewriteReadme(text, renderMatrix(records));
-  if (updated === null) throw new Error("README.md has no language-matrix markers");
-  if (updated !== text) Deno.writeTextFileSync(README_PATH, updated);
-  console.error(updated === text ? "README.md already up to date" : "README.md updated");
+function writeMatrixDoc(records: MatrixRecords): void {
+  const text = Deno.readTextFileSync(MATRIX_DOC);
+  const updated = rewriteMatrixBlock(text, renderMatrix(records));
+  if (updated === null) throw new Error(`${MATRIX_DOC} has no language-matrix markers`);
+  if (updated !== text) Deno.writeTextFileSync(MATRIX_DOC, updated);
+  console.error(`${MATRIX_DOC} ${updated === text ? "already up to date" : "updated"}`);
 }
 
 if (import.meta.main) {
-  if (Deno.args.includes("--readme-only")) {
-    writeReadme(readRecords());
+  if (Deno.args.includes("--render-only")) {
+    writeMatrixDoc(readRecords());
     Deno.exit(0);
   }
   const partial = Deno.args.length > 0;
@@ -78,7 +78,7 @@ if (import.meta.main) {
     }
     const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a < b ? -1 : 1));
     Deno.writeTextFileSync(MATRIX_JSON, JSON.stringify(sorted, null, 2) + "\n");
-    writeReadme(sorted);
+    writeMatrixDoc(sorted);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

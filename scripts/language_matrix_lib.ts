@@ -1,8 +1,9 @@
 /**
- * The README's language × tool matrix: what the test helpers record while tests run (a tool that
- * answered without error, per language), the records file (tests/languages/matrix.json), and the
- * README block rendered from it. scripts/language_matrix.ts runs the tests and rewrites both;
- * tests/languages/matrix_test.ts checks that the README block equals the rendering of the file.
+ * The language × tool matrix of docs/languages.md: what the test helpers record while tests run (a
+ * tool that answered without error, per language), the records file
+ * (tests/languages/matrix.json), and the block of docs/languages.md rendered from it.
+ * scripts/language_matrix.ts runs the tests and rewrites both; tests/languages/matrix_test.ts
+ * checks that the block equals the rendering of the file.
  * @module
  */
 import { extname, join } from "node:path";
@@ -16,7 +17,8 @@ export const MATRIX_DIR_ENV = "SEXTANT_MATRIX_DIR";
 
 export const REPO: string = fileURLToPath(new URL("..", import.meta.url));
 export const MATRIX_JSON: string = join(REPO, "tests", "languages", "matrix.json");
-export const README_PATH: string = join(REPO, "README.md");
+/** The page that shows the matrix, between the markers. */
+export const MATRIX_DOC: string = join(REPO, "docs", "languages.md");
 export const BEGIN = "<!-- language-matrix:begin (scripts/language_matrix.ts writes this) -->";
 export const END = "<!-- language-matrix:end -->";
 
@@ -157,7 +159,7 @@ export function collectRecords(dir: string): MatrixRecords {
   return out;
 }
 
-/** The README block (between the markers, markers included) for the records. */
+/** The matrix block (between the markers, markers included) for the records. */
 export function renderMatrix(records: MatrixRecords): string {
   const header = ["language", "", ...COLUMNS.map(([c]) => c)];
   const rows = [header, header.map(() => "---")];
@@ -188,16 +190,16 @@ export function renderMatrix(records: MatrixRecords): string {
   return lines.join("\n");
 }
 
-/** README text with the block replaced (or null when the markers are missing). */
-export function rewriteReadme(text: string, block: string): string | null {
+/** The page's text with the block replaced (or null when the markers are missing). */
+export function rewriteMatrixBlock(text: string, block: string): string | null {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   if (start < 0 || end < start) return null;
   return text.slice(0, start) + block + text.slice(end + END.length);
 }
 
-/** The block currently in the README, or null. */
-export function readmeBlock(text: string): string | null {
+/** The block currently in the page, or null. */
+export function matrixBlock(text: string): string | null {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   return start < 0 || end < start ? null : text.slice(start, end + END.length);

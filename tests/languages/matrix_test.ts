@@ -1,5 +1,5 @@
 /**
- * The README's language × tool matrix is the rendering of the committed records
+ * The language × tool matrix of docs/languages.md is the rendering of the committed records
  * (tests/languages/matrix.json, written by scripts/language_matrix.ts from a test run): it cannot
  * be edited by hand or drift from the records silently. And the recorder attributes calls to
  * the language of their file, or of the project.
@@ -12,24 +12,24 @@ import {
   COLUMNS,
   LANGUAGES,
   MATRIX_DIR_ENV,
+  MATRIX_DOC,
   MATRIX_JSON,
+  matrixBlock,
   type MatrixRecords,
   onlySkipped,
-  README_PATH,
-  readmeBlock,
   recordCall,
   renderMatrix,
 } from "../../scripts/language_matrix_lib.ts";
 import { serverSpecs } from "../../src/lsp/registry.ts";
 
-Deno.test("README language matrix equals the rendering of tests/languages/matrix.json", () => {
+Deno.test("the language matrix of docs/languages.md equals the rendering of matrix.json", () => {
   const records = JSON.parse(Deno.readTextFileSync(MATRIX_JSON)) as MatrixRecords;
-  const block = readmeBlock(Deno.readTextFileSync(README_PATH));
-  assert(block, "README.md has no language-matrix block");
+  const block = matrixBlock(Deno.readTextFileSync(MATRIX_DOC));
+  assert(block, "docs/languages.md has no language-matrix block");
   assertEquals(
     block,
     renderMatrix(records),
-    "run: deno run -A scripts/language_matrix.ts --readme-only",
+    "run: deno run -A scripts/language_matrix.ts --render-only",
   );
 });
 
