@@ -2,18 +2,20 @@
  * Sextant's Deno permissions, defined once: the `sextant` permission set in deno.json, which
  * `deno task start` and the end-to-end tests use as `-P=sextant`. This module turns that set into
  * explicit flags for everything that cannot name the set: `deno compile` (scripts/compile.ts),
- * `deno run` from a URL or another folder, `deno install`, and the README's client snippets.
+ * `deno run` from a URL or another folder, `deno install`, and the snippets of the README and
+ * docs/.
  *
  * ```sh
  * deno run -A scripts/permissions.ts                  # the flags, on one line
  * deno run -A scripts/permissions.ts --json           # the flags as a JSON array
- * deno run -A scripts/permissions.ts --update-readme  # rewrite the flags in README.md's snippets
+ * deno run -A scripts/permissions.ts --update-docs    # rewrite the flags in the docs' snippets
  * ```
  *
  * `SEXTANT_EXTRA_RUN` (comma-separated program names or absolute paths; `*` for any program)
  * widens `--allow-run` for user-defined language servers; see {@linkcode extraRunFromEnv}.
  * @module
  */
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jsonc } from "../src/deps.ts";
 import {
@@ -51,6 +53,20 @@ export const DENO_JSON: string = ownFile("deno.json");
 
 /** The repository's README.md. */
 export const README: string = ownFile("README.md");
+
+/**
+ * The Markdown files whose code blocks may hold Sextant's flags: README.md and every page of
+ * docs/ (in a checkout; none when Sextant runs from a URL).
+ */
+export function snippetFiles(): string[] {
+  const docs = ownFile("docs");
+  if (docs.includes("://")) return [];
+  const pages = [...Deno.readDirSync(docs)]
+    .filter((entry) => entry.isFile && entry.name.endsWith(".md"))
+    .map((entry) => join(docs, entry.name))
+    .sort();
+  return [README, ...pages];
+}
 
 /**
  * Read the permission set `name` from a deno.json (or deno.jsonc) file.
@@ -154,11 +170,13 @@ if (import.meta.main) {
   const flags = sextantFlags({ extraRun: extraRunFromEnv() });
   if (Deno.args.includes("--json")) {
     console.log(JSON.stringify(flags));
-  } else if (Deno.args.includes("--update-readme")) {
-    const text = Deno.readTextFileSync(README);
-    const updated = rewriteFlagRuns(text, sextantFlags());
-    if (updated !== text) Deno.writeTextFileSync(README, updated);
-    console.error(updated === text ? "README.md already up to date" : "README.md updated");
+  } else if (Deno.args.includes("--update-docs")) {
+    for (const file of snippetFiles()) {
+      const text = Deno.readTextFileSync(file);
+      const updated = rewriteFlagRuns(text, sextantFlags());
+      if (updated !== text) Deno.writeTextFileSync(file, updated);
+      console.error(`${file} ${updated === text ? "already up to date" : "updated"}`);
+    }
   } else {
     console.log(flags.join(" "));
   }

@@ -1,7 +1,7 @@
 /**
  * The `sextant` permission set (deno.json): its shape, its single definition shared by the
- * README and the compile script, that it suffices for every file tool end to end, and that a
- * missing permission is a tool error naming it.
+ * snippets of the README and docs/ and the compile script, that it suffices for every file tool
+ * end to end, and that a missing permission is a tool error naming it.
  */
 import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
 import { SEXTANT_ENV, SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
@@ -25,6 +25,7 @@ import {
   README,
   rewriteFlagRuns,
   sextantFlags,
+  snippetFiles,
 } from "../../scripts/permissions.ts";
 import { describeError } from "../../src/errors.ts";
 import { serverSpecs } from "../../src/lsp/registry.ts";
@@ -167,22 +168,30 @@ Deno.test("permission flags: booleans, lists, allow/deny/ignore and extra progra
   assert(flags.includes(`--allow-run=${(SET.run as string[]).join(",")}`));
 });
 
-Deno.test("README: every snippet's flags are the permission set's", () => {
-  const text = Deno.readTextFileSync(README);
-  const runs = findFlagRuns(text);
-  // Claude Code, Cursor, VS Code and Codex from a checkout, plus deno run and deno install.
-  assert(runs.length >= 6, `found ${runs.length} snippets with flags`);
+Deno.test("README and docs: every snippet's flags are the permission set's", () => {
+  const files = snippetFiles();
+  assert(files.includes(README) && files.length > 1, files.join(", "));
   const expected = sextantFlags();
-  for (const run of runs) assertEquals(run, expected);
-  assertEquals(rewriteFlagRuns(text, expected), text);
+  let count = 0;
+  for (const file of files) {
+    const text = Deno.readTextFileSync(file);
+    const runs = findFlagRuns(text);
+    count += runs.length;
+    for (const run of runs) assertEquals(run, expected, file);
+    assertEquals(rewriteFlagRuns(text, expected), text, file);
+  }
+  // Claude Code, Cursor, VS Code and Codex from a checkout, plus deno run and deno install.
+  assert(count >= 6, `found ${count} snippets with flags`);
+  assert(findFlagRuns(Deno.readTextFileSync(README)).length > 0, "the README's install snippet");
   // Prose and other tools' options are left alone.
-  assertStringIncludes(text, "sha256sum --check --ignore-missing SHA256SUMS");
+  const install = Deno.readTextFileSync(join(REPO_ROOT, "docs", "install.md"));
+  assertStringIncludes(install, "sha256sum --check --ignore-missing SHA256SUMS");
 });
 
-Deno.test("README: the Cursor snippet runs Sextant as written", async () => {
-  await using project = await tempProject({ "a.txt": "from the README\n" });
+Deno.test("docs/clients.md: the Cursor snippet with Deno runs Sextant as written", async () => {
+  await using project = await tempProject({ "a.txt": "from the docs\n" });
   await using runtime = await serviceRuntime();
-  const text = Deno.readTextFileSync(README);
+  const text = Deno.readTextFileSync(join(REPO_ROOT, "docs", "clients.md"));
   const block = text.match(/```json\n(\{\n {2}"mcpServers"[\s\S]*?)```/g)
     ?.map((b) => b.slice(8, -3)).find((b) => b.includes('"command": "deno"'));
   assert(block, "no Cursor snippet with deno");
@@ -207,7 +216,7 @@ Deno.test("README: the Cursor snippet runs Sextant as written", async () => {
   await client.connect(transport);
   try {
     // The "ide" context leaves plain reads to the editor; searching is Sextant's.
-    const found = await call(client, "search_for_pattern", { substring_pattern: "README" });
+    const found = await call(client, "search_for_pattern", { substring_pattern: "the docs" });
     assertEquals(found.isError, false, found.text);
     assertStringIncludes(found.text, "a.txt");
   } finally {

@@ -42,7 +42,7 @@ function serveCheckout(): Deno.HttpServer<Deno.NetAddr> & { requests: string[] }
   return Object.assign(server, { requests });
 }
 
-/** Flags as the README's URL snippet has them: the set's, and no configuration file. */
+/** Flags as docs/install.md's `deno run` snippet has them: the set's, and no configuration file. */
 function urlRunArgs(url: string, args: string[]): string[] {
   return ["run", "--no-config", ...sextantFlags(), url, ...args];
 }
