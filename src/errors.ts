@@ -41,8 +41,9 @@ const PERMISSION_ACTIONS: Readonly<Record<string, string>> = {
  */
 export function describePermissionError(error: Error): string {
   const text = error.message;
-  const fix = 'Sextant runs with a fixed set of Deno permissions (README, "Permissions"): add it ' +
-    "to the flags in the MCP client's config, or rebuild the binary with it (deno task compile).";
+  const fix = "Sextant runs with a fixed set of Deno permissions (docs/security.md, " +
+    '"Permissions"): add it to the flags in the MCP client\'s config, or rebuild the binary with ' +
+    "it (deno task compile).";
   const env = /spawn subprocess with (\w+) environment variable/.exec(text);
   if (env) {
     return `Sextant cannot start programs while ${env[1]} is set: Deno allows that only with ` +

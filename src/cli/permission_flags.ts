@@ -1,7 +1,8 @@
 /**
  * Deno permission sets (as deno.json's `permissions` holds them) turned into command-line
- * flags. The scripts use it to bake the `sextant` set into executables and README snippets;
- * the front uses it to start the shared service with exactly its own permissions.
+ * flags. The scripts use it to bake the `sextant` set into executables and into the snippets of
+ * the README and docs/; the front uses it to start the shared service with exactly its own
+ * permissions.
  * @module
  */
 
@@ -43,10 +44,10 @@ export interface FlagOptions {
 }
 
 /**
- * V8 flags chosen by measurement (scripts/bench_memory.ts, README "Performance"): Liftoff only
- * (the index's tree-sitter WASM is never tiered up to TurboFan, which cost ~100 MB while it
- * compiled) and optimize for size; together they halve the service's peak RSS on the 3,000-file
- * bench. `deno task start` (deno.json) names the same flags.
+ * V8 flags chosen by measurement (scripts/bench_memory.ts, docs/performance.md, "Memory"):
+ * Liftoff only (the index's tree-sitter WASM is never tiered up to TurboFan, which cost ~100 MB
+ * while it compiled) and optimize for size; together they halve the service's peak RSS on the
+ * 3,000-file bench. `deno task start` (deno.json) names the same flags.
  */
 export const SEXTANT_V8_FLAGS = "--v8-flags=--liftoff-only,--optimize-for-size";
 
@@ -55,7 +56,7 @@ export const SEXTANT_V8_FLAGS = "--v8-flags=--liftoff-only,--optimize-for-size";
  * most two arenas. Each parse worker's thread otherwise gets arenas of its own, whose freed
  * memory glibc keeps; on the 3,000-file bench the index build's peak drops from ~150 to ~132 MB
  * and the RSS after it from ~120 to ~104 MB, at the same build time (scripts/bench_memory.ts,
- * README "Performance"). The front sets it when it starts the shared service, and
+ * docs/performance.md, "Memory"). The front sets it when it starts the shared service, and
  * `deno task start` (deno.json) sets it too; a process cannot set it for itself.
  */
 export const SEXTANT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };

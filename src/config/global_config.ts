@@ -13,7 +13,7 @@ import type { RegisteredProject } from "./schema.ts";
 
 const FORMATTING: jsonc.FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
 const NEW_FILE_HEADER =
-  "// Sextant's global configuration (JSONC). See the README for every key.\n";
+  "// Sextant's global configuration (JSONC). See docs/configuration.md for every key.\n";
 
 interface ConfigText {
   text: string;
