@@ -29,7 +29,7 @@ import { ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
 import { ProjectHost } from "../src/project_host.ts";
-import { limitAnswer } from "../src/mcp/limit.ts";
+import { limitAnswer } from "../src/tools/limit.ts";
 import { z } from "../src/deps.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { callTool } from "../src/tools/call.ts";

@@ -14,7 +14,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { limitAnswer } from "../src/mcp/limit.ts";
+import { limitAnswer } from "../src/tools/limit.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
 import { ProjectHost } from "../src/project_host.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../deps.ts";
 import { log } from "../log.ts";
 import { newToken, sameToken, servicePaths } from "./paths.ts";

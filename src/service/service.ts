@@ -10,7 +10,7 @@
  * SIGINT or SIGTERM, always after stopping every process it started.
  * @module
  */
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";

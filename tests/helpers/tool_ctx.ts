@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { z } from "../../src/deps.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
-import { limitAnswer } from "../../src/mcp/limit.ts";
+import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";

@@ -23,7 +23,7 @@ import {
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { type JSONRPCMessage, z } from "../../src/deps.ts";
 import { createServer, describeTool } from "../../src/mcp/server.ts";
-import { limitAnswer, tooLongMessage } from "../../src/mcp/limit.ts";
+import { limitAnswer, tooLongMessage } from "../../src/tools/limit.ts";
 import { DenoStdioTransport } from "../../src/mcp/stdio.ts";
 import { Session } from "../../src/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";

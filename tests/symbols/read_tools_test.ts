@@ -20,7 +20,7 @@ import {
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
-import { tooLongMessage } from "../../src/mcp/limit.ts";
+import { tooLongMessage } from "../../src/tools/limit.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

@@ -4,7 +4,7 @@ import { call, connect, tempProject } from "../helpers/mcp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
-import { limitAnswer } from "../../src/mcp/limit.ts";
+import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
