@@ -28,7 +28,8 @@ import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
-import { limitAnswer } from "../src/mcp/limit.ts";
+import { ProjectHost } from "../src/project_host.ts";
+import { limitAnswer } from "../src/tools/limit.ts";
 import { z } from "../src/deps.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { callTool } from "../src/tools/call.ts";
@@ -89,7 +90,12 @@ interface Harness {
 async function harness(root: string): Promise<Harness> {
   const settings = await loadSettings({ projectRoot: root, globalFile: null });
   const project = Project.open(root, settings);
-  const session = new Session({ settings, tools: ALL_TOOLS, project });
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: ALL_TOOLS,
+    project,
+  });
   const ctx: ToolContext = {
     session,
     project: () => session.requireProject(),

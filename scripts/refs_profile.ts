@@ -14,9 +14,10 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { limitAnswer } from "../src/mcp/limit.ts";
+import { limitAnswer } from "../src/tools/limit.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
+import { ProjectHost } from "../src/project_host.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { referencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
@@ -124,7 +125,12 @@ if (import.meta.main) {
     : await generatedTree(Number(values.size ?? "3000"));
   const settings = await loadSettings({ projectRoot: tree.root, globalFile: null });
   const project = Project.open(tree.root, settings);
-  const session = new Session({ settings, tools: ALL_TOOLS, project });
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: ALL_TOOLS,
+    project,
+  });
   if (values["no-index-build"]) session.services(project).symbols.startDeclarations = () => {};
   const controller = new AbortController();
   const ctx: ToolContext = {

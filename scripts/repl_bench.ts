@@ -14,6 +14,7 @@ import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { Project } from "../src/project/project.ts";
 import { Session } from "../src/session.ts";
+import { ProjectHost } from "../src/project_host.ts";
 import { callTool } from "../src/tools/call.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { repl } from "../src/tools/repl/repl.ts";
@@ -56,6 +57,7 @@ export async function printReplTaskBench(): Promise<void> {
   const root = await checkout();
   const settings = await loadSettings({ projectRoot: root, globalFile: null });
   const session = new Session({
+    host: () => new ProjectHost(),
     settings,
     tools: ALL_TOOLS,
     project: Project.open(root, settings),

@@ -11,7 +11,7 @@ import { modeDefinition } from "./config/toolsets.ts";
 import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
 import { CodeActionStore } from "./lsp/code_actions.ts";
-import type { ProjectHost, ProjectServices } from "./service/projects.ts";
+import type { ProjectHost, ProjectServices } from "./project_host.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -79,22 +79,13 @@ export interface SessionOptions {
   /** Expose only these tools (the `--tools` option), on top of contexts and modes. */
   onlyTools?: readonly string[] | undefined;
   /**
-   * The projects' shared services (language servers, symbol index). Omitted: the session has a
-   * host of its own, which stops a project's servers as soon as the session lets go of it.
+   * The projects' shared services (language servers, symbol lookup, declaration index): a host
+   * shared with other sessions (the service's), or a factory the session calls on first use to
+   * make a host of its own, which stops a project's servers as soon as the session lets go of
+   * it. Whoever builds the session passes it, so that this module loads none of the engine.
+   * Omitted, the session has no project services (a tool that needs them fails clearly).
    */
-  host?: ProjectHost;
-}
-
-/**
- * Makes the project host of a session that was given none. service/projects.ts provides it when
- * it loads (tools/mod.ts loads it with the tools), so a session can answer `initialize` without
- * loading the language-server engine.
- */
-let makeHost: (() => ProjectHost) | null = null;
-
-/** Called by service/projects.ts as it loads. */
-export function provideProjectHost(make: () => ProjectHost): void {
-  makeHost = make;
+  host?: ProjectHost | (() => ProjectHost);
 }
 
 export class Session {
@@ -119,8 +110,9 @@ export class Session {
   /** Told of every write by Sextant's tools (real paths), e.g. to refresh code actions. */
   readonly writeListeners = new Set<(realPaths: readonly string[]) => void>();
   readonly #disposables = new Set<Disposable>();
-  /** The projects' host: given, or made on first use (see {@linkcode provideProjectHost}). */
+  /** The projects' host: given, or made on first use by {@linkcode #makeHost}. */
   #host: ProjectHost | null;
+  readonly #makeHost: (() => ProjectHost) | null;
   readonly #ownsHost: boolean;
   /** The projects whose services this session holds, by project object. */
   readonly #services = new Map<Project, ProjectServices>();
@@ -139,19 +131,21 @@ export class Session {
     this.context = initial.context;
     this.modes = [...initial.modes];
     this.onlyTools = options.onlyTools ? new Set(options.onlyTools) : null;
-    this.#ownsHost = options.host === undefined;
-    this.#host = options.host ?? null;
+    const host = options.host;
+    this.#ownsHost = typeof host === "function";
+    this.#makeHost = typeof host === "function" ? host : null;
+    this.#host = typeof host === "function" ? null : host ?? null;
   }
 
   #projectHost(): ProjectHost {
     if (!this.#host) {
-      if (!makeHost) {
+      if (!this.#makeHost) {
         throw new Error(
-          "The project services are not loaded: import src/service/projects.ts (tools/mod.ts " +
-            "does) or give the session a host",
+          "This session has no project services: whoever builds it gives it a host " +
+            "(SessionOptions.host)",
         );
       }
-      this.#host = makeHost();
+      this.#host = this.#makeHost();
     }
     return this.#host;
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import type { CliOptions, Command, ServiceAction } from "../config/cli_options.ts";
 import { LOG_LEVELS, type LogLevel } from "../log.ts";
 
 export const USAGE = `Sextant: code intelligence for AI coding agents, over MCP (stdio).
@@ -46,44 +47,6 @@ Options:
   -h, --help           show this help
   -V, --version        show the version
 `;
-
-/** What `sextant service` does: run the service (started by a front), show it, stop it. */
-export type ServiceAction = "run" | "status" | "stop";
-
-/** The commands. */
-export type Command = "serve" | "doctor" | "service" | "setup" | "hook" | "help" | "version";
-
-export interface CliOptions {
-  command: Command;
-  /** With `command: "service"`. */
-  serviceAction?: ServiceAction | undefined;
-  project?: string | undefined;
-  noProject: boolean;
-  context?: string | undefined;
-  modes?: string[] | undefined;
-  tools?: string[] | undefined;
-  logLevel?: LogLevel | undefined;
-  enableShell: boolean;
-  standalone: boolean;
-  /** Seconds the shared service lives on after its last session. */
-  idleTimeout?: number | undefined;
-  /** `host:port` for Streamable HTTP. */
-  http?: string | undefined;
-  allowRemote: boolean;
-  agentInterface?: "tools" | "repl" | undefined;
-  /** setup: the client; hook: `--client`. */
-  client?: string | undefined;
-  /** hook: the event. */
-  event?: string | undefined;
-  /** setup: `--scope`. */
-  scope?: "user" | "project" | undefined;
-  dryRun: boolean;
-  force: boolean;
-  hooks: boolean;
-  /** doctor: `--install`, and `--yes` to run the install commands. */
-  install: boolean;
-  yes: boolean;
-}
 
 export class UsageError extends Error {
   override name = "UsageError";

@@ -17,7 +17,7 @@ import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
 import { Project } from "../project/project.ts";
 import { VERSION } from "../version.ts";
-import type { CliOptions } from "./args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { processEnv } from "./clients.ts";
 import { clientLines } from "./doctor_clients.ts";
 import { offerInstalls } from "./doctor_install.ts";

@@ -14,7 +14,7 @@
  * never breaks the client: on any error it allows the call and prints nothing.
  * @module
  */
-import type { CliOptions } from "./args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { classifyToolUse, denyReason } from "./hook_rules.ts";
 
 /** The events `sextant hook` answers. */

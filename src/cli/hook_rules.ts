@@ -3,9 +3,10 @@
  * `pattern`/`query`/`glob` input, or a shell command running grep, rg, find, ...), a whole-file
  * read of a source file (a path without offset or limit, or cat/head/tail on one), a Sextant
  * symbolic tool, or something else. A client that renames its tools keeps being understood.
- * Pure and import-free: `sextant hook` runs on every tool call.
+ * Pure, and imports only the table of source extensions: `sextant hook` runs on every tool call.
  * @module
  */
+import { PROGRAM_EXTENSIONS } from "../project/source_languages.ts";
 
 /** The kinds of tool use the hooks count. */
 export type ToolUseKind = "search" | "read" | "sextant" | "other";
@@ -19,63 +20,7 @@ export interface ToolUse {
   tool?: string;
 }
 
-/** Extensions of source files: reading these whole is what symbolic tools replace. */
-const SOURCE_EXTENSIONS = new Set([
-  "ts",
-  "tsx",
-  "mts",
-  "cts",
-  "js",
-  "jsx",
-  "mjs",
-  "cjs",
-  "py",
-  "pyi",
-  "rs",
-  "go",
-  "c",
-  "h",
-  "cc",
-  "cpp",
-  "cxx",
-  "hpp",
-  "hh",
-  "hxx",
-  "java",
-  "kt",
-  "kts",
-  "scala",
-  "cs",
-  "fs",
-  "swift",
-  "m",
-  "mm",
-  "rb",
-  "php",
-  "lua",
-  "dart",
-  "ex",
-  "exs",
-  "erl",
-  "hs",
-  "ml",
-  "mli",
-  "clj",
-  "adb",
-  "ads",
-  "ada",
-  "gpr",
-  "vue",
-  "svelte",
-  "zig",
-  "nim",
-  "jl",
-  "r",
-  "pl",
-  "pm",
-  "sh",
-  "bash",
-]); // deno-fmt-ignore
+// deno-fmt-ignore
 
 /** Sextant tools that are plain file tools, not symbolic ones: they neither count nor reset. */
 const SEXTANT_FILE_TOOLS = new Set(["search_for_pattern", "read_file", "list_dir", "find_file"]);
@@ -103,7 +48,8 @@ const SHELLS = /^(ba|z|da|k|fi)?sh$|^pwsh$|^powershell(\.exe)?$|^cmd(\.exe)?$/;
 export function isSourcePath(path: string): boolean {
   const name = path.split(/[\\/]/).pop() ?? "";
   const dot = name.lastIndexOf(".");
-  return dot > 0 && SOURCE_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
+  // Reading these whole is what symbolic tools replace.
+  return dot > 0 && PROGRAM_EXTENSIONS.has(name.slice(dot).toLowerCase());
 }
 
 /** The name of a Sextant MCP tool (`mcp__sextant__find_symbol` → `find_symbol`), or null. */

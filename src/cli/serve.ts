@@ -7,7 +7,7 @@
  * @module
  */
 import { log, setLogLevel } from "../log.ts";
-import type { CliOptions } from "./args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 
 /** Serve in this process: one session, its own language servers. */
 export async function serveStandalone(options: CliOptions): Promise<void> {
@@ -51,7 +51,7 @@ export async function serve(options: CliOptions): Promise<void> {
     return await serveHttp(options);
   }
   if (options.standalone) return await serveStandalone(options);
-  const { relay } = await import("../service/relay.ts");
+  const { relay } = await import("./relay.ts");
   const relayed = await relay(options);
   if (!relayed) await serveStandalone(options);
 }

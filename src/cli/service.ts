@@ -3,9 +3,9 @@
  * a front starts the service; users need not call it.)
  * @module
  */
-import { askServices } from "../service/relay.ts";
+import { askServices } from "./relay.ts";
 import type { ServiceStatus } from "../service/protocol.ts";
-import type { CliOptions } from "./args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 
 function megabytes(bytes: number | null): string {
   return bytes === null ? "?" : `${(bytes / 1024 / 1024).toFixed(0)} MB`;

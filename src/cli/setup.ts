@@ -11,7 +11,8 @@ import { delimiter, dirname, join } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
 import { unifiedDiff } from "../edit/diff.ts";
 import { writeFileAtomic } from "../edit/text_file.ts";
-import { type CliOptions, UsageError } from "./args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
+import { UsageError } from "./args.ts";
 import {
   CLIENT_IDS,
   type ClientEnv,

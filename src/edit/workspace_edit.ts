@@ -9,9 +9,21 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
-import type { Project } from "../project/project.ts";
 import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
+
+/**
+ * What planning an edit needs of a project (a `Project` is one): a path resolved in its sandbox,
+ * and the encoding of its files. The editing primitives sit below projects, so they take this
+ * rather than the project itself.
+ */
+export interface EditTarget {
+  resolve(
+    path: string,
+    options: { mustExist: boolean; requireNotIgnored: boolean },
+  ): { absolute: string; relative: string; real: string; exists: boolean };
+  readonly settings: { readonly encoding: string };
+}
 
 /** An LSP position (0-based line, UTF-16 character). */
 export interface EditPosition {
@@ -249,13 +261,13 @@ interface VirtualFile {
 /** Plays a WorkspaceEdit on virtual copies of the files it touches. */
 class VirtualTree {
   readonly #files = new Map<string, VirtualFile>();
-  readonly #project: Project;
+  readonly #project: EditTarget;
   readonly #relPathOf: (uri: string) => string | null;
   readonly changes: TextChange[] = [];
   readonly operations: string[] = [];
   readonly moves: PlannedMove[] = [];
 
-  constructor(project: Project, relPathOf: (uri: string) => string | null) {
+  constructor(project: EditTarget, relPathOf: (uri: string) => string | null) {
     this.#project = project;
     this.#relPathOf = relPathOf;
   }
@@ -462,7 +474,7 @@ class VirtualTree {
  * operations, overlapping edits, and file operations when `options.fileOperations` is false.
  */
 export async function planWorkspaceEdit(
-  project: Project,
+  project: EditTarget,
   edit: LspWorkspaceEdit | null | undefined,
   options: PlanOptions,
 ): Promise<WorkspaceEditPlan> {

@@ -11,6 +11,7 @@ import type { LanguageServerConfig } from "../config/schema.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
+import { extensionsOf } from "../project/source_languages.ts";
 
 /** One way to run a server; a spec lists alternatives, the first one installed wins. */
 export interface ServerCommand {
@@ -66,7 +67,7 @@ export interface ServerSpec {
 /** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
 export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
 
-const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const TS_EXTENSIONS = extensionsOf("typescript", "javascript");
 const TS_LANGUAGE_IDS: Record<string, string> = {
   ".ts": "typescript",
   ".mts": "typescript",
@@ -128,7 +129,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "python",
       label: "Python",
-      extensions: [".py", ".pyi"],
+      extensions: extensionsOf("python"),
       languageIds: {},
       languageId: "python",
       markers: [
@@ -167,7 +168,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "rust",
       label: "Rust",
-      extensions: [".rs"],
+      extensions: extensionsOf("rust"),
       languageIds: {},
       languageId: "rust",
       markers: ["Cargo.toml"],
@@ -182,7 +183,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "go",
       label: "Go",
-      extensions: [".go"],
+      extensions: extensionsOf("go"),
       languageIds: {},
       languageId: "go",
       markers: ["go.mod", "go.work"],
@@ -196,7 +197,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "cpp",
       label: "C/C++",
-      extensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".m", ".mm"],
+      extensions: extensionsOf("c", "cpp", "objectiveC"),
       languageIds: { ".c": "c", ".h": "c", ".m": "objective-c", ".mm": "objective-cpp" },
       languageId: "cpp",
       markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"],
@@ -210,7 +211,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "java",
       label: "Java",
-      extensions: [".java"],
+      extensions: extensionsOf("java"),
       languageIds: {},
       languageId: "java",
       markers: ["pom.xml", "build.gradle", "build.gradle.kts"],
@@ -225,7 +226,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "ada",
       label: "Ada",
-      extensions: [".ads", ".adb", ".ada"],
+      extensions: extensionsOf("ada"),
       languageIds: {},
       languageId: "ada",
       markers: ["alire.toml", "*.gpr"],
@@ -239,7 +240,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "bash",
       label: "Bash",
-      extensions: [".sh", ".bash"],
+      extensions: extensionsOf("bash"),
       languageIds: {},
       languageId: "shellscript",
       markers: [],
@@ -256,7 +257,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "yaml",
       label: "YAML",
-      extensions: [".yaml", ".yml"],
+      extensions: extensionsOf("yaml"),
       languageIds: {},
       languageId: "yaml",
       markers: [],
@@ -270,7 +271,7 @@ function builtinSpecs(root: string): ServerSpec[] {
     {
       id: "json",
       label: "JSON",
-      extensions: [".json", ".jsonc"],
+      extensions: extensionsOf("json"),
       languageIds: { ".jsonc": "jsonc" },
       languageId: "json",
       markers: [],

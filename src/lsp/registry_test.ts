@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
-import { CODE_EXTENSIONS } from "../project/languages.ts";
+import { CODE_EXTENSIONS } from "../project/source_languages.ts";
 import {
   findExecutable,
   isDenoProject,

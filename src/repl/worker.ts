@@ -5,7 +5,7 @@
  * again by the agent's code without any permission), and the worker needs no file of its own,
  * which a bundled or compiled binary would not have. The function must use nothing from outside
  * its body. Its only channel is `postMessage` to the host
- * (src/repl/host.ts), which runs every API call through the tool pipeline.
+ * (src/tools/repl/cell_runner.ts), which runs every API call through the tool pipeline.
  *
  * Messages in: `run` (a rewritten cell as a `data:` URL, with the API's facades), `answer` (the
  * result of an API call or an `info` request). Out: `ready` (with the permission states, which

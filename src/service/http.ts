@@ -10,11 +10,11 @@
  * @module
  */
 import { join } from "node:path";
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../deps.ts";
 import { log } from "../log.ts";
 import { newToken, sameToken, servicePaths } from "./paths.ts";
-import { ProjectHost } from "./projects.ts";
+import { ProjectHost } from "../project_host.ts";
 import { PROJECT_IDLE_MS } from "./service.ts";
 import { openSession } from "./sessions.ts";
 

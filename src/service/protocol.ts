@@ -6,7 +6,7 @@
  * messages unchanged, one JSON-RPC message per line, as on stdio.
  * @module
  */
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import type { FrontPlace } from "./sessions.ts";
 
 export type Hello =

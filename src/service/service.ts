@@ -10,13 +10,13 @@
  * SIGINT or SIGTERM, always after stopping every process it started.
  * @module
  */
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./paths.ts";
-import { ProjectHost } from "./projects.ts";
+import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./protocol.ts";
 import { openSession } from "./sessions.ts";
 

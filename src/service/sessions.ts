@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
@@ -16,8 +16,8 @@ import { Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
-import { CATALOG_TOOLS, preloadTools } from "../tools/catalog.ts";
-import type { ProjectHost } from "./projects.ts";
+import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
+import type { ProjectHost } from "../project_host.ts";
 
 /** Where the front was started: its folder, and the folder `deno task` was run from. */
 export interface FrontPlace {
@@ -96,7 +96,8 @@ export async function openSession(
     tools: CATALOG_TOOLS,
     project,
     onlyTools: options.tools,
-    ...(host ? { host } : {}),
+    // Without a shared host, the session makes its own once a tool needs it.
+    host: host ?? catalogProjectHost,
   });
   // Fail fast on an unknown context or mode named on the command line.
   session.activeTools();

@@ -53,38 +53,7 @@ export interface SymbolNode {
   children: SymbolNode[];
 }
 
-/** LSP SymbolKind names as Serena prints them (`SymbolKind(k).name`). */
-export const SYMBOL_KIND_NAMES: readonly string[] = [
-  "",
-  "File",
-  "Module",
-  "Namespace",
-  "Package",
-  "Class",
-  "Method",
-  "Property",
-  "Field",
-  "Constructor",
-  "Enum",
-  "Interface",
-  "Function",
-  "Variable",
-  "Constant",
-  "String",
-  "Number",
-  "Boolean",
-  "Array",
-  "Object",
-  "Key",
-  "Null",
-  "EnumMember",
-  "Struct",
-  "Event",
-  "Operator",
-  "TypeParameter",
-];
-
-/** Named constants for the kinds our logic cares about. */
+/** LSP SymbolKind numbers by name, in number order (the one table of kinds). */
 export const SymbolKind = {
   File: 1,
   Module: 2,
@@ -100,8 +69,22 @@ export const SymbolKind = {
   Function: 12,
   Variable: 13,
   Constant: 14,
+  String: 15,
+  Number: 16,
+  Boolean: 17,
+  Array: 18,
+  Object: 19,
+  Key: 20,
+  Null: 21,
+  EnumMember: 22,
   Struct: 23,
+  Event: 24,
+  Operator: 25,
+  TypeParameter: 26,
 } as const;
+
+/** LSP SymbolKind names as Serena prints them (`SymbolKind(k).name`), indexed by number. */
+export const SYMBOL_KIND_NAMES: readonly string[] = ["", ...Object.keys(SymbolKind)];
 
 /** The name of a kind, e.g. 5 → "Class"; unknown kinds → "Kind<n>". */
 export function symbolKindName(kind: number): string {

@@ -2,7 +2,8 @@
  * C and C++ projects: found by `CMakeLists.txt`, or by a Makefile beside C/C++ sources. CMake
  * projects are configured and built by `ctest --build-and-test` in `.sextant/cmake-build` (one
  * command; the project's own build folders are left alone) and tested with CTest; Makefile
- * projects are built with `make -k` and tested with their `test` (or `check`) target.
+ * projects are built with `make -k` and tested with their `test` (or `check`) target. Finding
+ * them is detect.ts's.
  * @module
  */
 import { join } from "node:path";
@@ -13,24 +14,6 @@ import type { Diagnostic, TestSummary } from "./types.ts";
 
 /** The build folder of CMake projects, inside the project's (always ignored) `.sextant`. */
 export const CMAKE_BUILD_DIR = ".sextant/cmake-build";
-
-/** Root files that make a project a C/C++ one for check_project and test_project. */
-export const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
-const C_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx)$/i;
-
-/** Whether `dir` or its `src` folder holds a C or C++ source file. */
-export function hasCSources(dir: string): boolean {
-  for (const folder of [dir, join(dir, "src")]) {
-    try {
-      for (const entry of Deno.readDirSync(folder)) {
-        if (entry.isFile && C_SOURCE.test(entry.name)) return true;
-      }
-    } catch {
-      // No such folder.
-    }
-  }
-  return false;
-}
 
 /** A C plan: the command and how to read its output (the callers add their own fields). */
 export interface CCommand {

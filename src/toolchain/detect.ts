@@ -6,9 +6,26 @@
  */
 import { basename, delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hasCSources, MAKEFILES } from "./c.ts";
 import { pathExists } from "./paths.ts";
 import type { ToolchainId } from "./types.ts";
+
+/** Root files that make a project a C/C++ one for check_project and test_project. */
+export const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
+const C_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx)$/i;
+
+/** Whether `dir` or its `src` folder holds a C or C++ source file. */
+export function hasCSources(dir: string): boolean {
+  for (const folder of [dir, join(dir, "src")]) {
+    try {
+      for (const entry of Deno.readDirSync(folder)) {
+        if (entry.isFile && C_SOURCE.test(entry.name)) return true;
+      }
+    } catch {
+      // No such folder.
+    }
+  }
+  return false;
+}
 
 /** A toolchain found in a project, with the file that shows it. */
 export interface DetectedToolchain {

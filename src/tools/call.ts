@@ -8,7 +8,7 @@
 import { z } from "../deps.ts";
 import { describeError, ToolError } from "../errors.ts";
 import { log } from "../log.ts";
-import { limitAnswer } from "../mcp/limit.ts";
+import { limitAnswer } from "./limit.ts";
 import type { Session } from "../session.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "./tool.ts";
 import {

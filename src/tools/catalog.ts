@@ -11,6 +11,7 @@
  * @module
  */
 import type { McpTool } from "../deps_start.ts";
+import type { ProjectHost } from "../project_host.ts";
 import type { Marker, Tool } from "./tool.ts";
 import catalog from "./catalog.json" with { type: "json" };
 
@@ -30,14 +31,31 @@ export interface CatalogEntry {
 
 let loaded: ReadonlyMap<string, Tool> | null = null;
 let loading: Promise<ReadonlyMap<string, Tool>> | null = null;
+let hostModule: typeof import("../project_host.ts") | null = null;
 
-/** Load the registry (every tool family) once; the catalog entries then stand for the tools. */
+/**
+ * Load the registry (every tool family) and the project services the tools reach, once; the
+ * catalog entries then stand for the tools.
+ */
 export function preloadTools(): Promise<ReadonlyMap<string, Tool>> {
-  loading ??= import("./mod.ts").then((mod) => {
-    loaded = new Map(mod.ALL_TOOLS.map((tool) => [tool.name, tool]));
-    return loaded;
-  });
+  loading ??= Promise.all([import("./mod.ts"), import("../project_host.ts")]).then(
+    ([mod, host]) => {
+      hostModule = host;
+      loaded = new Map(mod.ALL_TOOLS.map((tool) => [tool.name, tool]));
+      return loaded;
+    },
+  );
   return loading;
+}
+
+/**
+ * A new project host, for a session built on the catalog that has a host of its own
+ * (`SessionOptions.host`). A session calls it when a tool first asks for a project's services;
+ * the catalog loaded that tool's module, and the host's with it, before running it.
+ */
+export function catalogProjectHost(): ProjectHost {
+  if (!hostModule) throw new Error("The project services are not loaded yet (preloadTools)");
+  return new hostModule.ProjectHost();
 }
 
 /** Whether the registry has been loaded in this process. */

@@ -88,9 +88,6 @@ import { restartLanguageServer } from "./symbols/restart_language_server.ts";
 import { safeDeleteSymbol } from "./symbols/safe_delete_symbol.ts";
 import { findSymbolUsages, getSymbolInfo } from "./symbols/symbol_info.ts";
 import type { Tool } from "./tool.ts";
-// Loading the tools loads the project services they reach through `session.services()`: a
-// session given no host makes its own from this module (session.ts provideProjectHost).
-import "../service/projects.ts";
 import { checkProject } from "./toolchain/check_project.ts";
 import { executeShellCommand } from "./toolchain/execute_shell_command.ts";
 import { dependencyGraph, projectInfoTool } from "./toolchain/project_info.ts";

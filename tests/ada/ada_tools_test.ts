@@ -8,12 +8,8 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { type FileTree, toolHarness } from "../helpers/tool_ctx.ts";
 import { parseGpr } from "../../src/toolchain/ada/gpr.ts";
-import {
-  isSubprogram,
-  parseSpec,
-  type SubprogramDecl,
-  type UnitDecl,
-} from "../../src/toolchain/ada/spec.ts";
+import { isSubprogram, type SubprogramDecl, type UnitDecl } from "../../src/toolchain/ada/spec.ts";
+import { parseSpec } from "../../src/toolchain/ada/spec_parser.ts";
 import { generateBody } from "../../src/toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName, unitOfFileName } from "../../src/toolchain/ada/units.ts";
 import { findExecutable } from "../../src/toolchain/detect.ts";

@@ -219,5 +219,7 @@ Deno.test("hook: its module graph stays small (no MCP SDK, no zod, no tools)", a
   for (const heavy of ["modelcontextprotocol", "zod", "/src/tools/", "vscode-jsonrpc"]) {
     assert(!specifiers.some((s) => s.includes(heavy)), `hook.ts loads ${heavy}`);
   }
-  assert(specifiers.length <= 6, specifiers.join("\n"));
+  // hook.ts, hook_rules.ts, the table of source extensions, the options' type, log.ts, node:path
+  // and jsonc-parser.
+  assert(specifiers.length <= 7, specifiers.join("\n"));
 });

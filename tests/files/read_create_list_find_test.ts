@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { tooLongMessage } from "../../src/mcp/limit.ts";
+import { tooLongMessage } from "../../src/tools/limit.ts";
 import { createTextFile } from "../../src/tools/files/create_text_file.ts";
 import { findFile } from "../../src/tools/files/find_file.ts";
 import { listDir } from "../../src/tools/files/list_dir.ts";

@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { globMatcher, searchForPattern } from "../../src/tools/files/search_for_pattern.ts";
-import { tooLongMessage } from "../../src/mcp/limit.ts";
+import { tooLongMessage } from "../../src/tools/limit.ts";
 import { formatMatch } from "../../src/tools/shared/matches.ts";
 import { fixtureTree } from "../helpers/symbols.ts";
 

@@ -8,9 +8,10 @@ import { dirname, join } from "node:path";
 import { z } from "../../src/deps.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
-import { limitAnswer } from "../../src/mcp/limit.ts";
+import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { recordCall } from "../../scripts/language_matrix_lib.ts";
@@ -88,7 +89,12 @@ export async function toolHarness(
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const project = Project.open(root, settings);
-  const session = new Session({ settings, tools: ALL_TOOLS, project });
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: ALL_TOOLS,
+    project,
+  });
   const controller = new AbortController();
   const ctx: ToolContext = {
     session,

@@ -9,8 +9,8 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { fixtureProject, hasServer, liveInGroup, skipUnless } from "../helpers/lsp.ts";
 import type { ManagedServer } from "../../src/lsp/server.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 // A session makes its project host from here (the tools' registry loads it in Sextant).
-import "../../src/service/projects.ts";
 
 const pyright = hasServer("pyright-langserver");
 
@@ -54,7 +54,12 @@ Deno.test({
   ignore: skipUnless(pyright, "pyright pool tests"),
   async fn() {
     await using fx = await fixtureProject("python");
-    const session = new Session({ settings: fx.project.settings, tools: [], project: fx.project });
+    const session = new Session({
+      host: () => new ProjectHost(),
+      settings: fx.project.settings,
+      tools: [],
+      project: fx.project,
+    });
     const pool = session.services(fx.project).pool;
     assert(session.services(fx.project).pool === pool, "the same pool for the same project");
     assert(pool.handles("app.py") && !pool.handles("README"));

@@ -23,9 +23,10 @@ import {
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { type JSONRPCMessage, z } from "../../src/deps.ts";
 import { createServer, describeTool } from "../../src/mcp/server.ts";
-import { limitAnswer, tooLongMessage } from "../../src/mcp/limit.ts";
+import { limitAnswer, tooLongMessage } from "../../src/tools/limit.ts";
 import { DenoStdioTransport } from "../../src/mcp/stdio.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { defineTool, type Tool } from "../../src/tools/tool.ts";
 import { ToolError } from "../../src/errors.ts";
@@ -265,7 +266,12 @@ Deno.test("server: the project's default_max_tool_answer_chars applies", async (
   await using h = await toolHarness({ "big.txt": "b".repeat(50) }, {
     projectConfig: { default_max_tool_answer_chars: 20 },
   });
-  const session = new Session({ settings: settings(), tools: ALL_TOOLS, project: h.project });
+  const session = new Session({
+    settings: settings(),
+    tools: ALL_TOOLS,
+    project: h.project,
+    host: () => new ProjectHost(),
+  });
   await using c = await connectTo(session);
   const r = await c.client.callTool({ name: "read_file", arguments: { relative_path: "big.txt" } });
   assertEquals(text(r), tooLongMessage(50));

@@ -15,6 +15,7 @@ import type { ServerPool } from "../../src/lsp/pool.ts";
 import { Project } from "../../src/project/project.ts";
 import { Workspace } from "../../src/project/workspace.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { getCurrentConfig } from "../../src/tools/session/config.ts";
 import { manageProjects } from "../../src/tools/session/manage_projects.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
@@ -104,7 +105,7 @@ Deno.test("manage_projects: the first one loaded becomes active; removing the ac
   await using one = await tempDir();
   await using two = await tempDir();
   await writeTree(one.path, { "a.txt": "x\n" });
-  const session = new Session({ settings, tools: ALL_TOOLS });
+  const session = new Session({ host: () => new ProjectHost(), settings, tools: ALL_TOOLS });
   let notified = 0;
   session.onToolsChanged = () => notified++;
   const ctx: ToolContext = {

@@ -12,6 +12,7 @@ import {
   writeMemory,
 } from "../../src/tools/session/memories.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 
@@ -250,7 +251,12 @@ Deno.test("edit_memory follows replace_content's rules", async () => {
 
 Deno.test("memory tools need an active project", async () => {
   const settings = structuredClone(DEFAULT_SETTINGS) as Settings;
-  const session = new Session({ settings, tools: ALL_TOOLS, project: null });
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: ALL_TOOLS,
+    project: null,
+  });
   const ctx = {
     session,
     project: () => session.requireProject(),

@@ -15,6 +15,7 @@ import {
 } from "../../src/prompts/workflow.ts";
 import { systemPrompt } from "../../src/prompts/system.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";
 import { executeShellCommand } from "../../src/tools/toolchain/execute_shell_command.ts";
 import type { Tool, ToolContext } from "../../src/tools/tool.ts";
@@ -57,6 +58,7 @@ async function setup(
     ...(dir ? { projectRoot: dir.root } : {}),
   });
   const session = new Session({
+    host: () => new ProjectHost(),
     settings,
     tools: TOOLS,
     project: dir ? Project.open(dir.root, settings) : null,

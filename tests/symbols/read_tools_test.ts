@@ -8,6 +8,7 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import { Project } from "../../src/project/project.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { parseNamePath } from "../../src/symbols/name_path.ts";
@@ -19,7 +20,7 @@ import {
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
-import { tooLongMessage } from "../../src/mcp/limit.ts";
+import { tooLongMessage } from "../../src/tools/limit.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");
@@ -350,7 +351,12 @@ Deno.test({
       "src/shapes.ts",
     ]);
     const project = Project.open(h.root, h.project.settings);
-    const session = new Session({ settings: h.session.settings, tools: ALL_TOOLS, project });
+    const session = new Session({
+      host: () => new ProjectHost(),
+      settings: h.session.settings,
+      tools: ALL_TOOLS,
+      project,
+    });
     try {
       const index = session.services(project).symbols;
       const found = await index.find(parseNamePath("rounded"), {}, {

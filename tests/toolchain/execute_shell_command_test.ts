@@ -4,9 +4,10 @@ import { call, connect, tempProject } from "../helpers/mcp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
-import { limitAnswer } from "../../src/mcp/limit.ts";
+import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
 import { Session } from "../../src/session.ts";
+import { ProjectHost } from "../../src/project_host.ts";
 import {
   executeShellCommand,
   fitShellJson,
@@ -81,6 +82,7 @@ async function shellSetup(
     overrides: cli,
   });
   const session = new Session({
+    host: () => new ProjectHost(),
     settings: globalSettings,
     tools: [executeShellCommand],
     project: Project.open(project.root, projectSettings),
@@ -292,7 +294,11 @@ Deno.test("fitShellJson fits even output that JSON escaping inflates", () => {
 
 Deno.test("shell: needs an active project when enabled", async () => {
   const settings = await loadSettings({ globalFile: null, overrides: { enable_shell: true } });
-  const session = new Session({ settings, tools: [executeShellCommand] });
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: [executeShellCommand],
+  });
   const ctx: ToolContext = {
     session,
     project: () => session.requireProject(),

@@ -4,6 +4,7 @@
  * @module
  */
 import { extname } from "node:path";
+import { extensionsOf, type SourceLanguageName } from "../../project/source_languages.ts";
 
 /** A grammar of `tree-sitter-wasms` the index uses. */
 export type GrammarId =
@@ -18,32 +19,23 @@ export type GrammarId =
   | "bash"
   | "java";
 
-const BY_EXTENSION: Readonly<Record<string, GrammarId>> = {
-  ".ts": "typescript",
-  ".mts": "typescript",
-  ".cts": "typescript",
-  ".tsx": "tsx",
-  ".js": "javascript",
-  ".jsx": "javascript",
-  ".mjs": "javascript",
-  ".cjs": "javascript",
-  ".py": "python",
-  ".pyi": "python",
-  ".rs": "rust",
-  ".go": "go",
-  ".c": "c",
+/** Which grammar reads each extension (project/source_languages.ts lists the extensions). */
+const BY_EXTENSION: Readonly<Record<string, GrammarId>> = Object.fromEntries([
+  ...extensionsOf("typescript").map((e) => [e, e === ".tsx" ? "tsx" : "typescript"] as const),
+  ...grammar("javascript", "javascript"),
+  ...grammar("python", "python"),
+  ...grammar("rust", "rust"),
+  ...grammar("go", "go"),
   // Headers may be C or C++; the C++ grammar reads both.
-  ".h": "cpp",
-  ".cc": "cpp",
-  ".cpp": "cpp",
-  ".cxx": "cpp",
-  ".hpp": "cpp",
-  ".hh": "cpp",
-  ".hxx": "cpp",
-  ".sh": "bash",
-  ".bash": "bash",
-  ".java": "java",
-};
+  ...extensionsOf("c").map((e) => [e, e === ".h" ? "cpp" : "c"] as const),
+  ...grammar("cpp", "cpp"),
+  ...grammar("bash", "bash"),
+  ...grammar("java", "java"),
+]);
+
+function grammar(language: SourceLanguageName, id: GrammarId): Array<readonly [string, GrammarId]> {
+  return extensionsOf(language).map((e) => [e, id] as const);
+}
 
 /** Every grammar the index uses. */
 export const GRAMMAR_IDS: readonly GrammarId[] = [

@@ -5,7 +5,8 @@
  * @module
  */
 import { LineIndex, type Token, tokenize } from "./lexer.ts";
-import { type Decl, isSubprogram, parseSpec, type SubprogramDecl } from "./spec.ts";
+import { type Decl, isSubprogram, type SubprogramDecl } from "./spec.ts";
+import { parseSpec } from "./spec_parser.ts";
 
 /** A subprogram (or entry) body, or a subprogram declaration, at a place in a file. */
 export interface Located {

@@ -2,11 +2,9 @@
  * What an Ada specification declares that needs a body: subprogram declarations (with their
  * profiles cut verbatim from the source), entries, nested packages, protected and task units, and
  * what completes a declaration without a body (abstract, null, expression functions, renamings,
- * instantiations, imports). The parser itself is in spec_parser.ts.
+ * instantiations, imports). The parser, and `parseSpec`, are in spec_parser.ts.
  * @module
  */
-import { SpecParser } from "./spec_parser.ts";
-import { tokenize } from "./lexer.ts";
 
 /** A procedure or function declaration. */
 export interface SubprogramDecl {
@@ -79,19 +77,6 @@ export interface ParsedSpec {
   isPrivate: boolean;
   /** Things the agent should know (generic formal parts skipped, ...). */
   notes: string[];
-}
-
-/**
- * Parse an Ada specification (.ads) into the declarations that need or have bodies.
- *
- * @example
- * ```ts
- * const spec = parseSpec("package P is\n   procedure Run (X : Integer);\nend P;\n");
- * spec.unit?.kind; // "package"
- * ```
- */
-export function parseSpec(source: string): ParsedSpec {
-  return new SpecParser(source, tokenize(source)).parseUnit();
 }
 
 /** Whether a declaration (or anything nested in it) needs a body. */

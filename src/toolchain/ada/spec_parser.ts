@@ -17,6 +17,19 @@ import {
   type UnitDecl,
 } from "./spec.ts";
 
+/**
+ * Parse an Ada specification (.ads) into the declarations that need or have bodies.
+ *
+ * @example
+ * ```ts
+ * const spec = parseSpec("package P is\n   procedure Run (X : Integer);\nend P;\n");
+ * spec.unit?.kind; // "package"
+ * ```
+ */
+export function parseSpec(source: string): ParsedSpec {
+  return new SpecParser(source, tokenize(source)).parseUnit();
+}
+
 /** Reads one specification's tokens. */
 export class SpecParser {
   #pos = 0;

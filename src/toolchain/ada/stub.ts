@@ -152,7 +152,7 @@ class BodyWriter {
  *
  * @example
  * ```ts
- * import { parseSpec } from "./spec.ts";
+ * import { parseSpec } from "./spec_parser.ts";
  * const body = generateBody(parseSpec("package P is\n   procedure Run;\nend P;\n"));
  * body.code; // "package body P is\n\n   procedure Run is\n   begin\n ..."
  * ```

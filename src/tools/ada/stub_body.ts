@@ -6,7 +6,7 @@ import { basename, posix } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { chooseGpr } from "../../toolchain/ada/project.ts";
-import { parseSpec } from "../../toolchain/ada/spec.ts";
+import { parseSpec } from "../../toolchain/ada/spec_parser.ts";
 import { generateBody } from "../../toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName } from "../../toolchain/ada/units.ts";
 import { DEFAULT_NAMING } from "../../toolchain/ada/units.ts";

@@ -14,7 +14,7 @@ import {
 import { globMatcher } from "./search_for_pattern.ts";
 import { editFile, writeFiles } from "../shared/write.ts";
 import { defineTool, SUCCESS_RESULT, type ToolAnswer } from "../tool.ts";
-import { limitAnswer } from "../../mcp/limit.ts";
+import { limitAnswer } from "../limit.ts";
 import { toJson } from "../shared/json.ts";
 import type { TextFormat } from "../../edit/text_file.ts";
 import { maxAnswerChars } from "../shared/params.ts";

@@ -7,7 +7,7 @@ import { picomatch, z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { decodeText } from "../../edit/text_file.ts";
 import { compilePattern } from "../../edit/replace.ts";
-import { isCodeFile } from "../../project/languages.ts";
+import { isCodeFile } from "../../project/source_languages.ts";
 import type { Project } from "../../project/project.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

@@ -6,8 +6,8 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { apiFacades, apiOverview, hiddenApi, selectFacades } from "../../repl/api.ts";
-import { replWorker } from "../../repl/host.ts";
+import { apiFacades, apiOverview, hiddenApi, selectFacades } from "./facades.ts";
+import { replWorker } from "./cell_runner.ts";
 import { defineTool } from "../tool.ts";
 
 const DESCRIPTION = [

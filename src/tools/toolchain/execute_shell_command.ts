@@ -10,7 +10,7 @@ import { ToolError } from "../../errors.ts";
 import { CappedOutput, runGroup } from "../../process.ts";
 import type { Session } from "../../session.ts";
 import { defineTool, type ToolAnswer } from "../tool.ts";
-import { shortenedAnswer } from "../../mcp/limit.ts";
+import { shortenedAnswer } from "../limit.ts";
 import { ENABLE_SHELL_HINT, maxAnswerChars } from "../shared/params.ts";
 
 /** Bytes kept per output stream; beyond that the middle is dropped (head and tail stay). */

@@ -7,12 +7,12 @@
  * worker; the next cell gets a fresh one.
  * @module
  */
-import type { Session } from "../session.ts";
-import { callTool } from "../tools/call.ts";
-import type { Tool } from "../tools/tool.ts";
-import { describeApi } from "./api.ts";
-import { CellSyntaxError, rewriteCell, type Rewritten } from "./rewrite.ts";
-import { workerUrl } from "./worker.ts";
+import type { Session } from "../../session.ts";
+import { callTool } from "../call.ts";
+import type { Tool } from "../tool.ts";
+import { describeApi } from "./facades.ts";
+import { CellSyntaxError, rewriteCell, type Rewritten } from "../../repl/rewrite.ts";
+import { workerUrl } from "../../repl/worker.ts";
 
 /** A cell's URL in a message or stack; Deno abbreviates long ones as `<start>......<end>`. */
 const DATA_URL = /data:application\/typescript;base64,([A-Za-z0-9+/=.]+)/g;
@@ -30,7 +30,7 @@ export interface RunOptions {
   session: Session;
   /** The tools the session exposes, by facade (what `s` offers). */
   facades: Record<string, string[]>;
-  /** Tools `s` leaves out, by facade, with the reason (see api.ts `hiddenApi`). */
+  /** Tools `s` leaves out, by facade, with the reason (see facades.ts `hiddenApi`). */
   hidden?: Record<string, Record<string, string>>;
   tools: readonly Tool[];
   timeoutSeconds: number;

@@ -1,20 +1,23 @@
 /**
  * The projects a Sextant process serves and what each one owns: its language-server pool, its
- * symbol index and its declaration index (tree-sitter, src/symbols/index/). One {@linkcode ProjectHost} per process holds them by project root, so every
- * session on the same folder shares one warm set of servers; sessions reach them through
- * `session.services(project)`.
+ * symbol lookup and its declaration index (tree-sitter, src/symbols/index/). One
+ * {@linkcode ProjectHost} per process holds them by project root, so every session on the same
+ * folder shares one warm set of servers; sessions reach them through `session.services(project)`.
+ *
+ * This module sits below the session (docs/ARCHITECTURE.md §1): it knows nothing of sessions or
+ * tools, and whoever builds a session hands it a host, or a factory of one (session.ts
+ * `SessionOptions.host`).
  *
  * A project whose last session let go of it keeps its servers for `projectIdleMs` (the shared
  * service keeps them warm for the next session; a one-session process stops them at once).
  * @module
  */
 import { realpathSync } from "node:fs";
-import { DeclarationIndex } from "../symbols/index/mod.ts";
-import { log } from "../log.ts";
-import { ServerPool } from "../lsp/pool.ts";
-import { SymbolLookup } from "../symbols/lookup.ts";
-import type { Project } from "../project/project.ts";
-import { provideProjectHost } from "../session.ts";
+import { DeclarationIndex } from "./symbols/index/mod.ts";
+import { log } from "./log.ts";
+import { ServerPool } from "./lsp/pool.ts";
+import { SymbolLookup } from "./symbols/lookup.ts";
+import type { Project } from "./project/project.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -195,6 +198,3 @@ export class ProjectHost {
     await Promise.allSettled(all.map((s) => s.dispose()));
   }
 }
-
-// A session given no host makes its own from here, once this module is loaded (session.ts).
-provideProjectHost(() => new ProjectHost());

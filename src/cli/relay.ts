@@ -11,13 +11,18 @@
  * @module
  */
 import { resolve } from "node:path";
-import type { CliOptions } from "../cli/args.ts";
-import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
-import { SEXTANT_ENV } from "../cli/permission_flags.ts";
+import type { CliOptions } from "../config/cli_options.ts";
+import { isDenoCli, type Launch, sextantLaunch } from "./launch.ts";
+import { SEXTANT_ENV } from "./permission_flags.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
-import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
-import { type Hello, jsonLine, LineReader, type Welcome } from "./protocol.ts";
+import {
+  allServicePaths,
+  readEndpoint,
+  type ServicePaths,
+  servicePaths,
+} from "../service/paths.ts";
+import { type Hello, jsonLine, LineReader, type Welcome } from "../service/protocol.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
 const START_WAIT_MS = 15_000;

@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { ToolAnswer } from "../tools/tool.ts";
+import type { ToolAnswer } from "./tool.ts";
 
 /** Serena's message for an answer of `length` characters over the limit. */
 export function tooLongMessage(length: number): string {

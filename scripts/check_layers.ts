@@ -1,0 +1,205 @@
+/**
+ * Fails when an import under src/ runs up the layers of docs/ARCHITECTURE.md §1, or when files
+ * import each other in a cycle. It reads the import lines of every module (tests excluded: a
+ * test may reach any layer) and needs no type information.
+ *
+ *     deno run --allow-read scripts/check_layers.ts
+ *
+ * `deno task check` runs it.
+ * @module
+ */
+import { dirname, join, normalize, relative } from "node:path";
+
+/**
+ * The layers, top first. A file may import its own layer and any layer below it, never one
+ * above. A file belongs to the first layer with a prefix of its path (relative to the
+ * repository); a prefix ending in `/` is a folder. Order the more specific prefixes first.
+ */
+export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
+  { name: "the entry point", paths: ["main.ts"] },
+  { name: "commands and the stdio front", paths: ["src/cli/"] },
+  { name: "the shared service", paths: ["src/service/"] },
+  { name: "MCP wiring", paths: ["src/mcp/"] },
+  {
+    // A session holds its tools and hands itself to them (ToolContext), and the prompts read
+    // the session: one layer.
+    name: "the session and its tools",
+    paths: ["src/session.ts", "src/tools/", "src/prompts/"],
+  },
+  { name: "code mode's sandbox", paths: ["src/repl/"] },
+  { name: "the project host", paths: ["src/project_host.ts"] },
+  { name: "symbol lookup", paths: ["src/symbols/lookup.ts", "src/symbols/queries.ts"] },
+  { name: "the declaration index", paths: ["src/symbols/index/"] },
+  { name: "the language-server engine and the toolchains", paths: ["src/lsp/", "src/toolchain/"] },
+  { name: "the symbol model", paths: ["src/symbols/"] },
+  { name: "projects", paths: ["src/project/"] },
+  { name: "settings", paths: ["src/config/"] },
+  { name: "editing primitives", paths: ["src/edit/"] },
+  {
+    name: "the base",
+    paths: [
+      "src/errors.ts",
+      "src/log.ts",
+      "src/process.ts",
+      "src/deps.ts",
+      "src/deps_start.ts",
+      "src/version.ts",
+    ],
+  },
+];
+
+/** One relative import of a module. */
+export interface Import {
+  from: string;
+  to: string;
+  line: number;
+  /** `import type`, or every name imported with `type`: nothing is loaded. */
+  typeOnly: boolean;
+  /** `import("...")`: loaded when the code runs, not with the module. */
+  dynamic: boolean;
+}
+
+const STATIC =
+  /^[ \t]*(import|export)\s+(type\s+)?([\w$*{},\s]*?)\s*from\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']/gm;
+const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+/** The relative imports of `path` (repository-relative), given its text. */
+export function importsOf(path: string, text: string): Import[] {
+  const out: Import[] = [];
+  const lineAt = (index: number) => text.slice(0, index).split("\n").length;
+  const target = (spec: string) => normalize(join(dirname(path), spec));
+  for (const m of text.matchAll(STATIC)) {
+    const spec = m[4] ?? m[5]!;
+    if (!spec.startsWith(".")) continue;
+    const names = m[3]?.trim() ?? "";
+    const braces = /^\{([^}]*)\}$/.exec(names);
+    const allTyped = braces !== null &&
+      braces[1]!.split(",").map((s) => s.trim()).filter(Boolean).every((s) =>
+        s.startsWith("type ")
+      );
+    out.push({
+      from: path,
+      to: target(spec),
+      line: lineAt(m.index!),
+      typeOnly: m[2] !== undefined || allTyped,
+      dynamic: false,
+    });
+  }
+  for (const m of text.matchAll(DYNAMIC)) {
+    if (!m[1]!.startsWith(".")) continue;
+    out.push({
+      from: path,
+      to: target(m[1]!),
+      line: lineAt(m.index!),
+      typeOnly: false,
+      dynamic: true,
+    });
+  }
+  return out;
+}
+
+/** The index in {@linkcode LAYERS} of a file, or -1 when it is in none. */
+export function layerOf(path: string): number {
+  return LAYERS.findIndex((layer) =>
+    layer.paths.some((p) => p.endsWith("/") ? path.startsWith(p) : path === p)
+  );
+}
+
+/** The imports that run up the layers, and the files in no layer. */
+export function upwardImports(imports: readonly Import[]): string[] {
+  const problems: string[] = [];
+  for (const i of imports) {
+    const from = layerOf(i.from);
+    const to = layerOf(i.to);
+    if (from === -1) problems.push(`${i.from} is in no layer (add it to LAYERS)`);
+    else if (to === -1) problems.push(`${i.from}:${i.line} imports ${i.to}, which is in no layer`);
+    else if (to < from) {
+      problems.push(
+        `${i.from}:${i.line} imports ${i.to}: "${LAYERS[from]!.name}" may not import ` +
+          `"${LAYERS[to]!.name}", a layer above it`,
+      );
+    }
+  }
+  return [...new Set(problems)];
+}
+
+/**
+ * The import cycles between files: each set of files that load each other (a strongly
+ * connected component of the static value imports). Type-only imports are checked against the
+ * layers but do not count here: a session holds its tools and hands itself to them, so
+ * session.ts and tools/tool.ts name each other's types, which loads nothing. Dynamic imports do
+ * not count either: they load later, on purpose (that is how `initialize` is answered without
+ * the tools).
+ */
+export function importCycles(imports: readonly Import[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const i of imports) {
+    if (i.dynamic || i.typeOnly || i.from === i.to) continue;
+    const list = edges.get(i.from) ?? [];
+    if (!list.includes(i.to)) list.push(i.to);
+    edges.set(i.from, list);
+  }
+  // Tarjan's strongly connected components; a component of two or more files is a cycle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+async function sourceFiles(root: string, dir: string, out: string[] = []): Promise<string[]> {
+  for await (const entry of Deno.readDir(join(root, dir))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) await sourceFiles(root, path, out);
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+if (import.meta.main) {
+  const root = relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
+  const files = ["main.ts", ...(await sourceFiles(root, "src")).sort()];
+  const imports: Import[] = [];
+  for (const file of files) {
+    imports.push(...importsOf(file, await Deno.readTextFile(join(root, file))));
+  }
+  const upward = upwardImports(imports);
+  const cycles = importCycles(imports);
+  for (const problem of upward) console.error(`upward import: ${problem}`);
+  for (const cycle of cycles) console.error(`import cycle: ${cycle.join(" <-> ")}`);
+  if (upward.length > 0 || cycles.length > 0) {
+    console.error(
+      `${upward.length} upward imports, ${cycles.length} import cycles ` +
+        "(the layers: scripts/check_layers.ts LAYERS, docs/ARCHITECTURE.md §1)",
+    );
+    Deno.exit(1);
+  }
+  console.log(`layers: ${files.length} modules, ${imports.length} imports, none upward, no cycle`);
+}

@@ -1,0 +1,107 @@
+/**
+ * What every grammar's rules share: the declaration a rule finds ({@linkcode Found}), the rule's
+ * type, the per-file state that marks a file not exact ({@linkcode unmodelled}), and the kind
+ * numbers. The walk that applies the rules is `../extract.ts`.
+ * @module
+ */
+import type { Node } from "npm:web-tree-sitter@0.25.10";
+import { SymbolKind } from "../../model.ts";
+
+/** One declaration found by a rule. */
+export interface Found {
+  name: string;
+  kind: number;
+  /** The whole declaration (body range). */
+  node: Node;
+  /** The identifier (selection range). */
+  nameNode: Node;
+  /**
+   * A member of the enclosing class declared from inside a method (Python's `self.x = ...`):
+   * listed once among the class's children, as pyright does.
+   */
+  member?: boolean;
+  /** Where the body range starts and ends, when not at the node's own ends. */
+  from?: Node | undefined;
+  to?: Node | undefined;
+  /** The selection range starts where the body range starts (tsserver's callbacks). */
+  selectAtStart?: boolean;
+  /** Nothing nested in the node is listed (tsserver lists no members of a type alias). */
+  leaf?: boolean;
+  /** What is nested in the node belongs to the enclosing declaration, not to this one. */
+  detached?: boolean;
+  /**
+   * A function or method that may be overloaded: tsserver gives one navigation item for all
+   * declarations of the name, with the name's position of the first, so the later ones'
+   * selection range is their whole range.
+   */
+  overload?: boolean;
+  /** Not listed when nothing is nested in it (tsserver's anonymous `<function>`). */
+  dropIfEmpty?: boolean;
+  /** What overloads share, when not just the name (tsserver merges no static with instance). */
+  overloadKey?: string;
+}
+
+/** A rule's answer for a node that declares nothing and holds nothing the server lists. */
+export const SKIP: unique symbol = Symbol("skip");
+
+/**
+ * A rule sees a node of its type and the kind of the enclosing declaration (0: top level); it
+ * returns what the node declares (its children are visited after), null (nothing; the children
+ * are visited), or {@linkcode SKIP} (nothing, nor in the children).
+ */
+export type Rule = (node: Node, parentKind: number) => Found[] | Found | null | typeof SKIP;
+
+/**
+ * Whether the file being extracted holds only what the rules model exactly (see
+ * {@linkcode extractFile}); a rule that meets a construct whose listing by the server it does
+ * not reproduce calls {@linkcode unmodelled}. Extraction is synchronous, so one flag serves.
+ */
+let exact = true;
+
+/** Where the reasons of the file being extracted go, when asked for (see {@linkcode extractFile}). */
+let reasons: Set<string> | null = null;
+
+/**
+ * The file holds a construct the rules do not model. `why` names it (a rule used as is names its
+ * node type); it is recorded only when the caller asked for reasons.
+ */
+export function unmodelled(why?: string | Node): null {
+  exact = false;
+  if (reasons !== null) reasons.add(typeof why === "string" ? why : why?.type ?? "unnamed");
+  return null;
+}
+
+/**
+ * Starts a file: it is exact until a rule calls {@linkcode unmodelled}; `why`, when given,
+ * collects the reasons.
+ */
+export function beginFile(why: Set<string> | null): void {
+  exact = true;
+  reasons = why;
+}
+
+/** Ends a file: forgets its reasons sink and its per-parent member names. */
+export function endFile(): void {
+  reasons = null;
+  memberNames.clear();
+}
+
+/** Whether the file being (or last) extracted held only modelled constructs. */
+export function fileExact(): boolean {
+  return exact;
+}
+
+/** LSP SymbolKind numbers (the one table, `../../model.ts`). */
+export const K = SymbolKind;
+
+export function named(node: Node, kind: number, field = "name"): Found | null {
+  const nameNode = node.childForFieldName(field);
+  return nameNode ? { name: nameNode.text, kind, node, nameNode } : null;
+}
+
+/**
+ * Names of the members seen so far per parent node (by node id), for the file being extracted:
+ * tsserver merges same-named properties of one object literal, class or interface, but not of
+ * two, so a second one in the same parent is unmodelled.
+ */
+export const memberNames = new Map<number, Set<string>>();
