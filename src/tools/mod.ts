@@ -27,7 +27,7 @@ import { stubBody } from "./ada/stub_body.ts";
 import { createTextFile } from "./files/create_text_file.ts";
 import { editTool } from "./files/edit.ts";
 import { findFile } from "./files/find_file.ts";
-import { deleteLines, insertAtLine, replaceLines } from "./files/line_tools.ts";
+import { deleteLines, insertAtLine, replaceLines } from "./files/replace_lines.ts";
 import { listDir } from "./files/list_dir.ts";
 import { readFile } from "./files/read_file.ts";
 import { renameFile } from "./files/rename_file.ts";
@@ -52,7 +52,7 @@ import { hover } from "./ide/hover.ts";
 import { renameAtPosition } from "./ide/rename_at_position.ts";
 import { workspaceSymbols } from "./ide/workspace_symbols.ts";
 import { activateProject, removeProject } from "./session/activate_project.ts";
-import { getCurrentConfig, switchModes } from "./session/config.ts";
+import { getCurrentConfig, switchModes } from "./session/get_current_config.ts";
 import { manageProjects } from "./session/manage_projects.ts";
 import {
   deleteMemory,
@@ -61,7 +61,7 @@ import {
   readMemory,
   renameMemory,
   writeMemory,
-} from "./session/memories.ts";
+} from "./session/write_memory.ts";
 import {
   checkOnboardingPerformed,
   initialInstructions,
@@ -71,7 +71,7 @@ import {
   thinkAboutCollectedInformation,
   thinkAboutTaskAdherence,
   thinkAboutWhetherYouAreDone,
-} from "./session/workflow.ts";
+} from "./session/onboarding.ts";
 import { repl } from "./repl/repl.ts";
 import { aliasTool } from "./shared/alias.ts";
 import { findImplementations, findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
@@ -86,7 +86,7 @@ import {
 } from "./symbols/replace_symbol_body.ts";
 import { restartLanguageServer } from "./symbols/restart_language_server.ts";
 import { safeDeleteSymbol } from "./symbols/safe_delete_symbol.ts";
-import { findSymbolUsages, getSymbolInfo } from "./symbols/symbol_info.ts";
+import { findSymbolUsages, getSymbolInfo } from "./symbols/get_symbol_info.ts";
 import type { Tool } from "./tool.ts";
 // Loading the tools loads the project services they reach through `session.services()`: a
 // session given no host makes its own from this module (session.ts provideProjectHost).

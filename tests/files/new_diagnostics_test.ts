@@ -16,7 +16,7 @@ import {
 } from "../../src/tools/shared/new_diagnostics.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
-import { insertAtLine } from "../../src/tools/files/line_tools.ts";
+import { insertAtLine } from "../../src/tools/files/replace_lines.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 

@@ -11,7 +11,7 @@ import {
   unregisterProject,
 } from "../../src/config/global_config.ts";
 import { Session } from "../../src/session.ts";
-import { getCurrentConfig, switchModes } from "../../src/tools/session/config.ts";
+import { getCurrentConfig, switchModes } from "../../src/tools/session/get_current_config.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";
 import type { Tool, ToolContext } from "../../src/tools/tool.ts";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"

@@ -10,7 +10,7 @@ import {
   readMemory,
   renameMemory,
   writeMemory,
-} from "../../src/tools/session/memories.ts";
+} from "../../src/tools/session/write_memory.ts";
 import { Session } from "../../src/session.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";

@@ -27,7 +27,7 @@ import {
   thinkAboutCollectedInformation,
   thinkAboutTaskAdherence,
   thinkAboutWhetherYouAreDone,
-} from "../../src/tools/session/workflow.ts";
+} from "../../src/tools/session/onboarding.ts";
 
 /** Every tool of this issue plus the registry's, once each (whether or not registered yet). */
 const TOOLS: Tool[] = [

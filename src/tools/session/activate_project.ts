@@ -14,7 +14,7 @@ import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { readManualReminder } from "../../prompts/workflow.ts";
-import { memoriesOf } from "./memories.ts";
+import { memoriesOf } from "./write_memory.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
   openProject,
@@ -23,7 +23,7 @@ import {
   registeredAt,
   stopProjectServers,
 } from "../shared/projects.ts";
-import { isActive } from "./config.ts";
+import { isActive } from "./get_current_config.ts";
 
 interface Target {
   entry: RegisteredProject;

@@ -31,7 +31,7 @@ import { toJson } from "../shared/json.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { listedIn } from "../shared/alias.ts";
 import { forProject, selectProject } from "../shared/projects.ts";
-import { baseNamePath, resolveSymbol, type SymbolGroup } from "./symbol_info.ts";
+import { baseNamePath, resolveSymbol, type SymbolGroup } from "./get_symbol_info.ts";
 
 /** Contexts that list seed 000's parameters (every context accepts them). */
 const SEED_CONTEXTS = ["devtools"];

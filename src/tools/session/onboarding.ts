@@ -15,7 +15,7 @@ import {
   THINK_ABOUT_TASK_ADHERENCE,
   THINK_ABOUT_WHETHER_YOU_ARE_DONE,
 } from "../../prompts/workflow.ts";
-import { memoriesOf } from "./memories.ts";
+import { memoriesOf } from "./write_memory.ts";
 import { activationMessageOnce } from "./activate_project.ts";
 import { defineTool, type Tool, type ToolContext } from "../tool.ts";
 
