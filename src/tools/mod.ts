@@ -31,7 +31,8 @@ import { deleteLines, insertAtLine, replaceLines } from "./files/replace_lines.t
 import { listDir } from "./files/list_dir.ts";
 import { readFile } from "./files/read_file.ts";
 import { renameFile } from "./files/rename_file.ts";
-import { replaceContentTool, replaceInFiles } from "./files/replace_content.ts";
+import { replaceContentTool } from "./files/replace_content.ts";
+import { replaceInFiles } from "./files/replace_in_files.ts";
 import { searchForPattern } from "./files/search_for_pattern.ts";
 import { callHierarchy } from "./ide/call_hierarchy.ts";
 import { typeHierarchy } from "./ide/type_hierarchy.ts";
@@ -41,12 +42,14 @@ import {
   listCodeActions,
   refreshCodeActions,
 } from "./ide/code_actions.ts";
-import { completions, signatureHelp } from "./ide/completions.ts";
+import { completions } from "./ide/completions.ts";
+import { signatureHelp } from "./ide/signature_help.ts";
 import { diagnostics } from "./ide/diagnostics.ts";
 import { documentSymbols } from "./ide/document_symbols.ts";
 import { findReferences } from "./ide/find_references.ts";
 import { formatFile } from "./ide/format_file.ts";
-import { getDiagnosticsForFile, getDiagnosticsForSymbol } from "./ide/get_diagnostics_for_file.ts";
+import { getDiagnosticsForFile } from "./ide/get_diagnostics_for_file.ts";
+import { getDiagnosticsForSymbol } from "./ide/get_diagnostics_for_symbol.ts";
 import { gotoDefinition, implementation, typeDefinition } from "./ide/goto_definition.ts";
 import { hover } from "./ide/hover.ts";
 import { renameAtPosition } from "./ide/rename_at_position.ts";
@@ -74,7 +77,8 @@ import {
 } from "./session/onboarding.ts";
 import { repl } from "./repl/repl.ts";
 import { aliasTool } from "./shared/alias.ts";
-import { findImplementations, findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
+import { findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
+import { findImplementations } from "./symbols/find_implementations.ts";
 import { findDeclaration } from "./symbols/find_declaration.ts";
 import { findSymbol } from "./symbols/find_symbol.ts";
 import { getSymbolsOverview } from "./symbols/get_symbols_overview.ts";
@@ -93,7 +97,8 @@ import type { Tool } from "./tool.ts";
 import "../service/projects.ts";
 import { checkProject } from "./toolchain/check_project.ts";
 import { executeShellCommand } from "./toolchain/execute_shell_command.ts";
-import { dependencyGraph, projectInfoTool } from "./toolchain/project_info.ts";
+import { projectInfoTool } from "./toolchain/project_info.ts";
+import { dependencyGraph } from "./toolchain/dependency_graph.ts";
 import { testProject } from "./toolchain/test_project.ts";
 
 /** The IDE tools that the `ada_*` aliases stand for. */

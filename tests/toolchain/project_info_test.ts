@@ -8,7 +8,8 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { type FileTree, toolHarness } from "../helpers/tool_ctx.ts";
 import { jsImports, pythonImports } from "../../src/toolchain/graph/languages.ts";
 import type { Tool } from "../../src/tools/tool.ts";
-import { dependencyGraph, projectInfoTool } from "../../src/tools/toolchain/project_info.ts";
+import { projectInfoTool } from "../../src/tools/toolchain/project_info.ts";
+import { dependencyGraph } from "../../src/tools/toolchain/dependency_graph.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
 
