@@ -54,27 +54,25 @@ import { gotoDefinition, implementation, typeDefinition } from "./ide/goto_defin
 import { hover } from "./ide/hover.ts";
 import { renameAtPosition } from "./ide/rename_at_position.ts";
 import { workspaceSymbols } from "./ide/workspace_symbols.ts";
-import { activateProject, removeProject } from "./session/activate_project.ts";
-import { getCurrentConfig, switchModes } from "./session/get_current_config.ts";
+import { activateProject } from "./session/activate_project.ts";
+import { removeProject } from "./session/remove_project.ts";
+import { getCurrentConfig } from "./session/get_current_config.ts";
+import { switchModes } from "./session/switch_modes.ts";
 import { manageProjects } from "./session/manage_projects.ts";
-import {
-  deleteMemory,
-  editMemory,
-  listMemories,
-  readMemory,
-  renameMemory,
-  writeMemory,
-} from "./session/write_memory.ts";
-import {
-  checkOnboardingPerformed,
-  initialInstructions,
-  onboarding,
-  prepareForNewConversation,
-  summarizeChanges,
-  thinkAboutCollectedInformation,
-  thinkAboutTaskAdherence,
-  thinkAboutWhetherYouAreDone,
-} from "./session/onboarding.ts";
+import { writeMemory } from "./session/write_memory.ts";
+import { renameMemory } from "./session/rename_memory.ts";
+import { editMemory } from "./session/edit_memory.ts";
+import { deleteMemory } from "./session/delete_memory.ts";
+import { listMemories } from "./session/list_memories.ts";
+import { readMemory } from "./session/read_memory.ts";
+import { onboarding } from "./session/onboarding.ts";
+import { prepareForNewConversation } from "./session/prepare_for_new_conversation.ts";
+import { summarizeChanges } from "./session/summarize_changes.ts";
+import { thinkAboutWhetherYouAreDone } from "./session/think_about_whether_you_are_done.ts";
+import { thinkAboutTaskAdherence } from "./session/think_about_task_adherence.ts";
+import { thinkAboutCollectedInformation } from "./session/think_about_collected_information.ts";
+import { initialInstructions } from "./session/initial_instructions.ts";
+import { checkOnboardingPerformed } from "./session/check_onboarding_performed.ts";
 import { repl } from "./repl/repl.ts";
 import { aliasTool } from "./shared/alias.ts";
 import { findReferencingSymbols } from "./symbols/find_referencing_symbols.ts";
