@@ -13,7 +13,7 @@ import {
   formatNewErrors,
   formatPreviousErrors,
   setReportWaitShare,
-} from "../../src/tools/shared/new_diagnostics.ts";
+} from "../../src/tools/new_errors.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
 import { insertAtLine } from "../../src/tools/files/replace_lines.ts";

@@ -12,7 +12,7 @@ import type { ServerPool } from "../../src/lsp/pool.ts";
 import { findExecutable } from "../../src/toolchain/detect.ts";
 import { executeCodeAction } from "../../src/tools/ide/code_actions.ts";
 import { manageProjects } from "../../src/tools/session/manage_projects.ts";
-import { projectOfAction } from "../../src/tools/shared/projects.ts";
+import { projectOfAction } from "../../src/tools/shared/project_selection.ts";
 import { checkProject } from "../../src/tools/toolchain/check_project.ts";
 
 const HAS_TS = hasServer("typescript-language-server");

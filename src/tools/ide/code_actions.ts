@@ -10,12 +10,12 @@ import { ToolError } from "../../errors.ts";
 import type { StoredAction } from "../../lsp/code_actions.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import type { LspDiagnostic, LspRange } from "../../lsp/types.ts";
-import { executeStoredAction, requestCodeActions } from "../shared/code_actions.ts";
+import { executeStoredAction, requestCodeActions } from "../code_action_runner.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { locate } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import { forProject, projectOfAction } from "../shared/projects.ts";
+import { forProject, projectOfAction } from "../shared/project_selection.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
 

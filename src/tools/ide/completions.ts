@@ -7,7 +7,7 @@ import { ask, kindName, positionParams, resolvePosition } from "../shared/target
 import { defineTool } from "../tool.ts";
 import { textDocumentPosition } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
-import { docText } from "../shared/hover.ts";
+import { docText } from "../shared/hover_markup.ts";
 
 interface CompletionItem {
   label: string;

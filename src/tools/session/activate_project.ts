@@ -21,7 +21,7 @@ import {
   realPathOrNull,
   registeredAt,
   stopProjectServers,
-} from "../shared/projects.ts";
+} from "../shared/project_selection.ts";
 import { isActive } from "./active_tools.ts";
 import { memoriesOf } from "./project_memories.ts";
 

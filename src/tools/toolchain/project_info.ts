@@ -5,7 +5,7 @@
 import { projectInfo } from "../../toolchain/manifest.ts";
 import { defineTool } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { selectProject } from "../shared/projects.ts";
+import { selectProject } from "../shared/project_selection.ts";
 
 export const projectInfoTool = defineTool({
   name: "project_info",

@@ -9,16 +9,16 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolError } from "../../errors.ts";
-import { unifiedDiff } from "../../edit/diff.ts";
-import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { actionId, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
-import { toAgentPosition } from "../../lsp/positions.ts";
-import type { LanguageServer, LspDiagnostic, LspRange } from "../../lsp/types.ts";
-import { applyWorkspaceEdit } from "./write.ts";
-import type { FileTarget } from "./targets.ts";
-import { requestOptions } from "./symbols.ts";
-import type { ToolContext } from "../tool.ts";
+import { ToolError } from "../errors.ts";
+import { unifiedDiff } from "../edit/diff.ts";
+import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
+import { actionId, fileHash, type StoredAction } from "../lsp/code_actions.ts";
+import { toAgentPosition } from "../lsp/positions.ts";
+import type { LanguageServer, LspDiagnostic, LspRange } from "../lsp/types.ts";
+import { applyWorkspaceEdit } from "./shared/write.ts";
+import type { FileTarget } from "./shared/targets.ts";
+import { requestOptions } from "./shared/symbols.ts";
+import type { ToolContext } from "./tool.ts";
 
 /** What an applied edit changed, per file. */
 export interface AppliedFile {

@@ -26,11 +26,11 @@
  * @module
  */
 import { relative } from "node:path";
-import { log } from "../../log.ts";
-import type { ManagedServer } from "../../lsp/server.ts";
-import type { LspDiagnostic } from "../../lsp/types.ts";
-import type { ToolAnswer, ToolContext } from "../tool.ts";
-import { findImporters, importsChanged } from "./importers.ts";
+import { log } from "../log.ts";
+import type { ManagedServer } from "../lsp/server.ts";
+import type { LspDiagnostic } from "../lsp/types.ts";
+import type { ToolAnswer, ToolContext } from "./tool.ts";
+import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
 /** Files checked per edit: the changed ones first, then their importers. */
 const MAX_FILES = 12;

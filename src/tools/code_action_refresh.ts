@@ -14,13 +14,13 @@
  * @module
  */
 import { relative, sep } from "node:path";
-import { log } from "../../log.ts";
-import type { Project } from "../../project/project.ts";
-import { type CodeActionStore, fileHash } from "../../lsp/code_actions.ts";
-import type { ToolContext } from "../tool.ts";
-import { requestCodeActions } from "./code_actions.ts";
-import { forProject } from "./projects.ts";
-import { resolveFile } from "./targets.ts";
+import { log } from "../log.ts";
+import type { Project } from "../project/project.ts";
+import { type CodeActionStore, fileHash } from "../lsp/code_actions.ts";
+import type { ToolContext } from "./tool.ts";
+import { requestCodeActions } from "./code_action_runner.ts";
+import { forProject } from "./shared/project_selection.ts";
+import { resolveFile } from "./shared/targets.ts";
 
 /** The tools after which the caches are brought up to date (the dev-tools workflow's triggers). */
 export const AUTO_UPDATE_TRIGGERS: ReadonlySet<string> = new Set([
