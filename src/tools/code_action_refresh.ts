@@ -11,6 +11,9 @@
  * The client hears of a change through an MCP logging notification (`notifications/message`,
  * logger `sextant.code_actions`): the tool list did not change, so `tools/list_changed` would be
  * wrong, and Sextant offers no resources whose `resources/list_changed` could carry it.
+ *
+ * Part of the call pipeline (`call.ts` runs it after each call), on the code-action runner
+ * (`code_action_runner.ts`); it needs the session's projects, so it lives in tools/.
  * @module
  */
 import { relative, sep } from "node:path";

@@ -5,6 +5,11 @@
  * change; {@linkcode executeStoredAction} runs a cached action: refuse if stale, resolve it when
  * needed, apply its edit, run its command (the server's `workspace/applyEdit` requests go
  * through the same apply path).
+ *
+ * The code-action tools (ide/code_actions.ts), check_project's fixes (toolchain/fixes.ts),
+ * rename_at_position and the refresh after a call (code_action_refresh.ts) all run actions
+ * through it. It applies edits through the tools' write path and records ids in the
+ * session, so it lives in tools/, not in lsp/ (whose code_actions.ts is the store it fills).
  * @module
  */
 import { isAbsolute, relative } from "node:path";

@@ -1,20 +1,28 @@
 /**
- * Every tool Sextant has, registered from this one list. A tool lives in the folder of its
- * family (what it does), in a file named for it or for its small group:
+ * Every tool Sextant has, registered from this one list. A tool is found from its name in one
+ * step: `<family>/<tool_name>.ts`, or, where several tools share one implementation, the file
+ * named for the main one, whose header lists the others (`layout_test.ts` keeps this true):
  *
  * - `files/`: read_file, create_text_file, list_dir, find_file, search_for_pattern,
- *   replace_content and replace_in_files, the line tools, edit, rename_file;
- * - `symbols/`: Serena's symbol tools (overview, find, references, edits, rename, safe delete),
- *   get_symbol_info and find_symbol_usages, restart_language_server;
- * - `ide/`: position-based navigation (definition, hover, references, completions, call
- *   and type hierarchy, document and workspace symbols), diagnostics, code actions, format;
+ *   replace_content, replace_in_files, the line tools (replace_lines.ts), edit, rename_file;
+ * - `symbols/`: Serena's symbol tools (overview, find, references, implementations, edits,
+ *   rename, safe delete), get_symbol_info with find_symbol_usages, restart_language_server;
+ * - `ide/`: position-based navigation (definition, hover, references, completions, signature
+ *   help, call and type hierarchy, document and workspace symbols), diagnostics, code actions,
+ *   format, rename at a position;
  * - `toolchain/`: check_project, test_project, project_info, dependency_graph,
  *   execute_shell_command;
- * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases;
+ * - `ada/`: get_spec, stub_body, alire_info, and the `ada_*` aliases (aliases.ts);
  * - `session/`: projects, config and modes, memories, the workflow tools;
  * - `repl/`: code mode's `repl` (src/repl/ holds its worker and API);
- * - `shared/`: what tools of several families use (parameters, the write path, symbol and
- *   position lookups). A family imports only `tool.ts` and `shared/`, never another family.
+ * - `shared/`: small helpers tools of several families use (parameters, the write path, symbol
+ *   and position lookups, project selection). A family imports only the files at this folder's
+ *   root and `shared/`, never another family.
+ *
+ * Beside this file, the machinery every call goes through: the tool definition (tool.ts), the
+ * catalog, the selection, the listing, the call pipeline (call.ts), the report of the errors an
+ * edit introduced (new_errors.ts), and the code-action runner with its refresh after each call
+ * (code_action_runner.ts, code_action_refresh.ts).
  *
  * Contexts and modes choose which of them a session exposes (select.ts applies the data in
  * config/toolsets.ts).

@@ -23,6 +23,10 @@
  * Bounded: only servers already running are asked (an edit never starts one), at most
  * {@linkcode MAX_FILES} files, and the check starts no request after {@linkcode BUDGET_MS}.
  * Switched off with `report_new_diagnostics: false`; `"wait"` always waits for the report.
+ *
+ * It sits beside `tool.ts`, not in `shared/`: it is part of how every editing tool is called
+ * (`defineTool` wraps the handler, the write path reports each commit), not a helper a family
+ * picks; it needs the tool context and the session's pending reports.
  * @module
  */
 import { relative } from "node:path";

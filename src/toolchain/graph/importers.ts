@@ -4,6 +4,9 @@
  * where no language server says it: what a move without server support breaks, and which
  * callers to re-check after an edit. A file's import lines are kept per size and mtime, so a
  * warm project is re-read only where files changed, and the list of files is kept between calls.
+ *
+ * It reads project files and knows no tool or session, so it lives below tools/, beside the
+ * dependency graph (graph.ts), which reads the same import lines.
  * @module
  */
 import { basename, dirname, extname, join, normalize } from "node:path";
