@@ -1,7 +1,7 @@
 /**
  * The one reader of import lines: what a source file says it imports, with the 1-based line of
  * each import, per language (TypeScript/JavaScript, Python, Go, Rust, C and C++, Java and
- * Kotlin). The dependency graph (languages.ts) resolves these specifiers to project modules;
+ * Kotlin). The dependency graph (language_graphs.ts) resolves these specifiers to project modules;
  * the import index (importers.ts) asks which files may import a given file or folder.
  *
  * Reading is lexical (comments and strings handled), not a compiler's: good enough to draw the
