@@ -18,13 +18,24 @@ export interface ImportSpec {
 
 /** Blank out comments and string contents (keeping line breaks) for C-like languages. */
 export function stripCLike(source: string, keepStrings = true): string {
+  // Ordinary text is copied in runs up to the next character that may open a comment or string.
+  const special = /[/"'`]/g;
   let out = "";
   let i = 0;
   while (i < source.length) {
+    special.lastIndex = i;
+    const found = special.exec(source);
+    if (found === null) {
+      out += source.slice(i);
+      break;
+    }
+    out += source.slice(i, found.index);
+    i = found.index;
     const c = source[i]!;
     const next = source[i + 1];
     if (c === "/" && next === "/") {
-      while (i < source.length && source[i] !== "\n") i++;
+      const lineEnd = source.indexOf("\n", i);
+      i = lineEnd < 0 ? source.length : lineEnd;
     } else if (c === "/" && next === "*") {
       const end = source.indexOf("*/", i + 2);
       const stop = end < 0 ? source.length : end + 2;
@@ -78,6 +89,8 @@ const JS_DYNAMIC = /\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
  * `require`); the line of each is the line of its specifier (`} from "./a"` of a long import).
  */
 export function jsImportSpecs(source: string): ImportSpec[] {
+  // Every form names one of these words; most files of a large tree import nothing.
+  if (!/\b(?:import|export|require)\b/.test(source)) return [];
   const code = stripCLike(source);
   const line = lineAt(code);
   return [...code.matchAll(JS_IMPORT), ...code.matchAll(JS_DYNAMIC)].map((m) => ({
