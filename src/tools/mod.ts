@@ -44,12 +44,10 @@ import { replaceInFiles } from "./files/replace_in_files.ts";
 import { searchForPattern } from "./files/search_for_pattern.ts";
 import { callHierarchy } from "./ide/call_hierarchy.ts";
 import { typeHierarchy } from "./ide/type_hierarchy.ts";
-import {
-  codeActions,
-  executeCodeAction,
-  listCodeActions,
-  refreshCodeActions,
-} from "./ide/code_actions.ts";
+import { codeActions } from "./ide/code_actions.ts";
+import { refreshCodeActions } from "./ide/refresh_code_actions.ts";
+import { executeCodeAction } from "./ide/execute_code_action.ts";
+import { listCodeActions } from "./ide/list_code_actions.ts";
 import { completions } from "./ide/completions.ts";
 import { signatureHelp } from "./ide/signature_help.ts";
 import { diagnostics } from "./ide/diagnostics.ts";
