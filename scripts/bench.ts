@@ -40,7 +40,7 @@ import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_sy
 import { findSymbol } from "../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../src/tools/symbols/get_symbols_overview.ts";
 import { replaceContentTool } from "../src/tools/files/replace_content.ts";
-import { checksSettled } from "../src/tools/shared/new_diagnostics.ts";
+import { checksSettled } from "../src/tools/new_errors.ts";
 import { generate, REPO } from "./bench_project.ts";
 import {
   compareWith,
@@ -199,7 +199,7 @@ function printTable(rows: Row[], project: string): void {
 const NEW_ERRORS_PAUSE_MS = 600;
 
 /**
- * The time the new-diagnostics report (tools/shared/new_diagnostics.ts) adds to a warm edit:
+ * The time the new-diagnostics report (tools/new_errors.ts) adds to a warm edit:
  * replace_content in a file one other module imports, a run of edits with the report on, then
  * a run with it off, in one session on the warm server, each edit followed by a pause as an
  * agent's next call would be (alternating them would charge each report with the server's

@@ -1,5 +1,5 @@
 /**
- * Where the time of the new-errors report goes (tools/shared/new_diagnostics.ts), on a bare
+ * Where the time of the new-errors report goes (tools/new_errors.ts), on a bare
  * vscode-jsonrpc connection to typescript-language-server over the generated project of
  * `scripts/bench.ts`: after a change of one module, tsserver's program update (forced alone with
  * `projectInfo`), the semantic check of the changed file and of its importer, the syntactic

@@ -17,7 +17,7 @@ import {
 import { log } from "../log.ts";
 import type { Session } from "../session.ts";
 import type { CallResult } from "../tools/call.ts";
-import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
+import type { CodeActionUpdate } from "../tools/code_action_refresh.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";

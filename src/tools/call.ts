@@ -15,7 +15,7 @@ import {
   AUTO_UPDATE_TRIGGERS,
   autoUpdateCodeActions,
   type CodeActionUpdate,
-} from "./shared/auto_update.ts";
+} from "./code_action_refresh.ts";
 
 /** What a finished call gives back: the answer text, or an error text. */
 export interface CallResult {

@@ -7,7 +7,7 @@ import { ToolError } from "../errors.ts";
 import type { McpTool, z } from "../deps_start.ts";
 import type { Session } from "../session.ts";
 import type { Project } from "../project/project.ts";
-import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./shared/new_diagnostics.ts";
+import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./new_errors.ts";
 
 /** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
 export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
@@ -36,7 +36,7 @@ export interface ToolContext {
 /**
  * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
  * lists progressively shorter forms, tried in order when the full text is too long; each is
- * shown after Serena's "too long" line with its `note` as a header line (see mcp/limit.ts).
+ * shown after Serena's "too long" line with its `note` as a header line (see limit.ts).
  */
 export type ToolAnswer = string | {
   text: string;
@@ -85,7 +85,7 @@ export interface Tool {
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
   const markers = spec.markers ?? [];
   // Editing tools report the errors their edit introduced; a report not ready when the edit
-  // answered comes with the session's next answer (tools/shared/new_diagnostics.ts).
+  // answered comes with the session's next answer (tools/new_errors.ts).
   const handler = markers.includes("can-edit")
     ? reportingNewDiagnostics(spec.handler as Tool["handler"])
     : deliveringNewDiagnostics(spec.handler as Tool["handler"]);

@@ -10,10 +10,10 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { renameFile } from "../../src/tools/files/rename_file.ts";
-import { executeCodeAction } from "../../src/tools/ide/code_actions.ts";
+import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";
-import { replaceLines } from "../../src/tools/files/line_tools.ts";
+import { replaceLines } from "../../src/tools/files/replace_lines.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

@@ -5,7 +5,8 @@
  */
 import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { replaceContentTool, replaceInFiles } from "../../src/tools/files/replace_content.ts";
+import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
+import { replaceInFiles } from "../../src/tools/files/replace_in_files.ts";
 import { editTool } from "../../src/tools/files/edit.ts";
 import { compilePattern, replaceContent } from "../../src/edit/replace.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";

@@ -13,12 +13,10 @@ import { planWorkspaceEdit } from "../../src/edit/workspace_edit.ts";
 import { commitFileChanges } from "../../src/edit/file_set.ts";
 
 import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_actions.ts";
-import {
-  codeActions,
-  executeCodeAction,
-  listCodeActions,
-  refreshCodeActions,
-} from "../../src/tools/ide/code_actions.ts";
+import { codeActions } from "../../src/tools/ide/code_actions.ts";
+import { refreshCodeActions } from "../../src/tools/ide/refresh_code_actions.ts";
+import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";
+import { listCodeActions } from "../../src/tools/ide/list_code_actions.ts";
 import { diagnostics } from "../../src/tools/ide/diagnostics.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import type { Tool } from "../../src/tools/tool.ts";

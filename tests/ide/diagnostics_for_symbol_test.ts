@@ -9,7 +9,7 @@ import { assertEquals } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { getDiagnosticsForSymbol } from "../../src/tools/ide/get_diagnostics_for_file.ts";
+import { getDiagnosticsForSymbol } from "../../src/tools/ide/get_diagnostics_for_symbol.ts";
 
 Deno.test({
   name: "get_diagnostics_for_symbol on TypeScript (typescript-language-server)",

@@ -20,7 +20,8 @@ import { DEFAULT_SETTINGS } from "../../src/config/schema.ts";
 import { selectTools } from "../../src/tools/select.ts";
 import { ADA_ALIAS_TOOLS, ALL_TOOLS } from "../../src/tools/mod.ts";
 import type { Tool } from "../../src/tools/tool.ts";
-import { completions, signatureHelp } from "../../src/tools/ide/completions.ts";
+import { completions } from "../../src/tools/ide/completions.ts";
+import { signatureHelp } from "../../src/tools/ide/signature_help.ts";
 import { findReferences } from "../../src/tools/ide/find_references.ts";
 import {
   gotoDefinition,

@@ -11,14 +11,16 @@ import {
   unregisterProject,
 } from "../../src/config/global_config.ts";
 import { Session } from "../../src/session.ts";
-import { getCurrentConfig, switchModes } from "../../src/tools/session/config.ts";
+import { getCurrentConfig } from "../../src/tools/session/get_current_config.ts";
+import { switchModes } from "../../src/tools/session/switch_modes.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";
 import type { Tool, ToolContext } from "../../src/tools/tool.ts";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { activateProject, removeProject } from "../../src/tools/session/activate_project.ts";
+import { activateProject } from "../../src/tools/session/activate_project.ts";
+import { removeProject } from "../../src/tools/session/remove_project.ts";
 
 const TOOLS: Tool[] = [
   ...new Map(

@@ -3,14 +3,12 @@ import { assert, assertEquals, assertRejects, assertStringIncludes } from "../he
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { Memories, memoryName } from "../../src/project/memories.ts";
-import {
-  deleteMemory,
-  editMemory,
-  listMemories,
-  readMemory,
-  renameMemory,
-  writeMemory,
-} from "../../src/tools/session/memories.ts";
+import { writeMemory } from "../../src/tools/session/write_memory.ts";
+import { renameMemory } from "../../src/tools/session/rename_memory.ts";
+import { editMemory } from "../../src/tools/session/edit_memory.ts";
+import { deleteMemory } from "../../src/tools/session/delete_memory.ts";
+import { listMemories } from "../../src/tools/session/list_memories.ts";
+import { readMemory } from "../../src/tools/session/read_memory.ts";
 import { Session } from "../../src/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";

@@ -19,16 +19,14 @@ import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";
 import { executeShellCommand } from "../../src/tools/toolchain/execute_shell_command.ts";
 import type { Tool, ToolContext } from "../../src/tools/tool.ts";
-import {
-  checkOnboardingPerformed,
-  initialInstructions,
-  onboarding,
-  prepareForNewConversation,
-  summarizeChanges,
-  thinkAboutCollectedInformation,
-  thinkAboutTaskAdherence,
-  thinkAboutWhetherYouAreDone,
-} from "../../src/tools/session/workflow.ts";
+import { onboarding } from "../../src/tools/session/onboarding.ts";
+import { prepareForNewConversation } from "../../src/tools/session/prepare_for_new_conversation.ts";
+import { summarizeChanges } from "../../src/tools/session/summarize_changes.ts";
+import { thinkAboutWhetherYouAreDone } from "../../src/tools/session/think_about_whether_you_are_done.ts";
+import { thinkAboutTaskAdherence } from "../../src/tools/session/think_about_task_adherence.ts";
+import { thinkAboutCollectedInformation } from "../../src/tools/session/think_about_collected_information.ts";
+import { initialInstructions } from "../../src/tools/session/initial_instructions.ts";
+import { checkOnboardingPerformed } from "../../src/tools/session/check_onboarding_performed.ts";
 
 /** Every tool of this issue plus the registry's, once each (whether or not registered yet). */
 const TOOLS: Tool[] = [

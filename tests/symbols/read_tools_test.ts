@@ -13,10 +13,8 @@ import { Project } from "../../src/project/project.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { parseNamePath } from "../../src/symbols/name_path.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
-import {
-  findImplementations,
-  findReferencingSymbols,
-} from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findImplementations } from "../../src/tools/symbols/find_implementations.ts";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";

@@ -8,10 +8,8 @@ import { assertEquals } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import {
-  findImplementations,
-  findReferencingSymbols,
-} from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findImplementations } from "../../src/tools/symbols/find_implementations.ts";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 
 Deno.test({

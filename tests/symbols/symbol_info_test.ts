@@ -7,7 +7,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../help
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { findSymbolUsages, getSymbolInfo } from "../../src/tools/symbols/symbol_info.ts";
+import { findSymbolUsages, getSymbolInfo } from "../../src/tools/symbols/get_symbol_info.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");

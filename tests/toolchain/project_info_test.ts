@@ -6,9 +6,10 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { type FileTree, toolHarness } from "../helpers/tool_ctx.ts";
-import { jsImports, pythonImports } from "../../src/toolchain/graph/languages.ts";
+import { jsImports, pythonImports } from "../../src/toolchain/graph/language_graphs.ts";
 import type { Tool } from "../../src/tools/tool.ts";
-import { dependencyGraph, projectInfoTool } from "../../src/tools/toolchain/project_info.ts";
+import { projectInfoTool } from "../../src/tools/toolchain/project_info.ts";
+import { dependencyGraph } from "../../src/tools/toolchain/dependency_graph.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
 

@@ -17,9 +17,9 @@ import {
   pythonGraph,
   type ReadFile,
   rustGraph,
-} from "./languages.ts";
+} from "./language_graphs.ts";
 
-export type { GraphEdge, GraphNode } from "./languages.ts";
+export type { GraphEdge, GraphNode } from "./language_graphs.ts";
 
 /** The graph as the tool returns it. */
 export interface DependencyGraph {

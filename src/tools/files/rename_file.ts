@@ -16,7 +16,7 @@ import type { LanguageServer } from "../../lsp/types.ts";
 import type { LspTextEdit, LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import { isWithin } from "../../project/sandbox.ts";
-import { findImporters, type ImportSite } from "../shared/importers.ts";
+import { findImporters, type ImportSite } from "../../toolchain/graph/importers.ts";
 import { toJson } from "../shared/json.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";

@@ -1,8 +1,9 @@
 /**
- * Code actions with stable ids (generalized to every language server):
- * code_actions (what the server offers for a range, a symbol or a diagnostic), list_code_actions
- * (the cache), execute_code_action (apply one by id; stale ids are refused) and
- * refresh_code_actions (re-ask for the quick fixes of the current diagnostics).
+ * code_actions: what the language server offers for a range, a symbol or a diagnostic, cached
+ * under stable ids (for every language server). The other code-action tools each have their
+ * file: list_code_actions (the cache), execute_code_action (apply one by id; stale ids are
+ * refused) and refresh_code_actions (re-ask for the quick fixes of the current diagnostics);
+ * they list actions as {@linkcode actionDict} does.
  * @module
  */
 import { z } from "../../deps.ts";
@@ -10,17 +11,14 @@ import { ToolError } from "../../errors.ts";
 import type { StoredAction } from "../../lsp/code_actions.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import type { LspDiagnostic, LspRange } from "../../lsp/types.ts";
-import { executeStoredAction, requestCodeActions } from "../shared/code_actions.ts";
-import { collectDiagnostics } from "./diagnostics.ts";
+import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { locate } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import { forProject, projectOfAction } from "../shared/projects.ts";
-import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
 
 /** How an action is listed. */
-function actionDict(a: StoredAction, withFile: boolean): Record<string, unknown> {
+export function actionDict(a: StoredAction, withFile: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { id: a.id, title: a.title };
   if (a.kind) out.kind = a.kind;
   if (withFile) {
@@ -154,126 +152,6 @@ export const codeActions = defineTool({
       actions: stored.map((a) => actionDict(a, false)),
       totalCount: stored.length,
       ...(disabled > 0 ? { disabledCount: disabled } : {}),
-    });
-  },
-});
-
-export const listCodeActions = defineTool({
-  name: "list_code_actions",
-  description: "Lists the cached code actions (from code_actions, refresh_code_actions and " +
-    "rename previews) that can still be executed, with their ids; stale ones (their files " +
-    'changed) are dropped. Returns {"code_actions": [{"id", "title", "kind", "file", "line"}], ' +
-    '"count"}.',
-  params: {
-    relative_path: z.string().optional().describe("Only actions for this file."),
-    max_answer_chars: maxAnswerChars,
-  },
-  markers: ["symbolic-read", "optional"],
-  readOnly: true,
-  async handler(args, ctx) {
-    const store = ctx.session.codeActions(ctx.project());
-    const dropped = await store.prune();
-    const only = args.relative_path?.trim()
-      ? ctx.project().resolve(args.relative_path).relative
-      : null;
-    const actions = store.list().filter((a) => only === null || a.relPath === only);
-    const listed = actions.map((a) => actionDict(a, true));
-    // Other loaded projects' actions (manage_projects; e.g. a rename previewed with project_name)
-    // follow, each with its project: execute_code_action finds them by id.
-    for (const project of only === null ? ctx.session.projects.list() : []) {
-      if (project === ctx.project()) continue;
-      const other = ctx.session.codeActions(project);
-      dropped.push(...await other.prune());
-      listed.push(
-        ...other.list().map((a) => ({ ...actionDict(a, true), project_name: project.name })),
-      );
-    }
-    return toJson({
-      code_actions: listed,
-      count: listed.length,
-      ...(dropped.length > 0 ? { dropped_stale: dropped.length } : {}),
-    });
-  },
-});
-
-export const executeCodeAction = defineTool({
-  name: "execute_code_action",
-  description: "Applies a code action by id (from code_actions, list_code_actions, check_project " +
-    "fixes or a rename preview) to all files or none; refused when a file changed since. " +
-    "Returns a diff.",
-  params: {
-    action_id: z.string().describe("The id of the action."),
-  },
-  markers: ["symbolic-edit", "can-edit"],
-  readOnly: false,
-  async handler(args, ctx) {
-    // Fix ids from check_project may belong to another loaded project: run them there.
-    const owner = projectOfAction(ctx.session, args.action_id);
-    const result = await executeStoredAction(
-      owner ? forProject(ctx, owner) : ctx,
-      args.action_id,
-    );
-    const files = result.files.map(({ diff: _diff, ...rest }) => rest);
-    const diff = result.files.map((f) => f.diff).join("\n");
-    const base = {
-      applied: result.applied,
-      action: result.action,
-      ...(result.command ? { command: result.command } : {}),
-      files,
-      ...(result.note ? { note: result.note } : {}),
-    };
-    if (result.files.length === 0) {
-      return toJson({ ...base, note: "The action changed no files." });
-    }
-    return {
-      text: toJson({ ...base, diff }),
-      shorter: [{ note: "Applied; the diff is too long to show:", text: () => toJson(base) }],
-    };
-  },
-});
-
-export const refreshCodeActions = defineTool({
-  name: "refresh_code_actions",
-  description: "Rebuilds the code-action cache: drops stale and server-offered actions, then " +
-    "asks the language servers for the quick fixes of the current errors and warnings of a " +
-    "file, a folder or the whole project (relative_path omitted). Returns the actions like " +
-    "list_code_actions.",
-  params: {
-    relative_path: z.string().optional().describe(
-      "A file or folder; omitted: the whole project.",
-    ),
-    max_files: z.number().int().min(1).max(500).default(50).describe(
-      "Check at most this many files.",
-    ),
-    max_answer_chars: maxAnswerChars,
-  },
-  markers: ["symbolic-read", "optional"],
-  readOnly: true,
-  async handler(args, ctx) {
-    const store = ctx.session.codeActions(ctx.project());
-    await store.prune();
-    const collected = await collectDiagnostics(ctx, args.relative_path, args.max_files);
-    const checked = new Set(collected.files.map((f) => f.relPath));
-    store.clear((a) => a.action !== undefined && checked.has(a.relPath));
-    let asked = 0;
-    const limit = 100;
-    for (const f of collected.files) {
-      const problems = f.diagnostics.filter((d) => (d.severity ?? 1) <= 2);
-      if (problems.length === 0) continue;
-      const file = await resolveFile(ctx, f.relPath);
-      for (const d of problems) {
-        if (asked++ >= limit) break;
-        await requestCodeActions(ctx, file, d.range, [d], ["quickfix"]);
-      }
-    }
-    const actions = store.list().filter((a) => checked.has(a.relPath));
-    return toJson({
-      code_actions: actions.map((a) => actionDict(a, true)),
-      count: actions.length,
-      filesChecked: collected.checked,
-      ...(asked > limit
-        ? { note: `Only the first ${limit} diagnostics were asked for fixes.` }
-        : {}),
     });
   },
 });

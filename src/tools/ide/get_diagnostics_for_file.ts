@@ -1,14 +1,14 @@
 /**
- * get_diagnostics_for_file and get_diagnostics_for_symbol: the language server's diagnostics of
- * one file, or of one symbol's body, version-matched and grouped file → severity → symbol.
+ * get_diagnostics_for_file: the language server's diagnostics of one file, version-matched and
+ * grouped file → severity → symbol (the grouping get_diagnostics_for_symbol shares).
  * @module
  */
 import { z } from "../../deps.ts";
 import { containingSymbol, namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
-import { fileDiagnostics, findReferences } from "../../symbols/queries.ts";
+import { fileDiagnostics } from "../../symbols/queries.ts";
 import type { LspDiagnostic, RequestOptions } from "../../lsp/types.ts";
-import { describe, indexOf, locate, locateInProject, requestOptions } from "../shared/symbols.ts";
+import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { resolveSourceFile } from "../shared/symbols.ts";
@@ -17,14 +17,19 @@ import { toJson } from "../shared/json.ts";
 const SEVERITY_NAMES = ["", "Error", "Warning", "Information", "Hint"];
 
 /** Diagnostics by file, then severity name, then the name path of the symbol they belong to. */
-type Grouped = Record<string, Record<string, Record<string, unknown[]>>>;
+export type Grouped = Record<string, Record<string, Record<string, unknown[]>>>;
 
-const minSeverity = z.number().int().min(1).max(4).default(4).describe(
+export const minSeverity = z.number().int().min(1).max(4).default(4).describe(
   "1 errors, 2 +warnings, 3 +information, 4 all.",
 );
 
 /** Add one diagnostic to the grouping, as an entry of `message`, `range`, `code`, `source`. */
-function addDiagnostic(grouped: Grouped, relPath: string, key: string, d: LspDiagnostic): void {
+export function addDiagnostic(
+  grouped: Grouped,
+  relPath: string,
+  key: string,
+  d: LspDiagnostic,
+): void {
   const severity = SEVERITY_NAMES[d.severity ?? 1] ?? `Severity_${d.severity}`;
   const entry: Record<string, unknown> = { message: d.message, range: d.range };
   if (d.code !== undefined) entry.code = d.code;
@@ -51,11 +56,6 @@ async function rootsOf(
   } catch {
     return [];
   }
-}
-
-/** Whether a diagnostic is part of a symbol's body: its lines meet the body's (Serena's rule). */
-function inBody(node: SymbolNode, d: LspDiagnostic): boolean {
-  return d.range.end.line >= node.range.start.line && d.range.start.line <= node.range.end.line;
 }
 
 export const getDiagnosticsForFile = defineTool({
@@ -90,68 +90,6 @@ export const getDiagnosticsForFile = defineTool({
     for (const d of selected) {
       const owner = ownerOf(roots, d);
       addDiagnostic(grouped, relPath, owner ? namePathOf(owner) : "<file>", d);
-    }
-    return toJson(grouped);
-  },
-});
-
-export const getDiagnosticsForSymbol = defineTool({
-  name: "get_diagnostics_for_symbol",
-  description:
-    "The errors and warnings in one symbol's body, optionally also in the symbols that " +
-    "reference it; grouped as get_diagnostics_for_file groups them.",
-  params: {
-    name_path: z.string().describe(describe.namePath),
-    relative_path: z.string().default("").describe(
-      describe.relativePath + " Empty: the one symbol of this name path in the project.",
-    ),
-    check_symbol_references: z.boolean().default(false).describe(
-      "Also the diagnostics of the symbols that reference it.",
-    ),
-    min_severity: minSeverity,
-    max_answer_chars: maxAnswerChars,
-  },
-  aliases: { reference_file: "relative_path" },
-  markers: ["symbolic-read", "optional"],
-  readOnly: true,
-  async handler(args, ctx) {
-    const index = indexOf(ctx);
-    const options = requestOptions(ctx);
-    const target = args.relative_path.trim() === ""
-      ? await locateInProject(ctx, args.name_path, options)
-      : await locate(
-        ctx,
-        args.name_path,
-        resolveSourceFile(ctx.project(), args.relative_path, "get_diagnostics_for_symbol"),
-        options,
-      );
-    // The symbols whose bodies are checked, by file, in answer order: the symbol, then the
-    // symbols referring to it (a reference outside every symbol names none).
-    const symbols = new Map<string, SymbolNode[]>([[target.node.relPath, [target.node]]]);
-    if (args.check_symbol_references) {
-      for (const hit of await findReferences(index, target, options)) {
-        if (hit.symbol.kind === 1) continue; // the file itself: an import, not a symbol
-        let inside = false; // a reference in the symbol's own body is already covered
-        for (let s: SymbolNode | null = hit.symbol; s && !inside; s = s.parent) {
-          inside = s === target.node;
-        }
-        if (inside) continue;
-        const list = symbols.get(hit.relPath) ?? [];
-        if (!list.includes(hit.symbol)) list.push(hit.symbol);
-        symbols.set(hit.relPath, list);
-      }
-    }
-    const grouped: Grouped = {};
-    for (const [relPath, nodes] of symbols) {
-      const diagnostics = (await fileDiagnostics(index, relPath, options))
-        .filter((d) => (d.severity ?? 1) <= args.min_severity);
-      if (diagnostics.length === 0) continue;
-      for (const node of nodes) {
-        const key = namePathOf(node);
-        for (const d of diagnostics) {
-          if (inBody(node, d)) addDiagnostic(grouped, relPath, key, d);
-        }
-      }
     }
     return toJson(grouped);
   },

@@ -4,7 +4,7 @@
  */
 import { ask, describePosition, positionParams, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
-import { hoverKind, splitHover } from "../shared/hover.ts";
+import { hoverKind, splitHover } from "../shared/hover_markup.ts";
 import { textDocumentPosition } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
 

@@ -8,7 +8,7 @@ import { ToolError } from "../../errors.ts";
 import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
-import { applyEditInSession } from "../shared/code_actions.ts";
+import { applyEditInSession } from "../code_action_runner.ts";
 import { ask, describePosition, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { positionParams } from "../shared/targets.ts";

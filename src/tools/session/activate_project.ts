@@ -1,5 +1,6 @@
 /**
- * activate_project and remove_project: choose the session's project, forget a registered one.
+ * activate_project: choose the session's project (a registered name or a folder, registered once
+ * it opened), with the activation message Serena gives.
  * @module
  */
 import { z } from "../../deps.ts";
@@ -8,13 +9,11 @@ import {
   readRegisteredProjects,
   registerProject,
   uniqueProjectName,
-  unregisterProject,
 } from "../../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { readManualReminder } from "../../prompts/workflow.ts";
-import { memoriesOf } from "./memories.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
   openProject,
@@ -22,8 +21,9 @@ import {
   realPathOrNull,
   registeredAt,
   stopProjectServers,
-} from "../shared/projects.ts";
-import { isActive } from "./config.ts";
+} from "../shared/project_selection.ts";
+import { isActive } from "./active_tools.ts";
+import { memoriesOf } from "./project_memories.ts";
 
 interface Target {
   entry: RegisteredProject;
@@ -168,23 +168,3 @@ export async function activationMessageOnce(ctx: ToolContext): Promise<string[]>
   if (!project || told.get(ctx.session) === project) return [];
   return await activationMessage(ctx, project);
 }
-
-export const removeProject = defineTool({
-  name: "remove_project",
-  description: "Removes a project from the registered projects in the global config (its " +
-    "files are not touched).",
-  params: { project_name: z.string().min(1).describe("Name of the registered project.") },
-  markers: ["optional", "no-project"],
-  readOnly: false,
-  destructive: false,
-  async handler(args, ctx) {
-    const file = globalConfigPath();
-    if (!file) throw new ToolError("No global config file: set XDG_CONFIG_HOME or HOME.");
-    const removed = await unregisterProject(file, args.project_name);
-    const stillActive = ctx.session.project?.root === realPathOrNull(removed.path)
-      ? " It stays active in this session."
-      : "";
-    return `Successfully removed project '${removed.name}' (${removed.path}) from ${file}. ` +
-      `Its files were not touched.${stillActive}`;
-  },
-});

@@ -16,7 +16,12 @@ import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
 import { detectToolchains } from "../../toolchain/detect.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import { openProject, projectPath, registeredAt, stopProjectServers } from "../shared/projects.ts";
+import {
+  openProject,
+  projectPath,
+  registeredAt,
+  stopProjectServers,
+} from "../shared/project_selection.ts";
 
 /** The real folder a path names, or a ToolError saying what is wrong with it. */
 function projectFolder(path: string): string {

@@ -8,7 +8,7 @@
  */
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
-import { noteWrite, watchDiagnostics } from "./new_diagnostics.ts";
+import { noteWrite, watchDiagnostics } from "../new_errors.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/file_set.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";

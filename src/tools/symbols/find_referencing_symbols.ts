@@ -1,24 +1,12 @@
 /**
- * find_referencing_symbols and find_implementations: the symbols that refer to (or implement)
- * a symbol, named by their containing symbol.
+ * find_referencing_symbols: the symbols that refer to a symbol, named by their containing
+ * symbol. Its target resolution ({@linkcode resolveQueryTarget}) serves find_implementations too.
  * @module
  */
 import { z } from "../../deps.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
-import {
-  findImplementations as implementationsOf,
-  findReferences,
-  type ReferenceHit,
-  type StageMark,
-} from "../../symbols/queries.ts";
-import {
-  describe,
-  indexOf,
-  kindFilter,
-  kindList,
-  requestOptions,
-  symbolDict,
-} from "../shared/symbols.ts";
+import { findReferences, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
+import { describe, indexOf, kindFilter, kindList, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { formatMatch } from "../shared/matches.ts";
@@ -27,13 +15,12 @@ import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/types.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
-import { infoOf } from "../shared/info.ts";
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
  * results and what the query needs to ask the server.
  */
-async function resolveQueryTarget(
+export async function resolveQueryTarget(
   ctx: ToolContext,
   args: {
     name_path: string;
@@ -186,38 +173,3 @@ function groupByFileAndKind<T>(
   }
   return grouped;
 }
-
-export const findImplementations = defineTool({
-  name: "find_implementations",
-  description:
-    "Finds the implementations of an interface, abstract class or method (JSON symbols).",
-  params: {
-    name_path: z.string().describe(describe.namePath),
-    relative_path: z.string().describe(describe.relativePath + " Must be a file."),
-    include_info: z.boolean().default(false).describe(
-      "Include hover info.",
-    ),
-    include_kinds: kindList.describe(describe.includeKinds),
-    exclude_kinds: kindList.describe(describe.excludeKinds),
-    max_answer_chars: maxAnswerChars,
-  },
-  markers: ["symbolic-read"],
-  readOnly: true,
-  async handler(args, ctx) {
-    const { index, options, target, wanted } = await resolveQueryTarget(
-      ctx,
-      args,
-      "find_implementations",
-    );
-    const found = (await implementationsOf(index, target, options)).filter((m) =>
-      wanted(m.node.kind)
-    );
-    const info = args.include_info ? await infoOf(index, found, options) : new Map();
-    return toJson(found.map((m) => {
-      const d = symbolDict(m.node, { depth: 0, relativePath: true });
-      const text = info.get(m);
-      if (text) d.info = text;
-      return d;
-    }));
-  },
-});

@@ -30,8 +30,8 @@ import { locate, symbolEditParams } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { listedIn } from "../shared/alias.ts";
-import { forProject, selectProject } from "../shared/projects.ts";
-import { baseNamePath, resolveSymbol, type SymbolGroup } from "./symbol_info.ts";
+import { forProject, selectProject } from "../shared/project_selection.ts";
+import { baseNamePath, resolveSymbol, type SymbolGroup } from "./get_symbol_info.ts";
 
 /** Contexts that list seed 000's parameters (every context accepts them). */
 const SEED_CONTEXTS = ["devtools"];
@@ -178,7 +178,7 @@ export const renameSymbol = defineTool({
       );
     }
     // A server's rename can be wrong (e.g. through re-exports): the errors it introduced come
-    // back with the answer (see shared/new_diagnostics.ts).
+    // back with the answer (see tools/new_errors.ts).
     ctx.signal.throwIfAborted();
     const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
     const edits = changed.reduce((n, p) => n + p.editCount, 0);

@@ -10,10 +10,10 @@ import { toLspPosition } from "../../lsp/positions.ts";
 import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/types.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
-import { requestCodeActions } from "../shared/code_actions.ts";
+import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, resolveFile } from "../shared/targets.ts";
 import type { ToolContext } from "../tool.ts";
-import { forProject } from "../shared/projects.ts";
+import { forProject } from "../shared/project_selection.ts";
 
 /** How many diagnostics are asked for fixes at most. */
 export const MAX_FIX_DIAGNOSTICS = 50;

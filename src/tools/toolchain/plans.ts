@@ -11,7 +11,7 @@ import { CommandNotFoundError, runCommand, type RunResult } from "../../toolchai
 import type { TestPlan } from "../../toolchain/test_plans.ts";
 import type { ToolContext } from "../tool.ts";
 import { type DetectedToolchain, detectToolchains } from "../../toolchain/detect.ts";
-import { selectProject } from "../shared/projects.ts";
+import { selectProject } from "../shared/project_selection.ts";
 
 /**
  * The project a toolchain tool works on (smart selection by `project_name`) and its toolchains;

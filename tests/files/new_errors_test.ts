@@ -13,10 +13,10 @@ import {
   formatNewErrors,
   formatPreviousErrors,
   setReportWaitShare,
-} from "../../src/tools/shared/new_diagnostics.ts";
+} from "../../src/tools/new_errors.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
-import { insertAtLine } from "../../src/tools/files/line_tools.ts";
+import { insertAtLine } from "../../src/tools/files/replace_lines.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
 import { tempDir } from "../../../tests/helpers/tool_ctx.ts";
-import { openProject, projectPath, realPathOrNull, registeredAt } from "./projects.ts";
+import { openProject, projectPath, realPathOrNull, registeredAt } from "./project_selection.ts";
 
 Deno.test("projectPath: home folder, relative and absolute paths", () => {
   const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE")!;

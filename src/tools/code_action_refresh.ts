@@ -11,16 +11,19 @@
  * The client hears of a change through an MCP logging notification (`notifications/message`,
  * logger `sextant.code_actions`): the tool list did not change, so `tools/list_changed` would be
  * wrong, and Sextant offers no resources whose `resources/list_changed` could carry it.
+ *
+ * Part of the call pipeline (`call.ts` runs it after each call), on the code-action runner
+ * (`code_action_runner.ts`); it needs the session's projects, so it lives in tools/.
  * @module
  */
 import { relative, sep } from "node:path";
-import { log } from "../../log.ts";
-import type { Project } from "../../project/project.ts";
-import { type CodeActionStore, fileHash } from "../../lsp/code_actions.ts";
-import type { ToolContext } from "../tool.ts";
-import { requestCodeActions } from "./code_actions.ts";
-import { forProject } from "./projects.ts";
-import { resolveFile } from "./targets.ts";
+import { log } from "../log.ts";
+import type { Project } from "../project/project.ts";
+import { type CodeActionStore, fileHash } from "../lsp/code_actions.ts";
+import type { ToolContext } from "./tool.ts";
+import { requestCodeActions } from "./code_action_runner.ts";
+import { forProject } from "./shared/project_selection.ts";
+import { resolveFile } from "./shared/targets.ts";
 
 /** The tools after which the caches are brought up to date (the dev-tools workflow's triggers). */
 export const AUTO_UPDATE_TRIGGERS: ReadonlySet<string> = new Set([

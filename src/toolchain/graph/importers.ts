@@ -1,13 +1,18 @@
 /**
- * Which source files import a file or folder, read from their import lines (`import ... from`,
- * `require`, Python's `import`/`from`, Rust's `mod`/`use`, C's `#include`, Go's `import`). Used
+ * Which source files import a file or folder, read from their import lines (import_lines.ts:
+ * `import ... from`, `require`, Python's `import`/`from`, Rust's `mod`/`use`, C's `#include`,
+ * Go's and Java's `import`). Other files (data, source maps, binaries) are listed but never read. Used
  * where no language server says it: what a move without server support breaks, and which
  * callers to re-check after an edit. A file's import lines are kept per size and mtime, so a
  * warm project is re-read only where files changed, and the list of files is kept between calls.
+ *
+ * It reads project files and knows no tool or session, so it lives below tools/, beside the
+ * dependency graph (graph.ts), which reads the same import lines.
  * @module
  */
 import { basename, dirname, extname, join, normalize } from "node:path";
 import type { Project } from "../../project/project.ts";
+import { IMPORTING_EXTENSIONS, importSpecs } from "./import_lines.ts";
 
 /** One import of the target. */
 export interface ImportSite {
@@ -23,9 +28,6 @@ interface Scanned {
   imports: Array<{ spec: string; line: number; text: string }>;
 }
 
-const IMPORT_LINE =
-  /(?:\bfrom\s*['"]([^'"]+)['"])|(?:\bimport\s*\(?\s*['"]([^'"]+)['"])|(?:\brequire\(\s*['"]([^'"]+)['"])|(?:^\s*from\s+([\w.]+)\s+import\b)|(?:^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*))|(?:^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;)|(?:^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([\w:]+))|(?:^\s*#\s*include\s*["<]([^">]+)[">])/;
-
 const INDEX_STEMS = new Set(["index", "mod", "__init__", "lib", "main"]);
 
 function withoutExtension(path: string): string {
@@ -39,15 +41,12 @@ function moduleName(relPath: string): string {
   return INDEX_STEMS.has(stem) ? basename(dirname(relPath)) : stem;
 }
 
-function scan(text: string | null, mtime: number, size: number): Scanned {
+function scan(relPath: string, text: string | null, mtime: number, size: number): Scanned {
   const imports: Scanned["imports"] = [];
   if (text !== null) {
     const lines = text.split("\n");
-    for (const [i, line] of lines.entries()) {
-      const m = IMPORT_LINE.exec(line);
-      if (!m) continue;
-      const spec = m.slice(1).find((g) => g !== undefined);
-      if (spec) imports.push({ spec: spec.trim(), line: i + 1, text: line.trim() });
+    for (const { spec, line } of importSpecs(relPath, text)) {
+      if (spec.trim()) imports.push({ spec: spec.trim(), line, text: lines[line - 1]!.trim() });
     }
   }
   return { mtime, size, imports };
@@ -89,37 +88,6 @@ function indexOf(project: Project): ImportIndex {
   return index;
 }
 
-/**
- * The extensions of the languages whose import lines {@linkcode IMPORT_LINE} reads; other files
- * (data, source maps, binaries) are listed but never read.
- */
-const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".ts",
-  ".tsx",
-  ".mts",
-  ".cts",
-  ".js",
-  ".jsx",
-  ".mjs",
-  ".cjs",
-  ".vue",
-  ".svelte",
-  ".py",
-  ".pyi",
-  ".rs",
-  ".go",
-  ".c",
-  ".h",
-  ".cc",
-  ".cpp",
-  ".cxx",
-  ".hh",
-  ".hpp",
-  ".hxx",
-  ".java",
-  ".kt",
-]);
-
 /** Files read at once by a walk. */
 const WALK_CONCURRENCY = 16;
 
@@ -130,10 +98,10 @@ function stale(index: ImportIndex, relPath: string, info: Deno.FileInfo): boolea
 }
 
 function scanBytes(relPath: string, bytes: Uint8Array | null, info: Deno.FileInfo): Scanned {
-  const text = bytes !== null && SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())
+  const text = bytes !== null && IMPORTING_EXTENSIONS.has(extname(relPath).toLowerCase())
     ? new TextDecoder().decode(bytes)
     : null;
-  return scan(text, info.mtime?.getTime() ?? 0, info.size);
+  return scan(relPath, text, info.mtime?.getTime() ?? 0, info.size);
 }
 
 /**
@@ -151,7 +119,7 @@ function rescan(project: Project, index: ImportIndex, relPath: string): void {
   }
   if (!stale(index, relPath, info)) return;
   let bytes: Uint8Array | null = null;
-  if (SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())) {
+  if (IMPORTING_EXTENSIONS.has(extname(relPath).toLowerCase())) {
     try {
       bytes = Deno.readFileSync(abs);
     } catch { /* unreadable: no imports */ }
@@ -171,7 +139,7 @@ async function rescanAsync(project: Project, index: ImportIndex, relPath: string
   }
   if (!stale(index, relPath, info)) return;
   let bytes: Uint8Array | null = null;
-  if (SOURCE_EXTENSIONS.has(extname(relPath).toLowerCase())) {
+  if (IMPORTING_EXTENSIONS.has(extname(relPath).toLowerCase())) {
     try {
       bytes = await Deno.readFile(abs);
     } catch { /* unreadable: no imports */ }

@@ -23,14 +23,18 @@
  * Bounded: only servers already running are asked (an edit never starts one), at most
  * {@linkcode MAX_FILES} files, and the check starts no request after {@linkcode BUDGET_MS}.
  * Switched off with `report_new_diagnostics: false`; `"wait"` always waits for the report.
+ *
+ * It sits beside `tool.ts`, not in `shared/`: it is part of how every editing tool is called
+ * (`defineTool` wraps the handler, the write path reports each commit), not a helper a family
+ * picks; it needs the tool context and the session's pending reports.
  * @module
  */
 import { relative } from "node:path";
-import { log } from "../../log.ts";
-import type { ManagedServer } from "../../lsp/server.ts";
-import type { LspDiagnostic } from "../../lsp/types.ts";
-import type { ToolAnswer, ToolContext } from "../tool.ts";
-import { findImporters, importsChanged } from "./importers.ts";
+import { log } from "../log.ts";
+import type { ManagedServer } from "../lsp/server.ts";
+import type { LspDiagnostic } from "../lsp/types.ts";
+import type { ToolAnswer, ToolContext } from "./tool.ts";
+import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
 /** Files checked per edit: the changed ones first, then their importers. */
 const MAX_FILES = 12;

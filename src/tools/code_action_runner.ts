@@ -5,20 +5,25 @@
  * change; {@linkcode executeStoredAction} runs a cached action: refuse if stale, resolve it when
  * needed, apply its edit, run its command (the server's `workspace/applyEdit` requests go
  * through the same apply path).
+ *
+ * The code-action tools (ide/code_actions.ts), check_project's fixes (toolchain/fixes.ts),
+ * rename_at_position and the refresh after a call (code_action_refresh.ts) all run actions
+ * through it. It applies edits through the tools' write path and records ids in the
+ * session, so it lives in tools/, not in lsp/ (whose code_actions.ts is the store it fills).
  * @module
  */
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolError } from "../../errors.ts";
-import { unifiedDiff } from "../../edit/diff.ts";
-import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { actionId, fileHash, type StoredAction } from "../../lsp/code_actions.ts";
-import { toAgentPosition } from "../../lsp/positions.ts";
-import type { LanguageServer, LspDiagnostic, LspRange } from "../../lsp/types.ts";
-import { applyWorkspaceEdit } from "./write.ts";
-import type { FileTarget } from "./targets.ts";
-import { requestOptions } from "./symbols.ts";
-import type { ToolContext } from "../tool.ts";
+import { ToolError } from "../errors.ts";
+import { unifiedDiff } from "../edit/diff.ts";
+import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
+import { actionId, fileHash, type StoredAction } from "../lsp/code_actions.ts";
+import { toAgentPosition } from "../lsp/positions.ts";
+import type { LanguageServer, LspDiagnostic, LspRange } from "../lsp/types.ts";
+import { applyWorkspaceEdit } from "./shared/write.ts";
+import type { FileTarget } from "./shared/targets.ts";
+import { requestOptions } from "./shared/symbols.ts";
+import type { ToolContext } from "./tool.ts";
 
 /** What an applied edit changed, per file. */
 export interface AppliedFile {

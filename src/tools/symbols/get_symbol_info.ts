@@ -35,8 +35,8 @@ import type { Project } from "../../project/project.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, projectNameParam } from "../shared/params.ts";
-import { splitHover } from "../shared/hover.ts";
-import { selectProject } from "../shared/projects.ts";
+import { splitHover } from "../shared/hover_markup.ts";
+import { selectProject } from "../shared/project_selection.ts";
 import { toJson } from "../shared/json.ts";
 
 /** Files a partial file hint may select at most. */

@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertRejects } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { deleteLines, insertAtLine, replaceLines } from "../../src/tools/files/line_tools.ts";
+import { deleteLines, insertAtLine, replaceLines } from "../../src/tools/files/replace_lines.ts";
 import { editTool } from "../../src/tools/files/edit.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";
 

@@ -1,12 +1,18 @@
 /**
- * Per-language import extraction for the dependency graph. Each builder takes the project's
- * source files of its language (project-relative paths) and a reader, and adds nodes and edges.
- * Parsing is lexical (comments and strings handled), not a compiler's: good enough to draw the
- * module structure, not to prove it.
+ * Per-language graph builders for the dependency graph. Each takes the project's source files of
+ * its language (project-relative paths) and a reader, reads their imports (import_lines.ts, the
+ * one reader of import lines), and adds nodes and edges for those that resolve.
  * @module
  */
 import { dirname, posix } from "node:path";
 import { readUnitHeader } from "../ada/units.ts";
+import {
+  goImportSpecs,
+  jsImportSpecs,
+  pythonImportSpecs,
+  rustImportSpecs,
+  stripCLike,
+} from "./import_lines.ts";
 
 /** A module, package, unit or file in the graph. */
 export interface GraphNode {
@@ -52,37 +58,6 @@ export class GraphBuilder {
 
 /** Reads a project file's text (null when unreadable). */
 export type ReadFile = (path: string) => Promise<string | null>;
-
-/** Blank out comments and string contents (keeping line breaks) for C-like languages. */
-export function stripCLike(source: string, keepStrings = true): string {
-  let out = "";
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i]!;
-    const next = source[i + 1];
-    if (c === "/" && next === "/") {
-      while (i < source.length && source[i] !== "\n") i++;
-    } else if (c === "/" && next === "*") {
-      const end = source.indexOf("*/", i + 2);
-      const stop = end < 0 ? source.length : end + 2;
-      out += source.slice(i, stop).replace(/[^\n]/g, " ");
-      i = stop;
-    } else if (c === '"' || c === "'" || c === "`") {
-      let j = i + 1;
-      while (j < source.length && source[j] !== c && !(c !== "`" && source[j] === "\n")) {
-        if (source[j] === "\\") j++;
-        j++;
-      }
-      const literal = source.slice(i, j + 1);
-      out += keepStrings ? literal : c + literal.slice(1, -1).replace(/[^\n]/g, " ") + c;
-      i = j + 1;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
 
 // ---- Ada -----------------------------------------------------------------------------------
 
@@ -139,15 +114,11 @@ export async function adaGraph(
 
 // ---- TypeScript / JavaScript ---------------------------------------------------------------
 
-const JS_IMPORT =
-  /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"'\n]+)["']/g;
-const JS_DYNAMIC = /\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 const JS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs"];
 
 /** The import specifiers of a JavaScript or TypeScript module. */
 export function jsImports(source: string): string[] {
-  const code = stripCLike(source);
-  return [...code.matchAll(JS_IMPORT), ...code.matchAll(JS_DYNAMIC)].map((m) => m[1]!);
+  return jsImportSpecs(source).map((s) => s.spec);
 }
 
 function resolveJs(from: string, specifier: string, known: Set<string>): string | null {
@@ -204,27 +175,7 @@ export async function jsGraph(
 
 /** The modules a Python file imports, as written (relative ones keep their leading dots). */
 export function pythonImports(source: string): Array<{ module: string; names: string[] }> {
-  // Join continued lines and parenthesised import lists; drop comments.
-  const text = source.replace(/#[^\n]*/g, "").replace(/\\\n/g, " ")
-    .replace(/\(([^)]*)\)/g, (m) => m.replace(/\n/g, " "));
-  const imports: Array<{ module: string; names: string[] }> = [];
-  for (const line of text.split("\n")) {
-    const from = /^\s*from\s+(\.*[\w.]*)\s+import\s+\(?([^)]*)\)?/.exec(line);
-    if (from) {
-      const names = from[2]!.split(",").map((n) => n.trim().split(/\s+as\s+/)[0]!.trim())
-        .filter((n) => n && n !== "*");
-      imports.push({ module: from[1]!, names });
-      continue;
-    }
-    const plain = /^\s*import\s+(.+)$/.exec(line);
-    if (plain) {
-      for (const part of plain[1]!.split(",")) {
-        const module = part.trim().split(/\s+as\s+/)[0]!.trim();
-        if (/^[\w.]+$/.test(module)) imports.push({ module, names: [] });
-      }
-    }
-  }
-  return imports;
+  return pythonImportSpecs(source).map(({ module, names }) => ({ module, names }));
 }
 
 /** Dotted module names of Python files: from the root, and from `src/` in a src layout. */
@@ -373,8 +324,8 @@ export async function rustGraph(
         }
         continue;
       }
-      for (const m of code.matchAll(/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/gm)) {
-        const target = modules.get(`${self}::${m[1]}`);
+      for (const m of rustImportSpecs(text)) {
+        const target = m.kind === "mod" ? modules.get(`${self}::${m.spec}`) : undefined;
         if (target) graph.edge(file, target, "mod");
       }
       const selfParts = self.split("::");
@@ -396,13 +347,7 @@ export async function rustGraph(
 
 /** The import paths of a Go file. */
 export function goImports(source: string): string[] {
-  const code = stripCLike(source);
-  const out: string[] = [];
-  for (const block of code.matchAll(/^import\s*\(([\s\S]*?)\)/gm)) {
-    for (const m of block[1]!.matchAll(/"([^"]+)"/g)) out.push(m[1]!);
-  }
-  for (const m of code.matchAll(/^import\s+(?:[\w.]+\s+)?"([^"]+)"/gm)) out.push(m[1]!);
-  return out;
+  return goImportSpecs(source).map((s) => s.spec);
 }
 
 /** Go: one node per package (folder), edges for imports within the module. */

@@ -1,17 +1,11 @@
 /**
- * switch_modes and get_current_config: the session's modes, and everything that decides what
- * it sees (project, context, modes, tools, language servers).
+ * get_current_config: everything that decides what the session sees (project, context, modes,
+ * tools, language servers).
  * @module
  */
-import { z } from "../../deps.ts";
 import { readRegisteredProjects } from "../../config/global_config.ts";
 import { globalConfigPath } from "../../config/load.ts";
-import {
-  contextDefinition,
-  knownContexts,
-  knownModes,
-  modeDefinition,
-} from "../../config/toolsets.ts";
+import { contextDefinition, knownContexts, knownModes } from "../../config/toolsets.ts";
 import { detectLanguages, resolveCommand, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
@@ -20,38 +14,7 @@ import { defineTool, type ToolContext } from "../tool.ts";
 import { unknownToolNames } from "../select.ts";
 import { contextListSizes, listSize } from "../listing.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
-import { realPathOrNull } from "../shared/projects.ts";
-
-export function isActive(session: Session, name: string): boolean {
-  return session.activeTools().some((t) => t.name === name);
-}
-
-export const switchModes = defineTool({
-  name: "switch_modes",
-  description: "Activates modes by name, replacing the current ones, e.g. ['planning', " +
-    "'one-shot'] or ['editing', 'interactive']. The tool set changes accordingly.",
-  params: {
-    modes: z.array(z.string().min(1)).describe("Names of the modes to activate."),
-  },
-  markers: ["optional"],
-  readOnly: false,
-  destructive: false,
-  handler(args, ctx) {
-    const project = ctx.project();
-    ctx.session.setModes(args.modes);
-    const prompts = ctx.session.modes
-      .map((m) => modeDefinition(project.settings, m).prompt)
-      .filter((p): p is string => Boolean(p));
-    const tools = ctx.session.activeTools().map((t) => t.name);
-    return Promise.resolve(
-      [
-        `Active modes: ${ctx.session.modes.join(", ") || "(none)"}`,
-        ...prompts,
-        `Currently active tools: ${tools.join(", ")}`,
-      ].join("\n"),
-    );
-  },
-});
+import { realPathOrNull } from "../shared/project_selection.ts";
 
 /** The language servers for the project's languages, and whether each is installed. */
 async function languageServerSummary(ctx: ToolContext, project: Project): Promise<string[]> {

@@ -58,3 +58,12 @@ export function hoverKind(code: string): string | undefined {
   const word = /^(?:export\s+|declare\s+|async\s+)*(\w+)/.exec(first)?.[1];
   return word && HOVER_KINDS.has(word) ? (word === "def" ? "function" : word) : undefined;
 }
+
+/** The text of a documentation field: a string or a MarkupContent's value, trimmed. */
+export function docText(doc: unknown): string {
+  if (typeof doc === "string") return doc.trim();
+  if (doc && typeof doc === "object" && typeof (doc as { value?: unknown }).value === "string") {
+    return (doc as { value: string }).value.trim();
+  }
+  return "";
+}

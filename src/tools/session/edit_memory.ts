@@ -1,0 +1,42 @@
+/**
+ * edit_memory: replaces text in one of the project's memories, literally or by regex.
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { replaceContent } from "../../edit/replace.ts";
+import { MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
+import { defineTool, SUCCESS_RESULT } from "../tool.ts";
+import { replaceMode } from "../shared/params.ts";
+import { memoriesOf, memoryNameParam } from "./project_memories.ts";
+
+export const editMemory = defineTool({
+  name: "edit_memory",
+  aliases: { memory_file_name: "memory_name" },
+  description: "Replaces text in a memory, literally or by regex (as replace_content). Returns OK.",
+  params: {
+    memory_name: memoryNameParam,
+    needle: z.string().min(1).describe("Text or regex to find."),
+    repl: z.string().describe("Replacement."),
+    mode: replaceMode,
+    allow_multiple_occurrences: z.boolean().default(false).describe(
+      "Replace every match (else several are refused).",
+    ),
+  },
+  readOnly: false,
+  async handler(args, ctx) {
+    const memories = memoriesOf(ctx);
+    const name = memoryName(args.memory_name);
+    const source = await memories.edit(
+      name,
+      (text) =>
+        replaceContent(text, args.needle, args.repl, args.mode, {
+          allowMultipleOccurrences: args.allow_multiple_occurrences,
+          fileLabel: `${name}.md`,
+        }).text,
+    );
+    return source === "serena"
+      ? `${SUCCESS_RESULT} (the memory came from ${SERENA_MEMORY_DIR}/; the edited copy is ` +
+        `${MEMORY_DIR}/${name}.md, Serena's file is unchanged)`
+      : SUCCESS_RESULT;
+  },
+});

@@ -1,0 +1,48 @@
+/**
+ * find_implementations: the implementations of an interface, abstract class or method, as
+ * symbols (the target is resolved as find_referencing_symbols resolves it).
+ * @module
+ */
+import { z } from "../../deps.ts";
+import { findImplementations as implementationsOf } from "../../symbols/queries.ts";
+import { describe, kindList, symbolDict } from "../shared/symbols.ts";
+import { defineTool } from "../tool.ts";
+import { maxAnswerChars } from "../shared/params.ts";
+import { toJson } from "../shared/json.ts";
+import { infoOf } from "../shared/info.ts";
+import { resolveQueryTarget } from "./find_referencing_symbols.ts";
+
+export const findImplementations = defineTool({
+  name: "find_implementations",
+  description:
+    "Finds the implementations of an interface, abstract class or method (JSON symbols).",
+  params: {
+    name_path: z.string().describe(describe.namePath),
+    relative_path: z.string().describe(describe.relativePath + " Must be a file."),
+    include_info: z.boolean().default(false).describe(
+      "Include hover info.",
+    ),
+    include_kinds: kindList.describe(describe.includeKinds),
+    exclude_kinds: kindList.describe(describe.excludeKinds),
+    max_answer_chars: maxAnswerChars,
+  },
+  markers: ["symbolic-read"],
+  readOnly: true,
+  async handler(args, ctx) {
+    const { index, options, target, wanted } = await resolveQueryTarget(
+      ctx,
+      args,
+      "find_implementations",
+    );
+    const found = (await implementationsOf(index, target, options)).filter((m) =>
+      wanted(m.node.kind)
+    );
+    const info = args.include_info ? await infoOf(index, found, options) : new Map();
+    return toJson(found.map((m) => {
+      const d = symbolDict(m.node, { depth: 0, relativePath: true });
+      const text = info.get(m);
+      if (text) d.info = text;
+      return d;
+    }));
+  },
+});
