@@ -5,7 +5,7 @@
  */
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
-import { chooseGpr } from "./ada/project.ts";
+import { chooseGpr } from "./ada/ada_project.ts";
 import { cCheck } from "./c.ts";
 import { parseCargoMessages } from "./parsers/cargo.ts";
 import { parseDenoCheck } from "./parsers/deno.ts";

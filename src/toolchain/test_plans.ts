@@ -8,7 +8,7 @@ import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
 import { cTests } from "./c.ts";
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
-import { pathExists } from "./paths.ts";
+import { pathExists } from "./reported_paths.ts";
 import { parseCargoMessages, parseLibtestOutput } from "./parsers/cargo.ts";
 import { parseDenoCheck, parseDenoTest } from "./parsers/deno.ts";
 import { parseGoTestJson, parseGoVet } from "./parsers/go.ts";

@@ -36,7 +36,7 @@ export interface ToolContext {
 /**
  * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
  * lists progressively shorter forms, tried in order when the full text is too long; each is
- * shown after Serena's "too long" line with its `note` as a header line (see mcp/limit.ts).
+ * shown after Serena's "too long" line with its `note` as a header line (see limit.ts).
  */
 export type ToolAnswer = string | {
   text: string;
