@@ -183,15 +183,26 @@ async function sourceFiles(root: string, dir: string, out: string[] = []): Promi
   return out;
 }
 
-if (import.meta.main) {
-  const root = relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
+/** The problems of the repository at `root`: its upward imports and its import cycles. */
+export async function checkRepository(
+  root: string,
+): Promise<{ files: number; imports: number; upward: string[]; cycles: string[][] }> {
   const files = ["main.ts", ...(await sourceFiles(root, "src")).sort()];
   const imports: Import[] = [];
   for (const file of files) {
     imports.push(...importsOf(file, await Deno.readTextFile(join(root, file))));
   }
-  const upward = upwardImports(imports);
-  const cycles = importCycles(imports);
+  return {
+    files: files.length,
+    imports: imports.length,
+    upward: upwardImports(imports),
+    cycles: importCycles(imports),
+  };
+}
+
+if (import.meta.main) {
+  const root = relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
+  const { files, imports, upward, cycles } = await checkRepository(root);
   for (const problem of upward) console.error(`upward import: ${problem}`);
   for (const cycle of cycles) console.error(`import cycle: ${cycle.join(" <-> ")}`);
   if (upward.length > 0 || cycles.length > 0) {
@@ -201,5 +212,5 @@ if (import.meta.main) {
     );
     Deno.exit(1);
   }
-  console.log(`layers: ${files.length} modules, ${imports.length} imports, none upward, no cycle`);
+  console.log(`layers: ${files} modules, ${imports} imports, none upward, no cycle`);
 }
