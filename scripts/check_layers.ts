@@ -30,8 +30,9 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   { name: "the project host", paths: ["src/project_host.ts"] },
   { name: "symbol lookup", paths: ["src/symbols/lookup.ts", "src/symbols/queries.ts"] },
   { name: "the declaration index", paths: ["src/symbols/index/"] },
-  { name: "the language-server engine and the toolchains", paths: ["src/lsp/", "src/toolchain/"] },
+  // The whole symbol floor sits above the engine: lsp/ knows nothing of symbols.
   { name: "the symbol model", paths: ["src/symbols/"] },
+  { name: "the language-server engine and the toolchains", paths: ["src/lsp/", "src/toolchain/"] },
   { name: "projects", paths: ["src/project/"] },
   { name: "settings", paths: ["src/config/"] },
   { name: "editing primitives", paths: ["src/edit/"] },

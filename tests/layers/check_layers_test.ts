@@ -49,11 +49,16 @@ Deno.test("check_layers: an import up the table is named, one down or across is 
     { from: "src/edit/x.ts", to: "src/project/project.ts", line: 3, typeOnly: true },
     { from: "src/project/project.ts", to: "src/edit/text_file.ts", line: 4, typeOnly: false },
     { from: "src/tools/tool.ts", to: "src/session.ts", line: 5, typeOnly: true },
-    { from: "src/lsp/pool.ts", to: "src/symbols/model.ts", line: 6, typeOnly: false },
+    { from: "src/symbols/lookup.ts", to: "src/lsp/pool.ts", line: 6, typeOnly: false },
   ].map((i) => ({ ...i, dynamic: false }));
   const upward = upwardImports(imports);
   assertEquals(upward.length, 1, upward.join("\n"));
   assert(upward[0]!.startsWith("src/edit/x.ts:3 imports src/project/project.ts"), upward[0]);
+  // lsp/ knows nothing of symbols, not even of the model.
+  assertEquals(
+    upwardImports([{ ...imports[3]!, from: "src/lsp/pool.ts", to: "src/symbols/model.ts" }]).length,
+    1,
+  );
   assertEquals(
     upwardImports([{ ...imports[0]!, from: "src/new_folder/x.ts" }]),
     ["src/new_folder/x.ts is in no layer (add it to LAYERS)"],
