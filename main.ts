@@ -25,7 +25,7 @@ if (import.meta.main) {
       const { doctor } = await import("./src/cli/doctor.ts");
       Deno.exit(await doctor(options));
     } else if (options.command === "service") {
-      const { service } = await import("./src/cli/service.ts");
+      const { service } = await import("./src/cli/service_command.ts");
       Deno.exit(await service(options));
     } else {
       const { serve } = await import("./src/cli/serve.ts");

@@ -30,7 +30,7 @@ import {
 import { clientCapabilities } from "../src/lsp/capabilities.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { findExecutable, LSP_PATH_ENV, type ServerSpec, serverSpecs } from "../src/lsp/registry.ts";
-import type { ManagedServer } from "../src/lsp/server.ts";
+import type { ManagedServer } from "../src/lsp/managed_server.ts";
 import { Project } from "../src/project/project.ts";
 import { CORE, CORE_POS, generate, modPath, REPO } from "./bench_project.ts";
 import { record } from "./bench_results.ts";

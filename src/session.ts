@@ -10,7 +10,7 @@ import type { Tool } from "./tools/tool.ts";
 import { modeDefinition } from "./config/toolsets.ts";
 import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
-import { CodeActionStore } from "./lsp/code_actions.ts";
+import { CodeActionStore } from "./lsp/code_action_store.ts";
 import type { ProjectHost, ProjectServices } from "./project_host.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */

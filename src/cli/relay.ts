@@ -21,8 +21,8 @@ import {
   readEndpoint,
   type ServicePaths,
   servicePaths,
-} from "../service/paths.ts";
-import { type Hello, jsonLine, LineReader, type Welcome } from "../service/protocol.ts";
+} from "../service/endpoint.ts";
+import { type Hello, jsonLine, LineReader, type Welcome } from "../service/handshake.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
 const START_WAIT_MS = 15_000;

@@ -1,6 +1,6 @@
 /**
  * `sextant serve`: the MCP server on stdio. By default this process is a thin front that relays
- * the session to the per-user service (started when none runs; see service/relay.ts), so every
+ * the session to the per-user service (started when none runs; see cli/relay.ts), so every
  * session shares warm language servers. `--standalone` serves in this process instead, and so
  * does a front that cannot reach or start a service. Either way the process stops on stdin EOF,
  * SIGINT or SIGTERM, after stopping what it started.

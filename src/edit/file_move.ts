@@ -5,7 +5,7 @@
  * the moves already made are undone and the text changes reverted.
  * @module
  */
-import { commitFileChanges, type FileChange, missingFolders } from "./file_set.ts";
+import { commitFileChanges, type FileChange, missingFolders } from "./all_or_nothing.ts";
 
 /** One move of a file or folder (real, symlink-resolved paths). */
 export interface FileMove {

@@ -21,7 +21,7 @@ import {
   tempPathFor,
   writeTextFile,
 } from "./text_file.ts";
-import { writeAllOrNothing } from "./file_set.ts";
+import { writeAllOrNothing } from "./all_or_nothing.ts";
 import { editTool } from "../tools/files/edit.ts";
 import { replaceContentTool } from "../tools/files/replace_content.ts";
 import { readFile } from "../tools/files/read_file.ts";
@@ -189,7 +189,7 @@ Deno.test("text: readTextFile remembers the mode", async () => {
 
 // --- all-or-nothing multi-file writes -----------------------------------------------------
 
-Deno.test("file_set: several files are written together, formats kept", async () => {
+Deno.test("all_or_nothing: several files are written together, formats kept", async () => {
   await using dir = await tempDir();
   const a = join(dir.path, "a.txt");
   const b = join(dir.path, "b.txt");
@@ -206,7 +206,7 @@ Deno.test("file_set: several files are written together, formats kept", async ()
   assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["a.txt", "b.txt"]);
 });
 
-Deno.test("file_set: a failing temp write changes no file", async () => {
+Deno.test("all_or_nothing: a failing temp write changes no file", async () => {
   await using dir = await tempDir();
   const a = join(dir.path, "a.txt");
   await Deno.writeTextFile(a, "a\n");
@@ -221,7 +221,7 @@ Deno.test("file_set: a failing temp write changes no file", async () => {
   assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name), ["a.txt"]);
 });
 
-Deno.test("file_set: a failing rename restores the files already replaced", async () => {
+Deno.test("all_or_nothing: a failing rename restores the files already replaced", async () => {
   await using dir = await tempDir();
   const a = join(dir.path, "a.txt");
   const blocker = join(dir.path, "blocker");
@@ -240,7 +240,7 @@ Deno.test("file_set: a failing rename restores the files already replaced", asyn
   assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["a.txt", "blocker"]);
 });
 
-Deno.test("file_set: an encoding error surfaces before any file is touched", async () => {
+Deno.test("all_or_nothing: an encoding error surfaces before any file is touched", async () => {
   await using dir = await tempDir();
   const a = join(dir.path, "a.txt");
   const b = join(dir.path, "b.txt");

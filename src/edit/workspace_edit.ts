@@ -4,7 +4,7 @@
  * touches: text edits (`changes`, or the TextDocumentEdits of `documentChanges`) and file
  * operations (`CreateFile`, `RenameFile`, `DeleteFile`). Every path goes through the project's
  * sandbox and nothing is written; the plan's `files` are then written all or nothing with
- * `commitFileChanges` (./file_set.ts), which tools reach through their one write path.
+ * `commitFileChanges` (./all_or_nothing.ts), which tools reach through their one write path.
  * @module
  */
 import { basename, dirname, join } from "node:path";

@@ -12,7 +12,7 @@ import {
   type LspWorkspaceEdit,
   planWorkspaceEdit as planEdit,
 } from "./workspace_edit.ts";
-import { commitFileChanges } from "./file_set.ts";
+import { commitFileChanges } from "./all_or_nothing.ts";
 import type { Project } from "../project/project.ts";
 
 /** The files of a planned edit, as the tests below look at them. */

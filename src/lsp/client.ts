@@ -15,8 +15,8 @@ import {
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
-import { DiagnosticsStore } from "./diagnostics.ts";
-import { type ExitStatus, type ServerProcess, spawnServer } from "./process.ts";
+import { DiagnosticsStore } from "./pushed_diagnostics.ts";
+import { type ExitStatus, type ServerProcess, spawnServer } from "./server_process.ts";
 import { ProgressTracker } from "./progress.ts";
 import { lookupSection } from "./settings.ts";
 

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolError } from "../errors.ts";
-import type { FileSet } from "./file_set.ts";
+import type { FileSet } from "./source_file_set.ts";
 
 /** The part of the client this module needs. */
 export interface Notifier {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
 import { DocumentSync, MAX_OPEN } from "./documents.ts";
-import { DiagnosticsStore } from "./diagnostics.ts";
+import { DiagnosticsStore } from "./pushed_diagnostics.ts";
 
 interface Sent {
   method: string;

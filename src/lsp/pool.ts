@@ -1,16 +1,21 @@
 /**
  * The language-server pool of a project: one server per language, started lazily on first need,
  * shared by every tool call and every session on the project, restarted after a crash. Tool
- * code gets it as `ctx.session.services(project).pool` (see service/projects.ts).
+ * code gets it as `ctx.session.services(project).pool` (see project_host.ts).
  * @module
  */
 import { extname } from "node:path";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
-import type { LanguageServer, LanguageServerPool, RelativeMove, RequestOptions } from "./types.ts";
+import type {
+  LanguageServer,
+  LanguageServerPool,
+  RelativeMove,
+  RequestOptions,
+} from "./language_server.ts";
 import { detectLanguages, type ServerSpec, serverSpecs, specForFile } from "./registry.ts";
-import { ManagedServer, type ServerTimeouts } from "./server.ts";
+import { ManagedServer, type ServerTimeouts } from "./managed_server.ts";
 
 /** One server per registry entry for one project; see {@linkcode LanguageServerPool}. */
 export class ServerPool implements LanguageServerPool {

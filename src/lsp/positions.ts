@@ -9,7 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../errors.ts";
 import { decodeText } from "../edit/text_file.ts";
-import type { LspPosition } from "./types.ts";
+import type { LspPosition } from "./language_server.ts";
 
 /** A position as agents see it: 1-based line, 1-based character column. */
 export interface AgentPosition {

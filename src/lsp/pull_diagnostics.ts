@@ -5,7 +5,7 @@
  * versions and in several batches.
  * @module
  */
-import type { LspDiagnostic } from "./types.ts";
+import type { LspDiagnostic } from "./language_server.ts";
 
 /** Sends one request to the server (already synced and ready). */
 export type Send = <R>(method: string, params: unknown) => Promise<R>;

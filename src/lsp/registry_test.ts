@@ -18,9 +18,9 @@ import {
   specForFile,
 } from "./registry.ts";
 import { lookupSection, mergeSettings } from "./settings.ts";
-import { backoffMs } from "./server.ts";
+import { backoffMs } from "./managed_server.ts";
 import { ProgressTracker, REQUEST_TOKEN_PREFIX } from "./progress.ts";
-import { DiagnosticsStore } from "./diagnostics.ts";
+import { DiagnosticsStore } from "./pushed_diagnostics.ts";
 
 Deno.test("registry: files go to the server of their extension", async () => {
   await using dir = await tempDir();

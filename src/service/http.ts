@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../deps.ts";
 import { log } from "../log.ts";
-import { newToken, sameToken, servicePaths } from "./paths.ts";
+import { newToken, sameToken, servicePaths } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { PROJECT_IDLE_MS } from "./service.ts";
 import { openSession } from "./sessions.ts";

@@ -1,7 +1,7 @@
 /**
  * The per-user service: one process per user, version and environment that owns the projects
  * and their language servers, and serves every MCP session the fronts (`sextant` on stdio)
- * relay to it over a loopback connection guarded by a token (see paths.ts). Sessions on one project share its servers, symbol
+ * relay to it over a loopback connection guarded by a token (see endpoint.ts). Sessions on one project share its servers, symbol
  * index and file locks; each session keeps its own active project, context, modes,
  * read-before-edit records and code actions.
  *
@@ -15,9 +15,9 @@ import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
-import { newToken, sameToken, servicePaths, writeEndpoint } from "./paths.ts";
+import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
-import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./protocol.ts";
+import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
 import { openSession } from "./sessions.ts";
 
 /** How long the service lives on after its last session, by default (seconds). */

@@ -14,27 +14,18 @@
  * candidate (an import or re-export line) to no symbol: the caller reports the file.
  * @module
  */
-import { type Position, SymbolKind, type SymbolNode, walkSymbols } from "./model.ts";
-
-/** Kinds that hold code when they span several lines. */
-const DEFINITION_KINDS: ReadonlySet<number> = new Set([
-  SymbolKind.File,
-  SymbolKind.Module,
-  SymbolKind.Namespace,
-  SymbolKind.Package,
-  SymbolKind.Class,
-  SymbolKind.Method,
-  SymbolKind.Constructor,
-  SymbolKind.Enum,
-  SymbolKind.Interface,
-  SymbolKind.Function,
-  19, // Object
-  SymbolKind.Struct,
-]);
+import {
+  type Position,
+  STRUCTURAL_KINDS,
+  SymbolKind,
+  type SymbolNode,
+  walkSymbols,
+} from "./model.ts";
 
 function isCandidate(node: SymbolNode): boolean {
   if (node.kind === SymbolKind.Variable || node.kind === SymbolKind.Constant) return true;
-  return DEFINITION_KINDS.has(node.kind) && node.range.start.line !== node.range.end.line;
+  // Kinds that hold code, when they span several lines.
+  return STRUCTURAL_KINDS.has(node.kind) && node.range.start.line !== node.range.end.line;
 }
 
 function holds(node: SymbolNode, pos: Position): boolean {

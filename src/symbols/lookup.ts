@@ -21,7 +21,7 @@ import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./model.ts";
-import type { LanguageServer, LanguageServerPool, RequestOptions } from "../lsp/types.ts";
+import type { LanguageServer, LanguageServerPool, RequestOptions } from "../lsp/language_server.ts";
 
 /** The symbols of one file, with the text they were computed for. */
 export interface FileSymbols {

@@ -317,8 +317,13 @@ export function bodyOf(node: SymbolNode, text: string, starts = lineStarts(text)
   );
 }
 
-/** Kinds that enclose code worth naming as the place of a reference, or that declare something. */
-export const CONTAINER_KINDS: ReadonlySet<number> = new Set([
+/**
+ * Kinds that hold code (Serena's `SymbolKind.is_container`): an overview keeps them as
+ * children, and a reference inside one spanning several lines belongs to it. The other kinds
+ * (fields, properties, variables, constants, ...) are data.
+ */
+export const STRUCTURAL_KINDS: ReadonlySet<number> = new Set([
+  SymbolKind.File,
   SymbolKind.Module,
   SymbolKind.Namespace,
   SymbolKind.Package,
@@ -328,8 +333,17 @@ export const CONTAINER_KINDS: ReadonlySet<number> = new Set([
   SymbolKind.Enum,
   SymbolKind.Interface,
   SymbolKind.Function,
+  SymbolKind.Object,
   SymbolKind.Struct,
 ]);
+
+/**
+ * Kinds that enclose code worth naming as the place of a reference, or that declare something:
+ * the structural kinds but a file and an object literal.
+ */
+export const CONTAINER_KINDS: ReadonlySet<number> = new Set(
+  [...STRUCTURAL_KINDS].filter((k) => k !== SymbolKind.File && k !== SymbolKind.Object),
+);
 
 /** Innermost symbols first: the chain of symbols whose range contains `pos`. */
 export function symbolsAt(roots: readonly SymbolNode[], pos: Position): SymbolNode[] {

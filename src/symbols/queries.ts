@@ -19,7 +19,7 @@ import {
 } from "./model.ts";
 import { containerFinder } from "./containing_symbol.ts";
 import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
-import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/types.ts";
+import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
 
 /**
  * How many referencing files are read and named at once (each is a file read and, for a file

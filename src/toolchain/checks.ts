@@ -5,12 +5,12 @@
  */
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
-import { chooseGpr } from "./ada/project.ts";
-import { cCheck } from "./c.ts";
+import { chooseGpr } from "./ada/ada_project.ts";
+import { cCheck } from "./c_projects.ts";
 import { parseCargoMessages } from "./parsers/cargo.ts";
 import { parseDenoCheck } from "./parsers/deno.ts";
 import { parseGnat } from "./parsers/gnat.ts";
-import { parseGoVet } from "./parsers/go.ts";
+import { parseGoVet } from "./parsers/go_tool.ts";
 import { parsePyright } from "./parsers/pyright.ts";
 import { parseTsc } from "./parsers/tsc.ts";
 import type { RunResult } from "./run.ts";

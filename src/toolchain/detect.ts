@@ -6,7 +6,7 @@
  */
 import { basename, delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pathExists } from "./paths.ts";
+import { pathExists } from "./reported_paths.ts";
 import type { ToolchainId } from "./types.ts";
 
 /** Root files that make a project a C/C++ one for check_project and test_project. */

@@ -5,9 +5,9 @@
  */
 import { join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
-import { chooseGpr, readAlire, readGprFiles } from "./ada/project.ts";
+import { chooseGpr, readAlire, readGprFiles } from "./ada/ada_project.ts";
 import { detectToolchains, listDir } from "./detect.ts";
-import { pathExists } from "./paths.ts";
+import { pathExists } from "./reported_paths.ts";
 
 type Json = Record<string, unknown>;
 

@@ -5,13 +5,13 @@
  */
 import { join } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
-import { cTests } from "./c.ts";
+import { cTests } from "./c_projects.ts";
 import { findDeno, findExecutable } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
-import { pathExists } from "./paths.ts";
+import { pathExists } from "./reported_paths.ts";
 import { parseCargoMessages, parseLibtestOutput } from "./parsers/cargo.ts";
 import { parseDenoCheck, parseDenoTest } from "./parsers/deno.ts";
-import { parseGoTestJson, parseGoVet } from "./parsers/go.ts";
+import { parseGoTestJson, parseGoVet } from "./parsers/go_tool.ts";
 import { parseJsTestOutput } from "./parsers/js_runners.ts";
 import { parsePytest } from "./parsers/pytest.ts";
 import type { RunResult } from "./run.ts";

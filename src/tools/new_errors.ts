@@ -31,8 +31,8 @@
  */
 import { relative } from "node:path";
 import { log } from "../log.ts";
-import type { ManagedServer } from "../lsp/server.ts";
-import type { LspDiagnostic } from "../lsp/types.ts";
+import type { ManagedServer } from "../lsp/managed_server.ts";
+import type { LspDiagnostic } from "../lsp/language_server.ts";
 import type { ToolAnswer, ToolContext } from "./tool.ts";
 import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 

@@ -11,7 +11,7 @@ import type { SettingsFile } from "../../src/config/schema.ts";
 import { groupMembers } from "../../src/process.ts";
 import { findExecutable, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ServerPool } from "../../src/lsp/pool.ts";
-import type { ServerTimeouts } from "../../src/lsp/server.ts";
+import type { ServerTimeouts } from "../../src/lsp/managed_server.ts";
 import { Project } from "../../src/project/project.ts";
 
 export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));

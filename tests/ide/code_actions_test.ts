@@ -10,9 +10,9 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { planWorkspaceEdit } from "../../src/edit/workspace_edit.ts";
-import { commitFileChanges } from "../../src/edit/file_set.ts";
+import { commitFileChanges } from "../../src/edit/all_or_nothing.ts";
 
-import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_actions.ts";
+import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_action_store.ts";
 import { codeActions } from "../../src/tools/ide/code_actions.ts";
 import { refreshCodeActions } from "../../src/tools/ide/refresh_code_actions.ts";
 import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";

@@ -6,8 +6,8 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { fixtureProject, hasServer, positionOf, skipUnless, toLocs } from "../helpers/lsp.ts";
-import type { ManagedServer } from "../../src/lsp/server.ts";
-import type { LspDiagnostic } from "../../src/lsp/types.ts";
+import type { ManagedServer } from "../../src/lsp/managed_server.ts";
+import type { LspDiagnostic } from "../../src/lsp/language_server.ts";
 
 function countLines(text: string): number {
   return text.split("\n").length - 1;

@@ -14,8 +14,8 @@ import {
   skipUnless,
   toLocs,
 } from "../helpers/lsp.ts";
-import type { ManagedServer } from "../../src/lsp/server.ts";
-import type { LspDiagnostic } from "../../src/lsp/types.ts";
+import type { ManagedServer } from "../../src/lsp/managed_server.ts";
+import type { LspDiagnostic } from "../../src/lsp/language_server.ts";
 
 const available = hasServer("typescript-language-server");
 

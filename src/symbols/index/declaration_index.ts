@@ -31,7 +31,7 @@ import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
-import type { ParseJob, ParseResult } from "./protocol.ts";
+import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import { loadStore, saveStore, type StoredFile } from "./store.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
 

@@ -12,7 +12,7 @@ import { contentHash } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
-import type { ParseJob, ParseResult } from "./protocol.ts";
+import type { ParseJob, ParseResult } from "./worker_messages.ts";
 
 const decoder = new TextDecoder("utf-8");
 

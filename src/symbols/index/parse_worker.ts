@@ -5,7 +5,7 @@
  */
 /// <reference lib="deno.worker" />
 import { indexFile } from "./index_file.ts";
-import type { ParseReply, ParseRequest, ParseResult } from "./protocol.ts";
+import type { ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
 
 self.onmessage = async (event: MessageEvent<ParseRequest>) => {
   const { id, jobs } = event.data;

@@ -6,7 +6,7 @@
  * once; after a few files (an edit, the watcher) they wait `idleMs` for the next ones.
  * @module
  */
-import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./protocol.ts";
+import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
 
 /** Options of {@linkcode ParseWorkers}. */
 export interface ParseWorkersOptions {

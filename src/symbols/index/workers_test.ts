@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
-import type { ParseJob, ParseResult } from "./protocol.ts";
+import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import { ParseWorkers } from "./workers.ts";
 
 /** `count` small TypeScript files in a temporary folder, as parse jobs. */

@@ -6,7 +6,7 @@
 import { extname } from "node:path";
 import { ToolError } from "../../errors.ts";
 import type { Project } from "../../project/project.ts";
-import { projectNaming } from "../ada/project.ts";
+import { projectNaming } from "../ada/ada_project.ts";
 import {
   adaGraph,
   goGraph,

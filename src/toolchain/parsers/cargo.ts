@@ -4,7 +4,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { pathExists, toProjectPath } from "../paths.ts";
+import { pathExists, toProjectPath } from "../reported_paths.ts";
 import { type Diagnostic, emptySummary, type Severity, type TestSummary } from "../types.ts";
 
 interface CargoSpan {

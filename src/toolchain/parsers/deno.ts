@@ -2,7 +2,7 @@
  * Deno: the text output of `deno check` and `deno test` (run with NO_COLOR).
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import { type Diagnostic, emptySummary, type TestSummary } from "../types.ts";
 
 // deno-lint-ignore no-control-regex

@@ -5,7 +5,7 @@
  * output with `--output-on-failure`, `50% tests passed, 1 tests failed out of 2`).
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import { type Diagnostic, emptySummary, type Severity, type TestSummary } from "../types.ts";
 
 const LOCATION =

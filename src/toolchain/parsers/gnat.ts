@@ -3,7 +3,7 @@
  * the older form without a severity word, which is an error).
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import type { Diagnostic, Severity } from "../types.ts";
 
 const LOCATION = /^(.+?):(\d+):(\d+): (.*)$/;

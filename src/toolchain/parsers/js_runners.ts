@@ -3,7 +3,7 @@
  * spec reporters). Output is read as text, colours off.
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import { emptySummary, type TestFailure, type TestSummary } from "../types.ts";
 
 // deno-lint-ignore no-control-regex

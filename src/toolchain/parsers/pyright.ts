@@ -2,7 +2,7 @@
  * pyright (and basedpyright): the report of `pyright --outputjson`.
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import type { Diagnostic, Severity } from "../types.ts";
 
 interface PyrightPosition {

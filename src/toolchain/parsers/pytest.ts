@@ -3,7 +3,7 @@
  * (`-rfE`: `FAILED path::test - message`) and the FAILURES section for locations.
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import { emptySummary, type TestFailure, type TestSummary } from "../types.ts";
 
 const CLOSING = /^=+ (.+?) in [\d.]+s(?: \([^)]*\))? =+$/;

@@ -3,7 +3,7 @@
  * message lines indented below.
  * @module
  */
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import type { Diagnostic } from "../types.ts";
 
 const HEADER = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;

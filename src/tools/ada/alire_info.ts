@@ -3,7 +3,7 @@
  * @module
  */
 import { ToolError } from "../../errors.ts";
-import { readAlire } from "../../toolchain/ada/project.ts";
+import { readAlire } from "../../toolchain/ada/ada_project.ts";
 import { defineTool } from "../tool.ts";
 
 export const alireInfo = defineTool({

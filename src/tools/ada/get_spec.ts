@@ -15,7 +15,7 @@ import {
   matchDeclaration,
   specDeclarations,
 } from "../../toolchain/ada/navigate.ts";
-import { chooseGpr } from "../../toolchain/ada/project.ts";
+import { chooseGpr } from "../../toolchain/ada/ada_project.ts";
 import {
   readUnitHeader,
   unitFileName,

@@ -5,7 +5,7 @@
 import { basename, posix } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { chooseGpr } from "../../toolchain/ada/project.ts";
+import { chooseGpr } from "../../toolchain/ada/ada_project.ts";
 import { parseSpec } from "../../toolchain/ada/spec_parser.ts";
 import { generateBody } from "../../toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName } from "../../toolchain/ada/units.ts";

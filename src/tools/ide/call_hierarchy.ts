@@ -4,7 +4,7 @@
  */
 import { z } from "../../deps.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/types.ts";
+import type { LspRange } from "../../lsp/language_server.ts";
 import {
   ask,
   describePosition,

@@ -8,9 +8,9 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import type { StoredAction } from "../../lsp/code_actions.ts";
+import type { StoredAction } from "../../lsp/code_action_store.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic, LspRange } from "../../lsp/types.ts";
+import type { LspDiagnostic, LspRange } from "../../lsp/language_server.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { locate } from "../shared/symbols.ts";

@@ -9,7 +9,7 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
 import { mapLimit } from "../../symbols/lookup.ts";
-import type { LspDiagnostic } from "../../lsp/types.ts";
+import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

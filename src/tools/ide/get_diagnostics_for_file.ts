@@ -7,7 +7,7 @@ import { z } from "../../deps.ts";
 import { containingSymbol, namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
 import { fileDiagnostics } from "../../symbols/queries.ts";
-import type { LspDiagnostic, RequestOptions } from "../../lsp/types.ts";
+import type { LspDiagnostic, RequestOptions } from "../../lsp/language_server.ts";
 import { indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

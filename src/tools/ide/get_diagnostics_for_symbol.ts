@@ -7,7 +7,7 @@
 import { z } from "../../deps.ts";
 import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import { fileDiagnostics, findReferences } from "../../symbols/queries.ts";
-import type { LspDiagnostic } from "../../lsp/types.ts";
+import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import { describe, indexOf, locate, locateInProject, requestOptions } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";

@@ -6,7 +6,7 @@ import { checkNewName } from "../../symbols/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_actions.ts";
+import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
 import { applyEditInSession } from "../code_action_runner.ts";
 import { ask, describePosition, resolvePosition } from "../shared/targets.ts";

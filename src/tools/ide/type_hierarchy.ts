@@ -7,7 +7,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/types.ts";
+import type { LspRange } from "../../lsp/language_server.ts";
 import { describePosition, kindName, locationDict, resolvePosition } from "../shared/targets.ts";
 import { positionParams, type PositionTarget } from "../shared/targets.ts";
 import { maxAnswerChars } from "../shared/params.ts";

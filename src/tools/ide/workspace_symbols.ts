@@ -8,7 +8,7 @@ import { ToolError } from "../../errors.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
 import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/types.ts";
+import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/language_server.ts";
 import { displayPath, kindName } from "../shared/targets.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolContext } from "../tool.ts";

@@ -6,7 +6,7 @@
  */
 import { namePosition } from "../../symbols/queries.ts";
 import type { SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
-import type { RequestOptions } from "../../lsp/types.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
 
 /** Hover contents (MarkupContent, MarkedString or an array of them) as one markdown text. */
 export function hoverText(contents: unknown): string {

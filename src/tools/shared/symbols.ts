@@ -15,7 +15,7 @@ import {
   type SymbolNode,
 } from "../../symbols/model.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
-import type { RequestOptions } from "../../lsp/types.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";

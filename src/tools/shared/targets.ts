@@ -17,7 +17,12 @@ import {
   wordAt,
 } from "../../lsp/positions.ts";
 import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
-import type { LanguageServer, LspPosition, LspRange, RequestOptions } from "../../lsp/types.ts";
+import type {
+  LanguageServer,
+  LspPosition,
+  LspRange,
+  RequestOptions,
+} from "../../lsp/language_server.ts";
 import { locate, requestOptions } from "./symbols.ts";
 import type { ToolContext } from "../tool.ts";
 import type { NormalizedLocation } from "../../symbols/queries.ts";

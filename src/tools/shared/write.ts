@@ -10,7 +10,7 @@ import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
 import { noteWrite, watchDiagnostics } from "../new_errors.ts";
 import type { ValidateOptions } from "../../project/project.ts";
-import type { FileChange } from "../../edit/file_set.ts";
+import type { FileChange } from "../../edit/all_or_nothing.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
 import {
   type FileOutcome,
@@ -19,7 +19,7 @@ import {
   planWorkspaceEdit,
 } from "../../edit/workspace_edit.ts";
 
-export type { FileChange } from "../../edit/file_set.ts";
+export type { FileChange } from "../../edit/all_or_nothing.ts";
 export type { FileMove } from "../../edit/file_move.ts";
 
 /** The tail of the chain of writes per real path: writes of one file run one after another. */

@@ -13,7 +13,7 @@ import { formatMatch } from "../shared/matches.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
-import type { RequestOptions } from "../../lsp/types.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 
 /**

@@ -30,7 +30,7 @@ import {
   type SymbolMatch,
 } from "../../symbols/lookup.ts";
 import { isImportLine, normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
-import type { RequestOptions } from "../../lsp/types.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";

@@ -5,31 +5,12 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { SymbolKind, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
+import { STRUCTURAL_KINDS, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
 import { mapLimit } from "../../symbols/lookup.ts";
 import { indexOf, requestOptions, resolveScope } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
-
-/**
- * Kinds Serena keeps as children in an overview (its `SymbolKind.is_container`); others (fields,
- * properties, variables, constants...) are data, left out below the top level.
- */
-const STRUCTURAL_KINDS: ReadonlySet<number> = new Set([
-  SymbolKind.File,
-  SymbolKind.Module,
-  SymbolKind.Namespace,
-  SymbolKind.Package,
-  SymbolKind.Class,
-  SymbolKind.Method,
-  SymbolKind.Constructor,
-  SymbolKind.Enum,
-  SymbolKind.Interface,
-  SymbolKind.Function,
-  19, // Object
-  SymbolKind.Struct,
-]);
 
 /** One symbol in a kind group: its name, or `{name: children grouped by kind}`. */
 type Entry = string | { [name: string]: Grouped };

@@ -7,7 +7,7 @@
  * @module
  */
 import { toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/types.ts";
+import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
 import { requestCodeActions } from "../code_action_runner.ts";

@@ -19,7 +19,7 @@ import {
   withTimeout,
 } from "./client.ts";
 import { DocumentSync, type Lease } from "./documents.ts";
-import { FileSet } from "./file_set.ts";
+import { FileSet } from "./source_file_set.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { withRequestToken } from "./progress.ts";
 import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
@@ -30,7 +30,7 @@ import type {
   LspDiagnostic,
   RelativeMove,
   RequestOptions,
-} from "./types.ts";
+} from "./language_server.ts";
 import { ProjectWatcher } from "./watcher.ts";
 
 /** Time limits of a managed server; tests shorten them. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { askServices } from "./relay.ts";
-import type { ServiceStatus } from "../service/protocol.ts";
+import type { ServiceStatus } from "../service/handshake.ts";
 import type { CliOptions } from "../config/cli_options.ts";
 
 function megabytes(bytes: number | null): string {

@@ -3,7 +3,7 @@
  * @module
  */
 import { assertEquals, assertStringIncludes } from "../../../tests/helpers/assert.ts";
-import { parseGoTestJson, parseGoVet } from "./go.ts";
+import { parseGoTestJson, parseGoVet } from "./go_tool.ts";
 
 Deno.test("go vet messages and go test -json events", () => {
   const vet = `# example.com/m/pkg

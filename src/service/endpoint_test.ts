@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
-import { ensurePrivateFolder, environmentDigest, sameToken, servicePaths } from "./paths.ts";
+import { ensurePrivateFolder, environmentDigest, sameToken, servicePaths } from "./endpoint.ts";
 
 Deno.test("environmentDigest: stable, and different for a different PATH", () => {
   const env = (path: string) => (key: string) => key === "PATH" ? path : undefined;

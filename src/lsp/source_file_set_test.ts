@@ -1,5 +1,5 @@
 /**
- * Unit tests of the file-set scan (file_set.ts) and of its use by document sync: files created
+ * Unit tests of the file-set scan (source_file_set.ts) and of its use by document sync: files created
  * or deleted on disk, directly or in new and removed folders, are reported by the very next scan;
  * ignored folders and other extensions are not; a sync announces new files and opens them for its
  * query only. No sleeps.
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
 import { DocumentSync } from "./documents.ts";
-import { FileSet } from "./file_set.ts";
+import { FileSet } from "./source_file_set.ts";
 
 function fileSet(root: string): FileSet {
   return new FileSet({

@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { toProjectPath } from "../paths.ts";
+import { toProjectPath } from "../reported_paths.ts";
 import { type Diagnostic, emptySummary, type TestSummary } from "../types.ts";
 
 const LOCATION = /^(?:vet: )?(\S+?\.go):(\d+):(?:(\d+):)? (.*)$/;
