@@ -26,7 +26,7 @@ import {
 } from "../../scripts/compile.ts";
 import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/permissions.ts";
 import { VERSION } from "../../src/version.ts";
-import { workerUrl } from "../../src/repl/worker.ts";
+import { childUrl } from "../../src/repl/child.ts";
 
 const COMPILE_SCRIPT = join(REPO_ROOT, "scripts", "compile.ts");
 const DENORT_BIN = Deno.env.get("DENORT_BIN");
@@ -219,11 +219,11 @@ Deno.test("compileArgs: bundled, with the worker-options feature code mode needs
   assert(unbundled.includes("--unstable-worker-options") && !unbundled.includes("--bundle"));
 });
 
-Deno.test("code mode's worker is a self-contained data: URL", () => {
-  const url = workerUrl();
+Deno.test("code mode's child is a self-contained data: URL", () => {
+  const url = childUrl();
   assert(url.startsWith("data:application/javascript,"), url.slice(0, 40));
   const source = decodeURIComponent(url.slice(url.indexOf(",") + 1));
-  assert(!/\bimport\s+[\w{*"']/.test(source), "the worker imports no module statically");
+  assert(!/\bimport\s+[\w{*"']/.test(source), "the child imports no module statically");
 });
 
 Deno.test({

@@ -6,10 +6,10 @@
  * other families get a facade named for the family. A tool the session does not expose is absent.
  * @module
  */
-import { z } from "../deps.ts";
-import type { Session } from "../session.ts";
-import { selectTools } from "../tools/select.ts";
-import type { Tool } from "../tools/tool.ts";
+import { z } from "../../deps.ts";
+import type { Session } from "../../session.ts";
+import { selectTools } from "../select.ts";
+import type { Tool } from "../tool.ts";
 
 export const FACADES: Readonly<Record<string, { about: string; tools: readonly string[] }>> = {
   lsp: {
