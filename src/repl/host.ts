@@ -146,6 +146,8 @@ export function childCommand(
   const env: Record<string, string> = {
     DENO_V8_FLAGS: `--max-old-space-size=${HEAP_MB}`,
     NO_COLOR: "1",
+    // The CLI's own look for a newer release is a request to the network too.
+    DENO_NO_UPDATE_CHECK: "1",
   };
   if (Deno.build.os === "windows") return { program: execPath, args: own, env };
   // A folder below /dev/null cannot exist: Deno's origin storage (Cache API, localStorage) fails
