@@ -15,10 +15,11 @@
  *   of GB of address space at start). Past the heap cap the child dies; past the data cap an
  *   `ArrayBuffer` allocation throws a `RangeError` in the agent's code;
  * - CPU: a time-out or a cancellation kills the process group (a busy loop ignores everything
- *   else);
+ *   else); {@linkcode CPU_LIMIT_S} (`ulimit -t`) ends one whose host died;
  * - messages: one line at most {@linkcode MAX_MESSAGE_BYTES}, at most {@linkcode MAX_CALLS}
- *   API calls in flight (the host stops reading the child's stdout until one ends, so a flood
- *   fills the pipe and blocks the child, not the host), and any malformed message stops it.
+ *   API calls in flight and {@linkcode MESSAGES_PER_SECOND} read (past either the host stops
+ *   reading the child's stdout for a while, so a flood fills the pipe and blocks the child, not
+ *   the host), and any malformed message stops it.
  * Losing the process loses that session's variables only, and the answer says so.
  *
  * The child runs as `deno run` of a `data:` URL; a compiled Sextant has no `deno run` and starts
@@ -43,6 +44,18 @@ export const DATA_LIMIT_MB = 640 + HEAP_MB;
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** API calls of one child running at once; further ones wait, unread, in the pipe. */
 export const MAX_CALLS = 8;
+/**
+ * Messages per second the host reads from one child (with as many in a burst); past that it
+ * reads slower, so that a flood of cheap messages (unknown tools, `s.info`, calls after a cell
+ * ended) costs the host a bounded share of its time, and the child waits on a full pipe.
+ */
+export const MESSAGES_PER_SECOND = 2000;
+/**
+ * CPU seconds a child may use in its whole life. Time-outs are what stop a cell; this only ends a
+ * child left spinning when its host died without killing it (it would exit at its stdin's end,
+ * but a busy loop never looks).
+ */
+export const CPU_LIMIT_S = 3600;
 /** How long a child may take to start and say it is ready. */
 const START_MS = 30_000;
 /** Bytes of a child's stderr kept, to tell why it died. */
@@ -153,7 +166,7 @@ export function childCommand(
   // A folder below /dev/null cannot exist: Deno's origin storage (Cache API, localStorage) fails
   // instead of writing to disk where another session's child would find it.
   env.DENO_DIR = "/dev/null/sextant-repl";
-  const limit = `ulimit -d ${DATA_LIMIT_MB * 1024} && exec "$0" "$@"`;
+  const limit = `ulimit -d ${DATA_LIMIT_MB * 1024} && ulimit -t ${CPU_LIMIT_S} && exec "$0" "$@"`;
   return { program: "sh", args: ["-c", limit, execPath, ...own], env };
 }
 
@@ -205,6 +218,8 @@ class Child {
   #writing: Promise<void> = Promise.resolve();
   #inFlight = 0;
   #slotFreed: (() => void) | null = null;
+  #tokens = MESSAGES_PER_SECOND;
+  #refilled = performance.now();
   /** Why the host stopped it, when it did. */
   stopped: string | null = null;
   /** Resolves when the process has exited and its stderr is read. */
@@ -299,8 +314,25 @@ class Child {
     }
   }
 
+  /** Wait until the child may send another message (a token bucket). */
+  async #throttle(): Promise<void> {
+    for (;;) {
+      const now = performance.now();
+      this.#tokens = Math.min(
+        MESSAGES_PER_SECOND,
+        this.#tokens + (now - this.#refilled) * MESSAGES_PER_SECOND / 1000,
+      );
+      this.#refilled = now;
+      if (this.#tokens >= 1) return void this.#tokens--;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.ceil((1 - this.#tokens) * 1000 / MESSAGES_PER_SECOND))
+      );
+    }
+  }
+
   /** Check and deliver one line; false when the child was stopped for it. */
   async #handle(line: string): Promise<boolean> {
+    await this.#throttle();
     let message: Message | null = null;
     try {
       message = checkMessage(JSON.parse(line));
@@ -340,6 +372,9 @@ function exitReason(status: Deno.CommandStatus, stderr: string): string {
   if (/out of memory|Reached heap limit|allocation failed/i.test(stderr)) {
     return `the code ran out of memory (code mode caps it at ${HEAP_MB} MB of heap` +
       (Deno.build.os === "windows" ? ")" : `, ${DATA_LIMIT_MB} MB with ArrayBuffers)`);
+  }
+  if (status.signal === "SIGXCPU") {
+    return `the code's process used up its ${CPU_LIMIT_S} s of CPU time`;
   }
   if (status.signal) return `the code's process was killed by ${status.signal}`;
   return `the code's process exited with code ${status.code} (Deno.exit or process.exit?)`;
