@@ -49,7 +49,7 @@ export const MAX_CALLS = 8;
  * reads slower, so that a flood of cheap messages (unknown tools, `s.info`, calls after a cell
  * ended) costs the host a bounded share of its time, and the child waits on a full pipe.
  */
-export const MESSAGES_PER_SECOND = 2000;
+export const MESSAGES_PER_SECOND = 5000;
 /**
  * CPU seconds a child may use in its whole life. Time-outs are what stop a cell; this only ends a
  * child left spinning when its host died without killing it (it would exit at its stdin's end,
