@@ -205,8 +205,8 @@ Deno.test("compileArgs: bundled, with the worker-options feature code mode needs
   assert(args.includes("--bundle"), args.join(" "));
   // Without it, a worker's `permissions: "none"` is ignored and code mode refuses to run.
   assert(args.includes("--unstable-worker-options"), args.join(" "));
-  // The worker is no separate module (src/repl/worker.ts gives its source as a data: URL), so
-  // nothing needs --include; the entry point is the last argument.
+  // Code mode's child needs no file of its own (a compiled Sextant runs it as main.ts's hidden
+  // command, src/repl/child.ts), so nothing needs --include; the entry point is the last argument.
   assert(!args.some((a) => a.startsWith("--include")), args.join(" "));
   assertEquals(args.at(-1), join(REPO_ROOT, "main.ts"));
   assertEquals(args.slice(-5, -1), [
