@@ -8,7 +8,12 @@ import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "__repl-child") {
+  // A compiled Sextant has no `deno run`: code mode starts the executable itself as its child
+  // (src/repl/child.ts), which drops every permission before it runs agent code.
+  const { runReplChild } = await import("./src/repl/child.ts");
+  runReplChild();
+} else if (import.meta.main) {
   try {
     const options = parseCommandLine(Deno.args);
     if (options.command === "help") {

@@ -541,9 +541,9 @@ if (import.meta.main) {
     try {
       const session = modeSession.session;
       const cell = (code: string) => callTool(session, repl, { code });
-      await cell("1 + 1"); // starts the worker
+      await cell("1 + 1"); // starts the code's process
       const trivial = await warm(runs * 4, () => cell("1 + 1"));
-      rows.push({ what: "repl `1 + 1`, warm worker", ours: trivial });
+      rows.push({ what: "repl `1 + 1`, warm process", ours: trivial });
       const args = { name_path_pattern: "Core", relative_path: core };
       const direct = () => callTool(session, findSymbol, args);
       const viaApi = () => cell(`await s.lsp.find_symbol(${JSON.stringify(args)})`);

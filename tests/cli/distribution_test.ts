@@ -26,7 +26,7 @@ import {
 } from "../../scripts/compile.ts";
 import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/permissions.ts";
 import { VERSION } from "../../src/version.ts";
-import { workerUrl } from "../../src/repl/worker.ts";
+import { childUrl } from "../../src/repl/child.ts";
 
 const COMPILE_SCRIPT = join(REPO_ROOT, "scripts", "compile.ts");
 const DENORT_BIN = Deno.env.get("DENORT_BIN");
@@ -205,8 +205,8 @@ Deno.test("compileArgs: bundled, with the worker-options feature code mode needs
   assert(args.includes("--bundle"), args.join(" "));
   // Without it, a worker's `permissions: "none"` is ignored and code mode refuses to run.
   assert(args.includes("--unstable-worker-options"), args.join(" "));
-  // The worker is no separate module (src/repl/worker.ts gives its source as a data: URL), so
-  // nothing needs --include; the entry point is the last argument.
+  // Code mode's child needs no file of its own (a compiled Sextant runs it as main.ts's hidden
+  // command, src/repl/child.ts), so nothing needs --include; the entry point is the last argument.
   assert(!args.some((a) => a.startsWith("--include")), args.join(" "));
   assertEquals(args.at(-1), join(REPO_ROOT, "main.ts"));
   assertEquals(args.slice(-5, -1), [
@@ -219,11 +219,11 @@ Deno.test("compileArgs: bundled, with the worker-options feature code mode needs
   assert(unbundled.includes("--unstable-worker-options") && !unbundled.includes("--bundle"));
 });
 
-Deno.test("code mode's worker is a self-contained data: URL", () => {
-  const url = workerUrl();
+Deno.test("code mode's child is a self-contained data: URL", () => {
+  const url = childUrl();
   assert(url.startsWith("data:application/javascript,"), url.slice(0, 40));
   const source = decodeURIComponent(url.slice(url.indexOf(",") + 1));
-  assert(!/\bimport\s+[\w{*"']/.test(source), "the worker imports no module statically");
+  assert(!/\bimport\s+[\w{*"']/.test(source), "the child imports no module statically");
 });
 
 Deno.test({

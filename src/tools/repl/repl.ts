@@ -1,14 +1,17 @@
 /**
  * `repl`: code mode (Serena 2.1's REPL interface, in TypeScript). The agent's code runs in a
- * Deno worker with no permissions; its only power is the API `s`, one method per exposed tool,
- * each call going through the same tool pipeline as an MCP call. See src/repl/.
+ * child process of its own per session, with no permissions and capped memory and time; its
+ * only power is the API `s`, one method per exposed tool, each call going through the same tool
+ * pipeline as an MCP call. See src/repl/host.ts.
  * @module
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { apiFacades, apiOverview, hiddenApi, selectFacades } from "./facades.ts";
-import { replWorker } from "./cell_runner.ts";
+import { tooLongMessage } from "../limit.ts";
+import { replProcess } from "../../repl/host.ts";
+import { callTool } from "../call.ts";
 import { defineTool } from "../tool.ts";
+import { apiFacades, apiOverview, describeApi, hiddenApi, selectFacades } from "./api.ts";
 
 const DESCRIPTION = [
   "Runs TypeScript (top-level await) against Sextant's API `s` and answers the value of the " +
@@ -32,7 +35,7 @@ export const repl = defineTool({
       "Variables live per session id (default: the id initial_instructions states).",
     ),
     timeout_s: z.number().positive().optional().describe(
-      "Time limit in seconds (default repl_timeout, 120); the worker is stopped after it.",
+      "Time limit in seconds (default repl_timeout, 120); the code's process is killed after it.",
     ),
     max_answer_chars: z.number().int().default(-1).describe(
       "Longest answer in characters; -1 for the configured default.",
@@ -49,16 +52,36 @@ export const repl = defineTool({
       settings.included_apis,
       settings.excluded_apis,
     );
-    const worker = replWorker(session, args.session ?? session.id);
-    const result = await worker.run(args.code, {
-      session,
+    const max = args.max_answer_chars === -1
+      ? settings.default_max_tool_answer_chars
+      : args.max_answer_chars;
+    const result = await replProcess(session, args.session ?? session.id).run(args.code, {
       facades,
       hidden: hiddenApi(session, facades),
-      tools,
+      call: async (name, callArgs, signal) => {
+        const tool = tools.find((t) => t.name === name);
+        if (!tool) {
+          return { text: `Error: ${name} is not available in this session.`, isError: true };
+        }
+        return await callTool(session, tool, callArgs, { signal });
+      },
+      info: (topic) => describeApi(facades, tools, topic),
       timeoutSeconds: args.timeout_s ?? settings.repl_timeout,
+      maxChars: max > 0 ? max : settings.default_max_tool_answer_chars,
       signal: ctx.signal,
     });
-    if (result.isError) throw new ToolError(result.text, { bare: true });
+    if (result.isError) throw new ToolError(cutError(result.text, max), { bare: true });
+    // A value cut in the child: answer as the pipeline does for any answer over the limit.
+    if (result.length > result.text.length && max > 0) return tooLongMessage(result.length);
     return result.text;
   },
 });
+
+/** An error text fitted into `max` characters, saying that it was cut. */
+export function cutError(text: string, max: number): string {
+  if (!(max > 0) || text.length <= max) return text;
+  const note =
+    `\n[the error was cut: it had ${text.length} characters, max_answer_chars is ${max}]`;
+  if (note.length >= max) return text.slice(0, max);
+  return text.slice(0, max - note.length) + note;
+}

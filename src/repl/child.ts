@@ -1,30 +1,60 @@
 /**
- * The code-mode worker: runs the agent's cells with no Deno permissions at all. It is one
- * self-contained function, {@linkcode replWorkerMain}, that the host starts from a `data:` URL of
- * its source text: so no Sextant module is loaded in the worker (a loaded module could be imported
- * again by the agent's code without any permission), and the worker needs no file of its own,
- * which a bundled or compiled binary would not have. The function must use nothing from outside
- * its body. Its only channel is `postMessage` to the host
- * (src/tools/repl/cell_runner.ts), which runs every API call through the tool pipeline.
+ * The code-mode child process: runs one session's cells in a process of its own with no Deno
+ * permissions, so that a runaway allocation or loop ends that process and nothing else (the host,
+ * src/repl/host.ts, caps and kills it). Its program is one self-contained function,
+ * {@linkcode replChildMain}, that `deno run` starts from a `data:` URL of its source text: no
+ * Sextant module is loaded in the child (a loaded module could be imported again by the agent's
+ * code), and the child needs no file of its own, which a URL or compiled install would not have.
+ * The function must use nothing from outside its body.
  *
- * Messages in: `run` (a rewritten cell as a `data:` URL, with the API's facades), `answer` (the
- * result of an API call or an `info` request). Out: `ready` (with the permission states, which
- * the host checks), `call`, `info`, `done`.
+ * A compiled Sextant has no `deno run`: it starts itself with {@linkcode REPL_CHILD_COMMAND},
+ * and {@linkcode runReplChild} drops every permission the executable was compiled with before it
+ * runs the same function.
+ *
+ * Its channel is newline-delimited JSON on stdin (in: `run`, `answer`) and stdout (out: `ready`
+ * with the permission states, which the host checks; `call`, `info`, `done`). The agent's code
+ * can reach stdout too (e.g. through `node:process`), so the host trusts no message: it checks
+ * each one and stops the process on anything malformed.
  * @module
  */
 
-/** The worker's whole program; see the module comment. */
-export function replWorkerMain(): void {
-  interface WorkerScope {
-    postMessage(message: unknown): void;
-    onmessage: ((event: MessageEvent) => void) | null;
-  }
+/** The hidden first argument that makes a compiled Sextant run as a code-mode child. */
+export const REPL_CHILD_COMMAND = "__repl-child";
 
-  const scope = globalThis as unknown as WorkerScope;
-  const post = scope.postMessage.bind(scope);
+/** The child's whole program; see the module comment. */
+export function replChildMain(): void {
+  const stdout = Deno.stdout;
+  const stdin = Deno.stdin;
+  const exit = Deno.exit.bind(Deno);
   const inspect = Deno.inspect;
   const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const encoder = new TextEncoder();
   const originalConsole = globalThis.console;
+  const globals = globalThis as Record<string, unknown>;
+
+  // The protocol's streams are not the agent's: an accidental read of stdin would eat answers.
+  // (Deliberate writes remain possible; the host checks every message.)
+  const denoObject = Deno as unknown as Record<string, unknown>;
+  delete denoObject.stdin;
+  delete denoObject.stdout;
+  // Storage that Deno keys by the main module would be shared by every session's child; the host
+  // also points DENO_DIR at a path that cannot be created, so nothing of it reaches the disk.
+  for (const name of ["caches", "localStorage", "sessionStorage", "BroadcastChannel"]) {
+    delete globals[name];
+  }
+  // An error of a timer the agent left running must not end the process (and the session's
+  // variables); a cell's own errors are caught where it runs.
+  globalThis.addEventListener("error", (event) => event.preventDefault());
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+
+  let writing: Promise<unknown> = Promise.resolve();
+  function post(message: Record<string, unknown>): void {
+    const bytes = encoder.encode(stringify(message) + "\n");
+    writing = writing.then(async () => {
+      for (let done = 0; done < bytes.length;) done += await stdout.write(bytes.subarray(done));
+    }).catch(() => exit(70));
+  }
 
   /** Console output kept per cell; the rest is counted, not kept. */
   const MAX_OUTPUT = 20_000;
@@ -61,7 +91,7 @@ export function replWorkerMain(): void {
       const first = this.text.trimStart()[0];
       if (first === "{" || first === "[") {
         try {
-          return JSON.parse(this.text);
+          return parse(this.text);
         } catch { /* text after all */ }
       }
       return this.text;
@@ -80,12 +110,12 @@ export function replWorkerMain(): void {
   }
 
   let nextCall = 0;
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  const pending = new Map<number, (answer: { text: string; isError: boolean }) => void>();
 
   function request(message: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
     const call = ++nextCall;
-    return new Promise((resolve, reject) => {
-      pending.set(call, { resolve: resolve as (v: unknown) => void, reject });
+    return new Promise((resolve) => {
+      pending.set(call, resolve);
       post({ ...message, call });
     });
   }
@@ -118,7 +148,7 @@ export function replWorkerMain(): void {
         return answer.text;
       },
       reset: () => {
-        for (const name of declared) delete (globalThis as Record<string, unknown>)[name];
+        for (const name of declared) delete globals[name];
         const count = declared.size;
         declared.clear();
         return `Cleared ${count} declaration(s).`;
@@ -168,11 +198,24 @@ export function replWorkerMain(): void {
     return inspect(value, { depth: 6 });
   }
 
-  function describe(error: unknown): { name: string; message: string; stack: string } {
-    if (error instanceof Error) {
-      return { name: error.name, message: error.message, stack: error.stack ?? "" };
+  function describe(
+    error: unknown,
+    limit: number,
+  ): { name: string; message: string; stack: string } {
+    // An error's text is cut here already, so that a huge one never crosses the pipe whole.
+    const cut = (text: unknown) => String(text ?? "").slice(0, limit);
+    try {
+      if (error instanceof Error) {
+        return { name: cut(error.name), message: cut(error.message), stack: cut(error.stack) };
+      }
+      return { name: "Error", message: `Uncaught ${cut(render(error))}`, stack: "" };
+    } catch {
+      return {
+        name: "Error",
+        message: "Uncaught exception (it could not be described)",
+        stack: "",
+      };
     }
-    return { name: "Error", message: `Uncaught ${render(error)}`, stack: "" };
   }
 
   async function run(message: {
@@ -182,37 +225,58 @@ export function replWorkerMain(): void {
     hasValue: boolean;
     facades: Record<string, string[]>;
     hidden: Record<string, Record<string, string>>;
+    maxChars: number;
   }): Promise<void> {
     output = "";
     dropped = 0;
-    const globals = globalThis as Record<string, unknown>;
     globals.s = buildApi(message.facades, message.hidden);
     globals.console = capturedConsole;
     for (const name of message.names) declared.add(name);
+    const limit = message.maxChars;
     const done = (result: Record<string, unknown>) =>
       post({ type: "done", id: message.id, output, dropped, ...result });
     try {
       const module = await import(message.url);
       let value: unknown = module.default;
       if (value !== null && typeof value === "object" && "then" in value) value = await value;
-      done({ value: message.hasValue ? render(value) : null });
+      if (!message.hasValue) return done({ value: null, length: 0 });
+      const text = render(value);
+      // Only what can be shown crosses the pipe; the host learns the whole length.
+      done({ value: text.slice(0, limit + 1), length: text.length });
     } catch (error) {
-      done({ error: describe(error) });
+      done({ error: describe(error, limit) });
     }
   }
 
-  scope.onmessage = (event: MessageEvent) => {
-    const message = event.data;
+  function receive(line: string): void {
+    const message = parse(line);
     if (message.type === "run") void run(message);
     else if (message.type === "answer") {
-      const waiter = pending.get(message.call);
+      const resolve = pending.get(message.call);
       pending.delete(message.call);
-      waiter?.resolve({ text: message.text, isError: message.isError });
+      resolve?.({ text: message.text, isError: message.isError });
     }
-  };
+  }
 
-  // The host refuses to run cells unless every permission is off (a Deno without the
-  // worker-options feature would ignore `permissions: "none"` and give the worker the host's).
+  async function serve(): Promise<void> {
+    const decoder = new TextDecoder();
+    // Pieces of the line not yet ended; joined only when its end arrives (an answer may be MBs).
+    let pieces: string[] = [];
+    for await (const chunk of stdin.readable) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (!text.includes("\n")) {
+        pieces.push(text);
+        continue;
+      }
+      const lines = (pieces.join("") + text).split("\n");
+      pieces = [lines.pop()!];
+      for (const line of lines) if (line) receive(line);
+    }
+    // The host closed the pipe (it stopped or died): nothing is left to serve.
+    exit(0);
+  }
+
+  // The host refuses to run cells unless every permission is off.
   const PERMISSIONS = ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const;
   const states: Record<string, string> = {};
   for (const name of PERMISSIONS) {
@@ -223,9 +287,26 @@ export function replWorkerMain(): void {
     }
   }
   post({ type: "ready", permissions: states });
+  void serve();
 }
 
-/** A module URL that runs {@linkcode replWorkerMain}. */
-export function workerUrl(): string {
-  return `data:application/javascript,${encodeURIComponent(`(${replWorkerMain.toString()})();`)}`;
+/** A module URL that runs {@linkcode replChildMain}. */
+export function childUrl(): string {
+  return `data:application/javascript,${encodeURIComponent(`(${replChildMain.toString()})();`)}`;
+}
+
+/**
+ * The child's entry in a compiled Sextant, which carries its permissions built in: give every
+ * one of them up, then run {@linkcode replChildMain} as `deno run` would.
+ */
+export function runReplChild(): void {
+  const kinds = ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const;
+  for (const name of kinds) {
+    try {
+      Deno.permissions.revokeSync({ name } as Deno.PermissionDescriptor);
+    } catch {
+      // A kind this Deno cannot revoke: the host's check of the `ready` states refuses it.
+    }
+  }
+  replChildMain();
 }
