@@ -364,14 +364,16 @@ Deno.test({
       assertEquals(found.map((m) => m.node.relPath), ["src/geometry.ts"]);
       assert(found[0]!.file.cached);
       assertEquals((session.services(project).pool as ServerPool).running().length, 0);
-      // A changed file is not answered from the cache.
+      // A changed file is not answered from the stale cache entry. Its new tree comes from the
+      // server, or from the declaration index when the watcher has already re-indexed the file
+      // and the index models it exactly (both are right; which one wins is a matter of timing).
       await Deno.writeTextFile(
         h.path("src/main.ts"),
         (await h.read("src/main.ts")).replace("function main", "function mainly"),
       );
       const changed = await index.fileSymbols("src/main.ts");
-      assertEquals(changed.cached, false);
       assertEquals(changed.roots[0]!.name, "mainly");
+      assert(!changed.roots.some((root) => root.name === "main"));
     } finally {
       await session.dispose();
     }
