@@ -168,13 +168,21 @@ Deno.test({
       "largest/best",
       "main/best",
     ]);
+    // Serena 2.1 groups children by kind and names them by their bare name.
     const [circle] = await json(findSymbol, { name_path_pattern: "/Circle", depth: 1 });
-    assertEquals(circle.children.length, 6);
-    assertEquals(circle.children[3], {
-      name_path: "Circle/area",
-      kind: "Method",
-      body_location: { start_line: 13, end_line: 15 },
+    assertEquals(Object.keys(circle.children), ["Property", "Constructor", "Method"]);
+    assertEquals(circle.children.Method, [
+      { name: "area", body_location: { start_line: 13, end_line: 15 } },
+      { name: "perimeter", body_location: { start_line: 17, end_line: 19 } },
+      { name: "unit", body_location: { start_line: 21, end_line: 23 } },
+    ]);
+    // A body holds its children: depth is ignored with include_body, as in Serena.
+    const [withBody] = await json(findSymbol, {
+      name_path_pattern: "/Circle",
+      depth: 1,
+      include_body: true,
     });
+    assertEquals(withBody.children, undefined);
     const [area] = await json(findSymbol, {
       name_path_pattern: "Square/area",
       include_body: true,
