@@ -72,9 +72,19 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   return server;
 }
 
+/**
+ * An answer as MCP carries it: the text, and on success Serena's structured output
+ * `{"result": <text>}` (the tools' `outputSchema`, tools/listing.ts). A report about an earlier
+ * edit (`notes`) follows in a content block of its own, so the answer keeps its shape.
+ */
 function toResult(result: CallResult): CallToolResult {
-  const content = [{ type: "text" as const, text: result.text }];
-  return result.isError ? { content, isError: true } : { content };
+  const content = [
+    { type: "text" as const, text: result.text },
+    ...(result.notes ?? []).map((text) => ({ type: "text" as const, text })),
+  ];
+  return result.isError
+    ? { content, isError: true }
+    : { content, structuredContent: { result: result.text } };
 }
 
 /**

@@ -36,9 +36,11 @@ export function systemPrompt(session: Session): string {
     lines.push("- Use search_for_pattern for text that is not a symbol; restrict it with globs.");
   }
   if (has("edit") || has("replace_content")) {
+    const textEdits = [has("edit") ? "`edit`" : "", has("replace_content") ? "replace_content" : ""]
+      .filter((name) => name !== "").join(" or ");
     lines.push(
-      "- Edit precisely: read a file before editing it; prefer symbol-level edits, then `edit` " +
-        "or replace_content with a unique needle. Edits are atomic: on error nothing changed.",
+      "- Edit precisely: read a file before editing it; prefer symbol-level edits, then " +
+        `${textEdits} with a unique needle. Edits are atomic: on error nothing changed.`,
     );
   }
   if (has("check_onboarding_performed") && has("list_memories")) {

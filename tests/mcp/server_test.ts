@@ -123,7 +123,8 @@ function text(result: Record<string, unknown>): string {
 // --- listing ----------------------------------------------------------------------------------
 
 Deno.test("server: tools/list exposes active tools with schemas and annotations", async () => {
-  const session = new Session({ settings: settings(), tools: TEST_TOOLS });
+  // The agent context hides none of these (desktop-app hides edit, as Serena's lists no such tool).
+  const session = new Session({ settings: settings({ context: "agent" }), tools: TEST_TOOLS });
   await using c = await connectTo(session);
   const { tools } = await c.client.listTools();
   assertEquals(tools.map((t) => t.name), ["echo", "boom", "slow", "needs_project", "edit"]);
@@ -184,6 +185,44 @@ Deno.test("server: a call returns the handler's text; defaults apply", async () 
     text(await c.client.callTool({ name: "echo", arguments: { text: "ab", times: 3 } })),
     "ababab",
   );
+});
+
+Deno.test("server: structured output as Serena's: outputSchema on every tool, {result: text}", async () => {
+  const session = new Session({ settings: settings(), tools: TEST_TOOLS });
+  await using c = await connectTo(session);
+  const { tools } = await c.client.listTools();
+  for (const tool of tools) {
+    assertEquals(tool.outputSchema, {
+      type: "object",
+      properties: { result: { type: "string" } },
+      required: ["result"],
+    }, tool.name);
+  }
+  // The SDK client checks structuredContent against the tool's outputSchema.
+  const r = await c.client.callTool({ name: "echo", arguments: { text: "ab" } });
+  assertEquals(r.structuredContent, { result: "ab" });
+  assertEquals(r.content, [{ type: "text", text: "ab" }]);
+  const failed = await c.client.callTool({ name: "boom", arguments: { kind: "tool" } });
+  assertEquals(failed.isError, true);
+  assertEquals(failed.structuredContent, undefined);
+});
+
+Deno.test("server: notes about earlier calls come in a content block of their own", async () => {
+  const noted = defineTool({
+    name: "noted",
+    description: "Answers JSON with a note beside it.",
+    params: {},
+    readOnly: true,
+    handler: () => Promise.resolve({ text: '{"a.ts":["x"]}', notes: ["Your previous edit..."] }),
+  });
+  const session = new Session({ settings: settings(), tools: [noted] });
+  await using c = await connectTo(session);
+  const r = await c.client.callTool({ name: "noted", arguments: {} });
+  assertEquals(r.content, [
+    { type: "text", text: '{"a.ts":["x"]}' },
+    { type: "text", text: "Your previous edit..." },
+  ]);
+  assertEquals(r.structuredContent, { result: '{"a.ts":["x"]}' });
 });
 
 Deno.test("server: an unknown tool is a JSON-RPC error, not a tool result", async () => {
