@@ -42,7 +42,7 @@ Deno.test({
       "Memory overview written.",
     );
     assertEquals(await ok("read_memory", { memory_name: "overview" }), "Shapes and a registry.");
-    assertEquals(await ok("list_memories", { topic: "over" }), '["overview"]');
+    assertEquals(await ok("list_memories", {}), '{"memories":["overview"]}');
 
     const found = JSON.parse(await ok("find_symbol", { name_path: "Circle", include_info: true }));
     assertEquals(found.length, 1);

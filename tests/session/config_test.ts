@@ -298,7 +298,7 @@ Deno.test("e2e config tools: start without a project, activate one, inspect, rem
     const activated = await call(client, "activate_project", { project: app });
     assertEquals(activated.isError, false, activated.text);
     assertStringIncludes(activated.text, "IMPORTANT: If you have not yet read the 'Sextant");
-    assertEquals((await call(client, "list_memories")).text, "[]");
+    assertEquals((await call(client, "list_memories")).text, "{}");
     const after = await call(client, "get_current_config");
     assertStringIncludes(after.text, `Active project: 'app'`);
     assertStringIncludes(after.text, "  - TypeScript/JavaScript: ");

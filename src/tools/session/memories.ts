@@ -8,11 +8,11 @@ import { ToolError } from "../../errors.ts";
 import { replaceContent } from "../../edit/replace.ts";
 import { Memories, MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
 import { memoryRootFor } from "../../project/worktree.ts";
-import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, replaceMode } from "../shared/params.ts";
 
 const memoryNameParam = z.string().describe(
-  "Memory name, e.g. 'build_and_test'.",
+  "Memory name ('/' between topics).",
 );
 
 /** The memory store of the active project (a ToolError when no project is active). */
@@ -69,14 +69,18 @@ export const readMemory = defineTool({
 
 export const listMemories = defineTool({
   name: "list_memories",
-  description: "Lists the names of the project's memories (JSON array).",
+  description: 'Lists the project\'s memories: {"memories": [names]}, {} when none.',
   params: {
-    topic: z.string().default("").describe("Only names starting with this."),
+    topic: z.string().default("").describe("Only the memories under this topic."),
   },
   readOnly: true,
   async handler(args, ctx) {
-    const names = await memoriesOf(ctx).list();
-    return JSON.stringify(names.filter((name) => name.startsWith(args.topic.trim())));
+    // Serena 2.1's answer: the names under "memories", the key left out when there are none.
+    const topic = args.topic.trim().replace(/\/+$/, "");
+    const names = (await memoriesOf(ctx).list()).filter((name) =>
+      topic === "" || name.startsWith(`${topic}/`)
+    );
+    return JSON.stringify(names.length > 0 ? { memories: names } : {});
   },
 });
 
@@ -89,6 +93,8 @@ export const deleteMemory = defineTool({
   async handler(args, ctx) {
     const outcome = await memoriesOf(ctx).delete(args.memory_name);
     const name = memoryName(args.memory_name);
+    // As Serena answers it: nothing to delete is not an error.
+    if (outcome.notFound) return `Memory ${name} not found.`;
     return outcome.serenaCopyRemains
       ? `Memory ${name} deleted. An older copy from Serena remains in ${SERENA_MEMORY_DIR}/` +
         `${name}.md and is still listed (Sextant never modifies ${SERENA_MEMORY_DIR}/).`
@@ -99,7 +105,7 @@ export const deleteMemory = defineTool({
 export const editMemory = defineTool({
   name: "edit_memory",
   aliases: { memory_file_name: "memory_name" },
-  description: "Replaces text in a memory, literally or by regex (as replace_content). Returns OK.",
+  description: "Replaces text in a memory, literally or by regex (as replace_content).",
   params: {
     memory_name: memoryNameParam,
     needle: z.string().min(1).describe("Text or regex to find."),
@@ -121,19 +127,20 @@ export const editMemory = defineTool({
           fileLabel: `${name}.md`,
         }).text,
     );
+    const done = `Memory ${name} edited successfully.`;
     return source === "serena"
-      ? `${SUCCESS_RESULT} (the memory came from ${SERENA_MEMORY_DIR}/; the edited copy is ` +
-        `${MEMORY_DIR}/${name}.md, Serena's file is unchanged)`
-      : SUCCESS_RESULT;
+      ? `${done} It came from ${SERENA_MEMORY_DIR}/; the edited copy is ${MEMORY_DIR}/` +
+        `${name}.md, Serena's file is unchanged.`
+      : done;
   },
 });
 
 export const renameMemory = defineTool({
   name: "rename_memory",
-  description: "Renames a project memory. Fails if the new name is already taken.",
+  description: "Renames a memory; updates `mem:` references to it. Fails if the name is taken.",
   params: {
     old_name: memoryNameParam.describe("Current memory name."),
-    new_name: memoryNameParam.describe("New memory name ('.md' optional; no '/' or '\\')."),
+    new_name: memoryNameParam.describe("New memory name."),
   },
   markers: ["optional"],
   readOnly: false,
@@ -143,6 +150,6 @@ export const renameMemory = defineTool({
     return outcome.copiedFromSerena
       ? `Memory ${oldName} copied to ${newName} in ${MEMORY_DIR}/. The original stays in ` +
         `${SERENA_MEMORY_DIR}/ (Sextant never modifies it) and is still listed.`
-      : `Memory ${oldName} renamed to ${newName}.`;
+      : `Memory renamed from ${oldName} to ${newName}.`;
   },
 });
