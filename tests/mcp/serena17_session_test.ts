@@ -33,7 +33,10 @@ Deno.test({
   };
   try {
     const manual = await ok("initial_instructions");
-    assertStringIncludes(manual, `is activated.\nFile encoding: utf-8.\n`);
+    assertStringIncludes(
+      manual,
+      `is activated.\nActive language servers: typescript.\nFile encoding: utf-8.\n`,
+    );
     assert(!(await ok("initial_instructions")).includes("is activated."), "said once");
 
     assertStringIncludes(await ok("onboarding"), "write_memory");

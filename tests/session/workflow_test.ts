@@ -265,7 +265,7 @@ Deno.test("e2e workflow tools: onboarding flow, thinking tools and the manual", 
     const idAt = instructions.lastIndexOf("\n\nYour session id is");
     assertStringIncludes(first.text, `${instructions.slice(0, idAt)}\n\nThe project with name '`);
     assert(first.text.endsWith(instructions.slice(idAt)), first.text);
-    assertStringIncludes(first.text, '\n{"memories":["overview"]}\n');
+    assertStringIncludes(first.text, '\n{"memories": ["overview"]}\n');
     // Once per session: the next call is the manual alone.
     const manual = await call(server.client, "initial_instructions");
     assertEquals(manual.text, server.client.getInstructions());
