@@ -45,7 +45,7 @@ Deno.test({
     );
   });
 
-  await t.step("get_symbols_overview with depth and of a directory", async () => {
+  await t.step("get_symbols_overview with depth; a directory is refused", async () => {
     // Serena 2.1: {"Class": [{"Circle": {"Constructor": ["constructor"], "Method": ["area",
     // "perimeter", "unit"]}}, {"Square": {...}}], "Interface": [{"Shape": {"Method": [...]}}]}:
     // children are only structural symbols (no properties), grouped by kind.
@@ -61,15 +61,14 @@ Deno.test({
       await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: -1 }),
       '{"Interface":["Shape"],"Class":["Circle","Square"]}',
     );
-    const dir = await json(getSymbolsOverview, { relative_path: "src" });
-    assertEquals(Object.keys(dir), [
-      "src/broken.ts",
-      "src/geometry.ts",
-      "src/main.ts",
-      "src/registry.ts",
-      "src/shapes.ts",
-    ]);
-    assertEquals(dir["src/main.ts"], { Function: ["main"] });
+    // A folder is refused, as Serena 2.1 refuses it.
+    const dir = await h.run(getSymbolsOverview, { relative_path: "src" });
+    assert(dir.isError);
+    assertStringIncludes(dir.text, "Expected a file path, but got a directory path: src.");
+    // Each file's overview, early (the persistent cache step below expects all five there).
+    for (const file of ["broken", "geometry", "main", "registry", "shapes"]) {
+      assert(!(await h.run(getSymbolsOverview, { relative_path: `src/${file}.ts` })).isError);
+    }
     const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
     assert(missing.isError);
     assertStringIncludes(missing.text, "nope.ts");
