@@ -304,8 +304,8 @@ Deno.test("e2e: read, search, create, replace, edit and list over stdio", async 
       relative_path: "nope",
       recursive: false,
     });
-    assertEquals(missing.isError, true);
-    assertEquals(JSON.parse(missing.text).error, "Directory not found: nope");
+    assertEquals(missing.isError, false);
+    assertStringIncludes(JSON.parse(missing.text).error, "Directory not found: nope (check");
   } finally {
     await server.close();
   }
