@@ -19,11 +19,15 @@ export type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 export {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"

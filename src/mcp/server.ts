@@ -21,6 +21,7 @@ import type { CodeActionUpdate } from "../tools/shared/auto_update.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
+import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
 
 export { describeTool };
 
@@ -34,7 +35,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   const server = new Server(
     { name: "sextant", version: VERSION },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...PROMPT_RESOURCE_CAPABILITIES },
       instructions: options.instructions(),
     },
   );
@@ -66,6 +67,8 @@ export function createServer(session: Session, options: CreateServerOptions): Se
     return toResult(result);
   });
 
+  servePromptsAndResources(server, session);
+
   session.onToolsChanged = () => {
     server.sendToolListChanged().catch((error) => log.debug("tools/list_changed failed:", error));
   };
@@ -89,8 +92,8 @@ function toResult(result: CallResult): CallToolResult {
 
 /**
  * The code-action caches changed (auto-update after a dev-tools trigger): a logging notification,
- * since the tool list is the same (tools/list_changed would be wrong) and Sextant has no
- * resources. Clients that show server logs show it; an agent sees the ids with list_code_actions.
+ * since the tool list is the same (tools/list_changed would be wrong) and code actions are no
+ * resource. Clients that show server logs show it; an agent sees the ids with list_code_actions.
  */
 async function codeActionsLog(
   server: Server,

@@ -225,6 +225,56 @@ Deno.test("server: notes about earlier calls come in a content block of their ow
   assertEquals(r.structuredContent, { result: '{"a.ts":["x"]}' });
 });
 
+Deno.test("server: workflow prompts, memories as resources, completion of their names", async () => {
+  await using h = await toolHarness({
+    ".sextant/memories/notes/architecture.md": "layers\n",
+    ".sextant/memories/build.md": "deno task test\n",
+  });
+  await using c = await connectTo(h.session);
+  const name = h.project.name;
+
+  const { prompts } = await c.client.listPrompts();
+  assertEquals(prompts.map((p) => p.name), [
+    "onboarding",
+    "devtools_workflow",
+    "ada_workflow",
+    "summarize_changes",
+    "prepare_for_new_conversation",
+  ]);
+  const onboarding = await c.client.getPrompt({ name: "onboarding" });
+  assertEquals(onboarding.messages[0]!.role, "user");
+  assertStringIncludes((onboarding.messages[0]!.content as { text: string }).text, name);
+  await assertRejects(() => c.client.getPrompt({ name: "nope" }), "Unknown prompt");
+
+  const { resources } = await c.client.listResources();
+  assertEquals(resources.map((r) => r.uri), [
+    `sextant://memories/${encodeURIComponent(name)}/build`,
+    `sextant://memories/${encodeURIComponent(name)}/notes/architecture`,
+  ]);
+  assertEquals(await c.client.readResource({ uri: resources[1]!.uri }), {
+    contents: [{ uri: resources[1]!.uri, mimeType: "text/markdown", text: "layers\n" }],
+  });
+  await assertRejects(
+    () => c.client.readResource({ uri: `sextant://memories/${name}/nope` }),
+    "Resource not found",
+  );
+  const { resourceTemplates } = await c.client.listResourceTemplates();
+  assertEquals(resourceTemplates.map((t) => t.uriTemplate), [
+    "sextant://memories/{project}/{name}",
+  ]);
+
+  const complete = async (argument: string, value: string, context = {}) =>
+    (await c.client.complete({
+      ref: { type: "ref/resource", uri: "sextant://memories/{project}/{name}" },
+      argument: { name: argument, value },
+      context: { arguments: context },
+    })).completion.values;
+  assertEquals(await complete("name", "no"), ["notes/architecture"]);
+  assertEquals(await complete("name", "", { project: name }), ["build", "notes/architecture"]);
+  assertEquals(await complete("project", name.slice(0, 3)), [name]);
+  assertEquals(await complete("project", "zz"), []);
+});
+
 Deno.test("server: an unknown tool is a JSON-RPC error, not a tool result", async () => {
   const session = new Session({ settings: settings(), tools: TEST_TOOLS });
   await using c = await connectTo(session);
