@@ -29,6 +29,8 @@ export {
   McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 export type {

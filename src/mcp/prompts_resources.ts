@@ -3,7 +3,9 @@
  * (clients show them as slash commands): onboarding, the dev-tools and Ada workflows, the summary
  * of changes and the hand-over. Each loaded project's memories are resources
  * (`sextant://memories/<project>/<name>`, markdown), listed, read and offered by a template whose
- * `project` and `name` arguments complete to the loaded projects and their memories.
+ * `project` and `name` arguments complete to the loaded projects and their memories. A client may
+ * subscribe to a memory: after each tool call, a subscribed memory whose text changed is announced
+ * with `notifications/resources/updated`.
  * @module
  */
 import {
@@ -16,6 +18,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type Server,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "../deps_start.ts";
 import { BUILTIN_CONTEXTS } from "../config/toolsets.ts";
 import { Memories } from "../project/memories.ts";
@@ -31,7 +35,7 @@ import type { Session } from "../session.ts";
 /** The server capabilities this module answers for. */
 export const PROMPT_RESOURCE_CAPABILITIES = {
   prompts: { listChanged: false },
-  resources: { listChanged: false },
+  resources: { listChanged: false, subscribe: true },
   completions: {},
 };
 
@@ -106,8 +110,37 @@ function memoriesOf(project: Project): Memories {
   return new Memories(memoryRootFor(project.root, project.settings));
 }
 
-/** Answer prompts, resources and completion requests for `session` on `server`. */
-export function servePromptsAndResources(server: Server, session: Session): void {
+/** The text of the memory a URI names, or null (no such memory, or not a memory URI). */
+async function memoryText(session: Session, uri: string): Promise<string | null> {
+  const parsed = parseMemoryUri(uri);
+  const project = parsed && projectsOf(session).find((p) => p.name === parsed.project);
+  if (!parsed || !project) return null;
+  try {
+    return await memoriesOf(project).read(parsed.name);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answer prompts, resources and completion requests for `session` on `server`. Returns the check
+ * to run after each tool call: it announces the subscribed memories whose text changed.
+ */
+export function servePromptsAndResources(
+  server: Server,
+  session: Session,
+): () => Promise<void> {
+  /** Subscribed URIs with the text last seen (null: none). */
+  const subscribed = new Map<string, string | null>();
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.set(request.params.uri, await memoryText(session, request.params.uri));
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: Object.entries(PROMPTS).map(([name, prompt]) => ({
       name,
@@ -202,4 +235,13 @@ export function servePromptsAndResources(server: Server, session: Session): void
       },
     };
   });
+
+  return async () => {
+    for (const [uri, before] of subscribed) {
+      const now = await memoryText(session, uri);
+      if (now === before) continue;
+      subscribed.set(uri, now);
+      await server.sendResourceUpdated({ uri }).catch(() => {});
+    }
+  };
 }

@@ -40,6 +40,9 @@ export function createServer(session: Session, options: CreateServerOptions): Se
     },
   );
 
+  // Prompts, memories as resources, completion; subscribed memories are checked after each call.
+  const announceResourceChanges = servePromptsAndResources(server, session);
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: session.activeTools().map((tool) => describeToolIn(tool, session.context)),
   }));
@@ -64,10 +67,9 @@ export function createServer(session: Session, options: CreateServerOptions): Se
       progress: progressReporter(extra),
       codeActionsChanged: (updates) => codeActionsLog(server, extra, updates),
     });
+    await announceResourceChanges();
     return toResult(result);
   });
-
-  servePromptsAndResources(server, session);
 
   session.onToolsChanged = () => {
     server.sendToolListChanged().catch((error) => log.debug("tools/list_changed failed:", error));

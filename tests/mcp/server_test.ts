@@ -11,7 +11,10 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/inMemory"
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
-import { ToolListChangedNotificationSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import {
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import {
   assert,
   assertEquals,
@@ -273,6 +276,22 @@ Deno.test("server: workflow prompts, memories as resources, completion of their 
   assertEquals(await complete("name", "", { project: name }), ["build", "notes/architecture"]);
   assertEquals(await complete("project", name.slice(0, 3)), [name]);
   assertEquals(await complete("project", "zz"), []);
+
+  // A subscribed memory changed by a tool is announced once, after that call.
+  const updated: string[] = [];
+  c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updated.push(n.params.uri);
+  });
+  await c.client.subscribeResource({ uri: resources[0]!.uri });
+  await c.client.callTool({
+    name: "read_file",
+    arguments: { relative_path: ".sextant/memories/build.md" },
+  });
+  await Deno.writeTextFile(h.path(".sextant/memories/build.md"), "deno task ok\n");
+  await c.client.callTool({ name: "list_memories", arguments: {} });
+  await c.client.callTool({ name: "list_memories", arguments: {} });
+  assertEquals(updated, [resources[0]!.uri]);
+  await c.client.unsubscribeResource({ uri: resources[0]!.uri });
 });
 
 Deno.test("server: an unknown tool is a JSON-RPC error, not a tool result", async () => {
