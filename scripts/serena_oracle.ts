@@ -62,7 +62,21 @@ export const SEQUENCES: Readonly<Record<string, readonly OracleCall[]>> = {
       tool: "find_referencing_symbols",
       args: { name_path: "Circle", relative_path: "shapes/circle.py" },
     },
+    {
+      tool: "find_referencing_symbols",
+      args: { name_path: "main", relative_path: "app.py" },
+    },
+    {
+      tool: "find_implementations",
+      args: { name_path: "ShapeRegistry", relative_path: "shapes/registry.py" },
+    },
     { tool: "list_dir", args: { relative_path: ".", recursive: false } },
+    { tool: "list_dir", args: { relative_path: ".", recursive: true, skip_ignored_files: true } },
+    { tool: "read_file", args: { relative_path: "nope.py" } },
+    {
+      tool: "search_for_pattern",
+      args: { substring_pattern: "Circle", paths_include_glob: "shapes/*.py" },
+    },
     { tool: "list_dir", args: { relative_path: "nope", recursive: false } },
     { tool: "find_file", args: { file_mask: "*.py", relative_path: "." } },
     { tool: "search_for_pattern", args: { substring_pattern: "def area" } },
@@ -99,6 +113,31 @@ export const SEQUENCES: Readonly<Record<string, readonly OracleCall[]>> = {
       args: { relative_path: "src/main.ts", regex: "new (Circle)\\(" },
     },
     { tool: "list_dir", args: { relative_path: "src", recursive: true } },
+    {
+      tool: "find_referencing_symbols",
+      args: { name_path: "Shape/area", relative_path: "src/shapes.ts" },
+    },
+    {
+      tool: "find_implementations",
+      args: { name_path: "Circle", relative_path: "src/shapes.ts" },
+    },
+    {
+      tool: "insert_after_symbol",
+      args: {
+        name_path: "Circle/unit",
+        relative_path: "src/shapes.ts",
+        body: "  static zero(): Circle {\n    return new Circle(0);\n  }",
+      },
+    },
+    {
+      tool: "replace_symbol_body",
+      args: {
+        name_path: "Square/perimeter",
+        relative_path: "src/shapes.ts",
+        body: "perimeter(): number {\n    return this.side * 4;\n  }",
+      },
+    },
+    { tool: "read_file", args: { relative_path: "src/shapes.ts", start_line: 20, end_line: 30 } },
     { tool: "find_file", args: { file_mask: "*.ts", relative_path: "src" } },
     { tool: "search_for_pattern", args: { substring_pattern: "class \\w+", relative_path: "src" } },
     {

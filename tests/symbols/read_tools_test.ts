@@ -278,6 +278,22 @@ Deno.test({
     assertStringIncludes(dir.text, "is a directory");
   });
 
+  await t.step(
+    "find_referencing_symbols of an interface method: uses, not implementations",
+    async () => {
+      // Serena 2.1 leaves out the implementing methods' own names (tsserver lists them).
+      const refs = await json(findReferencingSymbols, {
+        name_path: "Shape/area",
+        relative_path: "src/shapes.ts",
+      }) as Record<string, Record<string, Array<{ name_path: string }>>>;
+      const names = Object.values(refs).flatMap((byKind) =>
+        Object.values(byKind).flat().map((entry) => entry.name_path)
+      );
+      assert(names.includes("totalArea/areaOf"), names.join(", "));
+      assert(!names.includes("Circle/area") && !names.includes("Square/area"), names.join(", "));
+    },
+  );
+
   await t.step("find_referencing_symbols: shortened forms", async () => {
     const counts = await h.call(findReferencingSymbols, {
       name_path: "Circle",
