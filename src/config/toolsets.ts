@@ -71,9 +71,25 @@ const CLIENT_PROMPT = "Prefer Sextant's symbolic tools for code: get_symbols_ove
 
 export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
   "desktop-app": {
-    description: "A chat client (e.g. Claude Desktop) with no file tools of its own: all tools.",
+    description: "A chat client (e.g. Claude Desktop) with no file tools of its own: Serena " +
+      "2.1's tool list, plus check_project and test_project.",
     prompt: "You talk to the user through a chat window that does not show the code: keep " +
       "them informed with short summaries of what you found and what you changed.",
+    // Serena 2.1's desktop-app list (it has no check_onboarding_performed any more); of
+    // Sextant's own tools, check_project and test_project fit the list's budget
+    // (tools/listing.ts). The others stay one `included_tools` away: find_declaration and
+    // find_symbol's include_info answer what goto_definition and hover would, replace_content
+    // what edit does.
+    included_tools: ["find_declaration", "rename_memory"],
+    excluded_tools: [
+      "check_onboarding_performed",
+      "edit",
+      "rename_file",
+      "goto_definition",
+      "hover",
+      "execute_code_action",
+      "project_info",
+    ],
   },
   agent: {
     description: "An autonomous agent that gets these instructions at startup.",

@@ -21,6 +21,7 @@ import type { CodeActionUpdate } from "../tools/code_action_refresh.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
+import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
 
 export { describeTool };
 
@@ -34,10 +35,13 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   const server = new Server(
     { name: "sextant", version: VERSION },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...PROMPT_RESOURCE_CAPABILITIES },
       instructions: options.instructions(),
     },
   );
+
+  // Prompts, memories as resources, completion; subscribed memories are checked after each call.
+  const announceResourceChanges = servePromptsAndResources(server, session);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: session.activeTools().map((tool) => describeToolIn(tool, session.context)),
@@ -63,6 +67,7 @@ export function createServer(session: Session, options: CreateServerOptions): Se
       progress: progressReporter(extra),
       codeActionsChanged: (updates) => codeActionsLog(server, extra, updates),
     });
+    await announceResourceChanges();
     return toResult(result);
   });
 
@@ -72,15 +77,25 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   return server;
 }
 
+/**
+ * An answer as MCP carries it: the text, and on success Serena's structured output
+ * `{"result": <text>}` (the tools' `outputSchema`, tools/listing.ts). A report about an earlier
+ * edit (`notes`) follows in a content block of its own, so the answer keeps its shape.
+ */
 function toResult(result: CallResult): CallToolResult {
-  const content = [{ type: "text" as const, text: result.text }];
-  return result.isError ? { content, isError: true } : { content };
+  const content = [
+    { type: "text" as const, text: result.text },
+    ...(result.notes ?? []).map((text) => ({ type: "text" as const, text })),
+  ];
+  return result.isError
+    ? { content, isError: true }
+    : { content, structuredContent: { result: result.text } };
 }
 
 /**
  * The code-action caches changed (auto-update after a dev-tools trigger): a logging notification,
- * since the tool list is the same (tools/list_changed would be wrong) and Sextant has no
- * resources. Clients that show server logs show it; an agent sees the ids with list_code_actions.
+ * since the tool list is the same (tools/list_changed would be wrong) and code actions are no
+ * resource. Clients that show server logs show it; an agent sees the ids with list_code_actions.
  */
 async function codeActionsLog(
   server: Server,

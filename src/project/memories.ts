@@ -1,9 +1,14 @@
 /**
  * Project memories: markdown notes the agent keeps about a project, one file per memory in
- * `<root>/.sextant/memories/<name>.md` (UTF-8). An existing `<root>/.serena/memories/` is read
+ * `<root>/.sextant/memories/<name>.md` (UTF-8). As in Serena 2.1, a name may hold topics
+ * (`notes/architecture` is `notes/architecture.md`), each a subfolder. An existing `<root>/.serena/memories/` is read
  * too, so Serena users keep their memories; a name in both folders is the `.sextant` one.
  * Sextant never writes to `.serena/`: editing or renaming a memory that exists only there writes
- * the result to `.sextant/memories/` and leaves Serena's file as it was.
+ * the result to `.sextant/memories/` and leaves Serena's file as it was. New memories of a user
+ * coming from Serena go to `.sextant/memories/` too, deliberately: Serena may still run on the
+ * same project (the user tries both, or a teammate keeps Serena), and two programs writing one
+ * folder would overwrite each other's edits unseen; reading both folders already gives the agent
+ * every memory, and the user's Serena memories stay exactly as Serena left them.
  * @module
  */
 import { ToolError } from "../errors.ts";
@@ -16,10 +21,14 @@ export const MEMORY_DIR = ".sextant/memories";
 export const SERENA_MEMORY_DIR = ".serena/memories";
 
 const MAX_NAME_LENGTH = 200;
-// Characters that would leave the folder, or that Windows cannot store in a file name: memory
-// folders are often committed and shared across operating systems.
+// Characters that Windows cannot store in a file name: memory folders are often committed and
+// shared across operating systems. `/` separates topics (a `\\` counts as one, as Serena reads it).
 // deno-lint-ignore no-control-regex
-const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/;
+const FORBIDDEN = /[<>:"|?*\u0000-\u001f\u007f]/;
+/** Serena's prefix of a reference to a memory in another memory's text (`mem:notes/auth`). */
+const REFERENCE_PREFIX = "mem:";
+/** Serena's topic of memories shared across projects, which Sextant does not keep. */
+const GLOBAL_TOPIC = "global";
 
 /**
  * Validate a memory name and return it without a trailing `.md` (the suffix is optional in tool
@@ -27,20 +36,35 @@ const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/;
  */
 export function memoryName(raw: string): string {
   if (raw.includes("\0")) throw new ToolError("Invalid memory name: it contains a NUL byte.");
-  const name = raw.trim().replace(/\.md$/i, "");
+  // Serena's corrections of common slips: a `mem:` reference, a `.md` suffix, `\\` for `/`.
+  const name = raw.trim().replace(/^mem:/, "").replace(/\.md$/i, "").replaceAll("\\", "/");
   if (name === "") {
     throw new ToolError("The memory name must not be empty; use a short, meaningful name.");
   }
   const bad = name.match(FORBIDDEN)?.[0];
   if (bad !== undefined) {
-    const shown = bad === "/" || bad === "\\" ? `'${bad}'` : JSON.stringify(bad);
     throw new ToolError(
-      `Invalid memory name '${raw}': it contains ${shown}. Memories are flat files in ` +
-        `${MEMORY_DIR}/; use letters, digits, '_', '-' or '.', e.g. 'auth_login_flow'.`,
+      `Invalid memory name '${raw}': it contains ${JSON.stringify(bad)}. Use letters, digits, ` +
+        "'_', '-' or '.', and '/' between topics, e.g. 'auth/login_flow'.",
     );
   }
-  if (name.startsWith(".")) {
-    throw new ToolError(`Invalid memory name '${raw}': it must not start with '.'.`);
+  const segments = name.split("/");
+  if (segments.some((segment) => segment === "")) {
+    throw new ToolError(
+      `Invalid memory name '${raw}': an empty topic. Write topics as 'topic/name', e.g. ` +
+        "'auth/login_flow'.",
+    );
+  }
+  if (segments.some((segment) => segment.startsWith("."))) {
+    throw new ToolError(
+      `Invalid memory name '${raw}': a name or topic must not start with '.' (no '..').`,
+    );
+  }
+  if (segments[0] === GLOBAL_TOPIC) {
+    throw new ToolError(
+      `Sextant keeps memories per project; '${GLOBAL_TOPIC}/' memories (shared across ` +
+        "projects in Serena) are not supported. Write it as a project memory.",
+    );
   }
   if (name.length > MAX_NAME_LENGTH) {
     throw new ToolError(
@@ -48,6 +72,26 @@ export function memoryName(raw: string): string {
     );
   }
   return name;
+}
+
+/**
+ * `text` with each reference to memory `oldName` (`mem:oldName`, not part of a longer name)
+ * pointing to `newName` instead, and the number of references changed: Serena's rule, which
+ * rename_memory applies to the other memories.
+ */
+export function renameReferences(
+  text: string,
+  oldName: string,
+  newName: string,
+): { text: string; count: number } {
+  const escaped = (REFERENCE_PREFIX + oldName).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(?<![A-Za-z0-9_\\-/])${escaped}(?![A-Za-z0-9_\\-/])`, "g");
+  let count = 0;
+  const replaced = text.replace(pattern, () => {
+    count++;
+    return REFERENCE_PREFIX + newName;
+  });
+  return { text: replaced, count };
 }
 
 /** Which folder a memory was found in. */
@@ -63,6 +107,8 @@ export interface FoundMemory {
 
 /** Outcome of {@linkcode Memories.delete}. */
 export interface DeleteOutcome {
+  /** No memory had that name (Serena answers this as a normal result, not an error). */
+  notFound?: boolean;
   /** A Serena copy with the same name is still there (and is now the visible one). */
   serenaCopyRemains: boolean;
 }
@@ -71,6 +117,8 @@ export interface DeleteOutcome {
 export interface RenameOutcome {
   /** The old memory lived only in `.serena/`: it was copied, and Serena's file is still there. */
   copiedFromSerena: boolean;
+  /** References (`mem:old`) rewritten in Sextant's memories (Serena's folder is not touched). */
+  referencesUpdated: number;
 }
 
 function isNotFound(error: unknown): boolean {
@@ -150,7 +198,8 @@ export class Memories {
    * touched: that folder belongs to Serena, so the ToolError says how to remove it by hand.
    */
   async delete(rawName: string): Promise<DeleteOutcome> {
-    const found = await this.#require(rawName);
+    const found = await this.find(rawName);
+    if (!found) return { notFound: true, serenaCopyRemains: false };
     if (found.source === "serena") {
       throw new ToolError(
         `Memory '${found.name}' exists only in Serena's folder (${SERENA_MEMORY_DIR}/), which ` +
@@ -184,10 +233,20 @@ export class Memories {
     if (found.source === "serena") {
       const bytes = await Deno.readFile(found.path);
       await writeFileAtomic(target.real, bytes, null);
-      return { copiedFromSerena: true };
+    } else {
+      await Deno.rename(found.path, target.real);
     }
-    await Deno.rename(found.path, target.real);
-    return { copiedFromSerena: false };
+    let referencesUpdated = 0;
+    for (const name of await this.#namesIn(MEMORY_DIR)) {
+      const path = this.#resolve(MEMORY_DIR, name).real;
+      const file = decodeText(await Deno.readFile(path), "utf-8", `${name}.md`);
+      const renamed = renameReferences(file.text, found.name, newName);
+      if (renamed.count === 0) continue;
+      file.format.mode = (await Deno.stat(path)).mode;
+      await writeTextFile(path, renamed.text, file.format);
+      referencesUpdated += renamed.count;
+    }
+    return { copiedFromSerena: found.source === "serena", referencesUpdated };
   }
 
   async #require(rawName: string): Promise<FoundMemory> {
@@ -215,6 +274,11 @@ export class Memories {
     else if (!(await Deno.stat(dir.real)).isDirectory) {
       throw new ToolError(`Cannot store memories: '${MEMORY_DIR}' exists and is not a folder.`);
     }
+    if (name.includes("/")) {
+      const topic = name.slice(0, name.lastIndexOf("/"));
+      const folder = resolveInProject(this.#root, `${MEMORY_DIR}/${topic}`, { mustExist: false });
+      if (!folder.exists) await Deno.mkdir(folder.real, { recursive: true });
+    }
     const target = this.#resolve(MEMORY_DIR, name);
     if (target.exists && !(await Deno.stat(target.real)).isFile) {
       throw new ToolError(`Cannot write memory '${name}': '${target.relative}' is not a file.`);
@@ -222,6 +286,7 @@ export class Memories {
     return target;
   }
 
+  /** The memory names under `dir`, topics included (`notes/architecture`). */
   async #namesIn(dir: string): Promise<string[]> {
     let resolved: ResolvedPath;
     try {
@@ -230,25 +295,36 @@ export class Memories {
       return []; // missing, or a link out of the project: not ours to read
     }
     const names: string[] = [];
-    try {
-      for await (const entry of Deno.readDir(resolved.real)) {
-        if (!entry.name.endsWith(".md") || entry.name.startsWith(".")) continue;
-        let name: string;
-        try {
-          name = memoryName(entry.name);
-          // A link counts when it leads to a file inside the project.
-          if (entry.isSymlink) {
-            const target = resolveInProject(this.#root, `${dir}/${entry.name}`);
-            if (!(await Deno.stat(target.real)).isFile) continue;
-          } else if (!entry.isFile) continue;
-        } catch {
-          continue; // a name we could never address, or a link out of the project
+    // Topic folders, walked one level at a time; links are followed while they stay inside.
+    const folders: Array<{ real: string; topic: string }> = [{ real: resolved.real, topic: "" }];
+    const seen = new Set([resolved.real]);
+    for (let folder = folders.pop(); folder; folder = folders.pop()) {
+      try {
+        for await (const entry of Deno.readDir(folder.real)) {
+          if (entry.name.startsWith(".")) continue;
+          const rel = `${dir}/${folder.topic}${entry.name}`;
+          try {
+            const target = entry.isSymlink ? resolveInProject(this.#root, rel) : null;
+            const info = target ? await Deno.stat(target.real) : entry;
+            if (info.isDirectory) {
+              const real = target?.real ?? `${folder.real}/${entry.name}`;
+              // A link back up would make a cycle: each real folder is walked once.
+              if (!seen.has(real)) {
+                seen.add(real);
+                folders.push({ real, topic: `${folder.topic}${entry.name}/` });
+              }
+              continue;
+            }
+            if (!info.isFile || !entry.name.endsWith(".md")) continue;
+            names.push(memoryName(`${folder.topic}${entry.name}`));
+          } catch {
+            continue; // a name we could never address, or a link out of the project
+          }
         }
-        names.push(name);
+      } catch (error) {
+        if (isNotFound(error)) continue;
+        throw error;
       }
-    } catch (error) {
-      if (isNotFound(error)) return [];
-      throw error;
     }
     return names;
   }

@@ -8,8 +8,17 @@ import { contextDefinition, modeDefinition } from "../config/toolsets.ts";
 import type { Session } from "../session.ts";
 import { MANUAL_NAME } from "./workflow.ts";
 
+/** Options of {@linkcode systemPrompt}. */
+export interface SystemPromptOptions {
+  /**
+   * The project is not chosen yet: it follows the client's roots (or the folder Sextant was
+   * started in), which are asked for once the session has started.
+   */
+  projectPending?: boolean;
+}
+
 /** The system prompt for the session's current state. */
-export function systemPrompt(session: Session): string {
+export function systemPrompt(session: Session, options: SystemPromptOptions = {}): string {
   const settings = session.project?.settings ?? session.settings;
   const tools = session.activeTools().map((t) => t.name);
   const has = (name: string) => tools.includes(name);
@@ -22,6 +31,9 @@ export function systemPrompt(session: Session): string {
     session.project
       ? `Active project: '${session.project.name}' at ${session.project.root}. ` +
         "Paths in tool arguments are relative to this root."
+      : options.projectPending
+      ? "The active project is your workspace's root folder, opened as the session starts " +
+        "(get_current_config names it); activate_project chooses another."
       : "No project is active yet: call activate_project with a path or registered name.",
   );
   lines.push("", "How to work well:");
@@ -36,9 +48,11 @@ export function systemPrompt(session: Session): string {
     lines.push("- Use search_for_pattern for text that is not a symbol; restrict it with globs.");
   }
   if (has("edit") || has("replace_content")) {
+    const textEdits = [has("edit") ? "`edit`" : "", has("replace_content") ? "replace_content" : ""]
+      .filter((name) => name !== "").join(" or ");
     lines.push(
-      "- Edit precisely: read a file before editing it; prefer symbol-level edits, then `edit` " +
-        "or replace_content with a unique needle. Edits are atomic: on error nothing changed.",
+      "- Edit precisely: read a file before editing it; prefer symbol-level edits, then " +
+        `${textEdits} with a unique needle. Edits are atomic: on error nothing changed.`,
     );
   }
   if (has("check_onboarding_performed") && has("list_memories")) {

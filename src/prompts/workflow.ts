@@ -7,12 +7,6 @@
 /** What the manual is called in messages; `initial_instructions` returns it. */
 export const MANUAL_NAME = "Sextant Instructions Manual";
 
-/** The line every activation message ends with (Serena's contract, adapted to Sextant). */
-export function readManualReminder(canCallInitialInstructions: boolean): string {
-  const how = canCallInitialInstructions ? " (call initial_instructions)" : "";
-  return `IMPORTANT: If you have not yet read the '${MANUAL_NAME}', do it now before continuing${how}!`;
-}
-
 /** The operating system's name as users know it, for command suggestions. */
 export function osName(os: typeof Deno.build.os = Deno.build.os): string {
   switch (os) {

@@ -86,7 +86,12 @@ export async function openSession(
     log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
     root = "";
   }
-  if (!options.noProject && root !== "") {
+  // Without --project, the session works in the folder the client names as its root (a
+  // worktree, a second window), and follows it when the client's roots change. Roots first: no
+  // folder is opened before the client's roots are known, so the folder the client was started
+  // in is opened only when the client names none.
+  const follows = options.project === undefined && !options.noProject;
+  if (!options.noProject && root !== "" && !follows) {
     const settings = await loadSettings({ projectRoot: root, overrides });
     project = Project.open(root, settings);
   }
@@ -101,11 +106,11 @@ export async function openSession(
   });
   // Fail fast on an unknown context or mode named on the command line.
   session.activeTools();
-  const server = createServer(session, { instructions: () => systemPrompt(session) });
-  // Without --project, the session works in the folder the client names as its root (a
-  // worktree, a second window), and follows it when the client's roots change.
-  const follows = options.project === undefined && !options.noProject;
-  const follow = () => void session.decide(() => followRoots(server, session, overrides));
+  const server = createServer(session, {
+    instructions: () => systemPrompt(session, { projectPending: follows }),
+  });
+  const fallback = follows ? root : "";
+  const follow = () => void session.decide(() => followRoots(server, session, overrides, fallback));
   server.oninitialized = () => {
     // `initialize` is answered: load the tools now, while the client lists them and the agent
     // thinks, so that the first call need not wait for them.
@@ -116,17 +121,31 @@ export async function openSession(
   return { session, server };
 }
 
-/** Make the client's root (the first, with several) the session's active project. */
-async function followRoots(server: Server, session: Session, overrides: SettingsFile) {
-  if (!server.getClientCapabilities()?.roots) return;
-  let root: string | null;
-  try {
-    root = chooseProjectRoot((await server.listRoots(undefined, { timeout: 5000 })).roots);
-  } catch (error) {
-    log.debug("roots/list failed:", error);
+/**
+ * Make the client's root (the first, with several) the session's active project; when the
+ * client names none (no `roots` capability, no usable root) and the session has no project yet,
+ * the folder it was started in (`fallback`, "" for none).
+ */
+async function followRoots(
+  server: Server,
+  session: Session,
+  overrides: SettingsFile,
+  fallback: string,
+) {
+  const root = await clientRoot(server);
+  if (root === null) {
+    if (session.project || fallback === "") return;
+    try {
+      const settings = await loadSettings({ projectRoot: fallback, overrides });
+      // As a project given at start would: its config may choose the context and modes.
+      session.context = settings.context;
+      session.modes = [...settings.modes];
+      await session.setProject(Project.open(fallback, settings));
+    } catch (error) {
+      log.warn(`${fallback} could not be opened as a project (use activate_project):`, error);
+    }
     return;
   }
-  if (root === null || isBroadRoot(root)) return;
   let real: string;
   try {
     real = Deno.realPathSync(root);
@@ -137,4 +156,17 @@ async function followRoots(server: Server, session: Session, overrides: Settings
   const settings = await loadSettings({ projectRoot: real, overrides });
   await session.setProject(Project.open(real, settings));
   log.info(`following the client's root: ${real}`);
+}
+
+/** The client's root folder (see chooseProjectRoot), or null when it names no usable one. */
+async function clientRoot(server: Server): Promise<string | null> {
+  if (!server.getClientCapabilities()?.roots) return null;
+  let root: string | null;
+  try {
+    root = chooseProjectRoot((await server.listRoots(undefined, { timeout: 5000 })).roots);
+  } catch (error) {
+    log.debug("roots/list failed:", error);
+    return null;
+  }
+  return root === null || isBroadRoot(root) ? null : root;
 }

@@ -21,6 +21,8 @@ import {
 export interface CallResult {
   text: string;
   isError: boolean;
+  /** Reports about earlier calls, delivered beside the answer (see `ToolAnswer`'s notes). */
+  notes?: readonly string[];
 }
 
 export interface CallOptions {
@@ -122,7 +124,8 @@ export async function callTool(
       session.settings.default_max_tool_answer_chars;
     const text = limitAnswer(answer, max, limit);
     log.debug(`${tool.name} done in ${(performance.now() - started).toFixed(1)} ms`);
-    return { text, isError: false };
+    const notes = typeof answer === "string" ? undefined : answer.notes;
+    return notes && notes.length > 0 ? { text, isError: false, notes } : { text, isError: false };
   } catch (error) {
     if (timeout.aborted) {
       return failure(

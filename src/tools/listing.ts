@@ -67,6 +67,7 @@ export function describeToolIn(tool: Tool, context: string | undefined): McpTool
     name: tool.name,
     description: tool.description,
     inputSchema: inputSchema(tool, context),
+    outputSchema: RESULT_SCHEMA,
     annotations: {
       readOnlyHint: tool.readOnly,
       destructiveHint: tool.readOnly ? false : tool.destructive,
@@ -74,6 +75,16 @@ export function describeToolIn(tool: Tool, context: string | undefined): McpTool
     },
   };
 }
+
+/**
+ * Every tool's structured output, as Serena 2.1 declares it: `{"result": <the answer text>}`
+ * (mcp/server.ts sends it as `structuredContent` beside the unchanged text content).
+ */
+export const RESULT_SCHEMA = {
+  type: "object" as const,
+  properties: { result: { type: "string" } },
+  required: ["result"],
+};
 
 /** Characters of JSON the client receives for `tools` (the `tools` array of tools/list). */
 export function listSize(tools: readonly Tool[], context?: string): number {

@@ -15,8 +15,8 @@
  * finishes in time is reported in the answer: its first line (Serena's `OK`) stays, and it gains
  * `Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. ...`. A
  * later one is never lost: the next answer in the same session waits for it and carries
- * `Your previous edit of src/b.ts introduced 2 errors: ...` (its first line for a plain answer,
- * after the first line of an edit's answer, a `previous_edit_errors` key in JSON). The next
+ * `Your previous edit of src/b.ts introduced 2 errors: ...` as a note beside the answer (a content
+ * block of its own in MCP), so that no answer changes shape because of another tool. The next
  * write to the project waits for it too, so the check sees exactly the versions it was for and
  * its result is the "before" of that write.
  *
@@ -212,8 +212,8 @@ export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
     }
     const previous = outermost ? await pendingReports(state) : [];
     if (late) state.pending.push(late);
-    const lines = [...previous, ...(own === null ? [] : [own])];
-    return lines.length === 0 ? answer : withReport(answer, lines.join("\n"), "new_errors");
+    const reported = own === null ? answer : withReport(answer, own, "new_errors");
+    return withNotes(reported, previous);
   };
 }
 
@@ -234,8 +234,7 @@ export function deliveringNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
       state.depth--;
     }
     if (!outermost || state.pending.length === 0) return answer;
-    const previous = await pendingReports(state);
-    return previous.length === 0 ? answer : withPrefix(answer, previous.join("\n"));
+    return withNotes(answer, await pendingReports(state));
   };
 }
 
@@ -316,26 +315,14 @@ function withReport(answer: ToolAnswer, report: string, key: string): ToolAnswer
 }
 
 /**
- * The answer with `report` first: a JSON object gains a `previous_edit_errors` key, a JSON array
- * becomes `{"previous_edit_errors": ..., "result": [...]}` (as a shortened answer does), other
- * text gets it on lines of their own before it.
+ * The answer with earlier edits' reports as notes beside it (tools/tool.ts `ToolAnswer`): the
+ * MCP answer carries them in a content block of their own, so the answer's text, JSON or not,
+ * keeps the shape its tool gives it.
  */
-function withPrefix(answer: ToolAnswer, report: string): ToolAnswer {
-  return mapAnswer(answer, (text) => {
-    const first = text.trimStart()[0];
-    if (first === "{" || first === "[") {
-      try {
-        const value = JSON.parse(text);
-        if (Array.isArray(value)) {
-          return JSON.stringify({ previous_edit_errors: report, result: value });
-        }
-        if (value && typeof value === "object") {
-          return JSON.stringify({ previous_edit_errors: report, ...value });
-        }
-      } catch { /* not JSON after all */ }
-    }
-    return `${report}\n${text}`;
-  });
+function withNotes(answer: ToolAnswer, reports: readonly string[]): ToolAnswer {
+  if (reports.length === 0) return answer;
+  const text = typeof answer === "string" ? { text: answer } : answer;
+  return { ...text, notes: [...(text.notes ?? []), ...reports] };
 }
 
 function jsonObject(text: string): Record<string, unknown> | null {
@@ -354,6 +341,7 @@ function mapAnswer(answer: ToolAnswer, add: (text: string) => string): ToolAnswe
     ...(answer.shorter
       ? { shorter: answer.shorter.map((s) => ({ note: s.note, text: () => add(s.text()) })) }
       : {}),
+    ...(answer.notes ? { notes: answer.notes } : {}),
   };
 }
 

@@ -91,10 +91,19 @@ const EDITING = TOOLS.filter((t) =>
 )
   .map((t) => t.name);
 
-Deno.test("default selection: every tool except the optional ones", () => {
+Deno.test("default selection: every tool except the optional ones, then the context's lists", () => {
+  const desktop = BUILTIN_CONTEXTS["desktop-app"]!;
   const selected = names();
   for (const tool of TOOLS) {
-    assertEquals(selected.includes(tool.name), !tool.markers.includes("optional"), tool.name);
+    const listed = desktop.included_tools!.includes(tool.name) ||
+      (!tool.markers.includes("optional") && !desktop.excluded_tools!.includes(tool.name));
+    assertEquals(selected.includes(tool.name), listed, tool.name);
+  }
+  // A context with no lists of its own (the config may define one) exposes every default tool.
+  const over: SettingsFile = { contexts: { plain: { description: "no lists" } } };
+  const plain = names("plain", ["interactive", "editing"], over);
+  for (const tool of TOOLS) {
+    assertEquals(plain.includes(tool.name), !tool.markers.includes("optional"), tool.name);
   }
 });
 
@@ -159,6 +168,7 @@ Deno.test("contexts and modes are data the config can extend and override", () =
     contexts: {
       "claude-code": { prompt: "my own prompt" },
       minimal: { description: "tiny", excluded_markers: ["can-edit", "symbolic-edit"] },
+      plain: { description: "no lists of its own" },
     },
     mode_definitions: {
       everything: { description: "all tools", included_markers: ["optional"] },
@@ -170,7 +180,7 @@ Deno.test("contexts and modes are data the config can extend and override", () =
   assertEquals(claude.prompt, "my own prompt");
   assertEquals(claude.excluded_tools, BUILTIN_CONTEXTS["claude-code"]!.excluded_tools);
   assertEquals(names("minimal", [], over).some((n) => EDITING.includes(n)), false);
-  assertEquals(names("desktop-app", ["everything"], over).length, TOOLS.length);
+  assertEquals(names("plain", ["everything"], over).length, TOOLS.length);
   assert(knownContexts(s).includes("minimal"));
   assert(knownModes(s).includes("everything"));
   assertEquals(knownModes(settings()), Object.keys(BUILTIN_MODES));
@@ -183,14 +193,14 @@ Deno.test("unknown contexts and modes are errors that list the known ones", () =
 });
 
 Deno.test("unknownToolNames reports names in the configuration that match no tool", () => {
-  const s = settings({ included_tools: ["delete_line"], excluded_tools: ["read_file"] });
-  assertEquals(unknownToolNames(TOOLS, { settings: s, context: "desktop-app", modes: [] }), [
+  const s = settings({
+    included_tools: ["delete_line"],
+    excluded_tools: ["read_file"],
+    contexts: { plain: { description: "no lists of its own" } },
+  });
+  assertEquals(unknownToolNames(TOOLS, { settings: s, context: "plain", modes: [] }), [
     "delete_line",
   ]);
-});
-
-Deno.test("markers: the config schema knows exactly the tool markers, and rejects others", () => {
-  assertEquals([...MarkerSchema.options].sort(), [...ALL_MARKERS].sort());
   assertThrows(
     () =>
       parseSettings(
@@ -214,11 +224,11 @@ Deno.test("Session.setModes validates, changes the tool set and notifies", () =>
   const session = new Session({ settings: settings(), tools: TOOLS });
   let notified = 0;
   session.onToolsChanged = () => notified++;
-  assert(session.activeTools().some((t) => t.name === "edit"));
+  assert(session.activeTools().some((t) => t.name === "replace_content"));
   session.setModes(["planning", "planning"]);
   assertEquals(session.modes, ["planning"]);
   assertEquals(notified, 1);
-  assert(!session.activeTools().some((t) => t.name === "edit"));
+  assert(!session.activeTools().some((t) => t.name === "replace_content"));
   const error = assertThrows(() => session.setModes(["editing", "bogus"]), "Unknown mode 'bogus'");
   assertStringIncludes(error.message, "Known modes:");
   assertEquals(session.modes, ["planning"], "a failed switch changes nothing");

@@ -41,6 +41,11 @@ export interface ToolContext {
 export type ToolAnswer = string | {
   text: string;
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
+  /**
+   * Reports about earlier calls (an earlier edit's new errors), delivered beside the answer (a
+   * content block of their own), never inside it: an answer's shape never depends on another tool.
+   */
+  notes?: readonly string[];
 };
 
 export interface ToolSpec<Shape extends z.ZodRawShape> {

@@ -227,7 +227,7 @@ Deno.test("docs/clients.md: the Cursor snippet with Deno runs Sextant as written
 Deno.test("permission set suffices for every file tool, end to end (deno task start's set)", async () => {
   await using project = await tempProject({
     ".sextant/project.jsonc": JSON.stringify({
-      included_tools: ["delete_lines", "replace_lines", "insert_at_line"],
+      included_tools: ["delete_lines", "replace_lines", "insert_at_line", "edit", "rename_file"],
     }),
     ".gitignore": "build/\n",
     "src/a.ts": "export const a = 1;\nexport const b = 2;\n",

@@ -150,22 +150,22 @@ Deno.test({
       const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
       assertEquals(edit, "OK");
       const next = await h.call(readFile, { relative_path: "src/a.ts" });
-      const [first, ...rest] = next.split("\n");
-      assertStringIncludes(
-        first!,
-        "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 ",
-      );
-      assertStringIncludes(first!, "Type 'string' is not assignable to type 'number'");
-      assertEquals(rest.join("\n"), FILES["src/a.ts"]);
+      // The answer keeps its shape; the report is a note beside it (its own content block).
+      assertEquals(next, FILES["src/a.ts"]);
+      const [note, ...more] = h.notes();
+      assertEquals(more, []);
+      assertStringIncludes(note!, "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 ");
+      assertStringIncludes(note!, "Type 'string' is not assignable to type 'number'");
     },
   );
 
   await t.step("a report is delivered once", async () => {
     const again = await h.call(readFile, { relative_path: "src/a.ts" });
     assertEquals(again, FILES["src/a.ts"]);
+    assertEquals(h.notes(), []);
   });
 
-  await t.step("a JSON answer keeps its JSON and gains previous_edit_errors", async () => {
+  await t.step("a JSON answer keeps its shape; the report comes beside it", async () => {
     await h.call(replaceContentTool, {
       relative_path: "src/a.ts",
       needle: "count() + 1",
@@ -173,8 +173,9 @@ Deno.test({
       mode: "literal",
     });
     const next = JSON.parse(await h.call(getSymbolsOverview, { relative_path: "src/a.ts" }));
+    assertEquals(next, { Constant: ["total"] });
     assertStringIncludes(
-      next.previous_edit_errors,
+      h.notes()[0]!,
       "Your previous edit of src/a.ts introduced 1 error: src/a.ts:3 Cannot find name",
     );
   });
@@ -192,11 +193,11 @@ Deno.test({
       repl: "export const sum",
       mode: "literal",
     });
-    const lines = edit.split("\n");
-    assertEquals(lines[0], "OK");
-    assertStringIncludes(lines[1]!, "Your previous edit of src/a.ts introduced 1 error:");
-    assertStringIncludes(lines[1]!, "Cannot find name 'otherMissing'");
-    assertEquals(lines.length, 2, edit);
+    assertEquals(edit, "OK");
+    const [note, ...more] = h.notes();
+    assertEquals(more, []);
+    assertStringIncludes(note!, "Your previous edit of src/a.ts introduced 1 error:");
+    assertStringIncludes(note!, "Cannot find name 'otherMissing'");
   });
 
   await h.session.dispose();
@@ -212,11 +213,12 @@ Deno.test({
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
   const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
   const next = await h.call(readFile, { relative_path: "src/a.ts" });
-  const both = `${edit}\n${next}`;
+  const both = [edit, next, ...h.notes()].join("\n");
   assertEquals(edit.split("\n")[0], "OK");
+  assertEquals(next, FILES["src/a.ts"]);
   assertEquals(both.match(/ src\/a\.ts:3 Type 'string' is not assignable/g)?.length, 1, both);
   if (edit === "OK") {
-    assertStringIncludes(next, "Your previous edit of src/b.ts introduced 1 error");
+    assertStringIncludes(h.notes()[0]!, "Your previous edit of src/b.ts introduced 1 error");
   } else assertStringIncludes(edit, "\nIntroduced 1 error: src/a.ts:3 ");
   await h.session.dispose();
 });

@@ -252,14 +252,15 @@ Deno.test("list_dir: skip_ignored_files drops gitignored and always-ignored entr
   );
 });
 
-Deno.test("list_dir: a missing folder answers the contract's JSON error", async () => {
+Deno.test("list_dir: a missing folder answers Serena 2.1's JSON, not as an error", async () => {
   await using h = await toolHarness(TREE);
   const r = await h.run(listDir, { relative_path: "nope/deeper", recursive: false });
-  assert(r.isError);
-  const error = JSON.parse(r.text);
-  assertEquals(Object.keys(error), ["error", "project_root", "hint"]);
-  assertEquals(error.error, "Directory not found: nope/deeper");
-  assertEquals(error.project_root, h.root);
+  assert(!r.isError);
+  assertEquals(JSON.parse(r.text), {
+    error: "Directory not found: nope/deeper (check if the path is correct relative to the " +
+      "project root)",
+    project_root: h.root,
+  });
 });
 
 Deno.test("list_dir: a file and a path outside are errors", async () => {

@@ -160,6 +160,15 @@ Deno.test("search: a non-existent or outside relative_path is an error", async (
     () => search(h, { substring_pattern: "x", relative_path: "dist" }),
     "ignored",
   );
+  // With skip_ignored_files=false an ignored folder is searched, as Serena 2.1 searches it.
+  assertEquals(
+    await h.call(searchForPattern, {
+      substring_pattern: "TODO",
+      relative_path: "dist",
+      skip_ignored_files: false,
+    }),
+    '{"dist/bundle.js":["  >   0:// TODO built"]}',
+  );
 });
 
 Deno.test("search: an invalid regex is a clear error", async () => {

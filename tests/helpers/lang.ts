@@ -140,6 +140,13 @@ export async function langSession(
 
 /** The optional symbolic and IDE tools the language tests exercise, for `included_tools`. */
 export const IDE_TOOLS = [
+  // Sextant's own tools that the default (Serena 2.1) list leaves out.
+  "goto_definition",
+  "hover",
+  "execute_code_action",
+  "project_info",
+  "edit",
+  "rename_file",
   "type_definition",
   "implementation",
   "find_references",

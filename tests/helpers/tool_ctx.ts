@@ -33,6 +33,8 @@ export interface ToolHarness {
   exists(rel: string): Promise<boolean>;
   /** Call a tool; resolves with its (limited) answer text, rejects with the tool's error. */
   call(tool: Tool, args: Record<string, unknown>): Promise<string>;
+  /** The notes beside the last answer (reports about earlier edits; see `ToolAnswer`). */
+  notes(): readonly string[];
   /** Call a tool; an error becomes `{ isError: true, text: message }`. */
   run(tool: Tool, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
   /** Names of every file and folder under the root (recursive, sorted), e.g. to spot temp files. */
@@ -103,12 +105,15 @@ export async function toolHarness(
     progress: () => Promise.resolve(),
   };
 
+  let lastNotes: readonly string[] = [];
   const call = async (tool: Tool, rawArgs: Record<string, unknown>): Promise<string> => {
     const args = z.strictObject(tool.params).parse(applyParamAliases(tool, rawArgs)) as Record<
       string,
       unknown
     >;
+    lastNotes = [];
     const answer = await tool.handler(args, ctx);
+    if (typeof answer !== "string") lastNotes = answer.notes ?? [];
     await recordCall(
       root,
       tool.name,
@@ -154,6 +159,7 @@ export async function toolHarness(
       }
     },
     call,
+    notes: () => lastNotes,
     run: async (tool, args) => {
       try {
         return { text: await call(tool, args), isError: false };

@@ -2,7 +2,11 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 
 Deno.test("e2e: initialize, list tools, read and edit a file over stdio", async () => {
-  await using project = await tempProject({ "src/a.txt": "hello world\n" });
+  // edit is Sextant's own tool, not in the default (Serena 2.1) list.
+  await using project = await tempProject({
+    ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
+    "src/a.txt": "hello world\n",
+  });
   const server = await connect(project.root);
   try {
     const tools = await server.client.listTools();

@@ -130,7 +130,10 @@ async function runMain(
 // --- protocol, through the SDK client -------------------------------------------------------
 
 Deno.test("e2e: tools/list carries annotations and input schemas", async () => {
-  await using project = await tempProject({ "a.txt": "a\n" });
+  await using project = await tempProject({
+    ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
+    "a.txt": "a\n",
+  });
   const server = await connect(project.root);
   try {
     const { tools } = await server.client.listTools();
@@ -207,7 +210,10 @@ Deno.test("e2e: invalid arguments are isError results naming the parameter", asy
 });
 
 Deno.test("e2e: a path escape is an isError result and changes nothing", async () => {
-  await using project = await tempProject({ "inside.txt": "in\n" });
+  await using project = await tempProject({
+    ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
+    "inside.txt": "in\n",
+  });
   const outsideDir = await Deno.makeTempDir({ prefix: "sextant-outside-" });
   const secret = join(outsideDir, "secret.txt");
   await Deno.writeTextFile(secret, "secret\n");
@@ -258,7 +264,10 @@ async function exists(path: string): Promise<boolean> {
 }
 
 Deno.test("e2e: read, search, create, replace, edit and list over stdio", async () => {
-  await using project = await tempProject({ "src/app.ts": "export const x = 1;\n" });
+  await using project = await tempProject({
+    ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
+    "src/app.ts": "export const x = 1;\n",
+  });
   const server = await connect(project.root);
   try {
     const created = await call(server.client, "create_text_file", {
@@ -295,8 +304,8 @@ Deno.test("e2e: read, search, create, replace, edit and list over stdio", async 
       relative_path: "nope",
       recursive: false,
     });
-    assertEquals(missing.isError, true);
-    assertEquals(JSON.parse(missing.text).error, "Directory not found: nope");
+    assertEquals(missing.isError, false);
+    assertStringIncludes(JSON.parse(missing.text).error, "Directory not found: nope (check");
   } finally {
     await server.close();
   }

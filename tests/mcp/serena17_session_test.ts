@@ -33,7 +33,10 @@ Deno.test({
   };
   try {
     const manual = await ok("initial_instructions");
-    assertStringIncludes(manual, `is activated.\nFile encoding: utf-8.\n`);
+    assertStringIncludes(
+      manual,
+      `is activated.\nActive language servers: typescript.\nFile encoding: utf-8.\n`,
+    );
     assert(!(await ok("initial_instructions")).includes("is activated."), "said once");
 
     assertStringIncludes(await ok("onboarding"), "write_memory");
@@ -42,7 +45,7 @@ Deno.test({
       "Memory overview written.",
     );
     assertEquals(await ok("read_memory", { memory_name: "overview" }), "Shapes and a registry.");
-    assertEquals(await ok("list_memories", { topic: "over" }), '["overview"]');
+    assertEquals(await ok("list_memories", {}), '{"memories":["overview"]}');
 
     const found = JSON.parse(await ok("find_symbol", { name_path: "Circle", include_info: true }));
     assertEquals(found.length, 1);

@@ -11,7 +11,10 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/inMemory"
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
-import { ToolListChangedNotificationSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import {
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import {
   assert,
   assertEquals,
@@ -124,7 +127,8 @@ function text(result: Record<string, unknown>): string {
 // --- listing ----------------------------------------------------------------------------------
 
 Deno.test("server: tools/list exposes active tools with schemas and annotations", async () => {
-  const session = new Session({ settings: settings(), tools: TEST_TOOLS });
+  // The agent context hides none of these (desktop-app hides edit, as Serena's lists no such tool).
+  const session = new Session({ settings: settings({ context: "agent" }), tools: TEST_TOOLS });
   await using c = await connectTo(session);
   const { tools } = await c.client.listTools();
   assertEquals(tools.map((t) => t.name), ["echo", "boom", "slow", "needs_project", "edit"]);
@@ -185,6 +189,110 @@ Deno.test("server: a call returns the handler's text; defaults apply", async () 
     text(await c.client.callTool({ name: "echo", arguments: { text: "ab", times: 3 } })),
     "ababab",
   );
+});
+
+Deno.test("server: structured output as Serena's: outputSchema on every tool, {result: text}", async () => {
+  const session = new Session({ settings: settings(), tools: TEST_TOOLS });
+  await using c = await connectTo(session);
+  const { tools } = await c.client.listTools();
+  for (const tool of tools) {
+    assertEquals(tool.outputSchema, {
+      type: "object",
+      properties: { result: { type: "string" } },
+      required: ["result"],
+    }, tool.name);
+  }
+  // The SDK client checks structuredContent against the tool's outputSchema.
+  const r = await c.client.callTool({ name: "echo", arguments: { text: "ab" } });
+  assertEquals(r.structuredContent, { result: "ab" });
+  assertEquals(r.content, [{ type: "text", text: "ab" }]);
+  const failed = await c.client.callTool({ name: "boom", arguments: { kind: "tool" } });
+  assertEquals(failed.isError, true);
+  assertEquals(failed.structuredContent, undefined);
+});
+
+Deno.test("server: notes about earlier calls come in a content block of their own", async () => {
+  const noted = defineTool({
+    name: "noted",
+    description: "Answers JSON with a note beside it.",
+    params: {},
+    readOnly: true,
+    handler: () => Promise.resolve({ text: '{"a.ts":["x"]}', notes: ["Your previous edit..."] }),
+  });
+  const session = new Session({ settings: settings(), tools: [noted] });
+  await using c = await connectTo(session);
+  const r = await c.client.callTool({ name: "noted", arguments: {} });
+  assertEquals(r.content, [
+    { type: "text", text: '{"a.ts":["x"]}' },
+    { type: "text", text: "Your previous edit..." },
+  ]);
+  assertEquals(r.structuredContent, { result: '{"a.ts":["x"]}' });
+});
+
+Deno.test("server: workflow prompts, memories as resources, completion of their names", async () => {
+  await using h = await toolHarness({
+    ".sextant/memories/notes/architecture.md": "layers\n",
+    ".sextant/memories/build.md": "deno task test\n",
+  });
+  await using c = await connectTo(h.session);
+  const name = h.project.name;
+
+  const { prompts } = await c.client.listPrompts();
+  assertEquals(prompts.map((p) => p.name), [
+    "onboarding",
+    "devtools_workflow",
+    "ada_workflow",
+    "summarize_changes",
+    "prepare_for_new_conversation",
+  ]);
+  const onboarding = await c.client.getPrompt({ name: "onboarding" });
+  assertEquals(onboarding.messages[0]!.role, "user");
+  assertStringIncludes((onboarding.messages[0]!.content as { text: string }).text, name);
+  await assertRejects(() => c.client.getPrompt({ name: "nope" }), "Unknown prompt");
+
+  const { resources } = await c.client.listResources();
+  assertEquals(resources.map((r) => r.uri), [
+    `sextant://memories/${encodeURIComponent(name)}/build`,
+    `sextant://memories/${encodeURIComponent(name)}/notes/architecture`,
+  ]);
+  assertEquals(await c.client.readResource({ uri: resources[1]!.uri }), {
+    contents: [{ uri: resources[1]!.uri, mimeType: "text/markdown", text: "layers\n" }],
+  });
+  await assertRejects(
+    () => c.client.readResource({ uri: `sextant://memories/${name}/nope` }),
+    "Resource not found",
+  );
+  const { resourceTemplates } = await c.client.listResourceTemplates();
+  assertEquals(resourceTemplates.map((t) => t.uriTemplate), [
+    "sextant://memories/{project}/{name}",
+  ]);
+
+  const complete = async (argument: string, value: string, context = {}) =>
+    (await c.client.complete({
+      ref: { type: "ref/resource", uri: "sextant://memories/{project}/{name}" },
+      argument: { name: argument, value },
+      context: { arguments: context },
+    })).completion.values;
+  assertEquals(await complete("name", "no"), ["notes/architecture"]);
+  assertEquals(await complete("name", "", { project: name }), ["build", "notes/architecture"]);
+  assertEquals(await complete("project", name.slice(0, 3)), [name]);
+  assertEquals(await complete("project", "zz"), []);
+
+  // A subscribed memory changed by a tool is announced once, after that call.
+  const updated: string[] = [];
+  c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updated.push(n.params.uri);
+  });
+  await c.client.subscribeResource({ uri: resources[0]!.uri });
+  await c.client.callTool({
+    name: "read_file",
+    arguments: { relative_path: ".sextant/memories/build.md" },
+  });
+  await Deno.writeTextFile(h.path(".sextant/memories/build.md"), "deno task ok\n");
+  await c.client.callTool({ name: "list_memories", arguments: {} });
+  await c.client.callTool({ name: "list_memories", arguments: {} });
+  assertEquals(updated, [resources[0]!.uri]);
+  await c.client.unsubscribeResource({ uri: resources[0]!.uri });
 });
 
 Deno.test("server: an unknown tool is a JSON-RPC error, not a tool result", async () => {

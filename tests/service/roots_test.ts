@@ -50,7 +50,7 @@ async function activeProject(client: Client): Promise<string> {
   return /^Active project: .*$/m.exec(config.text)?.[0] ?? config.text;
 }
 
-Deno.test("the client's root chooses the project, and roots/list_changed switches it", async () => {
+Deno.test("roots first: the client's root is the project, the start folder is not opened, roots/list_changed switches it", async () => {
   await using runtime = await serviceRuntime();
   await using started = await tempProject({ "a.txt": "started here\n" });
   await using first = await tempProject({ "b.txt": "first root\n" });
@@ -61,6 +61,10 @@ Deno.test("the client's root chooses the project, and roots/list_changed switche
   ]);
   try {
     assertStringIncludes(await activeProject(client), `at ${first.root}`);
+    // Roots first: the folder the client was started in is never opened as a project too.
+    const config = (await call(client, "get_current_config")).text;
+    assert(!config.includes(started.root), config);
+    assertStringIncludes(client.getInstructions() ?? "", "your workspace's root folder");
     assertStringIncludes(
       (await call(client, "search_for_pattern", { substring_pattern: "root" })).text,
       "b.txt",

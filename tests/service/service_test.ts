@@ -22,6 +22,8 @@ import {
 const tsServer = hasServer("typescript-language-server");
 
 const FILES = {
+  // edit is Sextant's own tool, not in the default (Serena 2.1) list.
+  ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
   "package.json": '{ "name": "svc", "private": true }\n',
   "tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
   "src/shapes.ts": "export class Circle {\n  constructor(public r: number) {}\n}\n",

@@ -12,6 +12,39 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { ADA_ALIAS_NAMES } from "../../src/tools/ada/aliases.ts";
 import { BUILTIN_CONTEXTS, DEVTOOLS_WORKFLOW, IDE_WORKFLOW } from "../../src/config/toolsets.ts";
 
+/** Serena 2.1.0's tools/list in its default context (desktop-app, tools interface), in order. */
+const SERENA_DESKTOP_TOOLS = [
+  "create_text_file",
+  "replace_content",
+  "replace_in_files",
+  "replace_symbol_body",
+  "insert_after_symbol",
+  "insert_before_symbol",
+  "read_file",
+  "list_dir",
+  "find_file",
+  "search_for_pattern",
+  "get_symbols_overview",
+  "find_symbol",
+  "find_referencing_symbols",
+  "find_implementations",
+  "find_declaration",
+  "get_diagnostics_for_file",
+  "rename_symbol",
+  "safe_delete_symbol",
+  "write_memory",
+  "read_memory",
+  "list_memories",
+  "delete_memory",
+  "rename_memory",
+  "edit_memory",
+  "execute_shell_command",
+  "activate_project",
+  "get_current_config",
+  "onboarding",
+  "initial_instructions",
+];
+
 function listed(context: string): string[] {
   const settings = structuredClone(DEFAULT_SETTINGS) as Settings;
   return selectTools(ALL_TOOLS, { settings, context, modes: settings.modes }).map((t) => t.name);
@@ -71,6 +104,18 @@ Deno.test("claude-code and codex bring symbols, rename, code actions, check, tes
   }
   // Claude Code's own LSP tool answers definition and hover.
   assert(!listed("claude-code").includes("hover"));
+});
+
+Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's only check and test", () => {
+  const names = listed("desktop-app").filter((n) => n !== "repl");
+  assertLists("desktop-app", [...SERENA_DESKTOP_TOOLS]);
+  assertEquals(names.filter((n) => !SERENA_DESKTOP_TOOLS.includes(n)), [
+    "check_project",
+    "test_project",
+  ]);
+  for (const name of ["find_declaration", "rename_memory"]) assert(names.includes(name), name);
+  for (const name of names) assert(!name.startsWith("think_about_"), name);
+  assert(!names.includes("check_onboarding_performed"), "Serena 2.1 has no such tool");
 });
 
 Deno.test("every built-in context is tested here", () => {

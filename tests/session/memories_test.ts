@@ -16,7 +16,8 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 
 Deno.test("memory round trip: write, list, read, edit, rename, delete", async () => {
   await using h = await toolHarness();
-  assertEquals(await h.call(listMemories, {}), "[]");
+  // Serena 2.1's shapes: {} when there are none, {"memories": [...]} otherwise.
+  assertEquals(await h.call(listMemories, {}), "{}");
   const content = "# Build\n\nRun `deno task test`. Ünïcödé ✓\n";
   assertEquals(
     await h.call(writeMemory, { memory_file_name: "suggested_commands", content }),
@@ -25,7 +26,7 @@ Deno.test("memory round trip: write, list, read, edit, rename, delete", async ()
   assertEquals(await h.read(".sextant/memories/suggested_commands.md"), content);
   // The .md suffix is optional in every argument.
   assertEquals(await h.call(readMemory, { memory_file_name: "suggested_commands.md" }), content);
-  assertEquals(await h.call(listMemories, {}), '["suggested_commands"]');
+  assertEquals(await h.call(listMemories, {}), '{"memories":["suggested_commands"]}');
 
   assertEquals(
     await h.call(editMemory, {
@@ -34,7 +35,7 @@ Deno.test("memory round trip: write, list, read, edit, rename, delete", async ()
       repl: "deno task $!1 --quiet",
       mode: "regex",
     }),
-    "OK",
+    "Memory suggested_commands edited successfully.",
   );
   assertStringIncludes(
     await h.read(".sextant/memories/suggested_commands.md"),
@@ -43,16 +44,21 @@ Deno.test("memory round trip: write, list, read, edit, rename, delete", async ()
 
   assertEquals(
     await h.call(renameMemory, { old_name: "suggested_commands", new_name: "commands.md" }),
-    "Memory suggested_commands renamed to commands.",
+    "Memory renamed from suggested_commands to commands.",
   );
-  assertEquals(await h.call(listMemories, {}), '["commands"]');
+  assertEquals(await h.call(listMemories, {}), '{"memories":["commands"]}');
   assert(!(await h.exists(".sextant/memories/suggested_commands.md")));
 
   assertEquals(
     await h.call(deleteMemory, { memory_file_name: "commands" }),
     "Memory commands deleted.",
   );
-  assertEquals(await h.call(listMemories, {}), "[]");
+  assertEquals(await h.call(listMemories, {}), "{}");
+  // Deleting a memory that is not there is a normal answer, as in Serena.
+  assertEquals(
+    await h.call(deleteMemory, { memory_file_name: "commands" }),
+    "Memory commands not found.",
+  );
   // Atomic writes leave no temporary files behind.
   assertEquals(await h.listAll(), [".sextant", ".sextant/memories"]);
 });
@@ -88,8 +94,10 @@ Deno.test("memory names that try to escape are refused and nothing is written", 
   const bad = [
     "../x",
     "../../outside/x",
-    "a/b",
-    "a\\b",
+    "a/../../x",
+    "a//b",
+    "a/.hidden",
+    "global/shared",
     join(h.outside, "x"),
     "/etc/passwd",
     "x\0y",
@@ -113,6 +121,11 @@ Deno.test("memory names that try to escape are refused and nothing is written", 
       ] as const
     ) {
       const result = await h.run(tool, args);
+      // Deleting an empty or missing name may say "not found"; it must never write or escape.
+      if (tool === deleteMemory && !result.isError) {
+        assertStringIncludes(result.text, "not found", name);
+        continue;
+      }
       assert(result.isError, `${tool.name}(${JSON.stringify(name)}) should fail`);
     }
   }
@@ -129,13 +142,54 @@ Deno.test("memoryName: messages say what a valid name looks like", () => {
   assertEquals(memoryName("notes.md"), "notes");
   assertEquals(memoryName(" spaced name "), "spaced name");
   assertEquals(memoryName("v1.2_plan"), "v1.2_plan");
-  try {
-    memoryName("auth/login");
-    throw new Error("expected a refusal");
-  } catch (error) {
-    assertStringIncludes((error as Error).message, "contains '/'");
-    assertStringIncludes((error as Error).message, "auth_login_flow");
+  // Serena 2.1's topics, and its corrections of a `mem:` prefix and `\\` separators.
+  assertEquals(memoryName("auth/login"), "auth/login");
+  assertEquals(memoryName("mem:auth\\login.md"), "auth/login");
+  for (
+    const [name, says] of [["auth//login", "empty topic"], ["a/..", "must not start with '.'"]]
+  ) {
+    try {
+      memoryName(name!);
+      throw new Error("expected a refusal");
+    } catch (error) {
+      assertStringIncludes((error as Error).message, says!);
+    }
   }
+});
+
+Deno.test("memories in topics: written to subfolders, listed by topic, renamed with references", async () => {
+  await using h = await toolHarness({ ".serena/memories/notes/legacy.md": "from serena\n" });
+  assertEquals(
+    await h.call(writeMemory, { memory_name: "notes/architecture", content: "layers\n" }),
+    "Memory notes/architecture written.",
+  );
+  assertEquals(await h.read(".sextant/memories/notes/architecture.md"), "layers\n");
+  await h.call(writeMemory, {
+    memory_name: "index",
+    content: "See `mem:notes/architecture` (not mem:notes/architecture_old).\n",
+  });
+  assertEquals(
+    await h.call(listMemories, {}),
+    '{"memories":["index","notes/architecture","notes/legacy"]}',
+  );
+  assertEquals(
+    await h.call(listMemories, { topic: "notes" }),
+    '{"memories":["notes/architecture","notes/legacy"]}',
+  );
+  assertEquals(await h.call(listMemories, { topic: "note" }), "{}");
+  assertEquals(
+    await h.call(readMemory, { memory_name: "notes/architecture" }),
+    "layers\n",
+  );
+  assertEquals(
+    await h.call(renameMemory, { old_name: "notes/architecture", new_name: "design/layers" }),
+    "Memory renamed from notes/architecture to design/layers.",
+  );
+  assertEquals(
+    await h.read(".sextant/memories/index.md"),
+    "See `mem:design/layers` (not mem:notes/architecture_old).\n",
+  );
+  assertEquals(await h.read(".sextant/memories/design/layers.md"), "layers\n");
 });
 
 Deno.test("a .sextant folder that links out of the project is refused", async () => {
@@ -156,7 +210,7 @@ Deno.test("memories from .serena/memories are listed and readable; .sextant wins
     ".sextant/memories/shared.md": "sextant version\n",
     ".sextant/memories/own.md": "mine\n",
   });
-  assertEquals(await h.call(listMemories, {}), '["legacy","own","shared"]');
+  assertEquals(await h.call(listMemories, {}), '{"memories":["legacy","own","shared"]}');
   assertEquals(await h.call(readMemory, { memory_file_name: "legacy" }), "from serena\n");
   assertEquals(await h.call(readMemory, { memory_file_name: "shared" }), "sextant version\n");
 });
@@ -169,7 +223,7 @@ Deno.test("editing a .serena-only memory writes the edited copy to .sextant", as
     repl: "new",
     mode: "literal",
   });
-  assert(answer.startsWith("OK"), answer);
+  assert(answer.startsWith("Memory legacy edited successfully."), answer);
   assertStringIncludes(answer, ".sextant/memories/legacy.md");
   assertEquals(await h.read(".serena/memories/legacy.md"), "old text\r\nline two\r\n");
   // The edited copy keeps the original's line endings.
@@ -261,7 +315,7 @@ Deno.test("memory tools need an active project", async () => {
     signal: new AbortController().signal,
     progress: () => Promise.resolve(),
   };
-  await assertRejects(() => listMemories.handler({}, ctx), "No active project");
+  await assertRejects(() => listMemories.handler({ topic: "" }, ctx), "No active project");
   await assertRejects(
     () => writeMemory.handler({ memory_file_name: "a", content: "b", max_answer_chars: -1 }, ctx),
     "No active project",
@@ -282,12 +336,7 @@ Deno.test("Memories.list skips links that leave the project", async () => {
 
 Deno.test("e2e memories: round trip over MCP, Serena's memories included", async () => {
   await using project = await tempProject({ ".serena/memories/from_serena.md": "old notes\n" });
-  // rename_memory is optional (it keeps the default set near 40 tools): enable it in config.
-  await Deno.mkdir(`${project.root}/.sextant`, { recursive: true });
-  await Deno.writeTextFile(
-    `${project.root}/.sextant/project.jsonc`,
-    '{ "included_tools": ["rename_memory"] }',
-  );
+  // rename_memory is listed by default, as in Serena 2.1's desktop-app.
   const server = await connect(project.root);
   try {
     const names = (await server.client.listTools()).tools.map((t) => t.name);
@@ -297,7 +346,7 @@ Deno.test("e2e memories: round trip over MCP, Serena's memories included", async
       assert(names.includes(tool.name), tool.name);
     }
     assertEquals(await call(server.client, "list_memories"), {
-      text: '["from_serena"]',
+      text: '{"memories":["from_serena"]}',
       isError: false,
     });
     assertEquals(
@@ -320,7 +369,10 @@ Deno.test("e2e memories: round trip over MCP, Serena's memories included", async
       (await call(server.client, "read_memory", { memory_file_name: "roadmap" })).text,
       "step one\n",
     );
-    assertEquals((await call(server.client, "list_memories")).text, '["from_serena","roadmap"]');
+    assertEquals(
+      (await call(server.client, "list_memories")).text,
+      '{"memories":["from_serena","roadmap"]}',
+    );
     const escape = await call(server.client, "write_memory", {
       memory_file_name: "../escape",
       content: "x",
@@ -328,7 +380,10 @@ Deno.test("e2e memories: round trip over MCP, Serena's memories included", async
     assertEquals(escape.isError, true);
     assertEquals(await Deno.stat(join(project.root, "..", "escape.md")).catch(() => null), null);
     await call(server.client, "delete_memory", { memory_file_name: "roadmap" });
-    assertEquals((await call(server.client, "list_memories")).text, '["from_serena"]');
+    assertEquals(
+      (await call(server.client, "list_memories")).text,
+      '{"memories":["from_serena"]}',
+    );
     assertEquals(
       await Deno.readTextFile(join(project.root, ".serena/memories/from_serena.md")),
       "old notes\n",
@@ -351,8 +406,12 @@ Deno.test("memories: Serena 1.7 names (memory_name, max_chars, topic), older nam
   await h.call(writeMemory, { memory_name: "build", content: "deno task test\n" });
   assertEquals(await h.call(readMemory, { memory_name: "auth_tokens" }), "# Tokens\n");
   assertEquals(await h.call(readMemory, { memory_file_name: "auth_login_flow" }), "# Login\n");
-  assertEquals(await h.call(listMemories, {}), '["auth_login_flow","auth_tokens","build"]');
-  assertEquals(await h.call(listMemories, { topic: "auth" }), '["auth_login_flow","auth_tokens"]');
+  assertEquals(
+    await h.call(listMemories, {}),
+    '{"memories":["auth_login_flow","auth_tokens","build"]}',
+  );
+  // A topic is a folder (Serena 2.1), not a name prefix.
+  assertEquals(await h.call(listMemories, { topic: "auth" }), "{}");
   assertEquals(
     (await h.run(writeMemory, { memory_name: "long", content: "x".repeat(11), max_chars: 10 }))
       .text,
@@ -366,7 +425,7 @@ Deno.test("memories: Serena 1.7 names (memory_name, max_chars, topic), older nam
       mode: "literal",
       allow_multiple_occurrences: true,
     }),
-    "OK",
+    "Memory build edited successfully.",
   );
   assertEquals(await h.call(deleteMemory, { memory_name: "build" }), "Memory build deleted.");
   const both = await h.run(readMemory, { memory_name: "a", memory_file_name: "a" });

@@ -145,9 +145,7 @@ Deno.test({
     });
     assertEquals(
       message,
-      "Renamed 'Circle' to 'Round': 22 edit(s) in 6 file(s): src/broken.ts (2), " +
-        "src/docs.ts (2), src/geometry.ts (7), src/main.ts (4), src/registry.ts (4), " +
-        "src/shapes.ts (3).",
+      "Successfully renamed 'Circle' to 'Round' (6 changes applied)",
     );
     for (const file of ["broken", "docs", "geometry", "main", "registry", "shapes"]) {
       const text = await h.read(`src/${file}.ts`);
@@ -228,11 +226,11 @@ Deno.test({
       relative_path: "src/dup.ts",
       new_name: "gamma",
     });
-    assertStringIncludes(clash, "Renamed 'alpha' to 'gamma'");
-    // With the rename, or (not ready within its wait) first in the session's next answer.
+    assertStringIncludes(clash, "Successfully renamed 'alpha' to 'gamma'");
+    // With the rename, or (not ready within its wait) beside the session's next answer.
     const report = clash.includes("\nIntroduced ")
       ? clash
-      : await h.call(getSymbolsOverview, { relative_path: "src/dup.ts" });
+      : (await h.call(getSymbolsOverview, { relative_path: "src/dup.ts" }), h.notes().join("\n"));
     assertStringIncludes(report, "ntroduced ");
     assertStringIncludes(report, " src/dup.ts:");
   });
@@ -324,8 +322,7 @@ Deno.test({
     });
     assertEquals(
       message,
-      "Renamed 'ShapeRegistry' to 'Registry': 3 edit(s) in 2 file(s): app.py (2), " +
-        "shapes/registry.py (1).",
+      "Successfully renamed 'ShapeRegistry' to 'Registry' (2 changes applied)",
     );
     assertStringIncludes(
       await h.read("app.py"),

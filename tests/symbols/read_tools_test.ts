@@ -44,7 +44,7 @@ Deno.test({
     );
   });
 
-  await t.step("get_symbols_overview with depth and of a directory", async () => {
+  await t.step("get_symbols_overview with depth; a directory is refused", async () => {
     // Serena 2.1: {"Class": [{"Circle": {"Constructor": ["constructor"], "Method": ["area",
     // "perimeter", "unit"]}}, {"Square": {...}}], "Interface": [{"Shape": {"Method": [...]}}]}:
     // children are only structural symbols (no properties), grouped by kind.
@@ -60,15 +60,14 @@ Deno.test({
       await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: -1 }),
       '{"Interface":["Shape"],"Class":["Circle","Square"]}',
     );
-    const dir = await json(getSymbolsOverview, { relative_path: "src" });
-    assertEquals(Object.keys(dir), [
-      "src/broken.ts",
-      "src/geometry.ts",
-      "src/main.ts",
-      "src/registry.ts",
-      "src/shapes.ts",
-    ]);
-    assertEquals(dir["src/main.ts"], { Function: ["main"] });
+    // A folder is refused, as Serena 2.1 refuses it.
+    const dir = await h.run(getSymbolsOverview, { relative_path: "src" });
+    assert(dir.isError);
+    assertStringIncludes(dir.text, "Expected a file path, but got a directory path: src.");
+    // Each file's overview, early (the persistent cache step below expects all five there).
+    for (const file of ["broken", "geometry", "main", "registry", "shapes"]) {
+      assert(!(await h.run(getSymbolsOverview, { relative_path: `src/${file}.ts` })).isError);
+    }
     const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
     assert(missing.isError);
     assertStringIncludes(missing.text, "nope.ts");
@@ -167,13 +166,21 @@ Deno.test({
       "largest/best",
       "main/best",
     ]);
+    // Serena 2.1 groups children by kind and names them by their bare name.
     const [circle] = await json(findSymbol, { name_path_pattern: "/Circle", depth: 1 });
-    assertEquals(circle.children.length, 6);
-    assertEquals(circle.children[3], {
-      name_path: "Circle/area",
-      kind: "Method",
-      body_location: { start_line: 13, end_line: 15 },
+    assertEquals(Object.keys(circle.children), ["Property", "Constructor", "Method"]);
+    assertEquals(circle.children.Method, [
+      { name: "area", body_location: { start_line: 13, end_line: 15 } },
+      { name: "perimeter", body_location: { start_line: 17, end_line: 19 } },
+      { name: "unit", body_location: { start_line: 21, end_line: 23 } },
+    ]);
+    // A body holds its children: depth is ignored with include_body, as in Serena.
+    const [withBody] = await json(findSymbol, {
+      name_path_pattern: "/Circle",
+      depth: 1,
+      include_body: true,
     });
+    assertEquals(withBody.children, undefined);
     const [area] = await json(findSymbol, {
       name_path_pattern: "Square/area",
       include_body: true,
@@ -269,6 +276,22 @@ Deno.test({
     assert(dir.isError);
     assertStringIncludes(dir.text, "is a directory");
   });
+
+  await t.step(
+    "find_referencing_symbols of an interface method: uses, not implementations",
+    async () => {
+      // Serena 2.1 leaves out the implementing methods' own names (tsserver lists them).
+      const refs = await json(findReferencingSymbols, {
+        name_path: "Shape/area",
+        relative_path: "src/shapes.ts",
+      }) as Record<string, Record<string, Array<{ name_path: string }>>>;
+      const names = Object.values(refs).flatMap((byKind) =>
+        Object.values(byKind).flat().map((entry) => entry.name_path)
+      );
+      assert(names.includes("totalArea/areaOf"), names.join(", "));
+      assert(!names.includes("Circle/area") && !names.includes("Square/area"), names.join(", "));
+    },
+  );
 
   await t.step("find_referencing_symbols: shortened forms", async () => {
     const counts = await h.call(findReferencingSymbols, {

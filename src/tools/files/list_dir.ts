@@ -31,15 +31,13 @@ export const listDir = defineTool({
         requireNotIgnored: args.skip_ignored_files,
       });
     } catch (error) {
+      // Serena 2.1 answers a missing folder with this JSON, as a normal answer.
       if (error instanceof ToolError && error.message.startsWith("No file or directory")) {
-        throw new ToolError(
-          JSON.stringify({
-            error: `Directory not found: ${args.relative_path}`,
-            project_root: project.root,
-            hint: "Check the path, or call list_dir with relative_path '.' to see the root.",
-          }),
-          { bare: true },
-        );
+        return JSON.stringify({
+          error: `Directory not found: ${args.relative_path} (check if the path is correct ` +
+            "relative to the project root)",
+          project_root: project.root,
+        });
       }
       throw error;
     }

@@ -54,7 +54,10 @@ export async function searchProject(
   const regex = compilePattern(options.pattern, options.multiline === false ? "g" : "gms");
   const include = options.include ? globMatcher(options.include) : null;
   const exclude = options.exclude ? globMatcher(options.exclude) : null;
-  const scope = project.resolve(options.relativePath || ".");
+  // As in Serena, skip_ignored_files=false searches an ignored folder named as relative_path.
+  const scope = project.resolve(options.relativePath || ".", {
+    requireNotIgnored: options.includeIgnored !== true,
+  });
   const files: string[] = [];
   if (Deno.statSync(scope.real).isDirectory) {
     const walk = { signal: options.signal, skipIgnored: options.includeIgnored !== true };
@@ -143,7 +146,7 @@ export const searchForPattern = defineTool({
     const project = ctx.project();
     if (args.relative_path) {
       try {
-        project.resolve(args.relative_path);
+        project.resolve(args.relative_path, { requireNotIgnored: args.skip_ignored_files });
       } catch (error) {
         if (error instanceof ToolError && error.message.startsWith("No file or directory")) {
           throw new ToolError(`Relative path '${args.relative_path}' does not exist.`);

@@ -13,7 +13,9 @@ import {
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
-import { readManualReminder } from "../../prompts/workflow.ts";
+import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
+import { readSerenaProject } from "../../project/serena_project.ts";
+import { memoriesOf } from "./project_memories.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
   openProject,
@@ -23,7 +25,6 @@ import {
   stopProjectServers,
 } from "../shared/project_selection.ts";
 import { isActive } from "./active_tools.ts";
-import { memoriesOf } from "./project_memories.ts";
 
 interface Target {
   entry: RegisteredProject;
@@ -50,10 +51,12 @@ async function resolveTarget(arg: string): Promise<Target> {
   }
   const byPath = registeredAt(registered, real);
   if (byPath) return { entry: byPath };
-  return {
-    entry: { name: uniqueProjectName(real, registered), path: real },
-    register: file ?? null,
-  };
+  // A project Serena knows keeps the name its project file gives it.
+  const serenaName = readSerenaProject(real).projectName;
+  const name = serenaName && !registered.some((p) => p.name === serenaName)
+    ? serenaName
+    : uniqueProjectName(real, registered);
+  return { entry: { name, path: real }, register: file ?? null };
 }
 
 export const activateProject = defineTool({
@@ -100,25 +103,11 @@ export const activateProject = defineTool({
         await stopProjectServers(ctx.session, existing);
       }
     }
-    let registeredIn: string | null = null;
-    if (target.register) {
-      await registerProject(target.register, target.entry);
-      registeredIn = target.register;
-    }
+    if (target.register) await registerProject(target.register, target.entry);
     await ctx.session.setProject(project);
-    const lines = [
-      ...await activationMessage(ctx, project, target.register !== undefined),
-    ];
-    if (registeredIn) {
-      lines.push(
-        `Registered it as '${project.name}' in ${registeredIn}; next time, activate it ` +
-          "by that name.",
-      );
-    } else if (target.register === null) {
-      lines.push("Not registered: no config folder (set XDG_CONFIG_HOME).");
-    }
-    lines.push(readManualReminder(isActive(ctx.session, "initial_instructions")));
-    return lines.join("\n");
+    // Serena 2.1's message, line for line (get_current_config shows where it is registered).
+    const lines = await activationMessage(ctx, project, target.register !== undefined);
+    return `${lines.join("\n")}\n`;
   },
 });
 
@@ -143,11 +132,15 @@ export async function activationMessage(
       : `The project with name '${project.name}' at ${project.root} is activated.`,
     `File encoding: ${project.settings.encoding}.`,
   ];
+  const servers = await languageServerKeys(project, ctx.signal);
+  // Left out for a project with no source files yet (Serena would print an empty list).
+  if (servers.length > 0) lines.splice(1, 0, `Active language servers: ${servers.join(", ")}.`);
   if (isActive(ctx.session, "list_memories")) {
     const names = (await memoriesOf(ctx).list()).sort();
     if (names.length > 0) {
       lines.push(
-        JSON.stringify({ memories: names }),
+        // Serena prints it with Python's separators: `{"memories": ["a", "b"]}`.
+        `{"memories": [${names.map((name) => JSON.stringify(name)).join(", ")}]}`,
         "Use `read_memory` to read these memories later if they are relevant to the task.",
       );
     } else if (isActive(ctx.session, "onboarding")) {
@@ -160,6 +153,18 @@ export async function activationMessage(
     }
   }
   return lines;
+}
+
+/**
+ * The project's language servers by key (`typescript`, `python`), as Serena names them: those its
+ * `.serena/project.yml` lists, else those of the languages found in its files.
+ */
+async function languageServerKeys(project: Project, signal: AbortSignal): Promise<string[]> {
+  const listed = readSerenaProject(project.root).languageServers;
+  if (listed) return listed;
+  const specs = serverSpecs(project.root, project.settings.language_servers);
+  // Bounded like manage_projects' listing: activation must stay quick on a large tree.
+  return (await detectLanguages(project, specs, signal, 5000)).map((spec) => spec.id);
 }
 
 /** The activation message, unless this session was already given it for its project. */

@@ -15,6 +15,8 @@ export const deleteMemory = defineTool({
   async handler(args, ctx) {
     const outcome = await memoriesOf(ctx).delete(args.memory_name);
     const name = memoryName(args.memory_name);
+    // As Serena answers it: nothing to delete is not an error.
+    if (outcome.notFound) return `Memory ${name} not found.`;
     return outcome.serenaCopyRemains
       ? `Memory ${name} deleted. An older copy from Serena remains in ${SERENA_MEMORY_DIR}/` +
         `${name}.md and is still listed (Sextant never modifies ${SERENA_MEMORY_DIR}/).`

@@ -5,14 +5,14 @@
 import { z } from "../../deps.ts";
 import { replaceContent } from "../../edit/replace.ts";
 import { MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
-import { defineTool, SUCCESS_RESULT } from "../tool.ts";
+import { defineTool } from "../tool.ts";
 import { replaceMode } from "../shared/params.ts";
 import { memoriesOf, memoryNameParam } from "./project_memories.ts";
 
 export const editMemory = defineTool({
   name: "edit_memory",
   aliases: { memory_file_name: "memory_name" },
-  description: "Replaces text in a memory, literally or by regex (as replace_content). Returns OK.",
+  description: "Replaces text in a memory, literally or by regex (as replace_content).",
   params: {
     memory_name: memoryNameParam,
     needle: z.string().min(1).describe("Text or regex to find."),
@@ -34,9 +34,10 @@ export const editMemory = defineTool({
           fileLabel: `${name}.md`,
         }).text,
     );
+    const done = `Memory ${name} edited successfully.`;
     return source === "serena"
-      ? `${SUCCESS_RESULT} (the memory came from ${SERENA_MEMORY_DIR}/; the edited copy is ` +
-        `${MEMORY_DIR}/${name}.md, Serena's file is unchanged)`
-      : SUCCESS_RESULT;
+      ? `${done} It came from ${SERENA_MEMORY_DIR}/; the edited copy is ${MEMORY_DIR}/` +
+        `${name}.md, Serena's file is unchanged.`
+      : done;
   },
 });

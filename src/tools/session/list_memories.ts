@@ -8,13 +8,17 @@ import { memoriesOf } from "./project_memories.ts";
 
 export const listMemories = defineTool({
   name: "list_memories",
-  description: "Lists the names of the project's memories (JSON array).",
+  description: 'Lists the project\'s memories: {"memories": [names]}, {} when none.',
   params: {
-    topic: z.string().default("").describe("Only names starting with this."),
+    topic: z.string().default("").describe("Only the memories under this topic."),
   },
   readOnly: true,
   async handler(args, ctx) {
-    const names = await memoriesOf(ctx).list();
-    return JSON.stringify(names.filter((name) => name.startsWith(args.topic.trim())));
+    // Serena 2.1's answer: the names under "memories", the key left out when there are none.
+    const topic = args.topic.trim().replace(/\/+$/, "");
+    const names = (await memoriesOf(ctx).list()).filter((name) =>
+      topic === "" || name.startsWith(`${topic}/`)
+    );
+    return JSON.stringify(names.length > 0 ? { memories: names } : {});
   },
 });

@@ -9,7 +9,7 @@ import { memoryRootFor } from "../../project/worktree.ts";
 import type { ToolContext } from "../tool.ts";
 
 export const memoryNameParam = z.string().describe(
-  "Memory name, e.g. 'build_and_test'.",
+  "Memory name ('/' between topics).",
 );
 
 /** The memory store of the active project (a ToolError when no project is active). */

@@ -8,10 +8,10 @@ import { memoriesOf, memoryNameParam } from "./project_memories.ts";
 
 export const renameMemory = defineTool({
   name: "rename_memory",
-  description: "Renames a project memory. Fails if the new name is already taken.",
+  description: "Renames a memory; updates `mem:` references to it. Fails if the name is taken.",
   params: {
     old_name: memoryNameParam.describe("Current memory name."),
-    new_name: memoryNameParam.describe("New memory name ('.md' optional; no '/' or '\\')."),
+    new_name: memoryNameParam.describe("New memory name."),
   },
   markers: ["optional"],
   readOnly: false,
@@ -21,6 +21,6 @@ export const renameMemory = defineTool({
     return outcome.copiedFromSerena
       ? `Memory ${oldName} copied to ${newName} in ${MEMORY_DIR}/. The original stays in ` +
         `${SERENA_MEMORY_DIR}/ (Sextant never modifies it) and is still listed.`
-      : `Memory ${oldName} renamed to ${newName}.`;
+      : `Memory renamed from ${oldName} to ${newName}.`;
   },
 });

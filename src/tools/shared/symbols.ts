@@ -87,11 +87,33 @@ export function symbolDict(node: SymbolNode, options: DictOptions): SymbolDict {
   d.body_location = { start_line: node.range.start.line, end_line: node.range.end.line };
   if (options.bodyText !== undefined) d.body = bodyOf(node, options.bodyText);
   if (options.depth > 0 && node.children.length > 0) {
-    d.children = node.children.map((c) =>
-      symbolDict(c, { depth: options.depth - 1, relativePath: false })
-    );
+    d.children = childrenByKind(node.children, options.depth - 1);
   }
   return d;
+}
+
+/**
+ * Children as Serena 2.1's find_symbol gives them: grouped by kind name (kinds in order of first
+ * appearance), each child by its bare `name` (the parent's name path makes it unambiguous) with
+ * its `body_location` and, `depth` levels down, its own children grouped the same way:
+ * `{"Method": [{"name": "area", "body_location": {...}}]}`.
+ */
+export function childrenByKind(
+  children: readonly SymbolNode[],
+  depth: number,
+): Record<string, SymbolDict[]> {
+  const grouped: Record<string, SymbolDict[]> = {};
+  for (const child of children) {
+    const d: SymbolDict = {
+      name: child.name,
+      body_location: { start_line: child.range.start.line, end_line: child.range.end.line },
+    };
+    if (depth > 0 && child.children.length > 0) {
+      d.children = childrenByKind(child.children, depth - 1);
+    }
+    (grouped[symbolKindName(child.kind)] ??= []).push(d);
+  }
+  return grouped;
 }
 
 /**

@@ -121,8 +121,19 @@ export async function referencingSymbols(
     "find_referencing_symbols",
   );
   mark("locate target");
+  // As Serena 2.1 does, a reference that is the name of a symbol with the target's name and kind
+  // is left out: it declares that symbol (a method implementing an interface's, an import)
+  // rather than using the target.
+  const { name, kind } = target.node;
+  const namesItself = (h: ReferenceHit) => {
+    const { start, end } = h.symbol.selectionRange;
+    const at = h.position;
+    return h.symbol.name === name && h.symbol.kind === kind &&
+      (at.line > start.line || (at.line === start.line && at.character >= start.character)) &&
+      (at.line < end.line || (at.line === end.line && at.character <= end.character));
+  };
   const hits = (await findReferences(index, target, options, mark)).filter((h) =>
-    wanted(h.symbol.kind)
+    wanted(h.symbol.kind) && !namesItself(h)
   );
   const linesOf = new Map<string, string[]>();
   const full = groupByFileAndKind(hits, (h) => {

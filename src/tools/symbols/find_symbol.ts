@@ -88,18 +88,20 @@ export const findSymbol = defineTool({
         if (text) d.info = text;
         return d;
       });
+    // Serena ignores depth when bodies are asked for: a body holds its children already.
+    const depth = args.include_body ? 0 : args.depth;
     const shorter = [];
     if (args.include_body) {
       shorter.push({
         note: "Without bodies (read them with find_symbol on one symbol, include_body=true):",
-        text: () => toJson(dicts(args.depth, false)),
+        text: () => toJson(dicts(depth, false)),
       });
     }
-    if (args.depth > 0) {
+    if (depth > 0) {
       shorter.push({ note: "Without children:", text: () => toJson(dicts(0, false)) });
     }
     // Serena's own (and last) form.
     shorter.push({ note: "Shortened result:", text: () => byFile() });
-    return { text: toJson(dicts(args.depth, args.include_body)), shorter };
+    return { text: toJson(dicts(depth, args.include_body)), shorter };
   },
 });

@@ -1,12 +1,12 @@
 /**
  * get_symbols_overview: the top-level symbols of a file grouped by kind, as Serena 1.7/2.1
- * answers (`{"Class": ["Circle", {"Square": {"Method": ["area"]}}], "Function": ["main"]}`);
- * of a folder, that overview per file. Shortened as Serena does when too long.
+ * answers (`{"Class": ["Circle", {"Square": {"Method": ["area"]}}], "Function": ["main"]}`).
+ * A folder is refused, as Serena refuses it. Shortened as Serena does when too long.
  * @module
  */
 import { z } from "../../deps.ts";
 import { STRUCTURAL_KINDS, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
-import { mapLimit } from "../../symbols/lookup.ts";
+import { ToolError } from "../../errors.ts";
 import { indexOf, requestOptions, resolveScope } from "../shared/symbols.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -42,10 +42,10 @@ function countKinds(nodes: readonly SymbolNode[]): Record<string, number> {
 
 export const getSymbolsOverview = defineTool({
   name: "get_symbols_overview",
-  description: "A file's top-level symbols grouped by kind (a folder: per file); depth 1 " +
-    "adds children. Call it first on a new file.",
+  description: "A file's top-level symbols grouped by kind; depth 1 adds children. Call it " +
+    "first on a new file.",
   params: {
-    relative_path: z.string().describe("The file (or folder)."),
+    relative_path: z.string().describe("The file."),
     depth: z.number().int().min(-1).default(-1).describe(
       "Levels of children (1: methods...); -1 (default): 1 for Java/Kotlin, else 0.",
     ),
@@ -60,43 +60,22 @@ export const getSymbolsOverview = defineTool({
     const scope = resolveScope(project, args.relative_path);
     const depthFor = (relPath: string) =>
       args.depth === -1 ? (/\.(java|kt)$/.test(relPath) ? 1 : 0) : args.depth;
-    if (!scope.isDirectory) {
-      const roots = (await index.fileSymbols(scope.relPath, options)).roots;
-      const depth = depthFor(scope.relPath);
-      return {
-        text: toJson(groupByKind(roots, depth)),
-        shorter: [
-          ...(depth > 0
-            ? [{ note: "Depth 0 overview:", text: () => toJson(groupByKind(roots, 0)) }]
-            : []),
-          { note: "Symbol counts by kind:", text: () => toJson(countKinds(roots)) },
-        ],
-      };
+    // Serena 2.1 refuses a folder: a whole tree's overview is what find_symbol is for.
+    if (scope.isDirectory) {
+      throw new ToolError(
+        `Expected a file path, but got a directory path: ${args.relative_path}. ` +
+          "Use list_dir or find_file to see its files, then get_symbols_overview on one.",
+      );
     }
-    const files = await index.sourceFiles(scope.relPath, ctx.signal);
-    const trees = await mapLimit(files, 16, async (relPath) => {
-      try {
-        return (await index.fileSymbols(relPath, options)).roots;
-      } catch (error) {
-        if (ctx.signal.aborted) throw error;
-        return []; // unreadable or binary file: no symbols
-      }
-    });
-    const perFile = files.map((relPath, i) => [relPath, trees[i]!] as const)
-      .filter(([, roots]) => roots.length > 0);
-    const overview = (depth: (relPath: string) => number) =>
-      toJson(Object.fromEntries(perFile.map(([f, roots]) => [f, groupByKind(roots, depth(f))])));
+    const roots = (await index.fileSymbols(scope.relPath, options)).roots;
+    const depth = depthFor(scope.relPath);
     return {
-      text: overview(depthFor),
+      text: toJson(groupByKind(roots, depth)),
       shorter: [
-        ...(perFile.some(([f]) => depthFor(f) > 0)
-          ? [{ note: "Depth 0 overview:", text: () => overview(() => 0) }]
+        ...(depth > 0
+          ? [{ note: "Depth 0 overview:", text: () => toJson(groupByKind(roots, 0)) }]
           : []),
-        {
-          note: "Symbol counts by kind per file:",
-          text: () =>
-            toJson(Object.fromEntries(perFile.map(([f, roots]) => [f, countKinds(roots)]))),
-        },
+        { note: "Symbol counts by kind:", text: () => toJson(countKinds(roots)) },
       ],
     };
   },

@@ -181,9 +181,9 @@ export const renameSymbol = defineTool({
     // back with the answer (see tools/new_errors.ts).
     ctx.signal.throwIfAborted();
     const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
-    const edits = changed.reduce((n, p) => n + p.editCount, 0);
-    return `Renamed '${oldPath}' to '${newName}': ${edits} edit(s) in ${changed.length} ` +
-      `file(s): ${changed.map((p) => `${p.relPath} (${p.editCount})`).join(", ")}.`;
+    // Serena 2.1's message, its "changes" being the files changed.
+    return `Successfully renamed '${args.name_path}' to '${newName}' ` +
+      `(${changed.length} changes applied)`;
   },
 });
 
