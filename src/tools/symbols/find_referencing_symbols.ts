@@ -7,7 +7,7 @@ import { z } from "../../deps.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
 import {
   findImplementations as implementationsOf,
-  findReferences,
+  findReferencesChecked,
   type ReferenceHit,
   type StageMark,
 } from "../../symbols/queries.ts";
@@ -28,6 +28,7 @@ import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symb
 import type { RequestOptions } from "../../lsp/types.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { infoOf } from "../shared/info.ts";
+import { notAnalysedText } from "../../symbols/completeness.ts";
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -134,9 +135,11 @@ export async function referencingSymbols(
     "find_referencing_symbols",
   );
   mark("locate target");
-  const hits = (await findReferences(index, target, options, mark)).filter((h) =>
-    wanted(h.symbol.kind)
-  );
+  const checked = await findReferencesChecked(index, target, options, mark);
+  const hits = checked.hits.filter((h) => wanted(h.symbol.kind));
+  // Occurrences the server neither listed nor explained follow the answer, never dropped.
+  const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
+  const withNote = (text: string) => notAnalysed ? `${text}\n\n${notAnalysed}` : text;
   const linesOf = new Map<string, string[]>();
   const full = groupByFileAndKind(hits, (h) => {
     let lines = linesOf.get(h.relPath);
@@ -149,7 +152,7 @@ export async function referencingSymbols(
     };
   });
   mark("group, context lines");
-  const text = toJson(full);
+  const text = withNote(toJson(full));
   mark("JSON");
   return {
     text,
@@ -157,17 +160,17 @@ export async function referencingSymbols(
       {
         note: "References without surrounding lines:",
         text: () =>
-          toJson(groupByFileAndKind(hits, (h) => ({
+          withNote(toJson(groupByFileAndKind(hits, (h) => ({
             name_path: namePathOf(h.symbol),
             reference_line: h.position.line,
-          }))),
+          })))),
       },
       {
         note: "Reference counts per file:",
         text: () => {
           const counts: Record<string, number> = {};
           for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
-          return toJson(counts);
+          return withNote(toJson(counts));
         },
       },
       { note: "", text: () => `Found ${hits.length} references.` },
