@@ -28,18 +28,26 @@ export interface ScopeSource {
   read(relPath: string): string | null;
 }
 
-/** Which files to show the server named by `command` before asking about `candidates`. */
+/**
+ * Which files to show the server named by `command` before asking about `candidates`; `open`:
+ * the files open in it already (their projects are loaded, and they need no showing).
+ */
 export function filesToShow(
   command: string,
   source: ScopeSource,
   candidates: readonly string[],
+  open: ReadonlySet<string> = new Set(),
 ): FilesToShow {
   if (candidates.length === 0) return { keepOpen: [], openNow: [] };
-  if (command === "typescript-language-server") return typescriptFiles(source, candidates);
-  if (/^(based)?pyright(-langserver)?$/.test(command)) {
-    return { keepOpen: [], openNow: pyrightUnseen(source, candidates) };
+  let shown: FilesToShow = { keepOpen: [], openNow: [] };
+  if (command === "typescript-language-server") shown = typescriptFiles(source, candidates, open);
+  else if (/^(based)?pyright(-langserver)?$/.test(command)) {
+    shown = { keepOpen: [], openNow: pyrightUnseen(source, candidates) };
   }
-  return { keepOpen: [], openNow: [] };
+  return {
+    keepOpen: shown.keepOpen,
+    openNow: shown.openNow.filter((f) => !open.has(f)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +64,11 @@ interface TsConfig {
   references: string[];
 }
 
-function typescriptFiles(source: ScopeSource, candidates: readonly string[]): FilesToShow {
+function typescriptFiles(
+  source: ScopeSource,
+  candidates: readonly string[],
+  open: ReadonlySet<string>,
+): FilesToShow {
   const parsed = new Map<string, TsConfig | null>();
   const configs = {
     get(path: string): TsConfig | undefined {
@@ -64,12 +76,17 @@ function typescriptFiles(source: ScopeSource, candidates: readonly string[]): Fi
       return parsed.get(path) ?? undefined;
     },
   };
+  const loaded = new Set<string>();
+  for (const file of open) {
+    const owner = defaultProject(file, configs);
+    if (owner !== null) loaded.add(owner);
+  }
   const keepOpen = new Map<string, string>();
   const openNow: string[] = [];
   for (const file of candidates) {
     const owner = defaultProject(file, configs);
     if (owner === null) openNow.push(file);
-    else if (!keepOpen.has(owner)) keepOpen.set(owner, file);
+    else if (!loaded.has(owner) && !keepOpen.has(owner)) keepOpen.set(owner, file);
   }
   return { keepOpen: [...keepOpen.values()], openNow };
 }

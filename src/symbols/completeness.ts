@@ -170,33 +170,72 @@ async function readText(index: SymbolLookup, rel: string): Promise<string | null
  * configuration, and each file no configuration it loads owns. They are opened and stay open
  * (the document sync closes the least recently used beyond its limit), so a repeated question
  * finds the server's projects already built; they are returned, for the request's own `sync`.
+ * `open`: files the question opens anyway (the target's).
  */
 export async function showCandidates(
   index: SymbolLookup,
   server: LanguageServer,
   candidates: readonly string[],
-  options: RequestOptions = {},
+  options: RequestOptions & { open?: readonly string[] } = {},
 ): Promise<string[]> {
-  const root = index.project.root;
-  const { keepOpen, openNow } = filesToShow(server.command, {
-    read(rel) {
+  const open = new Set([...(server.openDocuments?.() ?? []), ...(options.open ?? [])]);
+  const known = shownFor.get(candidates);
+  let shown: string[];
+  if (known && known.server === server && unchanged(known.configs) && allOpen(known.shown, open)) {
+    shown = known.shown;
+  } else {
+    const configs = new Map<string, number>();
+    const root = index.project.root;
+    const { keepOpen, openNow } = filesToShow(
+      server.command,
+      {
+        read(rel) {
+          try {
+            const abs = `${root}/${rel}`;
+            const text = Deno.readTextFileSync(abs);
+            configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
+            return text;
+          } catch {
+            return null;
+          }
+        },
+      },
+      candidates,
+      open,
+    );
+    // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
+    shown = [...keepOpen, ...openNow].filter((rel) => {
       try {
-        return Deno.readTextFileSync(`${root}/${rel}`);
+        return Deno.statSync(index.project.absolute(rel)).isFile;
       } catch {
-        return null;
+        return false;
       }
-    },
-  }, candidates);
-  // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
-  const shown = [...keepOpen, ...openNow].filter((rel) => {
+    });
+    if (shown.some((rel) => !open.has(rel))) await server.syncFiles(shown, options);
+    shownFor.set(candidates, { server, configs, shown });
+  }
+  return shown;
+}
+
+/** What showCandidates decided for a candidate list, and the configurations it read. */
+const shownFor = new WeakMap<
+  readonly string[],
+  { server: LanguageServer; configs: Map<string, number>; shown: string[] }
+>();
+
+function unchanged(configs: ReadonlyMap<string, number>): boolean {
+  for (const [abs, mtime] of configs) {
     try {
-      return Deno.statSync(index.project.absolute(rel)).isFile;
+      if ((Deno.statSync(abs).mtime?.getTime() ?? 0) !== mtime) return false;
     } catch {
       return false;
     }
-  });
-  if (shown.length > 0) await server.syncFiles(shown, options);
-  return shown;
+  }
+  return true;
+}
+
+function allOpen(files: readonly string[], open: ReadonlySet<string>): boolean {
+  return files.every((f) => open.has(f));
 }
 
 /**
@@ -218,7 +257,7 @@ export async function unexplainedOccurrences(
       d.relPath === rel && d.position.line === p.line && d.position.character === p.character
     );
   const pending: Array<{ relPath: string; occurrence: Occurrence; text: string; key: string }> = [];
-  const targetKey = targetIdentity(index, target, memory);
+  let targetKey: string | null = null;
   const out: NotAnalysed[] = [];
   for (const rel of candidates) {
     const file = occurrencesOf(index, rel, target.name, memory);
@@ -226,6 +265,7 @@ export async function unexplainedOccurrences(
     for (const occurrence of file.list) {
       if (occurrence.site !== "code") continue;
       if (declared(rel, occurrence) || listed(rel, occurrence)) continue;
+      targetKey ??= targetIdentity(index, target, memory);
       const key = `${targetKey}\0${rel}\0${file.hash}\0${occurrence.line}:${occurrence.character}`;
       const verdict = memory.verdicts.get(key);
       const text = lineOf(file.text, occurrence.line);

@@ -212,9 +212,12 @@ export async function prepareNameQuery(
   const relPath = target.node.relPath;
   const at = namePosition(target);
   if (at === null) return { candidates: [], openNow: [], target: null };
-  await server.syncFiles([relPath], options);
+  // Opened first, so that a cold server starts loading its project during the scan.
+  if (!(server.openDocuments?.().includes(relPath) ?? false)) {
+    await server.syncFiles([relPath], options);
+  }
   const candidates = await candidateFiles(index, server, target.node.name, options);
-  const openNow = await showCandidates(index, server, candidates, options);
+  const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
   return {
     candidates,
     openNow: openNow.filter((f) => f !== relPath),
@@ -325,22 +328,39 @@ async function referencesOf(
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
   if (check && prepared.target !== null) {
-    const listed = new Set(
-      normalizeLocations(result).map((l) =>
-        `${pathOf(l.uri)}\0${l.range.start.line}:${l.range.start.character}`
-      ),
-    );
+    const listed = listedPositions(normalizeLocations(result), pathOf);
     notAnalysed = await unexplainedOccurrences(
       index,
       server,
       prepared.target,
       prepared.candidates,
-      (rel, p) => listed.has(`${rel}\0${p.line}:${p.character}`),
+      (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       options,
     );
     mark("completeness check");
   }
   return { hits: hits.flat(), notAnalysed };
+}
+
+/** A position as one number, for sets of positions. */
+export function positionKey(p: Position): number {
+  return p.line * 0x100000 + p.character;
+}
+
+/** The start positions of an answer's locations, by project-relative path. */
+export function listedPositions(
+  locations: readonly NormalizedLocation[],
+  pathOf: (uri: string) => string | null,
+): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const l of locations) {
+    const rel = pathOf(l.uri);
+    if (rel === null) continue;
+    let set = out.get(rel);
+    if (!set) out.set(rel, set = new Set());
+    set.add(positionKey(l.range.start));
+  }
+  return out;
 }
 
 /** The symbols implementing a symbol (`textDocument/implementation`), in path order. */

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { normalizeLocations } from "../../symbols/queries.ts";
+import { listedPositions, normalizeLocations, positionKey } from "../../symbols/queries.ts";
 import { ask, type LocationDict, locationDict, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -81,17 +81,13 @@ export const findReferences = defineTool({
     references.sort((a, b) =>
       a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
     );
-    const listed = new Set(
-      locations.map((l) =>
-        `${target.server.relPathOf(l.uri)}\0${l.range.start.line}:${l.range.start.character}`
-      ),
-    );
+    const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
       target.server,
       { name: target.word, declarations },
       candidates,
-      (rel, p) => listed.has(`${rel}\0${p.line}:${p.character}`),
+      (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       target.options,
     );
     const symbol = symbolName(target);
