@@ -607,6 +607,12 @@ export class DeclarationIndex {
       this.#remove(result.relPath);
       return;
     }
+    if (result.status === "untrusted") {
+      // Listed with the files the index does not parse: every search reads it.
+      this.#remove(result.relPath);
+      this.#addOther(result.relPath);
+      return;
+    }
     if (result.status === "failed") {
       // Left to the language server: listed with the files the index does not parse.
       this.#remove(result.relPath);

@@ -78,6 +78,9 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
     if (grammar === null) throw new Error(`No grammar for ${relPath}`);
     const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
     const found = await parseFile(text, grammar);
+    if (found.untrusted !== undefined) {
+      return { relPath, status: "untrusted", hash, size, mtime, error: found.untrusted };
+    }
     const symbols = JSON.stringify(found.symbols);
     const { names, count } = declaredNames(found.symbols);
     return {
