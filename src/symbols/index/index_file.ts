@@ -15,6 +15,7 @@ import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./protocol.ts";
 
 const decoder = new TextDecoder("utf-8");
+const GO_METHOD = /^\(\*?[^)]*\)\.(.+)$/;
 
 /** Every name a forest declares, each once, as a JSON array; and how many declarations. */
 export function declaredNames(symbols: readonly CompactSymbol[]): { names: string; count: number } {
@@ -23,6 +24,9 @@ export function declaredNames(symbols: readonly CompactSymbol[]): { names: strin
   const visit = (forest: readonly CompactSymbol[]) => {
     for (const s of forest) {
       names.add(s[0]);
+      // A Go method (`(*T).M`) is also found by its own name, as name paths `T/M` ask for it.
+      const goMethod = GO_METHOD.exec(s[0]);
+      if (goMethod) names.add(goMethod[1]!);
       count++;
       if (s[10]) visit(s[10]);
     }
