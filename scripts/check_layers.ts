@@ -28,7 +28,14 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   },
   { name: "code mode's sandbox", paths: ["src/repl/"] },
   { name: "the project host", paths: ["src/project_host.ts"] },
-  { name: "symbol lookup", paths: ["src/symbols/lookup.ts", "src/symbols/queries.ts"] },
+  {
+    name: "symbol lookup",
+    paths: [
+      "src/symbols/lookup.ts",
+      "src/symbols/queries.ts",
+      "src/symbols/completeness.ts",
+    ],
+  },
   { name: "the declaration index", paths: ["src/symbols/index/"] },
   // The whole symbol floor sits above the engine: lsp/ knows nothing of symbols.
   { name: "the symbol model", paths: ["src/symbols/"] },

@@ -21,6 +21,15 @@ export const LSP_PACKAGES: Readonly<Record<string, string>> = {
   "vscode-langservers-extracted": "4.10.0",
 };
 
+/**
+ * typescript-language-server 4, in a folder of its own: when tsserver dies under it, it lives on
+ * and answers every request with nothing, the case the engine must notice (version 6 exits).
+ */
+export const LEGACY_TS_WRAPPER: Readonly<Record<string, string>> = {
+  "typescript-language-server": "4.3.3",
+  "typescript": "5.9.3",
+};
+
 /** The cache folder the test servers are installed into. */
 export const LSP_CACHE_DIR = join(
   dirname(dirname(fileURLToPath(import.meta.url))),
@@ -37,10 +46,16 @@ async function installedVersion(prefix: string, name: string): Promise<string | 
   }
 }
 
+/** The folder of {@linkcode LEGACY_TS_WRAPPER}. */
+export const LEGACY_TS_WRAPPER_DIR = join(LSP_CACHE_DIR, "legacy-ts-wrapper");
+
 /** Install the pinned servers into `prefix` unless they are already there. */
-export async function installLanguageServers(prefix = LSP_CACHE_DIR): Promise<void> {
+export async function installLanguageServers(
+  prefix = LSP_CACHE_DIR,
+  packages: Readonly<Record<string, string>> = LSP_PACKAGES,
+): Promise<void> {
   const missing: string[] = [];
-  for (const [name, version] of Object.entries(LSP_PACKAGES)) {
+  for (const [name, version] of Object.entries(packages)) {
     if (await installedVersion(prefix, name) !== version) missing.push(`${name}@${version}`);
   }
   if (missing.length === 0) {
@@ -94,6 +109,7 @@ async function fetchRealCode(): Promise<void> {
 if (import.meta.main) {
   try {
     await installLanguageServers();
+    await installLanguageServers(LEGACY_TS_WRAPPER_DIR, LEGACY_TS_WRAPPER);
   } catch (error) {
     // Tests of servers that are missing skip with a reason; the other tests still run.
     console.error(`test setup: ${error instanceof Error ? error.message : String(error)}`);

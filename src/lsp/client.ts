@@ -41,6 +41,12 @@ export interface ClientOptions {
   readyLogPattern?: RegExp;
   /** The server is loading until its first quiescent `experimental/serverStatus`. */
   readyOnServerStatus?: boolean;
+  /**
+   * The server's log says that the engine behind it ended while the server itself lives on
+   * (typescript-language-server over tsserver): from then on its answers are empty, so the
+   * client counts as ended (see {@linkcode LspClient.backendDied}).
+   */
+  backendExitLogPattern?: RegExp;
   /** Also push `settings` with `workspace/didChangeConfiguration` after `initialized`. */
   pushSettings?: boolean;
   env?: Record<string, string>;
@@ -72,6 +78,7 @@ export class LspClient {
   readonly exited: Promise<ExitStatus>;
   #alive = true;
   #stopping = false;
+  #backendDied = false;
   readonly #options: ClientOptions;
   /**
    * Callbacks run when the process ends. Calls wait for the exit through this set rather than
@@ -97,7 +104,7 @@ export class LspClient {
       for (const wake of [...this.#exitWaiters]) wake();
       this.progress.reset();
       this.connection.dispose();
-      if (!this.#stopping) {
+      if (!this.#stopping && !this.#backendDied) {
         log.warn(
           `language server ${this.id} (pid ${this.process.pid}) exited unexpectedly ` +
             `(code ${status.code}${status.signal ? `, signal ${status.signal}` : ""})`,
@@ -127,25 +134,36 @@ export class LspClient {
     return this.process.pid;
   }
 
-  /** Whether the process still runs (and we did not start stopping it). */
+  /** Whether the process still runs, its engine too, and we did not start stopping it. */
   get alive(): boolean {
-    return this.#alive && !this.#stopping;
+    return this.#alive && !this.#stopping && !this.#backendDied;
+  }
+
+  /** Whether the engine behind the server ended while the server lived on. */
+  get backendDied(): boolean {
+    return this.#backendDied;
   }
 
   /**
    * Send a request; rejects when the process dies first. `signal` sends `$/cancelRequest`.
    */
   async request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
-    if (!this.alive) throw new ServerExitedError(this.id, this.process.stderrTail());
+    if (!this.alive) throw this.#exitedError();
     const source = new CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return await this.untilExit(this.connection.sendRequest<R>(method, params, source.token));
+      const answer = await this.untilExit(
+        this.connection.sendRequest<R>(method, params, source.token),
+      );
+      // The server says its engine died before this answer: the answer is an empty stand-in.
+      if (this.#backendDied) throw this.#exitedError();
+      return answer;
     } catch (error) {
+      if (this.#backendDied) throw this.#exitedError();
       // A dead server shows first as a broken pipe or a disposed connection: wait for its exit.
       if (this.#alive && !isServerAnswer(error)) await this.#exitWithin(2_000);
-      if (!this.#alive) throw new ServerExitedError(this.id, this.process.stderrTail());
+      if (!this.#alive) throw this.#exitedError();
       throw error;
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -158,18 +176,44 @@ export class LspClient {
    * Leaves nothing behind once settled (see `#exitWaiters`).
    */
   async untilExit<T>(work: Promise<T>): Promise<T> {
-    if (!this.#alive) {
+    if (!this.#alive || this.#backendDied) {
       work.catch(() => {}); // abandoned: its failure must not surface as unhandled
-      throw new ServerExitedError(this.id, this.process.stderrTail());
+      throw this.#exitedError();
     }
     const { promise, reject } = Promise.withResolvers<never>();
-    const wake = () => reject(new ServerExitedError(this.id, this.process.stderrTail()));
+    const wake = () => reject(this.#exitedError());
     this.#exitWaiters.add(wake);
     try {
       return await Promise.race([work, promise]);
     } finally {
       this.#exitWaiters.delete(wake);
     }
+  }
+
+  #exitedError(): ServerExitedError {
+    const tail = this.process.stderrTail();
+    return this.#backendDied
+      ? new ServerExitedError(this.id, tail, this.#backendDiedNote)
+      : new ServerExitedError(this.id, tail);
+  }
+
+  #backendDiedNote = "";
+
+  /**
+   * The engine behind the server ended: every pending call fails as if the server had exited
+   * (the caller restarts it and asks again), and the process group is killed, so the server is
+   * started afresh rather than left answering with nothing.
+   */
+  #onBackendDeath(message: string): void {
+    if (this.#backendDied || !this.#alive || this.#stopping) return;
+    this.#backendDied = true;
+    this.#backendDiedNote = message.trim();
+    log.warn(
+      `language server ${this.id} (pid ${this.process.pid}) lost its engine (${message.trim()}); ` +
+        "stopping it so that it is started again",
+    );
+    for (const wake of [...this.#exitWaiters]) wake();
+    void this.process.killGroup(0);
   }
 
   /** Wait until the process has ended, at most `ms`. */
@@ -316,6 +360,7 @@ export class LspClient {
       const message = params?.message ?? "";
       log.debug(`[${this.id}] ${message}`);
       if (o.readyLogPattern?.test(message)) this.progress.release("startup");
+      if (o.backendExitLogPattern?.test(message)) this.#onBackendDeath(message);
     });
     c.onNotification("window/showMessage", (params: { type?: number; message?: string }) => {
       log.debug(`[${this.id} message] ${params?.message ?? ""}`);
@@ -328,9 +373,11 @@ export class LspClient {
 /** The server process ended while a request was pending or before it was sent. */
 export class ServerExitedError extends Error {
   override name = "ServerExitedError";
-  constructor(id: string, stderrTail: string) {
+  constructor(id: string, stderrTail: string, backendNote?: string) {
     super(
-      `The ${id} language server exited` +
+      (backendNote
+        ? `The ${id} language server lost the engine behind it (${backendNote})`
+        : `The ${id} language server exited`) +
         (stderrTail ? `. Its last output:\n${stderrTail.split("\n").slice(-5).join("\n")}` : "."),
     );
   }

@@ -86,6 +86,9 @@ export interface LanguageServer {
    */
   setApplyEditHandler(handler: ApplyEditHandler | null): void;
 
+  /** Project-relative paths of the documents open in the server now, where it keeps track. */
+  openDocuments?(): string[];
+
   /** `file://` URI of a project-relative path, and back (null when outside the project). */
   uriOf(relPath: string): string;
   relPathOf(uri: string): string | null;

@@ -402,6 +402,9 @@ export class ManagedServer implements LanguageServer {
           ? { readyLogPattern: resolved.command.readyLogPattern }
           : {}),
         ...(resolved.command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
+        ...(resolved.command.backendExitLogPattern
+          ? { backendExitLogPattern: resolved.command.backendExitLogPattern }
+          : {}),
         initializeTimeoutMs: this.#timeouts.initializeMs,
         // Looked up per request, so a handler set later (and restarts) are honoured.
         applyEdit: (edit) =>
@@ -452,6 +455,8 @@ export class ManagedServer implements LanguageServer {
     // Only open documents are ever asked about (diagnostics() opens its file first).
     client.diagnostics.retainOnly((uri) => docs.isOpen(uri));
     void client.exited.then(() => {
+      // A server whose engine died may already have been replaced by the next request.
+      if (client.backendDied && this.#client !== client) this.#crashes++;
       if (this.#client !== client) return;
       this.#crashes++;
       this.#client = null;

@@ -42,6 +42,11 @@ export interface ServerCommand {
    * complete, so it need not be asked again (see ManagedServer.request).
    */
   queuedAnswers?: boolean;
+  /**
+   * The server logs a matching line when the engine behind it ended while it lives on; it is
+   * then restarted like a crashed server (see LspClient).
+   */
+  backendExitLogPattern?: RegExp;
 }
 
 /** A language and the server(s) that can handle it. */
@@ -115,6 +120,9 @@ function builtinSpecs(root: string): ServerSpec[] {
           disableAutomaticTypingAcquisition: true,
         },
         queuedAnswers: true,
+        // tsserver killed under a live wrapper: typescript-language-server 4 then answers every
+        // request with nothing; version 6 exits, but may answer in between.
+        backendExitLogPattern: /\[tsserver\] Exited\. Code:|tsserver process has exited/,
       }],
     };
   // pyright enumerates the workspace in time slices after `initialized` and answers queries from

@@ -6,6 +6,11 @@
  * - an absolute path (`/Class/method`) matches the whole name path from the file's top level;
  * - an index (`method[1]`) selects one overload; without it every overload matches;
  * - substring matching applies to the last segment only.
+ *
+ * Names read the same in every language: a Go method, which gopls names `(*T).M` or `(T).M` at
+ * the top level, also matches `T/M`; a Rust method inside `impl T`, `impl Trait for T` or
+ * `impl<..> T<..>` also matches `T/M` (the impl block stands for its type when it contains the
+ * match). The servers' own names keep matching as before.
  * @module
  */
 import { ToolError } from "../errors.ts";
@@ -53,11 +58,94 @@ export interface MatchOptions {
   substring?: boolean;
 }
 
-/** Whether a symbol's name path matches the pattern. */
+/** Whether a symbol's name path matches the pattern (its own names, or the aliases above). */
 export function matchesNamePath(
   node: SymbolNode,
   pattern: NamePathPattern,
   options: MatchOptions = {},
+): boolean {
+  return matchesServerNames(node, pattern, options) || matchesAliases(node, pattern, options);
+}
+
+/** `(*T).M` / `(T).M` (gopls' method names): the receiver type and the method. */
+const GO_METHOD = /^\(\*?([\p{L}_][\p{L}\p{N}_]*)(?:\[[^\]]*\])?\)\.(.+)$/u;
+
+/**
+ * The type a Rust impl block's name implements for: `impl T`, `impl<A> T<A>`,
+ * `impl Trait for T`, `impl<A> Trait<A> for path::T<A>` → `T`; null for other names.
+ */
+export function implTypeName(name: string): string | null {
+  if (!name.startsWith("impl")) return null;
+  let rest = name.slice(4);
+  if (rest.startsWith("<")) {
+    let depth = 0;
+    let i = 0;
+    for (; i < rest.length; i++) {
+      if (rest[i] === "<") depth++;
+      else if (rest[i] === ">" && --depth === 0) break;
+    }
+    rest = rest.slice(i + 1);
+  } else if (!/^\s/.test(rest)) return null;
+  // The self type follows the last top-level " for " (a trait impl), else it is all of it.
+  let depth = 0;
+  let forAt = -1;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === "<" || c === "(" || c === "[") depth++;
+    else if (c === ">" || c === ")" || c === "]") depth--;
+    else if (depth === 0 && rest.startsWith(" for ", i)) forAt = i + 5;
+  }
+  const selfType = (forAt >= 0 ? rest.slice(forAt) : rest).trim().replace(/^&(mut\s+)?/, "");
+  const path = selfType.replace(/<.*$/s, "").trim();
+  const last = path.slice(path.lastIndexOf("::") + 1).replace(/^:/, "");
+  return /^[\p{L}_][\p{L}\p{N}_]*$/u.test(last) ? last : null;
+}
+
+/** One step of a node's chain of names under the aliases. */
+interface AliasStep {
+  name: string;
+  overloadIndex: number | null;
+}
+
+function matchesAliases(
+  node: SymbolNode,
+  pattern: NamePathPattern,
+  options: MatchOptions,
+): boolean {
+  const goMethod = GO_METHOD.exec(node.name);
+  const lastName = goMethod ? goMethod[2]! : node.name;
+  const lastSeg = pattern.segments[pattern.segments.length - 1]!;
+  if (!(options.substring ? lastName.includes(lastSeg.name) : lastName === lastSeg.name)) {
+    return false;
+  }
+  // The chain from the node up: the method (and its Go receiver type), then its containers.
+  const chain: AliasStep[] = [{ name: lastName, overloadIndex: node.overloadIndex }];
+  if (goMethod) chain.push({ name: goMethod[1]!, overloadIndex: null });
+  let aliased = goMethod !== null;
+  for (let p = node.parent; p !== null; p = p.parent) {
+    const implType = implTypeName(p.name);
+    if (implType !== null) aliased = true;
+    chain.push({ name: implType ?? p.name, overloadIndex: implType ? null : p.overloadIndex });
+  }
+  if (!aliased) return false;
+  const segments = pattern.segments;
+  if (segments.length > chain.length) return false;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[segments.length - 1 - i]!;
+    const step = chain[i]!;
+    const nameOk = i === 0 && options.substring
+      ? step.name.includes(seg.name)
+      : step.name === seg.name;
+    if (!nameOk) return false;
+    if (seg.overloadIndex !== null && seg.overloadIndex !== step.overloadIndex) return false;
+  }
+  return !pattern.absolute || segments.length === chain.length;
+}
+
+function matchesServerNames(
+  node: SymbolNode,
+  pattern: NamePathPattern,
+  options: MatchOptions,
 ): boolean {
   let current: SymbolNode | null = node;
   const segments = pattern.segments;

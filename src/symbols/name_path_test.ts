@@ -202,3 +202,54 @@ Deno.test("pickUnique: no match suggests close names", () => {
   );
   assert(none);
 });
+
+Deno.test("Go methods: T/M matches (*T).M and (T).M; the server's names keep matching", () => {
+  const roots = buildSymbolTree([
+    r("Command", 23, 0, 5),
+    r("(*Command).CommandPath", 6, 6, 9),
+    r("(Command).Name", 6, 10, 12),
+    r("(*Other).CommandPath", 6, 13, 15),
+    r("CommandPath", 12, 16, 18),
+  ], "cmd.go");
+  const find = (text: string, substring = false) =>
+    paths(findInTree(roots, parseNamePath(text), { substring }));
+  assertEquals(find("Command/CommandPath"), ["(*Command).CommandPath"]);
+  assertEquals(find("Command/Name"), ["(Command).Name"]);
+  assertEquals(find("/Command/Name"), ["(Command).Name"]);
+  assertEquals(find("(*Command).CommandPath"), ["(*Command).CommandPath"]);
+  assertEquals(find("CommandPath"), [
+    "(*Command).CommandPath",
+    "(*Other).CommandPath",
+    "CommandPath",
+  ]);
+  assertEquals(find("Command/Path", true), ["(*Command).CommandPath"]);
+  assertEquals(find("Missing/CommandPath"), []);
+});
+
+Deno.test("Rust methods: T/m matches in any impl block of T, inherent or trait, generic or not", () => {
+  const impl = (name: string, from: number, method: string) => ({
+    ...r(name, 19, from, from + 4),
+    children: [r(method, 6, from + 1, from + 3)],
+  });
+  const roots = buildSymbolTree([
+    r("Searcher", 23, 0, 2),
+    impl("impl Searcher", 3, "new"),
+    impl("impl<'s, M: Matcher> Searcher", 8, "multi_line_with_matcher"),
+    impl("impl Default for Searcher", 13, "default"),
+    impl("impl<T> From<T> for crate::search::Searcher<T>", 18, "from"),
+    impl("impl Other", 23, "new"),
+  ], "searcher.rs");
+  const find = (text: string) => paths(findInTree(roots, parseNamePath(text)));
+  assertEquals(find("Searcher/multi_line_with_matcher"), [
+    "impl<'s, M: Matcher> Searcher/multi_line_with_matcher",
+  ]);
+  assertEquals(find("Searcher/default"), ["impl Default for Searcher/default"]);
+  assertEquals(find("Searcher/from"), [
+    "impl<T> From<T> for crate::search::Searcher<T>/from",
+  ]);
+  assertEquals(find("Searcher/new"), ["impl Searcher/new"]);
+  assertEquals(find("/Searcher/new"), ["impl Searcher/new"]);
+  // The impl block itself is not the type; the server's names keep working.
+  assertEquals(find("Searcher"), ["Searcher"]);
+  assertEquals(find("impl Searcher/new"), ["impl Searcher/new"]);
+});

@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
+import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
   fileSymbol,
@@ -20,6 +20,13 @@ import {
 import { containerFinder } from "./containing_symbol.ts";
 import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
+import {
+  candidateFiles,
+  type NameTarget,
+  type NotAnalysed,
+  showCandidates,
+  unexplainedOccurrences,
+} from "./completeness.ts";
 
 /**
  * How many referencing files are read and named at once (each is a file read and, for a file
@@ -183,6 +190,41 @@ function queryPosition(match: SymbolMatch): Position {
   return namePosition(match) ?? match.node.selectionRange.start;
 }
 
+/** References with what the answer could not account for (see completeness.ts). */
+export interface CheckedReferences {
+  hits: ReferenceHit[];
+  /** Occurrences of the name neither listed nor explained; empty when the answer is whole. */
+  notAnalysed: NotAnalysed[];
+}
+
+/**
+ * Make the server see every file that may hold the target's name before asking about it: the
+ * target's file is opened first (a cold server starts loading its project meanwhile), then the
+ * candidates are taken by text and those the server would not see are shown to it. Returns the
+ * candidates and the files shown, for the request's `sync`.
+ */
+export async function prepareNameQuery(
+  index: SymbolLookup,
+  server: LanguageServer,
+  target: SymbolMatch,
+  options: RequestOptions = {},
+): Promise<{ candidates: string[]; openNow: string[]; target: NameTarget | null }> {
+  const relPath = target.node.relPath;
+  const at = namePosition(target);
+  if (at === null) return { candidates: [], openNow: [], target: null };
+  // Opened first, so that a cold server starts loading its project during the scan.
+  if (!(server.openDocuments?.().includes(relPath) ?? false)) {
+    await server.syncFiles([relPath], options);
+  }
+  const candidates = await candidateFiles(index, server, target.node.name, options);
+  const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
+  return {
+    candidates,
+    openNow: openNow.filter((f) => f !== relPath),
+    target: { name: target.node.name, declarations: [{ relPath, position: at }] },
+  };
+}
+
 /**
  * References to a symbol, each with the symbol containing it (Serena's rule, see
  * containing_symbol.ts; the file at file level, as for import and re-export lines), files in
@@ -195,10 +237,35 @@ export async function findReferences(
   options: RequestOptions = {},
   mark: StageMark = () => {},
 ): Promise<ReferenceHit[]> {
+  return (await referencesOf(index, target, options, mark, false)).hits;
+}
+
+/**
+ * {@linkcode findReferences}, and the occurrences of the name in the candidate files that the
+ * answer neither lists nor explains.
+ */
+export async function findReferencesChecked(
+  index: SymbolLookup,
+  target: SymbolMatch,
+  options: RequestOptions = {},
+  mark: StageMark = () => {},
+): Promise<CheckedReferences> {
+  return await referencesOf(index, target, options, mark, true);
+}
+
+async function referencesOf(
+  index: SymbolLookup,
+  target: SymbolMatch,
+  options: RequestOptions,
+  mark: StageMark,
+  check: boolean,
+): Promise<CheckedReferences> {
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
   mark("server ready");
+  const prepared = await prepareNameQuery(index, server, target, options);
+  mark("candidate files");
   const result = await server.request<unknown>(
     "textDocument/references",
     {
@@ -206,7 +273,7 @@ export async function findReferences(
       position: at,
       context: { includeDeclaration: false },
     },
-    { ...options, sync: [relPath] },
+    { ...options, sync: [relPath, ...prepared.openNow] },
   );
   mark("references request");
   const byFile = new Map<string, Position[]>();
@@ -259,7 +326,41 @@ export async function findReferences(
     return out;
   });
   mark("containing symbols");
-  return hits.flat();
+  let notAnalysed: NotAnalysed[] = [];
+  if (check && prepared.target !== null) {
+    const listed = listedPositions(normalizeLocations(result), pathOf);
+    notAnalysed = await unexplainedOccurrences(
+      index,
+      server,
+      prepared.target,
+      prepared.candidates,
+      (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
+      options,
+    );
+    mark("completeness check");
+  }
+  return { hits: hits.flat(), notAnalysed };
+}
+
+/** A position as one number, for sets of positions. */
+export function positionKey(p: Position): number {
+  return p.line * 0x100000 + p.character;
+}
+
+/** The start positions of an answer's locations, by project-relative path. */
+export function listedPositions(
+  locations: readonly NormalizedLocation[],
+  pathOf: (uri: string) => string | null,
+): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const l of locations) {
+    const rel = pathOf(l.uri);
+    if (rel === null) continue;
+    let set = out.get(rel);
+    if (!set) out.set(rel, set = new Set());
+    set.add(positionKey(l.range.start));
+  }
+  return out;
 }
 
 /** The symbols implementing a symbol (`textDocument/implementation`), in path order. */
@@ -309,13 +410,17 @@ export async function findImplementations(
   );
 }
 
-/** Ask the server to rename a symbol: its WorkspaceEdit, and the server (for URI mapping). */
+/**
+ * Ask the server to rename a symbol: its WorkspaceEdit, the server (for URI mapping), and the
+ * occurrences of the old name in the candidate files that the edit neither changes nor
+ * explains (see completeness.ts). The server is shown the candidates first.
+ */
 export async function requestRename(
   index: SymbolLookup,
   target: SymbolMatch,
   newName: string,
   options: RequestOptions = {},
-): Promise<{ edit: LspWorkspaceEdit | null; server: LanguageServer }> {
+): Promise<{ edit: LspWorkspaceEdit | null; server: LanguageServer; notAnalysed: NotAnalysed[] }> {
   const relPath = target.node.relPath;
   const server = await index.pool.serverFor(relPath, options);
   if (!(server.capabilities as { renameProvider?: unknown }).renameProvider) {
@@ -323,6 +428,7 @@ export async function requestRename(
       `The ${server.id} language server (${server.command}) does not support renaming.`,
     );
   }
+  const prepared = await prepareNameQuery(index, server, target, options);
   const edit = await server.request<LspWorkspaceEdit | null>(
     "textDocument/rename",
     {
@@ -330,9 +436,78 @@ export async function requestRename(
       position: queryPosition(target),
       newName,
     },
-    { ...options, sync: [relPath] },
+    { ...options, sync: [relPath, ...prepared.openNow] },
   );
-  return { edit, server };
+  if (prepared.target === null) return { edit, server, notAnalysed: [] };
+  const edited = editedRanges(edit, (uri) => server.relPathOf(uri));
+  const unexplained = await unexplainedOccurrences(
+    index,
+    server,
+    prepared.target,
+    prepared.candidates,
+    (rel, p) => edited.get(rel)?.some((r) => rangeContainsPosition(r, p)) ?? false,
+    options,
+  );
+  // pyright renames only in the files it checks, though it resolves the others it has open:
+  // an occurrence the server itself leads to the target is renamed with the rest.
+  const missed = unexplained.filter((n) => n.kind === "missed");
+  const notAnalysed = unexplained.filter((n) => n.kind !== "missed");
+  const completed = missed.length === 0 || edit === null ? edit : withEdits(
+    edit,
+    missed.map((n) => ({
+      uri: server.uriOf(n.relPath),
+      edit: {
+        range: {
+          start: { line: n.line, character: n.character },
+          end: { line: n.line, character: n.character + target.node.name.length },
+        },
+        newText: newName,
+      },
+    })),
+  );
+  return { edit: completed, server, notAnalysed };
+}
+
+/** A WorkspaceEdit with more text edits, each joining its document's edits (or a new one). */
+function withEdits(
+  edit: LspWorkspaceEdit,
+  extra: ReadonlyArray<{ uri: string; edit: LspTextEdit }>,
+): LspWorkspaceEdit {
+  if (edit.documentChanges !== undefined) {
+    const changes = [...edit.documentChanges] as Array<
+      { textDocument?: { uri?: string; version?: number | null }; edits?: LspTextEdit[] }
+    >;
+    for (const { uri, edit: e } of extra) {
+      const i = changes.findIndex((c) => c.textDocument?.uri === uri && Array.isArray(c.edits));
+      if (i >= 0) changes[i] = { ...changes[i], edits: [...changes[i]!.edits!, e] };
+      else changes.push({ textDocument: { uri, version: null }, edits: [e] });
+    }
+    return { ...edit, documentChanges: changes };
+  }
+  const changes: Record<string, LspTextEdit[]> = { ...edit.changes };
+  for (const { uri, edit: e } of extra) changes[uri] = [...(changes[uri] ?? []), e];
+  return { ...edit, changes };
+}
+
+/** The ranges a WorkspaceEdit's text edits replace, by project-relative path. */
+function editedRanges(
+  edit: LspWorkspaceEdit | null,
+  relPathOf: (uri: string) => string | null,
+): Map<string, Range[]> {
+  const out = new Map<string, Range[]>();
+  const add = (uri: string, edits: unknown) => {
+    const rel = relPathOf(uri);
+    if (rel === null || !Array.isArray(edits)) return;
+    const list = out.get(rel) ?? [];
+    for (const e of edits as Array<{ range?: Range }>) if (e?.range) list.push(e.range);
+    out.set(rel, list);
+  };
+  for (const [uri, edits] of Object.entries(edit?.changes ?? {})) add(uri, edits);
+  for (const change of edit?.documentChanges ?? []) {
+    const c = change as { textDocument?: { uri?: string }; edits?: unknown };
+    if (typeof c.textDocument?.uri === "string") add(c.textDocument.uri, c.edits);
+  }
+  return out;
 }
 
 /** Diagnostics of a file for its current disk content (the engine's version-matched ones). */

@@ -5,9 +5,11 @@
  * service at the end, checking that nothing outlives it.
  * @module
  */
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { hasServer, liveInGroup, processAlive, skipUnless } from "../helpers/lsp.ts";
+import { hasServer, liveInGroup, LSP_CACHE, processAlive, skipUnless } from "../helpers/lsp.ts";
+import { LEGACY_TS_WRAPPER_DIR } from "../../scripts/test_setup.ts";
 import { SEXTANT_ENV } from "../../src/cli/permission_flags.ts";
 import {
   call,
@@ -274,3 +276,66 @@ Deno.test("a service folder open to others is refused with a clear message", asy
   }
   assertEquals(rt.endpoint(), null, "no service was started in the unsafe folder");
 });
+
+/** Children of a process (Linux `/proc`), with their command lines. */
+function childrenOf(pid: number): Array<{ pid: number; args: string }> {
+  const out: Array<{ pid: number; args: string }> = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== pid) continue;
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0").join(" ");
+      out.push({ pid: Number(entry.name), args });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return out;
+}
+
+/** typescript-language-server 4 lives on when tsserver dies (scripts/test_setup.ts installs it). */
+const legacyWrapper = hasServer("typescript-language-server") &&
+  existsSync(join(LEGACY_TS_WRAPPER_DIR, "node_modules", ".bin", "typescript-language-server"));
+
+for (
+  const wrapper of [
+    { label: "typescript-language-server 6 (exits)", env: {}, available: tsServer },
+    {
+      label: "typescript-language-server 4 (lives on)",
+      env: { SEXTANT_LSP_PATH: `${LEGACY_TS_WRAPPER_DIR}${delimiter}${LSP_CACHE}` },
+      available: legacyWrapper,
+    },
+  ]
+) {
+  Deno.test({
+    name: `kill -9 of tsserver alone under ${wrapper.label}: the next calls answer in full`,
+    ignore: skipUnless(wrapper.available && Deno.build.os === "linux", wrapper.label),
+    async fn() {
+      await using rt = await runtime();
+      await using project = await tempProject(FILES);
+      const a = await front(project.root, rt.env(wrapper.env));
+      const b = await front(project.root, rt.env(wrapper.env));
+      try {
+        const first = await call(a.client, "find_referencing_symbols", REFS);
+        assert(!first.isError, first.text);
+        assertStringIncludes(first.text, "make");
+        const status = await rt.sextant("service", "status");
+        const serverPid = Number(/typescript: pid (\d+)/.exec(status.stdout)?.[1]);
+        assert(serverPid > 0, status.stdout);
+        const tsservers = childrenOf(serverPid).filter((c) => c.args.includes("tsserver"));
+        assert(tsservers.length > 0, `no tsserver under ${serverPid}`);
+        for (const child of tsservers) Deno.kill(child.pid, "SIGKILL");
+        await waitFor("tsserver to die", () => tsservers.every((c) => !processAlive(c.pid)));
+        for (const session of [b, a]) {
+          const again = await call(session.client, "find_referencing_symbols", REFS);
+          assertEquals(again, first);
+        }
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  });
+}

@@ -84,3 +84,25 @@ Deno.test({
     assertStringIncludes(error, "typescript-language-server");
   });
 });
+
+Deno.test({
+  name: "find_symbol finds what the index misread in a file: such a file goes to the server",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  // A file mid-edit: tree-sitter's recovery swallows the class (its index entry would hold
+  // only `x`), tsserver's does not.
+  await using h = await toolHarness({
+    "tsconfig.json": '{ "include": ["src"] }',
+    "src/context.ts": "const pending = (\nexport class Context {\n  x = 1\n}\n",
+    "src/use.ts": 'import { Context } from "./context";\nexport const c = new Context();\n',
+  });
+  const index = h.session.services(h.project).symbols;
+  await index.declarations?.ready();
+  const found = JSON.parse(await h.call(findSymbol, { name_path_pattern: "Context" })) as Array<
+    { name_path: string; relative_path: string }
+  >;
+  assertEquals(found.map((f) => [f.name_path, f.relative_path]), [["Context", "src/context.ts"]]);
+  await h.session.dispose();
+});

@@ -157,6 +157,7 @@ export class DeclarationIndex {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #changedSinceSave = false;
   #disposed = false;
+  #generation = 0;
   /** Aborted on dispose: a build in progress sends no more files to the workers. */
   readonly #stop = new AbortController();
 
@@ -331,6 +332,35 @@ export class DeclarationIndex {
     return entry?.hash === hash && entry.exact ? JSON.parse(entry.symbols) : undefined;
   }
 
+  /**
+   * A number that changes whenever a file is added, removed or indexed for new content: what
+   * was computed from the file list and hashes at one generation holds while it stays.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Whether the watcher reported changes the index has not taken in yet ({@linkcode ready}). */
+  get pendingChanges(): boolean {
+    return this.#dirty.size > 0 || this.#rescanAll;
+  }
+
+  /** Every file the index walked (indexed or not), unsorted; for scans over the whole tree. */
+  allFiles(): string[] {
+    return [...this.#files.keys(), ...this.#others];
+  }
+
+  /** List a file the index does not parse. */
+  #addOther(relPath: string): void {
+    if (this.#others.has(relPath)) return;
+    this.#others.add(relPath);
+    this.#generation++;
+  }
+
+  #removeOther(relPath: string): void {
+    if (this.#others.delete(relPath)) this.#generation++;
+  }
+
   /** The content hash the declarations of a file were computed for. */
   hashOf(relPath: string): string | undefined {
     return this.#files.get(relPath)?.hash;
@@ -377,6 +407,7 @@ export class DeclarationIndex {
     this.#next = 0;
     this.#walked = 0;
     this.#indexed = 0;
+    this.#generation++;
     this.#others.clear();
     for (const relPath of [...this.#files.keys()]) this.#remove(relPath);
     let failure: unknown = null;
@@ -407,7 +438,7 @@ export class DeclarationIndex {
         this.#stop.signal.throwIfAborted();
         if (entry.isDirectory) continue;
         if (grammarFor(entry.path) === null) {
-          this.#others.add(entry.path);
+          this.#addOther(entry.path);
           continue;
         }
         const known = stored.get(entry.path);
@@ -576,10 +607,16 @@ export class DeclarationIndex {
       this.#remove(result.relPath);
       return;
     }
+    if (result.status === "untrusted") {
+      // Listed with the files the index does not parse: every search reads it.
+      this.#remove(result.relPath);
+      this.#addOther(result.relPath);
+      return;
+    }
     if (result.status === "failed") {
       // Left to the language server: listed with the files the index does not parse.
       this.#remove(result.relPath);
-      this.#others.add(result.relPath);
+      this.#addOther(result.relPath);
       this.#failures++;
       if (this.#failures <= 3) {
         log.warn(
@@ -621,13 +658,14 @@ export class DeclarationIndex {
       return;
     }
     if (before) this.#remove(result.relPath);
-    this.#others.delete(result.relPath);
+    this.#removeOther(result.relPath);
     this.#add(result.relPath, entry);
     if (!unchanged) this.#changedSinceSave = true;
   }
 
   /** Index an entry for a path that has none. */
   #add(relPath: string, entry: StoredFile): void {
+    this.#generation++;
     this.#files.set(relPath, entry);
     this.#declarations += entry.count;
     for (const name of JSON.parse(entry.names) as string[]) {
@@ -638,9 +676,10 @@ export class DeclarationIndex {
   }
 
   #remove(relPath: string): void {
-    this.#others.delete(relPath);
+    this.#removeOther(relPath);
     const entry = this.#files.get(relPath);
     if (!entry) return;
+    this.#generation++;
     this.#files.delete(relPath);
     this.#declarations -= entry.count;
     for (const name of JSON.parse(entry.names) as string[]) {
@@ -660,7 +699,7 @@ export class DeclarationIndex {
       if (f === relPath || f.startsWith(prefix)) this.#remove(f);
     }
     for (const f of [...this.#others]) {
-      if (f === relPath || f.startsWith(prefix)) this.#others.delete(f);
+      if (f === relPath || f.startsWith(prefix)) this.#removeOther(f);
     }
   }
 
@@ -759,7 +798,7 @@ export class DeclarationIndex {
       for await (const entry of this.project.walk(folder)) {
         if (entry.isDirectory) continue;
         present.add(entry.path);
-        if (grammarFor(entry.path) === null) this.#others.add(entry.path);
+        if (grammarFor(entry.path) === null) this.#addOther(entry.path);
         else jobs.push(this.#job(entry.path, true));
       }
     }
@@ -798,7 +837,7 @@ export class DeclarationIndex {
       if (this.project.ignore.isIgnoredDeep(rel, false)) {
         this.#remove(rel);
       } else if (grammarFor(rel) === null) {
-        this.#others.add(rel);
+        this.#addOther(rel);
       } else {
         jobs.push(this.#job(rel, false));
       }

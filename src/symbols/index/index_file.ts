@@ -15,6 +15,7 @@ import { parseFile } from "./parser.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
 
 const decoder = new TextDecoder("utf-8");
+const GO_METHOD = /^\(\*?[^)]*\)\.(.+)$/;
 
 /** Every name a forest declares, each once, as a JSON array; and how many declarations. */
 export function declaredNames(symbols: readonly CompactSymbol[]): { names: string; count: number } {
@@ -23,6 +24,9 @@ export function declaredNames(symbols: readonly CompactSymbol[]): { names: strin
   const visit = (forest: readonly CompactSymbol[]) => {
     for (const s of forest) {
       names.add(s[0]);
+      // A Go method (`(*T).M`) is also found by its own name, as name paths `T/M` ask for it.
+      const goMethod = GO_METHOD.exec(s[0]);
+      if (goMethod) names.add(goMethod[1]!);
       count++;
       if (s[10]) visit(s[10]);
     }
@@ -78,6 +82,9 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
     if (grammar === null) throw new Error(`No grammar for ${relPath}`);
     const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
     const found = await parseFile(text, grammar);
+    if (found.untrusted !== undefined) {
+      return { relPath, status: "untrusted", hash, size, mtime, error: found.untrusted };
+    }
     const symbols = JSON.stringify(found.symbols);
     const { names, count } = declaredNames(found.symbols);
     return {

@@ -8,6 +8,7 @@ import type { CompactSymbol } from "../model.ts";
 import { type Extracted, extractFile } from "./extract.ts";
 import { grammarBytes, runtimeBytes } from "./grammar_files.ts";
 import type { GrammarId } from "./grammars.ts";
+import { untrustedReason } from "./trust.ts";
 
 let runtime: Promise<void> | null = null;
 const parsers = new Map<GrammarId, Promise<Parser>>();
@@ -46,13 +47,14 @@ export async function parseDeclarations(
 
 /**
  * {@linkcode parseDeclarations}, with whether they are exactly the server's (extract.ts); `why`
- * collects the reasons they are not.
+ * collects the reasons they are not. `untrusted`: why they cannot stand for the file at all
+ * (trust.ts); the index then leaves the file to the language server.
  */
 export async function parseFile(
   text: string,
   grammar: GrammarId,
   why?: Set<string>,
-): Promise<Extracted> {
+): Promise<Extracted & { untrusted?: string }> {
   const parser = await parserFor(grammar);
   let tree;
   try {
@@ -64,9 +66,11 @@ export async function parseFile(
     parser.delete();
     throw error;
   }
-  if (!tree) return { symbols: [], exact: false };
+  if (!tree) return { symbols: [], exact: false, untrusted: "no tree" };
   try {
-    return extractFile(tree.rootNode, grammar, why);
+    const extracted = extractFile(tree.rootNode, grammar, why);
+    const untrusted = untrustedReason(extracted.symbols, grammar, tree.rootNode.hasError);
+    return untrusted === null ? extracted : { ...extracted, exact: false, untrusted };
   } finally {
     tree.delete();
   }

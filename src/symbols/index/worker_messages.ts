@@ -22,9 +22,11 @@ export interface ParseResult {
    * "parsed": new declarations; "same": the file is unchanged (same size and modification
    * time, or same content hash) and the known declarations stand; "gone": it cannot be read;
    * "failed": the parser failed (not a syntax error: tree-sitter recovers from those);
-   * "deferred": the text lacks the job's needle, so it was not indexed (hash left empty).
+   * "deferred": the text lacks the job's needle, so it was not indexed (hash left empty);
+   * "untrusted": parsed, but the declarations cannot stand for the file (trust.ts; `error`
+   * says why), so it is left to the language server.
    */
-  status: "parsed" | "same" | "gone" | "failed" | "deferred";
+  status: "parsed" | "same" | "gone" | "failed" | "deferred" | "untrusted";
   hash: string;
   size: number;
   mtime: number;

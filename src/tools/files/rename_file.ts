@@ -7,7 +7,8 @@
  * @module
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
+import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
@@ -53,26 +54,31 @@ export const renameFile = defineTool({
     }
     const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
+    // Every import line that names the moved files, in any language: the candidates.
+    const importers = await findImporters(project, [{ relPath: from, folder }], () => true, {
+      signal: ctx.signal,
+      fresh: true,
+      limit: 10_000,
+    });
+    const unexplained: ImportSite[] = [];
     for (const sample of byServer.values()) {
       const server = await pool.serverFor(sample, options);
       if (!offersWillRename(server.capabilities)) {
         unsupported.push(server);
         continue;
       }
+      const mine = importers.filter((s) => pool.serverIdFor(s.relPath) === server.id);
+      await showImporters(ctx, server, mine);
       const answer = await server.request<LspWorkspaceEdit | null>("workspace/willRenameFiles", {
         files: [{ oldUri: server.uriOf(from), newUri: server.uriOf(to) }],
       }, { ...options, sync: [sample] });
-      edits.push(...textEditsOf(answer));
+      const found = textEditsOf(answer);
+      edits.push(...found);
+      unexplained.push(...notUpdated(mine, found, from, folder, server));
     }
-    let broken: ImportSite[] = [];
-    if (unsupported.length > 0) {
-      broken = await findImporters(
-        project,
-        [{ relPath: from, folder }],
-        (rel) => unsupported.some((s) => pool.serverIdFor(rel) === s.id),
-        { signal: ctx.signal, fresh: true },
-      );
-    }
+    const broken = importers.filter((site) =>
+      unsupported.some((s) => pool.serverIdFor(site.relPath) === s.id)
+    );
     const edit: LspWorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
@@ -80,7 +86,10 @@ export const renameFile = defineTool({
       ],
     };
     const relPathOf = (uri: string) => projectRelative(project.root, uri);
-    const warning = broken.length === 0 ? "" : brokenText(unsupported, broken);
+    const warning = [
+      broken.length === 0 ? "" : brokenText(unsupported, broken),
+      unexplained.length === 0 ? "" : notUpdatedText(unexplained),
+    ].filter(Boolean).join(" ");
     if (args.preview) {
       const preview = await previewWorkspaceEdit(
         ctx.session.codeActions(project),
@@ -91,7 +100,7 @@ export const renameFile = defineTool({
       );
       return toJson(warning ? { ...preview, warning } : preview);
     }
-    if (broken.length > 0 && !args.force) {
+    if ((broken.length > 0 || unexplained.length > 0) && !args.force) {
       throw new ToolError(
         `${warning} Nothing was moved. Fix those imports yourself after moving with force: ` +
           "true, or move differently.",
@@ -106,7 +115,7 @@ export const renameFile = defineTool({
         : `; updated ${count} import(s) in ${updated.length} file(s): ${
           updated.map((f) => `${f.relPath} (${f.editCount})`).join(", ")
         }.`) +
-      (broken.length > 0 ? ` Warning: ${warning}` : "");
+      (warning ? ` Warning: ${warning}` : "");
   },
 });
 
@@ -170,6 +179,69 @@ async function filesBelow(ctx: ToolContext, folder: string): Promise<string[]> {
     if (!entry.isDirectory) files.push(entry.path);
   }
   return files;
+}
+
+/** Open the importers the server would not see by itself (lsp/project_scope.ts). */
+async function showImporters(
+  ctx: ToolContext,
+  server: LanguageServer,
+  sites: readonly ImportSite[],
+): Promise<void> {
+  const root = ctx.project().root;
+  const files = [...new Set(sites.map((s) => s.relPath))];
+  const { keepOpen, openNow } = filesToShow(server.command, diskSource(root), files);
+  const shown = [...keepOpen, ...openNow];
+  if (shown.length > 0) await server.syncFiles(shown, requestOptions(ctx));
+}
+
+/**
+ * The import lines naming the moved file exactly (a relative path, or a Python module path)
+ * that the server's edits leave as they are: they would still name the old path.
+ */
+function notUpdated(
+  sites: readonly ImportSite[],
+  found: ReadonlyArray<{ uri: string; edits: LspTextEdit[] }>,
+  from: string,
+  folder: boolean,
+  server: LanguageServer,
+): ImportSite[] {
+  const editedLines = new Map<string, Array<[number, number]>>();
+  for (const e of found) {
+    const rel = server.relPathOf(e.uri);
+    if (rel === null) continue;
+    const list = editedLines.get(rel) ?? [];
+    for (const t of e.edits) list.push([t.range.start.line, t.range.end.line]);
+    editedLines.set(rel, list);
+  }
+  return sites.filter((site) => {
+    if (!namesExactly(site, from, folder)) return false;
+    const line = site.line - 1;
+    return !(editedLines.get(site.relPath) ?? []).some(([a, b]) => a <= line && line <= b);
+  });
+}
+
+/** Whether an import line's module path resolves to the moved file or folder itself. */
+function namesExactly(site: ImportSite, from: string, folder: boolean): boolean {
+  const relative = /['"](\.{1,2}\/[^'"]*)['"]/.exec(site.text)?.[1];
+  const stem = (p: string) => p.replace(/\.[^./]+$/, "").replace(/\/(index|__init__)$/, "");
+  if (relative !== undefined) {
+    const resolved = posix.normalize(posix.join(posix.dirname(site.relPath), relative));
+    return folder
+      ? resolved === from || resolved.startsWith(from + "/")
+      : stem(resolved) === stem(from);
+  }
+  const dotted = /^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))/.exec(site.text);
+  const spec = dotted?.[1] ?? dotted?.[2];
+  if (spec === undefined) return false;
+  const module = "." + stem(from).split("/").join(".");
+  return module.endsWith("." + spec) || (folder && ("." + spec).startsWith(module + "."));
+}
+
+function notUpdatedText(sites: readonly ImportSite[]): string {
+  const shown = sites.slice(0, SHOWN_IMPORTERS).map((s) => `${s.relPath}:${s.line} ${s.text}`);
+  const more = sites.length > SHOWN_IMPORTERS ? ` and ${sites.length - SHOWN_IMPORTERS} more` : "";
+  return `The language server's edits for the move leave these imports naming the old path: ` +
+    `${shown.join("; ")}${more}.`;
 }
 
 /** The text edits of a server's WorkspaceEdit, per document. */

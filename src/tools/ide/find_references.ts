@@ -3,20 +3,26 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { normalizeLocations } from "../../symbols/queries.ts";
+import { listedPositions, normalizeLocations, positionKey } from "../../symbols/queries.ts";
 import { ask, type LocationDict, locationDict, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { positionParams } from "../shared/targets.ts";
 import { symbolName, textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
+import { indexOf } from "../shared/symbols.ts";
+import {
+  candidateFiles,
+  showCandidates,
+  unexplainedOccurrences,
+} from "../../symbols/completeness.ts";
 
 export const findReferences = defineTool({
   name: "find_references",
   description: "Finds every reference to the symbol at a position across the project (as the " +
     "IDE's Find All References). Position: relative_path + 1-based line/column, or name_path. " +
     'Returns {"symbol", "references": [{"file", "line", "column", "is_definition", "preview"}], ' +
-    '"totalCount"}.',
+    '"totalCount"}; occurrences of the name it could not account for under "not_analysed".',
   params: {
     ...positionParams,
     include_declaration: z.boolean().default(true).describe(
@@ -29,6 +35,12 @@ export const findReferences = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const target = await resolvePosition(ctx, args);
+    // The files that may hold the name, shown to the server first (symbols/completeness.ts).
+    const index = indexOf(ctx);
+    const candidates = target.word === ""
+      ? []
+      : await candidateFiles(index, target.server, target.word, target.options);
+    await showCandidates(index, target.server, candidates, target.options);
     const result = await ask<unknown>(
       target,
       "textDocument/references",
@@ -42,6 +54,8 @@ export const findReferences = defineTool({
     const locations = uniqueLocations(normalizeLocations(result));
     // Declarations: where goto_definition leads (best effort; a failure only loses the flag).
     const definitions = new Set<string>();
+    const declarations: Array<{ relPath: string; position: { line: number; character: number } }> =
+      [];
     try {
       const defs = await target.server.request<unknown>(
         "textDocument/definition",
@@ -50,6 +64,8 @@ export const findReferences = defineTool({
       );
       for (const d of normalizeLocations(defs)) {
         definitions.add(`${d.uri}:${d.range.start.line}:${d.range.start.character}`);
+        const rel = target.server.relPathOf(d.uri);
+        if (rel !== null) declarations.push({ relPath: rel, position: d.range.start });
       }
     } catch (error) {
       if (target.options.signal?.aborted) throw error;
@@ -65,8 +81,20 @@ export const findReferences = defineTool({
     references.sort((a, b) =>
       a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
     );
+    const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
+    const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
+      index,
+      target.server,
+      { name: target.word, declarations },
+      candidates,
+      (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
+      target.options,
+    );
     const symbol = symbolName(target);
-    const full = { symbol, references, totalCount: references.length };
+    const unexplained = notAnalysed.length === 0 ? {} : {
+      not_analysed: notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`),
+    };
+    const full = { symbol, references, totalCount: references.length, ...unexplained };
     return {
       text: toJson(full),
       shorter: [{
@@ -74,7 +102,12 @@ export const findReferences = defineTool({
         text: () => {
           const byFile: Record<string, string[]> = {};
           for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
-          return toJson({ symbol, references: byFile, totalCount: references.length });
+          return toJson({
+            symbol,
+            references: byFile,
+            totalCount: references.length,
+            ...unexplained,
+          });
         },
       }],
     };

@@ -19,7 +19,7 @@ import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Project } from "../../project/project.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
-import { parseNamePath } from "../../symbols/name_path.ts";
+import { matchesNamePath, parseNamePath } from "../../symbols/name_path.ts";
 import { editFile } from "./write.ts";
 
 export const kindList = z.array(z.number().int()).default([]);
@@ -144,10 +144,24 @@ export async function locateInProject(
   }, options);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new ToolError(
-      `No symbol with name path '${namePath}' found in the project. ` +
-        "Check the name path with find_symbol.",
-    );
+    // The closest names the project has: those containing the last segment's name.
+    const last = pattern.segments[pattern.segments.length - 1]!.name;
+    const close = last.length < 2 ? [] : await indexOf(ctx).find(
+      parseNamePath(last),
+      { substring: true },
+      { relPath: ".", isDirectory: true },
+      options,
+    ).catch(() => []);
+    // Those whose containers match too come first.
+    const ranked = [
+      ...close.filter((m) => matchesNamePath(m.node, pattern, { substring: true })),
+      ...close.filter((m) => !matchesNamePath(m.node, pattern, { substring: true })),
+    ];
+    const names = [...new Set(ranked.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`))];
+    const hint = names.length > 0
+      ? ` Close names: ${names.slice(0, 10).join(", ")}.`
+      : " Check the name path with find_symbol.";
+    throw new ToolError(`No symbol with name path '${namePath}' found in the project.${hint}`);
   }
   const listed = matches.map((m) => `${namePathOf(m.node)} in ${m.node.relPath}`).join(", ");
   throw new ToolError(

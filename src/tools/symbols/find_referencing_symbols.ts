@@ -5,7 +5,7 @@
  */
 import { z } from "../../deps.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
-import { findReferences, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
+import { findReferencesChecked, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
 import { describe, indexOf, kindFilter, kindList, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -15,6 +15,7 @@ import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
+import { notAnalysedText } from "../../symbols/completeness.ts";
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -132,9 +133,11 @@ export async function referencingSymbols(
       (at.line > start.line || (at.line === start.line && at.character >= start.character)) &&
       (at.line < end.line || (at.line === end.line && at.character <= end.character));
   };
-  const hits = (await findReferences(index, target, options, mark)).filter((h) =>
-    wanted(h.symbol.kind) && !namesItself(h)
-  );
+  const checked = await findReferencesChecked(index, target, options, mark);
+  const hits = checked.hits.filter((h) => wanted(h.symbol.kind) && !namesItself(h));
+  // Occurrences the server neither listed nor explained follow the answer, never dropped.
+  const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
+  const withNote = (text: string) => notAnalysed ? `${text}\n\n${notAnalysed}` : text;
   const linesOf = new Map<string, string[]>();
   const full = groupByFileAndKind(hits, (h) => {
     let lines = linesOf.get(h.relPath);
@@ -147,7 +150,7 @@ export async function referencingSymbols(
     };
   });
   mark("group, context lines");
-  const text = toJson(full);
+  const text = withNote(toJson(full));
   mark("JSON");
   return {
     text,
@@ -155,17 +158,17 @@ export async function referencingSymbols(
       {
         note: "References without surrounding lines:",
         text: () =>
-          toJson(groupByFileAndKind(hits, (h) => ({
+          withNote(toJson(groupByFileAndKind(hits, (h) => ({
             name_path: namePathOf(h.symbol),
             reference_line: h.position.line,
-          }))),
+          })))),
       },
       {
         note: "Reference counts per file:",
         text: () => {
           const counts: Record<string, number> = {};
           for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
-          return toJson(counts);
+          return withNote(toJson(counts));
         },
       },
       { note: "", text: () => `Found ${hits.length} references.` },

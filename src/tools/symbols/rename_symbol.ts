@@ -21,6 +21,7 @@ import {
 } from "../../lsp/code_action_store.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
 import { requestRename } from "../../symbols/queries.ts";
+import { type NotAnalysed, notAnalysedText } from "../../symbols/completeness.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
@@ -82,6 +83,10 @@ const params = {
     ),
     SEED_CONTEXTS,
   ),
+  force: z.boolean().default(false).describe(
+    "Apply even when occurrences of the old name remain that the server neither renames nor " +
+      "explains (listed in the refusal).",
+  ),
   execute_immediately: listedIn(
     z.boolean().optional().describe(
       "With symbol_name: true applies the rename; false (default) changes nothing and returns " +
@@ -128,7 +133,8 @@ function formOf(args: Args): "serena" | "seed" {
 export const renameSymbol = defineTool({
   name: TOOL_NAME,
   description:
-    "Renames a symbol across the project with the language server (all files or none). " +
+    "Renames a symbol across the project with the language server (all files or none); " +
+    "refuses while occurrences of the name remain that the server neither renames nor explains. " +
     "preview: true changes nothing and returns the changes with an action_id for " +
     "execute_code_action.",
   params,
@@ -145,25 +151,32 @@ export const renameSymbol = defineTool({
     }
     const project = ctx.project();
     const index = indexOf(ctx);
-    const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
+    const { edit, server, notAnalysed } = await requestRename(
+      index,
+      target,
+      newName,
+      requestOptions(ctx),
+    );
     if (args.preview) {
+      const preview = await previewWorkspaceEdit(
+        ctx.session.codeActions(project),
+        project,
+        edit,
+        (uri) => server.relPathOf(uri),
+        {
+          title: `Rename '${oldPath}' to '${newName}'`,
+          oldName: target.node.name,
+          newName,
+          relPath: target.node.relPath,
+          line: target.node.selectionRange.start.line + 1,
+          serverId: server.id,
+        },
+      );
       return toJson(
-        await previewWorkspaceEdit(
-          ctx.session.codeActions(project),
-          project,
-          edit,
-          (uri) => server.relPathOf(uri),
-          {
-            title: `Rename '${oldPath}' to '${newName}'`,
-            oldName: target.node.name,
-            newName,
-            relPath: target.node.relPath,
-            line: target.node.selectionRange.start.line + 1,
-            serverId: server.id,
-          },
-        ),
+        notAnalysed.length > 0 ? { ...preview, not_analysed: notedList(notAnalysed) } : preview,
       );
     }
+    refuseUnexplained(target.node.name, notAnalysed, args.force);
     // The server's rename edits text only; a rename that moves files is refused.
     const planOptions = {
       relPathOf: (uri: string) => server.relPathOf(uri),
@@ -183,9 +196,31 @@ export const renameSymbol = defineTool({
     const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
     // Serena 2.1's message, its "changes" being the files changed.
     return `Successfully renamed '${args.name_path}' to '${newName}' ` +
-      `(${changed.length} changes applied)`;
+      `(${changed.length} changes applied)` +
+      (notAnalysed.length > 0
+        ? `\nApplied with force; left as they were: ${
+          notAnalysedText(target.node.name, notAnalysed)
+        }`
+        : "");
   },
 });
+
+/**
+ * A rename must not answer OK while code still uses the old name: with occurrences the server
+ * neither renames nor explains, nothing is changed unless `force` is given.
+ */
+function refuseUnexplained(name: string, notAnalysed: readonly NotAnalysed[], force: boolean) {
+  if (notAnalysed.length === 0 || force) return;
+  throw new ToolError(
+    `${notAnalysedText(name, notAnalysed)}\nNothing was changed. Fix or check those places, ` +
+      "then rename again, or pass force: true to rename the rest anyway.",
+  );
+}
+
+/** The occurrences for a JSON answer: "file:line: text (reason)". */
+function notedList(notAnalysed: readonly NotAnalysed[]): string[] {
+  return notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`);
+}
 
 /** The loaded projects (the active one first), whose caches execute_code_action searches. */
 function loadedProjects(session: Session): Project[] {
@@ -284,8 +319,14 @@ async function renameByName(
       message: `'${base.symbol.name_path}' is already named '${newName}'; nothing to change.`,
     });
   }
-  const { edit, server } = await requestRename(index, target, newName, requestOptions(ctx));
+  const { edit, server, notAnalysed } = await requestRename(
+    index,
+    target,
+    newName,
+    requestOptions(ctx),
+  );
   const relPathOf = (uri: string) => server.relPathOf(uri);
+  const unexplained = notAnalysed.length > 0 ? { not_analysed: notedList(notAnalysed) } : {};
   const nothing = () =>
     new ToolError(
       `The language server found nothing to rename for '${base.symbol.name_path}' in ` +
@@ -315,6 +356,7 @@ async function renameByName(
       files_affected: Object.keys(preview.files).length,
       total_edits: preview.changes.length,
       affected_files: affectedFiles(preview.files),
+      ...unexplained,
       ...(preview.fileOperations ? { file_operations: preview.fileOperations } : {}),
       message: `Nothing was changed. Apply with execute_code_action(action_id="${actionId}"); ` +
         "list_code_actions lists it until its files change.",
@@ -330,6 +372,7 @@ async function renameByName(
   // The whole edit, file moves included: what executing the preview would apply.
   const plan = await planWorkspaceEdit(project, edit, { relPathOf });
   if (plan.files.every((p) => p.after === p.before) && plan.moves.length === 0) throw nothing();
+  refuseUnexplained(oldName, notAnalysed, args.force);
   ctx.signal.throwIfAborted();
   const changed = await applyWorkspaceEdit(pctx, edit, { relPathOf });
   const edited = changed.filter((f) => f.movedTo === undefined);
@@ -341,6 +384,7 @@ async function renameByName(
     files_affected: edited.length,
     total_edits: edited.reduce((n, f) => n + f.editCount, 0),
     affected_files: edited.map((f) => ({ file: f.relPath, edits: f.editCount })),
+    ...unexplained,
     ...(moves.length > 0
       ? { file_operations: moves.map((m) => `moved ${m.relPath} to ${m.movedTo}`) }
       : {}),

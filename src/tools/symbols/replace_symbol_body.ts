@@ -11,6 +11,7 @@ import { lineStarts, offsetAt, SymbolKind, type SymbolNode } from "../../symbols
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
+import { type BodyRange, fitBody } from "./body_fit.ts";
 
 /** Languages whose indentation is syntax (re-indenting rules differ, see reindent). */
 const INDENTATION_SYNTAX = new Set([".py", ".pyi"]);
@@ -105,11 +106,35 @@ function trimBlock(body: string): string {
   return body.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
 }
 
+/** The symbol's range and what stands around it, for {@linkcode fitBody}. */
+function bodyRange(
+  node: SymbolNode,
+  text: string,
+  lines: readonly string[],
+  starts: readonly number[],
+): BodyRange {
+  const { start, end } = node.range;
+  const first = lines[start.line] ?? "";
+  const decoratorsAbove: string[] = [];
+  for (let line = start.line - 1; line >= 0 && /^\s*@/.test(lines[line]!); line--) {
+    decoratorsAbove.unshift(lines[line]!.trim());
+  }
+  return {
+    rangeText: text.slice(offsetAt(text, starts, start), offsetAt(text, starts, end)),
+    prefix: first.slice(indentOf(first).length, Math.max(indentOf(first).length, start.character)),
+    decoratorsAbove,
+    where: `${node.relPath}, line ${start.line + 1} column ${start.character + 1} to line ` +
+      `${end.line + 1} column ${end.character + 1}`,
+  };
+}
+
 export const replaceSymbolBody = defineTool({
   name: "replace_symbol_body",
   description:
-    "Replaces a symbol's whole definition (signature to end, as find_symbol's body shows " +
-    "it; not the comments above). Returns OK.",
+    "Replaces a symbol's body: its range as find_symbol's include_body shows it, signature to " +
+    "end, without the comments above. Text before the range on its first line (`export " +
+    "const`, `pub`) stays and may be repeated; Python's range includes the decorators. " +
+    "A body that would double or drop such text is refused. Returns OK.",
   params: {
     ...symbolEditParams,
     body: z.string().describe(
@@ -129,7 +154,9 @@ export const replaceSymbolBody = defineTool({
       const starts = lineStarts(text);
       const lines = text.split("\n");
       const anchor = indentOf(lines[node.range.start.line] ?? "");
-      const fitted = reindent(body, anchor, extname(node.relPath).toLowerCase(), true);
+      const fit = fitBody(body, bodyRange(node, text, lines, starts));
+      if ("refused" in fit) throw new ToolError(fit.refused);
+      const fitted = reindent(fit.body, anchor, extname(node.relPath).toLowerCase(), true);
       const from = offsetAt(text, starts, node.range.start);
       const to = offsetAt(text, starts, node.range.end);
       return text.slice(0, from) + fitted + text.slice(to);

@@ -5,7 +5,8 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
-import { findReferences, namePosition } from "../../symbols/queries.ts";
+import { findReferencesChecked, namePosition } from "../../symbols/queries.ts";
+import { notAnalysedText } from "../../symbols/completeness.ts";
 import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 import { editAt, locate } from "../shared/symbols.ts";
@@ -35,7 +36,11 @@ export const safeDeleteSymbol = defineTool({
           "deleted; delete it with an edit tool if you are sure it is unused.",
       );
     }
-    const hits = await findReferences(indexOf(ctx), target, requestOptions(ctx));
+    const { hits, notAnalysed } = await findReferencesChecked(
+      indexOf(ctx),
+      target,
+      requestOptions(ctx),
+    );
     const outside = hits.filter((h) => {
       if (h.relPath !== node.relPath) return true;
       let s: SymbolNode | null = h.symbol;
@@ -47,6 +52,11 @@ export const safeDeleteSymbol = defineTool({
       for (const h of outside) (where[h.relPath] ??= []).push(h.position.line);
       // A refusal for references is an answer, not a failure: the listing is what was asked.
       return `Cannot delete, the symbol ${namePathOf(node)} is referenced in: ${toJson(where)}`;
+    }
+    if (notAnalysed.length > 0) {
+      // Unused cannot be proven while the server leaves occurrences of the name unexplained.
+      return `Cannot delete ${namePathOf(node)}: nothing refers to it as far as the language ` +
+        `server sees, but it does not see everything. ${notAnalysedText(node.name, notAnalysed)}`;
     }
     const lines = file.text.split("\n");
     const first = attachedStart(node, file.roots, lines);
