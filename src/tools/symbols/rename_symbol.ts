@@ -138,8 +138,7 @@ function formOf(args: Args): "serena" | "seed" {
 export const renameSymbol = defineTool({
   name: TOOL_NAME,
   description:
-    "Renames a symbol across the project with the language server (all files or none); " +
-    "refuses while occurrences of the name remain that the server neither renames nor explains. " +
+    "Renames a symbol across the project with the language server (all files or none). " +
     "preview: true changes nothing and returns the changes with an action_id for " +
     "execute_code_action.",
   params,
