@@ -181,7 +181,17 @@ export async function showCandidates(
   const open = new Set([...(server.openDocuments?.() ?? []), ...(options.open ?? [])]);
   const known = shownFor.get(candidates);
   let shown: string[];
-  if (known && known.server === server && unchanged(known.configs) && allOpen(known.shown, open)) {
+  const exists = (rel: string) => {
+    try {
+      return Deno.statSync(index.project.absolute(rel)).isFile;
+    } catch {
+      return false;
+    }
+  };
+  if (
+    known && known.server === server && unchanged(known.configs) &&
+    allOpen(known.shown, open) && known.shown.every(exists)
+  ) {
     shown = known.shown;
   } else {
     const configs = new Map<string, number>();
@@ -204,13 +214,7 @@ export async function showCandidates(
       open,
     );
     // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
-    shown = [...keepOpen, ...openNow].filter((rel) => {
-      try {
-        return Deno.statSync(index.project.absolute(rel)).isFile;
-      } catch {
-        return false;
-      }
-    });
+    shown = [...keepOpen, ...openNow].filter(exists);
     if (shown.some((rel) => !open.has(rel))) await server.syncFiles(shown, options);
     shownFor.set(candidates, { server, configs, shown });
   }

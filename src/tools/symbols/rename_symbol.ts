@@ -83,9 +83,14 @@ const params = {
     ),
     SEED_CONTEXTS,
   ),
-  force: z.boolean().default(false).describe(
-    "Apply even when occurrences of the old name remain that the server neither renames nor " +
-      "explains (listed in the refusal).",
+  // Accepted in every context; listed where Serena's list need not stay exact (a refusal
+  // names it where it is not listed).
+  force: listedIn(
+    z.boolean().optional().describe(
+      "Apply even when occurrences of the old name remain that the server neither renames " +
+        "nor explains (listed in the refusal).",
+    ),
+    SEED_CONTEXTS,
   ),
   execute_immediately: listedIn(
     z.boolean().optional().describe(
@@ -133,8 +138,7 @@ function formOf(args: Args): "serena" | "seed" {
 export const renameSymbol = defineTool({
   name: TOOL_NAME,
   description:
-    "Renames a symbol across the project with the language server (all files or none); " +
-    "refuses while occurrences of the name remain that the server neither renames nor explains. " +
+    "Renames a symbol across the project with the language server (all files or none). " +
     "preview: true changes nothing and returns the changes with an action_id for " +
     "execute_code_action.",
   params,
@@ -176,7 +180,7 @@ export const renameSymbol = defineTool({
         notAnalysed.length > 0 ? { ...preview, not_analysed: notedList(notAnalysed) } : preview,
       );
     }
-    refuseUnexplained(target.node.name, notAnalysed, args.force);
+    refuseUnexplained(target.node.name, notAnalysed, args.force === true);
     // The server's rename edits text only; a rename that moves files is refused.
     const planOptions = {
       relPathOf: (uri: string) => server.relPathOf(uri),
@@ -372,7 +376,7 @@ async function renameByName(
   // The whole edit, file moves included: what executing the preview would apply.
   const plan = await planWorkspaceEdit(project, edit, { relPathOf });
   if (plan.files.every((p) => p.after === p.before) && plan.moves.length === 0) throw nothing();
-  refuseUnexplained(oldName, notAnalysed, args.force);
+  refuseUnexplained(oldName, notAnalysed, args.force === true);
   ctx.signal.throwIfAborted();
   const changed = await applyWorkspaceEdit(pctx, edit, { relPathOf });
   const edited = changed.filter((f) => f.movedTo === undefined);

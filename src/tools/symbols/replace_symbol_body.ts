@@ -131,10 +131,8 @@ function bodyRange(
 export const replaceSymbolBody = defineTool({
   name: "replace_symbol_body",
   description:
-    "Replaces a symbol's body: its range as find_symbol's include_body shows it, signature to " +
-    "end, without the comments above. Text before the range on its first line (`export " +
-    "const`, `pub`) stays and may be repeated; Python's range includes the decorators. " +
-    "A body that would double or drop such text is refused. Returns OK.",
+    "Replaces a symbol's definition as find_symbol shows it (Python: with decorators; no " +
+    "comments above); may repeat what precedes it on its line (export const). Returns OK.",
   params: {
     ...symbolEditParams,
     body: z.string().describe(
