@@ -201,6 +201,10 @@ Deno.test("unknownToolNames reports names in the configuration that match no too
   assertEquals(unknownToolNames(TOOLS, { settings: s, context: "plain", modes: [] }), [
     "delete_line",
   ]);
+});
+
+Deno.test("markers: the config schema knows exactly the tool markers, and rejects others", () => {
+  assertEquals([...MarkerSchema.options].sort(), [...ALL_MARKERS].sort());
   assertThrows(
     () =>
       parseSettings(
