@@ -65,9 +65,8 @@ Deno.test({
         name_path: "Shape/area",
         relative_path: "src/shapes.rs",
       });
+      // The implementing methods' own names are left out, as Serena 2.1 leaves them out.
       assertEquals(flattenReferences(text).map((r) => r.name_path).sort(), [
-        "impl Shape for Circle/area",
-        "impl Shape for Square/area",
         "tests/circle_area",
         "tests/square_area",
         "total_area",

@@ -31,7 +31,7 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<boolean> {
 
 Deno.test("e2e modes: switch_modes to planning removes every editing tool, live", async () => {
   await using project = await tempProject({
-    ".sextant/project.jsonc": '{ "included_tools": ["switch_modes", "delete_lines"] }',
+    ".sextant/project.jsonc": '{ "included_tools": ["switch_modes", "delete_lines", "edit"] }',
     "a.txt": "hello\n",
   });
   const server = await connect(project.root, ["--enable-shell"]);
