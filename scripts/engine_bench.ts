@@ -29,7 +29,12 @@ import {
 } from "../src/deps.ts";
 import { clientCapabilities } from "../src/lsp/capabilities.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
-import { findExecutable, LSP_PATH_ENV, type ServerSpec, serverSpecs } from "../src/lsp/registry.ts";
+import {
+  findServerBinary,
+  LSP_PATH_ENV,
+  type ServerSpec,
+  serverSpecs,
+} from "../src/lsp/registry.ts";
 import type { ManagedServer } from "../src/lsp/server.ts";
 import { Project } from "../src/project/project.ts";
 import { CORE, CORE_POS, generate, modPath, REPO } from "./bench_project.ts";
@@ -53,7 +58,7 @@ export class RawServer {
     this.#root = root;
     this.#spec = spec;
     const command = spec.commands[0]!;
-    const path = findExecutable(command.command, REPO);
+    const path = findServerBinary(command.command, REPO);
     if (!path) throw new Error(`${command.command} is not installed (scripts/test_setup.ts)`);
     this.#child = new Deno.Command(path, {
       args: command.args,

@@ -25,7 +25,10 @@ export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManage
   "pyright-langserver": { npm: "npm install -g pyright", pip: "pip install pyright" },
   "basedpyright-langserver": { pip: "pip install basedpyright", pipx: "pipx install basedpyright" },
   pylsp: { pip: "pip install python-lsp-server", pipx: "pipx install python-lsp-server" },
-  "typescript-language-server": { npm: "npm install -g typescript-language-server typescript" },
+  // typescript-language-server drives tsserver, which TypeScript 7 no longer ships.
+  "typescript-language-server": { npm: "npm install -g typescript-language-server typescript@5" },
+  // TypeScript 7 and later: its own language server, `tsc --lsp --stdio`.
+  tsc: { npm: "npm install -g typescript@7.0.2" },
   "bash-language-server": { npm: "npm install -g bash-language-server" },
   "yaml-language-server": { npm: "npm install -g yaml-language-server" },
   "vscode-json-language-server": { npm: "npm install -g vscode-langservers-extracted" },
@@ -118,7 +121,35 @@ export function launchFailureError(
   command: string,
   path: string,
 ): ToolError | null {
+  const mismatch = typescriptMismatch(command, path, error);
+  if (mismatch !== null) return new ToolError(mismatch);
   if (!(error instanceof ServerExitedError)) return null;
   const text = launcherFailure(label, command, path, error.message);
   return text ? new ToolError(text) : null;
+}
+
+/**
+ * typescript-language-server paired with TypeScript 7: it drives tsserver, which TypeScript 7 no
+ * longer ships, so it refuses with "Could not find a valid TypeScript installation". The message
+ * names the pair and both fixes; null for any other failure.
+ */
+export function typescriptMismatch(command: string, path: string, error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/Could not find a valid TypeScript installation/i.test(message)) return null;
+  if (!basename(command).startsWith("typescript-language-server")) return null;
+  let found = "";
+  try {
+    // npm installs its dependency `typescript` beside it: <modules>/typescript-language-server/lib/cli.mjs.
+    const modules = dirname(dirname(dirname(Deno.realPathSync(path))));
+    const text = Deno.readTextFileSync(join(modules, "typescript", "package.json"));
+    const version = (JSON.parse(text) as { version?: string }).version;
+    if (version) found = ` (the TypeScript beside it is ${version})`;
+  } catch { /* not an npm layout: say it without the version */ }
+  return `typescript-language-server at ${path} found no tsserver${found}: it drives tsserver, ` +
+    "which TypeScript 7 no longer ships. TypeScript 7 is its own language server (`tsc --lsp " +
+    "--stdio`), which Sextant runs when the project's TypeScript (node_modules/typescript), or " +
+    "else the `tsc` on PATH, is version 7 or later: install it (npm install -g typescript@7) and " +
+    "remove any language_servers.typescript.command that names typescript-language-server. For a " +
+    "project on TypeScript 6 or older, keep typescript-language-server with a TypeScript that has " +
+    "tsserver: npm install -g typescript-language-server typescript@5.";
 }

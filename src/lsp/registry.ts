@@ -6,8 +6,9 @@
  * @module
  */
 import { tmpdir } from "node:os";
-import { basename, delimiter, extname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, extname, join, relative } from "node:path";
 import type { LanguageServerConfig } from "../config/schema.ts";
+import { findExecutable, isExecutableFile, LSP_PATH_ENV } from "../executables.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
@@ -41,6 +42,17 @@ export interface ServerCommand {
    * complete, so it need not be asked again (see ManagedServer.request).
    */
   queuedAnswers?: boolean;
+  /**
+   * Whether the binary found can serve (TypeScript 7's `tsc` can, an older `tsc` cannot): a
+   * command whose binary is refused counts as not installed.
+   */
+  accepts?: (path: string) => boolean;
+  /**
+   * The program the found binary only starts (TypeScript 7's `tsc` is a node script that starts
+   * its native compiler): spawned in its place when the permissions allow, which saves node's
+   * start and leaves one process whose exit is the server's.
+   */
+  directBinary?: (path: string) => string | null;
 }
 
 /** A language and the server(s) that can handle it. */
@@ -63,8 +75,7 @@ export interface ServerSpec {
   userDefined?: boolean;
 }
 
-/** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
-export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
+export { LSP_PATH_ENV };
 
 const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const TS_LANGUAGE_IDS: Record<string, string> = {
@@ -74,6 +85,105 @@ const TS_LANGUAGE_IDS: Record<string, string> = {
   ".tsx": "typescriptreact",
   ".jsx": "javascriptreact",
 };
+
+/** typescript-language-server, which drives tsserver: TypeScript 6 and older. */
+const TYPESCRIPT_LANGUAGE_SERVER: ServerCommand = {
+  command: "typescript-language-server",
+  args: ["--stdio"],
+  install: "npm install -g typescript-language-server typescript@5 (for TypeScript 6 or older)",
+  initializationOptions: {
+    hostInfo: "sextant",
+    // Rule 1: every query goes to the semantic server, never to the partial syntax server.
+    tsserver: { useSyntaxServer: "never" },
+    // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
+    disableAutomaticTypingAcquisition: true,
+  },
+  queuedAnswers: true,
+};
+
+/** The major version of the TypeScript package in `packageDir`, or null. */
+export function typescriptMajor(packageDir: string): number | null {
+  try {
+    const text = Deno.readTextFileSync(join(packageDir, "package.json"));
+    const version = (JSON.parse(text) as { name?: string; version?: unknown }).version;
+    const major = typeof version === "string" ? Number.parseInt(version, 10) : NaN;
+    return Number.isFinite(major) ? major : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The major version of the TypeScript whose `tsc` is at `path`: npm links `bin/tsc` of the
+ * package, so the package is two folders above the link's target.
+ */
+export function tscMajor(path: string): number | null {
+  try {
+    return typescriptMajor(dirname(dirname(Deno.realPathSync(path))));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * TypeScript 7's own language server (`tsc --lsp --stdio`, "typescript-go"). It ships no tsserver,
+ * so typescript-language-server cannot drive it; older `tsc`s have no `--lsp`.
+ */
+function nativeTypeScript(command: string): ServerCommand {
+  return {
+    command,
+    args: ["--lsp", "--stdio"],
+    install: "npm install -g typescript@7 (TypeScript 7 or later: its own server, tsc --lsp)",
+    accepts: (path) => (tscMajor(path) ?? 0) >= 7,
+    directBinary: nativeTscBinary,
+  };
+}
+
+const NODE_PLATFORMS: Record<string, string> = { windows: "win32" };
+const NODE_ARCHS: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };
+
+/**
+ * TypeScript 7's native compiler behind the `tsc` script at `path`: in the platform package npm
+ * installs beside the `typescript` package (or inside it), as the script itself finds it.
+ */
+export function nativeTscBinary(path: string): string | null {
+  let packageDir: string;
+  try {
+    packageDir = dirname(dirname(Deno.realPathSync(path)));
+  } catch {
+    return null;
+  }
+  const platform = NODE_PLATFORMS[Deno.build.os] ?? Deno.build.os;
+  const arch = NODE_ARCHS[Deno.build.arch] ?? Deno.build.arch;
+  const name = `typescript-${platform}-${arch}`;
+  const exe = Deno.build.os === "windows" ? "tsc.exe" : "tsc";
+  for (const modules of [join(packageDir, "node_modules"), dirname(packageDir)]) {
+    const candidate = join(modules, "@typescript", name, "lib", exe);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The TypeScript servers of a project, the one for its TypeScript generation first: the
+ * project's own TypeScript (`node_modules/typescript`) decides; without one, the `tsc` found on
+ * `SEXTANT_LSP_PATH` or PATH does. TypeScript 7 or later runs its own server, older versions
+ * run under typescript-language-server.
+ */
+export function typescriptCommands(root: string): ServerCommand[] {
+  const projectMajor = typescriptMajor(join(root, "node_modules", "typescript"));
+  if (projectMajor !== null) {
+    const own = nativeTypeScript(join(root, "node_modules", ".bin", "tsc"));
+    return projectMajor >= 7
+      ? [own, TYPESCRIPT_LANGUAGE_SERVER]
+      : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
+  }
+  const tsc = findServerBinary("tsc", root);
+  const native = tsc !== null && (tscMajor(tsc) ?? 0) >= 7;
+  return native
+    ? [nativeTypeScript("tsc"), TYPESCRIPT_LANGUAGE_SERVER]
+    : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
+}
 
 function builtinSpecs(root: string): ServerSpec[] {
   const deno = isDenoProject(root);
@@ -102,19 +212,7 @@ function builtinSpecs(root: string): ServerSpec[] {
       languageId: "javascript",
       markers: ["tsconfig.json", "jsconfig.json", "package.json"],
       primary: true,
-      commands: [{
-        command: "typescript-language-server",
-        args: ["--stdio"],
-        install: "npm install -g typescript-language-server typescript",
-        initializationOptions: {
-          hostInfo: "sextant",
-          // Rule 1: every query goes to the semantic server, never to the partial syntax server.
-          tsserver: { useSyntaxServer: "never" },
-          // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
-          disableAutomaticTypingAcquisition: true,
-        },
-        queuedAnswers: true,
-      }],
+      commands: typescriptCommands(root),
     };
   // pyright enumerates the workspace in time slices after `initialized` and answers queries from
   // the files found so far; it reports the end of that only in its log. Its work-done progress
@@ -342,8 +440,13 @@ function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
     result.languageIds = {};
   }
   // Naming one of the spec's own servers (basedpyright for Python) keeps its known options.
+  // By file name, so that a path to one (`/opt/ts7/bin/tsc`) keeps its known options; the user's
+  // choice is taken as it is, without the version check.
   const known = cfg.command
-    ? spec.commands.filter((c) => c.command === cfg.command).map((c) => ({ ...c }))
+    ? spec.commands.filter((c) => basename(c.command) === basename(cfg.command!)).map((c) => {
+      const { accepts: _, ...options } = c;
+      return { ...options, command: cfg.command! };
+    })
     : [];
   const base = known.length > 0 ? known : cfg.command
     ? [{
@@ -457,47 +560,9 @@ export async function detectLanguages(
   return chosen.sort((a, b) => b[1] - a[1]).map(([spec]) => spec);
 }
 
-/** Folders searched for binaries, in order. */
-export function searchFolders(root: string): string[] {
-  const folders: string[] = [];
-  const extra = Deno.env.get(LSP_PATH_ENV);
-  if (extra) {
-    for (const dir of extra.split(delimiter).filter(Boolean)) {
-      const abs = resolve(dir);
-      folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
-    }
-  }
-  folders.push(join(root, "node_modules", ".bin"));
-  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean)) {
-    folders.push(dir);
-  }
-  return folders;
-}
-
-/** The absolute path of an executable, or null when it is nowhere to be found. */
-export function findExecutable(command: string, root: string): string | null {
-  if (isAbsolute(command) || command.includes("/")) {
-    const abs = resolve(root, command);
-    return isExecutable(abs) ? abs : null;
-  }
-  const suffixes = Deno.build.os === "windows" ? ["", ".exe", ".cmd", ".bat"] : [""];
-  for (const dir of searchFolders(root)) {
-    for (const suffix of suffixes) {
-      const candidate = join(dir, command + suffix);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return null;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    if (!info.isFile) return false;
-    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+/** The absolute path of a server binary (see {@linkcode findExecutable}), or null. */
+export function findServerBinary(command: string, root: string): string | null {
+  return findExecutable(command, { projectRoot: root, serverOrder: true });
 }
 
 /** The first installed command of a spec, with its resolved path; or a message saying what to do. */
@@ -506,14 +571,47 @@ export function resolveCommand(
   root: string,
 ): { command: ServerCommand; path: string } | { error: string } {
   for (const command of spec.commands) {
-    const path = findExecutable(command.command, root);
-    if (path) return { command, path };
+    const path = findServerBinary(command.command, root);
+    if (!path || (command.accepts && !command.accepts(path))) continue;
+    const direct = command.directBinary?.(path) ?? null;
+    if (direct !== null && runGranted(direct)) return { command, path: direct };
+    return viaPackageManager(command, path, root);
   }
-  const names = spec.commands.map((c) => `'${c.command}'`).join(" or ");
+  const names = spec.commands.map((c) => `'${basename(c.command)}'`).join(" or ");
   const installs = spec.commands.map((c) => c.install).join("; or ");
   return {
     error: `The ${spec.label} language server ${names} was not found (searched ${LSP_PATH_ENV}, ` +
       `the project's node_modules/.bin and PATH). Install it: ${installs}. ` +
       "Other languages keep working.",
   };
+}
+
+/**
+ * A server in the project's own `node_modules/.bin` that the permission set does not let us run
+ * (its allow list names programs on PATH) runs through `npm exec`, which the list allows and which
+ * runs the project's own binary.
+ */
+function viaPackageManager(
+  command: ServerCommand,
+  path: string,
+  root: string,
+): { command: ServerCommand; path: string } {
+  const inProject = !relative(join(root, "node_modules", ".bin"), path).startsWith("..");
+  if (!inProject || runGranted(path)) return { command, path };
+  const npm = findExecutable(Deno.build.os === "windows" ? "npm.cmd" : "npm", {
+    useToolCache: false,
+  });
+  if (npm === null || !runGranted(npm)) return { command, path };
+  return {
+    command: { ...command, args: ["exec", "--no", "--", basename(path), ...command.args] },
+    path: npm,
+  };
+}
+
+function runGranted(path: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "run", command: path }).state === "granted";
+  } catch {
+    return false;
+  }
 }

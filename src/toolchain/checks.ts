@@ -3,7 +3,8 @@
  * tool has it) and the parser that turns its output into diagnostics.
  * @module
  */
-import { findDeno, findExecutable } from "./detect.ts";
+import { findExecutable } from "../executables.ts";
+import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { chooseGpr } from "./ada/project.ts";
 import { cCheck } from "./c.ts";

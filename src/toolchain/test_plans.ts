@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
 import { cTests } from "./c.ts";
-import { findDeno, findExecutable } from "./detect.ts";
+import { findExecutable } from "../executables.ts";
+import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { pathExists } from "./paths.ts";
 import { parseCargoMessages, parseLibtestOutput } from "./parsers/cargo.ts";

@@ -1,0 +1,94 @@
+/**
+ * Where a program is: the one lookup of executables that language servers, toolchains and doctor
+ * share. It searches, in order, the folders of `SEXTANT_LSP_PATH` (each folder, its
+ * `node_modules/.bin` and its `bin`), the project's `node_modules/.bin`, Sextant's own tool cache
+ * (`<checkout>/.cache/lsp/node_modules/.bin`, when run from files) and PATH; on Windows it tries
+ * the `.exe`, `.cmd` and `.bat` suffixes too.
+ * @module
+ */
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
+export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
+
+/** Options of {@linkcode findExecutable}. */
+export interface ExecutableSearch {
+  /** The project: its `node_modules/.bin` is searched, and relative commands resolve from it. */
+  projectRoot?: string;
+  /** Search `SEXTANT_LSP_PATH` and Sextant's own tool cache too (default true). */
+  useToolCache?: boolean;
+  /**
+   * Search `SEXTANT_LSP_PATH` before the project's `node_modules/.bin`, and not the tool cache:
+   * the order of language servers, so that a pinned server set by the user wins (default false,
+   * the order of toolchains, where the project's own tsc or vitest wins).
+   */
+  serverOrder?: boolean;
+}
+
+/** The folders of `SEXTANT_LSP_PATH`, each with its `node_modules/.bin` and `bin`. */
+export function lspPathFolders(): string[] {
+  const folders: string[] = [];
+  for (const dir of (Deno.env.get(LSP_PATH_ENV) ?? "").split(delimiter).filter(Boolean)) {
+    const abs = resolve(dir);
+    folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
+  }
+  return folders;
+}
+
+/** The folders of PATH. */
+export function pathFolders(): string[] {
+  return (Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean);
+}
+
+/** Sextant's own tool cache (`<checkout>/.cache/lsp/node_modules/.bin`), when run from files. */
+function toolCache(): string | null {
+  const url = new URL("../.cache/lsp/node_modules/.bin", import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : null;
+}
+
+/** The folders {@linkcode findExecutable} searches, in order. */
+export function searchFolders(options: ExecutableSearch = {}): string[] {
+  const project = options.projectRoot ? [join(options.projectRoot, "node_modules", ".bin")] : [];
+  if (options.serverOrder) return [...lspPathFolders(), ...project, ...pathFolders()];
+  const cache = toolCache();
+  const tools = options.useToolCache ?? true
+    ? [...lspPathFolders(), ...(cache ? [cache] : [])]
+    : [];
+  return [...project, ...tools, ...pathFolders()];
+}
+
+/** Whether `path` is a file this user may execute. */
+export function isExecutableFile(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) return false;
+    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The absolute path of program `name`, or null when it is not installed. A name with a path
+ * separator is resolved from the project root (or the working directory) and only checked.
+ *
+ * @example
+ * ```ts
+ * findExecutable("tsc", { projectRoot: "/app" }); // "/app/node_modules/.bin/tsc" if present
+ * ```
+ */
+export function findExecutable(name: string, options: ExecutableSearch = {}): string | null {
+  if (isAbsolute(name) || name.includes("/") || name.includes("\\")) {
+    const abs = resolve(options.projectRoot ?? ".", name);
+    return isExecutableFile(abs) ? abs : null;
+  }
+  const suffixes = Deno.build.os === "windows" ? ["", ".exe", ".cmd", ".bat"] : [""];
+  for (const dir of searchFolders(options)) {
+    for (const suffix of suffixes) {
+      const candidate = join(dir, name + suffix);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return null;
+}
