@@ -100,6 +100,7 @@ export const SymbolKind = {
   Function: 12,
   Variable: 13,
   Constant: 14,
+  EnumMember: 22,
   Struct: 23,
 } as const;
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { isNativeTypeScript } from "./typescript_native.ts";
 import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
@@ -204,7 +205,10 @@ export async function findReferences(
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: at,
-      context: { includeDeclaration: false },
+      // TypeScript 7 counts an import specifier as a declaration (of the local alias) and
+      // leaves it out with the declaration; tsserver lists it. Both list it when asked with
+      // the declaration, which is left out below.
+      context: { includeDeclaration: isNativeTypeScript(server) },
     },
     { ...options, sync: [relPath] },
   );
