@@ -239,6 +239,16 @@ function builtinSpecs(root: string): ServerSpec[] {
       primary: true,
       commands: [
         {
+          command: "ty",
+          args: ["server"],
+          install: "pip install ty==0.0.104",
+        },
+        {
+          command: "pyrefly",
+          args: ["lsp"],
+          install: "pip install pyrefly==1.4.1",
+        },
+        {
           command: "pyright-langserver",
           args: ["--stdio"],
           install: "npm install -g pyright",
