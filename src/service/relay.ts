@@ -10,10 +10,11 @@
  * and exits at once.
  * @module
  */
-import { resolve } from "node:path";
+import { delimiter, resolve } from "node:path";
 import type { CliOptions } from "../cli/args.ts";
 import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
 import { SEXTANT_ENV } from "../cli/permission_flags.ts";
+import { lspPathFolders, pathFolders } from "../executables.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
@@ -60,6 +61,19 @@ async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
 }
 
 /**
+ * The environment the service starts with: ours, with SEXTANT_ENV, and with the folders of
+ * `SEXTANT_LSP_PATH` put first on PATH. Deno resolves the names of the permission set's run list
+ * (`tsc`, `pyright-langserver`, ...) on PATH when the service starts, and refuses any other path
+ * to a program of that name: only so may the servers found in `SEXTANT_LSP_PATH` be run under
+ * `deno task start`.
+ */
+export function serviceEnv(): Record<string, string> {
+  const extra = lspPathFolders();
+  if (extra.length === 0) return { ...SEXTANT_ENV };
+  return { ...SEXTANT_ENV, PATH: [...extra, ...pathFolders()].join(delimiter) };
+}
+
+/**
  * A connection to the service, started first when none answers; null when it cannot be
  * reached or started (the caller serves on its own).
  */
@@ -73,7 +87,7 @@ export async function connectOrStart(
   try {
     const child = new Deno.Command(command, {
       args,
-      env: { ...SEXTANT_ENV },
+      env: serviceEnv(),
       stdin: "null",
       stdout: "null",
       stderr: "null",

@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { isNativeTypeScript } from "./typescript_native.ts";
+import { importsAreDeclarations } from "./typescript_native.ts";
 import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
@@ -205,10 +205,10 @@ export async function findReferences(
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: at,
-      // TypeScript 7 counts an import specifier as a declaration (of the local alias) and
-      // leaves it out with the declaration; tsserver lists it. Both list it when asked with
+      // TypeScript 7 and ty count an import as a declaration (of the local name) and leave
+      // it out with the declaration; tsserver and pyright list it. All list it when asked with
       // the declaration, which is left out below.
-      context: { includeDeclaration: isNativeTypeScript(server) },
+      context: { includeDeclaration: importsAreDeclarations(server) },
     },
     { ...options, sync: [relPath] },
   );

@@ -36,8 +36,21 @@ export const TYPESCRIPT_NATIVE_SERVER = "typescript-go";
 
 /** Whether a running server is TypeScript 7's own (by its `serverInfo`). */
 export function isNativeTypeScript(server: object): boolean {
-  const info = (server as { serverInfo?: { name?: string } }).serverInfo;
-  return info?.name === TYPESCRIPT_NATIVE_SERVER;
+  return serverName(server) === TYPESCRIPT_NATIVE_SERVER;
+}
+
+/**
+ * Whether a server counts an import as a declaration (of the local name) and so leaves imports
+ * out of references asked without the declaration: TypeScript 7 and ty do, tsserver and pyright
+ * do not. Such servers are asked with the declaration, which the caller leaves out itself.
+ */
+export function importsAreDeclarations(server: object): boolean {
+  const name = serverName(server);
+  return name === TYPESCRIPT_NATIVE_SERVER || name === "ty";
+}
+
+function serverName(server: object): string | undefined {
+  return (server as { serverInfo?: { name?: string } }).serverInfo?.name;
 }
 
 const IMPORT_PREFIX = /\bimport\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?(?:\{[\s\w$,]*|\*\s*as\s+)?$/;

@@ -8,7 +8,7 @@
  * One file past the usual size: the two tools share their symbol search by name and file hint.
  * @module
  */
-import { isNativeTypeScript } from "../../symbols/typescript_native.ts";
+import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { type NamePathPattern, parseNamePath } from "../../symbols/name_path.ts";
@@ -388,8 +388,8 @@ async function usagesOf(
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: target.node.selectionRange.start,
-      // TypeScript 7 leaves import specifiers out with the declaration (see queries.ts).
-      context: { includeDeclaration: isNativeTypeScript(server) },
+      // TypeScript 7 and ty leave imports out with the declaration (see queries.ts).
+      context: { includeDeclaration: importsAreDeclarations(server) },
     },
     { ...options, sync: [relPath] },
   );
