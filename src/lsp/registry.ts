@@ -90,7 +90,8 @@ const TS_LANGUAGE_IDS: Record<string, string> = {
 const TYPESCRIPT_LANGUAGE_SERVER: ServerCommand = {
   command: "typescript-language-server",
   args: ["--stdio"],
-  install: "npm install -g typescript-language-server typescript@5 (for TypeScript 6 or older)",
+  install: "npm install -g typescript-language-server@6.0.2 typescript@5.9.3 " +
+    "(for TypeScript 6 or older)",
   initializationOptions: {
     hostInfo: "sextant",
     // Rule 1: every query goes to the semantic server, never to the partial syntax server.
@@ -133,7 +134,7 @@ function nativeTypeScript(command: string): ServerCommand {
   return {
     command,
     args: ["--lsp", "--stdio"],
-    install: "npm install -g typescript@7 (TypeScript 7 or later: its own server, tsc --lsp)",
+    install: "npm install -g typescript@7.0.2 (TypeScript 7 or later: its own server, tsc --lsp)",
     accepts: (path) => (tscMajor(path) ?? 0) >= 7,
     directBinary: nativeTscBinary,
   };
@@ -165,10 +166,32 @@ export function nativeTscBinary(path: string): string | null {
 }
 
 /**
+ * The major version of TypeScript a project declares in its package.json (`devDependencies` or
+ * `dependencies`): the first number of the range (`^5.9.3` is 5); `latest` or `*` is the current
+ * generation, 7. Null when it declares none.
+ */
+export function declaredTypeScriptMajor(root: string): number | null {
+  try {
+    const manifest = JSON.parse(Deno.readTextFileSync(join(root, "package.json"))) as Record<
+      string,
+      Record<string, unknown> | undefined
+    >;
+    const range = manifest.devDependencies?.typescript ?? manifest.dependencies?.typescript;
+    if (typeof range !== "string") return null;
+    if (/^\s*(latest|\*|x)?\s*$/i.test(range)) return 7;
+    const major = /(\d+)/.exec(range.replace(/^npm:typescript@/, ""))?.[1];
+    return major === undefined ? null : Number.parseInt(major, 10);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The TypeScript servers of a project, the one for its TypeScript generation first: the
  * project's own TypeScript (`node_modules/typescript`) decides; without one, the `tsc` found on
- * `SEXTANT_LSP_PATH` or PATH does. TypeScript 7 or later runs its own server, older versions
- * run under typescript-language-server.
+ * `SEXTANT_LSP_PATH` or PATH does, then the version its package.json declares. TypeScript 7 or
+ * later runs its own server, older versions run under typescript-language-server. With none of
+ * these, TypeScript 7 (what `npm install typescript` installs today) comes first.
  */
 export function typescriptCommands(root: string): ServerCommand[] {
   const projectMajor = typescriptMajor(join(root, "node_modules", "typescript"));
@@ -179,8 +202,8 @@ export function typescriptCommands(root: string): ServerCommand[] {
       : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
   }
   const tsc = findServerBinary("tsc", root);
-  const native = tsc !== null && (tscMajor(tsc) ?? 0) >= 7;
-  return native
+  const major = tsc !== null ? tscMajor(tsc) : declaredTypeScriptMajor(root);
+  return major === null || major >= 7
     ? [nativeTypeScript("tsc"), TYPESCRIPT_LANGUAGE_SERVER]
     : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
 }
@@ -241,7 +264,7 @@ function builtinSpecs(root: string): ServerSpec[] {
         {
           command: "pyright-langserver",
           args: ["--stdio"],
-          install: "npm install -g pyright",
+          install: "npm install -g pyright@1.1.414",
           settings: pythonSettings,
           readyLogPattern: pyrightReady,
           analysisProgress: true,
@@ -249,7 +272,7 @@ function builtinSpecs(root: string): ServerSpec[] {
         {
           command: "basedpyright-langserver",
           args: ["--stdio"],
-          install: "pip install basedpyright",
+          install: "pip install basedpyright==1.40.2",
           settings: { ...pythonSettings, basedpyright: pythonSettings.python },
           readyLogPattern: pyrightReady,
           analysisProgress: true,

@@ -8,12 +8,14 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
 import { CODE_EXTENSIONS } from "../project/languages.ts";
 import {
+  declaredTypeScriptMajor,
   findServerBinary,
   isDenoProject,
   jdtlsWorkspace,
   languageIdOf,
   LSP_PATH_ENV,
   resolveCommand,
+  type ServerCommand,
   serverSpecs,
   specForFile,
   tscMajor,
@@ -91,12 +93,14 @@ Deno.test("registry: config adds, overrides and disables servers", async () => {
   const python = specForFile(specs, "a.py")!;
   assertEquals(python.commands.map((c) => [c.command, c.args]), [["pylsp", ["-v"]]]);
   assertEquals(python.commands[0]!.settings, { pylsp: { plugins: {} } });
-  const ts = specForFile(specs, "a.ts")!.commands[0]!;
+  const tls = (commands: ServerCommand[]) =>
+    commands.find((c) => c.command === "typescript-language-server")!;
+  const ts = tls(specForFile(specs, "a.ts")!.commands);
   const init = ts.initializationOptions as Record<string, Record<string, unknown>>;
   assertEquals(init.tsserver, { useSyntaxServer: "never" }, "built-in options kept");
   assertEquals(init.preferences, { quotePreference: "single" });
   assertEquals(ts.queuedAnswers, undefined, "own options may change how it answers");
-  assertEquals(specForFile(serverSpecs(dir.path), "a.ts")!.commands[0]!.queuedAnswers, true);
+  assertEquals(tls(specForFile(serverSpecs(dir.path), "a.ts")!.commands).queuedAnswers, true);
   assertEquals(specForFile(specs, "a.yaml"), undefined);
   assertEquals(specForFile(specs, "a.x"), undefined, "a new server without command is ignored");
 });
@@ -129,7 +133,10 @@ Deno.test("registry: binaries are found in SEXTANT_LSP_PATH and node_modules/.bi
     assertStringIncludes(resolved.error, "Other languages keep working");
     const ts = resolveCommand(serverSpecs(dir.path).find((s) => s.id === "typescript")!, "/");
     if ("error" in ts) {
-      assertStringIncludes(ts.error, "npm install -g typescript-language-server typescript@5");
+      assertStringIncludes(
+        ts.error,
+        "npm install -g typescript-language-server@6.0.2 typescript@5.9.3",
+      );
       assertStringIncludes(ts.error, "npm install -g typescript@7");
     }
   } finally {
@@ -171,6 +178,27 @@ Deno.test("registry: the project's TypeScript generation chooses its server", as
   assertEquals(old[0]!.command, "typescript-language-server");
   // TypeScript 5's tsc has no --lsp: never taken for TypeScript 7's server.
   assertEquals(old[1]!.accepts!(join(five.path, "node_modules", ".bin", "tsc")), false);
+
+  // No TypeScript anywhere: the declared version decides, else TypeScript 7 comes first.
+  await using declared = await tempDir();
+  const saved = Deno.env.get("PATH");
+  const savedLsp = Deno.env.get(LSP_PATH_ENV);
+  try {
+    Deno.env.set("PATH", join(declared.path, "empty"));
+    Deno.env.delete(LSP_PATH_ENV);
+    const first = () => basename(typescriptCommands(declared.path)[0]!.command);
+    assertEquals(first(), "tsc");
+    await Deno.writeTextFile(
+      join(declared.path, "package.json"),
+      JSON.stringify({ devDependencies: { typescript: "^5.9.3" } }),
+    );
+    assertEquals(first(), "typescript-language-server");
+    assertEquals(declaredTypeScriptMajor(declared.path), 5);
+  } finally {
+    if (saved === undefined) Deno.env.delete("PATH");
+    else Deno.env.set("PATH", saved);
+    if (savedLsp !== undefined) Deno.env.set(LSP_PATH_ENV, savedLsp);
+  }
 
   // Config may name TypeScript 7's server by a path: its known arguments are kept.
   const forced = serverSpecs(five.path, { typescript: { command: "/opt/ts7/bin/tsc" } })
