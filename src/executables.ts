@@ -92,3 +92,36 @@ export function findExecutable(name: string, options: ExecutableSearch = {}): st
   }
   return null;
 }
+
+/** Whether this process may run the program at `path` (Deno's run permission). */
+export function runGranted(path: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "run", command: path }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How to run `path` with `args`: as it is, or, when it is the project's own
+ * `node_modules/.bin/<name>` and the permission set does not let us run it (its allow list names
+ * programs on PATH), through `npm exec --no -- <name>`, which the list allows and which runs the
+ * project's own binary (`--no`: never download anything).
+ *
+ * @example
+ * ```ts
+ * projectProgram("/app/node_modules/.bin/tsc", ["--noEmit"], "/app");
+ * // ["/app/node_modules/.bin/tsc", "--noEmit"], or ["/usr/bin/npm", "exec", "--no", "--", "tsc", "--noEmit"]
+ * ```
+ */
+export function projectProgram(path: string, args: readonly string[], root: string): string[] {
+  const bin = join(root, "node_modules", ".bin");
+  const inProject = path.startsWith(bin + "/") || path.startsWith(bin + "\\");
+  if (!inProject || runGranted(path)) return [path, ...args];
+  const npm = findExecutable(Deno.build.os === "windows" ? "npm.cmd" : "npm", {
+    useToolCache: false,
+  });
+  if (npm === null || !runGranted(npm)) return [path, ...args];
+  const name = path.slice(bin.length + 1).replace(/\.(cmd|exe|bat)$/i, "");
+  return [npm, "exec", "--no", "--", name, ...args];
+}

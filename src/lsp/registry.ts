@@ -8,7 +8,13 @@
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, join, relative } from "node:path";
 import type { LanguageServerConfig } from "../config/schema.ts";
-import { findExecutable, isExecutableFile, LSP_PATH_ENV } from "../executables.ts";
+import {
+  findExecutable,
+  isExecutableFile,
+  LSP_PATH_ENV,
+  projectProgram,
+  runGranted,
+} from "../executables.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
@@ -626,30 +632,13 @@ export function resolveCommand(
 
 /**
  * A server in the project's own `node_modules/.bin` that the permission set does not let us run
- * (its allow list names programs on PATH) runs through `npm exec`, which the list allows and which
- * runs the project's own binary.
+ * runs through `npm exec` (see {@linkcode projectProgram}).
  */
 function viaPackageManager(
   command: ServerCommand,
   path: string,
   root: string,
 ): { command: ServerCommand; path: string } {
-  const inProject = !relative(join(root, "node_modules", ".bin"), path).startsWith("..");
-  if (!inProject || runGranted(path)) return { command, path };
-  const npm = findExecutable(Deno.build.os === "windows" ? "npm.cmd" : "npm", {
-    useToolCache: false,
-  });
-  if (npm === null || !runGranted(npm)) return { command, path };
-  return {
-    command: { ...command, args: ["exec", "--no", "--", basename(path), ...command.args] },
-    path: npm,
-  };
-}
-
-function runGranted(path: string): boolean {
-  try {
-    return Deno.permissions.querySync({ name: "run", command: path }).state === "granted";
-  } catch {
-    return false;
-  }
+  const [program, ...args] = projectProgram(path, command.args, root);
+  return program === path ? { command, path } : { command: { ...command, args }, path: program! };
 }
