@@ -26,14 +26,25 @@ export interface ExecutableSearch {
   serverOrder?: boolean;
 }
 
-/** The folders of `SEXTANT_LSP_PATH`, each with its `node_modules/.bin` and `bin`. */
-export function lspPathFolders(): string[] {
+/** The folders of `SEXTANT_LSP_PATH` (or of `value`), each with its `node_modules/.bin` and `bin`. */
+export function lspPathFolders(value = Deno.env.get(LSP_PATH_ENV)): string[] {
   const folders: string[] = [];
-  for (const dir of (Deno.env.get(LSP_PATH_ENV) ?? "").split(delimiter).filter(Boolean)) {
+  for (const dir of (value ?? "").split(delimiter).filter(Boolean)) {
     const abs = resolve(dir);
     folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
   }
   return folders;
+}
+
+/**
+ * The PATH the shared service runs with: the folders of `SEXTANT_LSP_PATH` first, then PATH's,
+ * each once. Deno resolves the permission set's run list on PATH when the service starts, so the
+ * servers found in `SEXTANT_LSP_PATH` may run only so. Idempotent: the service computes the same
+ * value from its own PATH as the front did (it names the service's files, see service/paths.ts).
+ */
+export function servicePath(lspPath: string | undefined, path: string | undefined): string {
+  const folders = [...lspPathFolders(lspPath), ...(path ?? "").split(delimiter).filter(Boolean)];
+  return [...new Set(folders)].join(delimiter);
 }
 
 /** The folders of PATH. */

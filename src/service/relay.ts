@@ -10,11 +10,11 @@
  * and exits at once.
  * @module
  */
-import { delimiter, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { CliOptions } from "../cli/args.ts";
 import { isDenoCli, type Launch, sextantLaunch } from "../cli/launch.ts";
 import { SEXTANT_ENV } from "../cli/permission_flags.ts";
-import { lspPathFolders, pathFolders } from "../executables.ts";
+import { LSP_PATH_ENV, servicePath } from "../executables.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
@@ -68,9 +68,9 @@ async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
  * `deno task start`.
  */
 export function serviceEnv(): Record<string, string> {
-  const extra = lspPathFolders();
-  if (extra.length === 0) return { ...SEXTANT_ENV };
-  return { ...SEXTANT_ENV, PATH: [...extra, ...pathFolders()].join(delimiter) };
+  const lspPath = Deno.env.get(LSP_PATH_ENV);
+  if (!lspPath) return { ...SEXTANT_ENV };
+  return { ...SEXTANT_ENV, PATH: servicePath(lspPath, Deno.env.get("PATH")) };
 }
 
 /**
