@@ -123,13 +123,13 @@ async function venvRuns(root: string, system: readonly string[]): Promise<Python
     for (const python of system) {
       if (await minorVersion(python) !== version) continue;
       const path = [join(venv, "bin"), Deno.env.get("PATH") ?? ""].filter(Boolean).join(delimiter);
-      const extra = Deno.env.get("PYTHONPATH");
       runs.push({
         python,
         env: {
           VIRTUAL_ENV: venv,
           PATH: path,
-          PYTHONPATH: [...sitePackages, ...(extra ? [extra] : [])].join(delimiter),
+          // In place of any PYTHONPATH of ours (which the permission set does not let us read).
+          PYTHONPATH: sitePackages.join(delimiter),
         },
       });
       break;
