@@ -2,6 +2,7 @@
  * Engine benchmark (docs/ARCHITECTURE.md §8), runnable on its own:
  *
  *     deno run -A scripts/engine_bench.ts [--files 3000] [--runs 15] [--scan 300] [--cold-runs 3]
+ *        [--typescript 7]
  *
  * On a generated TypeScript project (classes with methods, cross-file imports) it measures,
  * through {@linkcode ServerPool} / {@linkcode ManagedServer}, against a second
@@ -11,7 +12,8 @@
  * `documentSymbol` latency, fresh and after symbol scans; `documentSymbol` over `--scan` files
  * (serial and 8 in flight, kept open and transient). Then, in child processes that hold only
  * the engine (`--memory-of`), RSS and heap after GC around a transient scan of every file.
- * `--keep` keeps the generated project.
+ * `--keep` keeps the generated project. `--typescript 7` gives the project TypeScript 7 (from the
+ * test setup's cache), so that both the engine and the raw client run its own server.
  *
  * One file past the usual size: a developer benchmark whose steps share one generated project.
  * @module
@@ -29,13 +31,21 @@ import {
 } from "../src/deps.ts";
 import { clientCapabilities } from "../src/lsp/capabilities.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
-import { findExecutable, LSP_PATH_ENV, type ServerSpec, serverSpecs } from "../src/lsp/registry.ts";
+import { LSP_PATH_ENV, resolveCommand, type ServerSpec, serverSpecs } from "../src/lsp/registry.ts";
 import type { ManagedServer } from "../src/lsp/managed_server.ts";
 import { Project } from "../src/project/project.ts";
 import { CORE, CORE_POS, generate, modPath, REPO } from "./bench_project.ts";
+import { linkTypeScript7 } from "../tests/helpers/lsp.ts";
 import { record } from "./bench_results.ts";
 
 export { generate, modPath };
+
+/**
+ * Whether references are asked with the declaration: TypeScript 7 counts an import as a
+ * declaration and leaves imports out without it (tsserver lists them); with it, both list the
+ * imports, and the tools leave the declaration out themselves (symbols/queries.ts).
+ */
+let withDeclaration = false;
 
 /**
  * A language server (typescript-language-server unless another registry id is given) over a
@@ -52,9 +62,11 @@ export class RawServer {
   private constructor(root: string, spec: ServerSpec) {
     this.#root = root;
     this.#spec = spec;
-    const command = spec.commands[0]!;
-    const path = findExecutable(command.command, REPO);
-    if (!path) throw new Error(`${command.command} is not installed (scripts/test_setup.ts)`);
+    // The program the engine would start (TypeScript 7's native tsc, not its node script).
+    const resolved = resolveCommand(spec, root);
+    if ("error" in resolved) throw new Error(resolved.error);
+    const command = resolved.command;
+    const path = resolved.path;
     this.#child = new Deno.Command(path, {
       args: command.args,
       cwd: root,
@@ -130,7 +142,7 @@ export class RawServer {
     return this.connection.sendRequest("textDocument/references", {
       textDocument: { uri: this.uri(rel) },
       position,
-      context: { includeDeclaration: false },
+      context: { includeDeclaration: withDeclaration },
     });
   }
 
@@ -305,6 +317,8 @@ export async function runEngineBench(args: string[]): Promise<void> {
       "cold-runs": { type: "string", default: "3" },
       keep: { type: "boolean", default: false },
       "memory-of": { type: "string" },
+      // 7: the generated project depends on TypeScript 7, so both sides run its own server.
+      typescript: { type: "string", default: "5" },
     },
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
@@ -315,10 +329,11 @@ export async function runEngineBench(args: string[]): Promise<void> {
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-engine-bench-" }));
   const root = join(parent, "project");
   const rows: Row[] = [];
-  const project = Project.open(
-    (await generate(root, files), root),
-    await loadSettings({ projectRoot: root, globalFile: null }),
-  );
+  await generate(root, files);
+  const native = values.typescript === "7";
+  withDeclaration = native;
+  if (native) await linkTypeScript7(root);
+  const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
   const pool = new ServerPool(project, undefined, { requestMs: 120_000 });
   let raw: RawServer | null = null;
   try {
@@ -344,7 +359,7 @@ export async function runEngineBench(args: string[]): Promise<void> {
         return await s.request<unknown[]>("textDocument/references", {
           textDocument: { uri: s.uriOf(CORE) },
           position: CORE_POS,
-          context: { includeDeclaration: false },
+          context: { includeDeclaration: withDeclaration },
         }, { sync: [CORE] });
       });
       return { ms, count: answer.length };
@@ -366,7 +381,8 @@ export async function runEngineBench(args: string[]): Promise<void> {
         counts.add(`ours ${run.count}`);
       }
     }
-    const expected = Math.ceil(files / 10) * 2; // the import and the `new Core` of each user
+    // The import and the `new Core` of each user (and the declaration when asked with it).
+    const expected = Math.ceil(files / 10) * 2 + (withDeclaration ? 1 : 0);
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
     rows.push({
       what: `cold: spawn to first references answer (mean of ${coldRuns})`,
@@ -382,7 +398,7 @@ export async function runEngineBench(args: string[]): Promise<void> {
       server.request<unknown[]>("textDocument/references", {
         textDocument: { uri: server.uriOf(CORE) },
         position: CORE_POS,
-        context: { includeDeclaration: false },
+        context: { includeDeclaration: withDeclaration },
       }, { sync: [CORE] });
     const coreSymbols = () =>
       server.request<unknown[]>("textDocument/documentSymbol", {
@@ -481,9 +497,10 @@ export async function runEngineBench(args: string[]): Promise<void> {
       memoryRuns.push([flags || "default V8 flags", await memoryChild(root, files, flags)]);
     }
     printTable(
-      `Engine on ${files + 1} generated TypeScript files (medians of ${runs} warm runs)`,
+      `Engine on ${files + 1} generated TypeScript files (medians of ${runs} warm runs)` +
+        (native ? ", TypeScript 7's own server" : ""),
       rows,
-      `generated ${files + 1}`,
+      `generated ${files + 1}${native ? ", TypeScript 7" : ""}`,
     );
     const mb = (n: number) => n.toFixed(1);
     console.log(

@@ -5,11 +5,12 @@
  * that folder with `SEXTANT_LSP_PATH` (see tests/helpers/lsp.ts).
  * @module
  */
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Pinned versions. TypeScript 7 is the Go-native compiler without tsserver: stay on 5.9.
+ * Pinned versions. typescript-language-server drives tsserver, which TypeScript 7 (the Go-native
+ * compiler) no longer ships: it gets 5.9, and TypeScript 7 is installed apart (TS7_PACKAGES).
  * yaml-language-server 2 needs Node 22.13; 1.19 runs on the Node 20 these machines have.
  */
 export const LSP_PACKAGES: Readonly<Record<string, string>> = {
@@ -37,6 +38,16 @@ export const LSP_CACHE_DIR = join(
   "lsp",
 );
 
+/**
+ * TypeScript 7, whose `tsc --lsp --stdio` is its own language server, in a prefix of its own
+ * (`.cache/lsp/ts7`): its `tsc` would replace 5.9's in one `node_modules/.bin`. The tests give a
+ * fixture its `node_modules/typescript` from there to run it on the new generation.
+ */
+export const TS7_PACKAGES: Readonly<Record<string, string>> = { "typescript": "7.0.2" };
+
+/** The prefix TypeScript 7 is installed into. */
+export const TS7_CACHE_DIR = join(LSP_CACHE_DIR, "ts7");
+
 async function installedVersion(prefix: string, name: string): Promise<string | null> {
   try {
     const text = await Deno.readTextFile(join(prefix, "node_modules", name, "package.json"));
@@ -49,7 +60,7 @@ async function installedVersion(prefix: string, name: string): Promise<string | 
 /** The folder of {@linkcode LEGACY_TS_WRAPPER}. */
 export const LEGACY_TS_WRAPPER_DIR = join(LSP_CACHE_DIR, "legacy-ts-wrapper");
 
-/** Install the pinned servers into `prefix` unless they are already there. */
+/** Install the pinned `packages` into `prefix` unless they are already there. */
 export async function installLanguageServers(
   prefix = LSP_CACHE_DIR,
   packages: Readonly<Record<string, string>> = LSP_PACKAGES,
@@ -68,7 +79,10 @@ export async function installLanguageServers(
   try {
     await Deno.stat(manifest);
   } catch {
-    await Deno.writeTextFile(manifest, '{ "name": "sextant-test-lsp", "private": true }\n');
+    await Deno.writeTextFile(
+      manifest,
+      `{ "name": "sextant-test-${basename(prefix)}", "private": true }\n`,
+    );
   }
   console.error(`test setup: installing ${missing.join(" ")} into ${prefix}`);
   const npm = Deno.build.os === "windows" ? "npm.cmd" : "npm";
@@ -110,6 +124,7 @@ if (import.meta.main) {
   try {
     await installLanguageServers();
     await installLanguageServers(LEGACY_TS_WRAPPER_DIR, LEGACY_TS_WRAPPER);
+    await installLanguageServers(TS7_CACHE_DIR, TS7_PACKAGES);
   } catch (error) {
     // Tests of servers that are missing skip with a reason; the other tests still run.
     console.error(`test setup: ${error instanceof Error ? error.message : String(error)}`);

@@ -3,8 +3,9 @@
  * It detects the project's languages by the extensions of its (not ignored) files, looks up
  * each language's server as the engine does, asks it for its version, does a live LSP
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
- * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding; exit code 0 when every server found
- * completes the handshake, 1 otherwise. With `--install` it then offers the install commands of
+ * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding;
+ * exit code 0 when every server the project needs is found and completes the handshake, 1
+ * otherwise. With `--install` it then offers the install commands of
  * the missing servers, and runs them with `--yes` (doctor_install.ts).
  * @module
  */
@@ -163,8 +164,9 @@ async function checkServer(
   if (!await runAllowed(path)) {
     write(
       `${label}: found ${found(command.command, path)}, but Sextant may not run it: not on ` +
-        "--allow-run (a name there is looked up on PATH when Sextant starts; add the absolute " +
-        "path, or SEXTANT_EXTRA_RUN when building the binary)",
+        "--allow-run (Deno looks the list's names up on PATH when Sextant starts, and this is " +
+        "not the first of its name there: put its folder first on PATH, where the shared " +
+        "service also puts SEXTANT_LSP_PATH's folders, or install it where PATH finds it)",
     );
     return "failed";
   }
@@ -208,8 +210,8 @@ async function checkServer(
 }
 
 /**
- * Run the checks and write the report; resolves to the exit code (0: every server found
- * completed the handshake; 1: one did not).
+ * Run the checks and write the report; resolves to the exit code (0: every server the project
+ * needs was found and completed the handshake; 1: one is missing or did not).
  *
  * @example
  * ```ts ignore
@@ -250,7 +252,10 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
     : true;
   const count = (check: ServerCheck) => results.filter((r) => r === check).length;
   const failed = count("failed");
-  const code = failed > 0 || !installed ? 1 : 0;
+  // A server the project needs and does not have is a failure too, unless --install --yes
+  // installed it.
+  const stillMissing = count("missing") > 0 && !(options.install && options.yes && installed);
+  const code = failed > 0 || !installed || stillMissing ? 1 : 0;
   write(
     `summary: ${count("ok")} server(s) ok, ${failed} failed, ${count("missing")} missing` +
       (options.yes && options.install ? `, install ${installed ? "done" : "incomplete"}` : "") +

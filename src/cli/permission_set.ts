@@ -15,6 +15,8 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
     "typescript-language-server",
     "pyright-langserver",
     "basedpyright-langserver",
+    "ty",
+    "pyrefly",
     "pylsp",
     "rust-analyzer",
     "gopls",

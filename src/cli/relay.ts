@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
 import { isDenoCli, type Launch, sextantLaunch } from "./launch.ts";
 import { SEXTANT_ENV } from "./permission_flags.ts";
+import { LSP_PATH_ENV, servicePath } from "../executables.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -65,6 +66,19 @@ async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
 }
 
 /**
+ * The environment the service starts with: ours, with SEXTANT_ENV, and with the folders of
+ * `SEXTANT_LSP_PATH` put first on PATH. Deno resolves the names of the permission set's run list
+ * (`tsc`, `pyright-langserver`, ...) on PATH when the service starts, and refuses any other path
+ * to a program of that name: only so may the servers found in `SEXTANT_LSP_PATH` be run under
+ * `deno task start`.
+ */
+export function serviceEnv(): Record<string, string> {
+  const lspPath = Deno.env.get(LSP_PATH_ENV);
+  if (!lspPath) return { ...SEXTANT_ENV };
+  return { ...SEXTANT_ENV, PATH: servicePath(lspPath, Deno.env.get("PATH")) };
+}
+
+/**
  * A connection to the service, started first when none answers; null when it cannot be
  * reached or started (the caller serves on its own).
  */
@@ -78,7 +92,7 @@ export async function connectOrStart(
   try {
     const child = new Deno.Command(command, {
       args,
-      env: { ...SEXTANT_ENV },
+      env: serviceEnv(),
       stdin: "null",
       stdout: "null",
       stderr: "null",

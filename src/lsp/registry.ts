@@ -6,8 +6,15 @@
  * @module
  */
 import { tmpdir } from "node:os";
-import { basename, delimiter, extname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import type { LanguageServerConfig } from "../config/schema.ts";
+import {
+  findExecutable,
+  isExecutableFile,
+  LSP_PATH_ENV,
+  projectProgram,
+  runGranted,
+} from "../executables.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
@@ -47,6 +54,17 @@ export interface ServerCommand {
    * then restarted like a crashed server (see LspClient).
    */
   backendExitLogPattern?: RegExp;
+  /**
+   * Whether the binary found can serve (TypeScript 7's `tsc` can, an older `tsc` cannot): a
+   * command whose binary is refused counts as not installed.
+   */
+  accepts?: (path: string) => boolean;
+  /**
+   * The program the found binary only starts (TypeScript 7's `tsc` is a node script that starts
+   * its native compiler): spawned in its place when the permissions allow, which saves node's
+   * start and leaves one process whose exit is the server's.
+   */
+  directBinary?: (path: string) => string | null;
 }
 
 /** A language and the server(s) that can handle it. */
@@ -69,8 +87,7 @@ export interface ServerSpec {
   userDefined?: boolean;
 }
 
-/** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
-export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
+export { LSP_PATH_ENV };
 
 const TS_EXTENSIONS = extensionsOf("typescript", "javascript");
 const TS_LANGUAGE_IDS: Record<string, string> = {
@@ -80,6 +97,131 @@ const TS_LANGUAGE_IDS: Record<string, string> = {
   ".tsx": "typescriptreact",
   ".jsx": "javascriptreact",
 };
+
+/** typescript-language-server, which drives tsserver: TypeScript 6 and older. */
+const TYPESCRIPT_LANGUAGE_SERVER: ServerCommand = {
+  command: "typescript-language-server",
+  args: ["--stdio"],
+  install: "npm install -g typescript-language-server@6.0.2 typescript@5.9.3 " +
+    "(for TypeScript 6 or older)",
+  initializationOptions: {
+    hostInfo: "sextant",
+    // Rule 1: every query goes to the semantic server, never to the partial syntax server.
+    tsserver: { useSyntaxServer: "never" },
+    // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
+    disableAutomaticTypingAcquisition: true,
+  },
+  queuedAnswers: true,
+  // tsserver killed under a live wrapper: typescript-language-server 4 then answers every
+  // request with nothing; version 6 exits, but may answer in between.
+  backendExitLogPattern: /\[tsserver\] Exited\. Code:|tsserver process has exited/,
+};
+
+/** The major version of the TypeScript package in `packageDir`, or null. */
+export function typescriptMajor(packageDir: string): number | null {
+  try {
+    const text = Deno.readTextFileSync(join(packageDir, "package.json"));
+    const version = (JSON.parse(text) as { name?: string; version?: unknown }).version;
+    const major = typeof version === "string" ? Number.parseInt(version, 10) : NaN;
+    return Number.isFinite(major) ? major : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The major version of the TypeScript whose `tsc` is at `path`: npm links `bin/tsc` of the
+ * package, so the package is two folders above the link's target.
+ */
+export function tscMajor(path: string): number | null {
+  try {
+    return typescriptMajor(dirname(dirname(Deno.realPathSync(path))));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * TypeScript 7's own language server (`tsc --lsp --stdio`, "typescript-go"). It ships no tsserver,
+ * so typescript-language-server cannot drive it; older `tsc`s have no `--lsp`.
+ */
+function nativeTypeScript(command: string): ServerCommand {
+  return {
+    command,
+    args: ["--lsp", "--stdio"],
+    install: "npm install -g typescript@7.0.2 (TypeScript 7 or later: its own server, tsc --lsp)",
+    accepts: (path) => (tscMajor(path) ?? 0) >= 7,
+    directBinary: nativeTscBinary,
+  };
+}
+
+const NODE_PLATFORMS: Record<string, string> = { windows: "win32" };
+const NODE_ARCHS: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };
+
+/**
+ * TypeScript 7's native compiler behind the `tsc` script at `path`: in the platform package npm
+ * installs beside the `typescript` package (or inside it), as the script itself finds it.
+ */
+export function nativeTscBinary(path: string): string | null {
+  let packageDir: string;
+  try {
+    packageDir = dirname(dirname(Deno.realPathSync(path)));
+  } catch {
+    return null;
+  }
+  const platform = NODE_PLATFORMS[Deno.build.os] ?? Deno.build.os;
+  const arch = NODE_ARCHS[Deno.build.arch] ?? Deno.build.arch;
+  const name = `typescript-${platform}-${arch}`;
+  const exe = Deno.build.os === "windows" ? "tsc.exe" : "tsc";
+  for (const modules of [join(packageDir, "node_modules"), dirname(packageDir)]) {
+    const candidate = join(modules, "@typescript", name, "lib", exe);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The major version of TypeScript a project declares in its package.json (`devDependencies` or
+ * `dependencies`): the first number of the range (`^5.9.3` is 5); `latest` or `*` is the current
+ * generation, 7. Null when it declares none.
+ */
+export function declaredTypeScriptMajor(root: string): number | null {
+  try {
+    const manifest = JSON.parse(Deno.readTextFileSync(join(root, "package.json"))) as Record<
+      string,
+      Record<string, unknown> | undefined
+    >;
+    const range = manifest.devDependencies?.typescript ?? manifest.dependencies?.typescript;
+    if (typeof range !== "string") return null;
+    if (/^\s*(latest|\*|x)?\s*$/i.test(range)) return 7;
+    const major = /(\d+)/.exec(range.replace(/^npm:typescript@/, ""))?.[1];
+    return major === undefined ? null : Number.parseInt(major, 10);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The TypeScript servers of a project, the one for its TypeScript generation first: the
+ * project's own TypeScript (`node_modules/typescript`) decides; without one, the `tsc` found on
+ * `SEXTANT_LSP_PATH` or PATH does, then the version its package.json declares. TypeScript 7 or
+ * later runs its own server, older versions run under typescript-language-server. With none of
+ * these, TypeScript 7 (what `npm install typescript` installs today) comes first.
+ */
+export function typescriptCommands(root: string): ServerCommand[] {
+  const projectMajor = typescriptMajor(join(root, "node_modules", "typescript"));
+  if (projectMajor !== null) {
+    const own = nativeTypeScript(join(root, "node_modules", ".bin", "tsc"));
+    return projectMajor >= 7
+      ? [own, TYPESCRIPT_LANGUAGE_SERVER]
+      : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
+  }
+  const tsc = findServerBinary("tsc", root);
+  const major = tsc !== null ? tscMajor(tsc) : declaredTypeScriptMajor(root);
+  return major === null || major >= 7
+    ? [nativeTypeScript("tsc"), TYPESCRIPT_LANGUAGE_SERVER]
+    : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
+}
 
 function builtinSpecs(root: string): ServerSpec[] {
   const deno = isDenoProject(root);
@@ -108,22 +250,7 @@ function builtinSpecs(root: string): ServerSpec[] {
       languageId: "javascript",
       markers: ["tsconfig.json", "jsconfig.json", "package.json"],
       primary: true,
-      commands: [{
-        command: "typescript-language-server",
-        args: ["--stdio"],
-        install: "npm install -g typescript-language-server typescript",
-        initializationOptions: {
-          hostInfo: "sextant",
-          // Rule 1: every query goes to the semantic server, never to the partial syntax server.
-          tsserver: { useSyntaxServer: "never" },
-          // Automatic type acquisition runs npm in the background: not wanted in an agent's tool.
-          disableAutomaticTypingAcquisition: true,
-        },
-        queuedAnswers: true,
-        // tsserver killed under a live wrapper: typescript-language-server 4 then answers every
-        // request with nothing; version 6 exits, but may answer in between.
-        backendExitLogPattern: /\[tsserver\] Exited\. Code:|tsserver process has exited/,
-      }],
+      commands: typescriptCommands(root),
     };
   // pyright enumerates the workspace in time slices after `initialized` and answers queries from
   // the files found so far; it reports the end of that only in its log. Its work-done progress
@@ -152,7 +279,7 @@ function builtinSpecs(root: string): ServerSpec[] {
         {
           command: "pyright-langserver",
           args: ["--stdio"],
-          install: "npm install -g pyright",
+          install: "npm install -g pyright@1.1.414",
           settings: pythonSettings,
           readyLogPattern: pyrightReady,
           analysisProgress: true,
@@ -160,10 +287,25 @@ function builtinSpecs(root: string): ServerSpec[] {
         {
           command: "basedpyright-langserver",
           args: ["--stdio"],
-          install: "pip install basedpyright",
+          install: "pip install basedpyright==1.40.2",
           settings: { ...pythonSettings, basedpyright: pythonSettings.python },
           readyLogPattern: pyrightReady,
           analysisProgress: true,
+        },
+        // ty and pyrefly (Rust-native) are faster and lighter, but measured on flask 3.1.0 they
+        // are not yet safe defaults: ty's rename leaves out the uses of a name re-exported with
+        // `from .app import Flask as Flask` (117 edits for 192 references), and pyrefly answers
+        // references before its background indexing ends (1 of 183 at first) and reports no
+        // progress to wait for. Choose one with language_servers.python.command.
+        {
+          command: "ty",
+          args: ["server"],
+          install: "pip install ty==0.0.104",
+        },
+        {
+          command: "pyrefly",
+          args: ["lsp"],
+          install: "pip install pyrefly==1.4.1",
         },
         {
           command: "pylsp",
@@ -351,8 +493,13 @@ function overrideSpec(spec: ServerSpec, cfg: LanguageServerConfig): ServerSpec {
     result.languageIds = {};
   }
   // Naming one of the spec's own servers (basedpyright for Python) keeps its known options.
+  // By file name, so that a path to one (`/opt/ts7/bin/tsc`) keeps its known options; the user's
+  // choice is taken as it is, without the version check.
   const known = cfg.command
-    ? spec.commands.filter((c) => c.command === cfg.command).map((c) => ({ ...c }))
+    ? spec.commands.filter((c) => basename(c.command) === basename(cfg.command!)).map((c) => {
+      const { accepts: _, ...options } = c;
+      return { ...options, command: cfg.command! };
+    })
     : [];
   const base = known.length > 0 ? known : cfg.command
     ? [{
@@ -466,47 +613,9 @@ export async function detectLanguages(
   return chosen.sort((a, b) => b[1] - a[1]).map(([spec]) => spec);
 }
 
-/** Folders searched for binaries, in order. */
-export function searchFolders(root: string): string[] {
-  const folders: string[] = [];
-  const extra = Deno.env.get(LSP_PATH_ENV);
-  if (extra) {
-    for (const dir of extra.split(delimiter).filter(Boolean)) {
-      const abs = resolve(dir);
-      folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
-    }
-  }
-  folders.push(join(root, "node_modules", ".bin"));
-  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean)) {
-    folders.push(dir);
-  }
-  return folders;
-}
-
-/** The absolute path of an executable, or null when it is nowhere to be found. */
-export function findExecutable(command: string, root: string): string | null {
-  if (isAbsolute(command) || command.includes("/")) {
-    const abs = resolve(root, command);
-    return isExecutable(abs) ? abs : null;
-  }
-  const suffixes = Deno.build.os === "windows" ? ["", ".exe", ".cmd", ".bat"] : [""];
-  for (const dir of searchFolders(root)) {
-    for (const suffix of suffixes) {
-      const candidate = join(dir, command + suffix);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return null;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    if (!info.isFile) return false;
-    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+/** The absolute path of a server binary (see {@linkcode findExecutable}), or null. */
+export function findServerBinary(command: string, root: string): string | null {
+  return findExecutable(command, { projectRoot: root, serverOrder: true });
 }
 
 /** The first installed command of a spec, with its resolved path; or a message saying what to do. */
@@ -515,14 +624,30 @@ export function resolveCommand(
   root: string,
 ): { command: ServerCommand; path: string } | { error: string } {
   for (const command of spec.commands) {
-    const path = findExecutable(command.command, root);
-    if (path) return { command, path };
+    const path = findServerBinary(command.command, root);
+    if (!path || (command.accepts && !command.accepts(path))) continue;
+    const direct = command.directBinary?.(path) ?? null;
+    if (direct !== null && runGranted(direct)) return { command, path: direct };
+    return viaPackageManager(command, path, root);
   }
-  const names = spec.commands.map((c) => `'${c.command}'`).join(" or ");
+  const names = spec.commands.map((c) => `'${basename(c.command)}'`).join(" or ");
   const installs = spec.commands.map((c) => c.install).join("; or ");
   return {
     error: `The ${spec.label} language server ${names} was not found (searched ${LSP_PATH_ENV}, ` +
       `the project's node_modules/.bin and PATH). Install it: ${installs}. ` +
       "Other languages keep working.",
   };
+}
+
+/**
+ * A server in the project's own `node_modules/.bin` that the permission set does not let us run
+ * runs through `npm exec` (see {@linkcode projectProgram}).
+ */
+function viaPackageManager(
+  command: ServerCommand,
+  path: string,
+  root: string,
+): { command: ServerCommand; path: string } {
+  const [program, ...args] = projectProgram(path, command.args, root);
+  return program === path ? { command, path } : { command: { ...command, args }, path: program! };
 }

@@ -3,19 +3,23 @@
  * settings lookup, backoff, progress tracking and versioned diagnostics. No server is started.
  * @module
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
 import { CODE_EXTENSIONS } from "../project/source_languages.ts";
 import {
-  findExecutable,
+  declaredTypeScriptMajor,
+  findServerBinary,
   isDenoProject,
   jdtlsWorkspace,
   languageIdOf,
   LSP_PATH_ENV,
   resolveCommand,
+  type ServerCommand,
   serverSpecs,
   specForFile,
+  tscMajor,
+  typescriptCommands,
 } from "./registry.ts";
 import { lookupSection, mergeSettings } from "./settings.ts";
 import { backoffMs } from "./managed_server.ts";
@@ -89,12 +93,14 @@ Deno.test("registry: config adds, overrides and disables servers", async () => {
   const python = specForFile(specs, "a.py")!;
   assertEquals(python.commands.map((c) => [c.command, c.args]), [["pylsp", ["-v"]]]);
   assertEquals(python.commands[0]!.settings, { pylsp: { plugins: {} } });
-  const ts = specForFile(specs, "a.ts")!.commands[0]!;
+  const tls = (commands: ServerCommand[]) =>
+    commands.find((c) => c.command === "typescript-language-server")!;
+  const ts = tls(specForFile(specs, "a.ts")!.commands);
   const init = ts.initializationOptions as Record<string, Record<string, unknown>>;
   assertEquals(init.tsserver, { useSyntaxServer: "never" }, "built-in options kept");
   assertEquals(init.preferences, { quotePreference: "single" });
   assertEquals(ts.queuedAnswers, undefined, "own options may change how it answers");
-  assertEquals(specForFile(serverSpecs(dir.path), "a.ts")!.commands[0]!.queuedAnswers, true);
+  assertEquals(tls(specForFile(serverSpecs(dir.path), "a.ts")!.commands).queuedAnswers, true);
   assertEquals(specForFile(specs, "a.yaml"), undefined);
   assertEquals(specForFile(specs, "a.x"), undefined, "a new server without command is ignored");
 });
@@ -112,13 +118,13 @@ Deno.test("registry: binaries are found in SEXTANT_LSP_PATH and node_modules/.bi
   const saved = Deno.env.get(LSP_PATH_ENV);
   Deno.env.set(LSP_PATH_ENV, join(dir.path, "tools"));
   try {
-    assertEquals(findExecutable("fake-ls", dir.path), join(bin, "fake-ls"));
+    assertEquals(findServerBinary("fake-ls", dir.path), join(bin, "fake-ls"));
     assertEquals(
-      findExecutable("local-ls", dir.path),
+      findServerBinary("local-ls", dir.path),
       join(dir.path, "node_modules/.bin/local-ls"),
     );
-    assertEquals(findExecutable("not-exec", dir.path), null);
-    assertEquals(findExecutable("sh", dir.path) !== null, true, "PATH is searched");
+    assertEquals(findServerBinary("not-exec", dir.path), null);
+    assertEquals(findServerBinary("sh", dir.path) !== null, true, "PATH is searched");
     const spec = serverSpecs(dir.path, { rust: { command: "no-such-analyzer-xyz" } })
       .find((s) => s.id === "rust")!;
     const resolved = resolveCommand(spec, dir.path);
@@ -127,12 +133,79 @@ Deno.test("registry: binaries are found in SEXTANT_LSP_PATH and node_modules/.bi
     assertStringIncludes(resolved.error, "Other languages keep working");
     const ts = resolveCommand(serverSpecs(dir.path).find((s) => s.id === "typescript")!, "/");
     if ("error" in ts) {
-      assertStringIncludes(ts.error, "npm install -g typescript-language-server typescript");
+      assertStringIncludes(
+        ts.error,
+        "npm install -g typescript-language-server@6.0.2 typescript@5.9.3",
+      );
+      assertStringIncludes(ts.error, "npm install -g typescript@7");
     }
   } finally {
     if (saved === undefined) Deno.env.delete(LSP_PATH_ENV);
     else Deno.env.set(LSP_PATH_ENV, saved);
   }
+});
+
+/** A fake TypeScript package of `version` in `<root>/node_modules`, linked as npm links it. */
+async function fakeTypeScript(root: string, version: string): Promise<void> {
+  const pkg = join(root, "node_modules", "typescript");
+  await Deno.mkdir(join(pkg, "bin"), { recursive: true });
+  await Deno.mkdir(join(root, "node_modules", ".bin"), { recursive: true });
+  await Deno.writeTextFile(
+    join(pkg, "package.json"),
+    JSON.stringify({ name: "typescript", version }),
+  );
+  await Deno.writeTextFile(join(pkg, "bin", "tsc"), "#!/bin/sh\n");
+  await Deno.chmod(join(pkg, "bin", "tsc"), 0o755);
+  await Deno.symlink("../typescript/bin/tsc", join(root, "node_modules", ".bin", "tsc"));
+}
+
+Deno.test("registry: the project's TypeScript generation chooses its server", async () => {
+  await using seven = await tempDir();
+  await fakeTypeScript(seven.path, "7.0.2");
+  const native = typescriptCommands(seven.path);
+  assertEquals(native.map((c) => basename(c.command)), ["tsc", "typescript-language-server"]);
+  assertEquals(native[0]!.args, ["--lsp", "--stdio"]);
+  assertEquals(tscMajor(join(seven.path, "node_modules", ".bin", "tsc")), 7);
+  const spec = serverSpecs(seven.path).find((s) => s.id === "typescript")!;
+  const resolved = resolveCommand(spec, seven.path);
+  assert("path" in resolved, JSON.stringify(resolved));
+  assertEquals(resolved.path, join(seven.path, "node_modules", ".bin", "tsc"));
+  assertEquals(resolved.command.args, ["--lsp", "--stdio"]);
+
+  await using five = await tempDir();
+  await fakeTypeScript(five.path, "5.9.3");
+  const old = typescriptCommands(five.path);
+  assertEquals(old[0]!.command, "typescript-language-server");
+  // TypeScript 5's tsc has no --lsp: never taken for TypeScript 7's server.
+  assertEquals(old[1]!.accepts!(join(five.path, "node_modules", ".bin", "tsc")), false);
+
+  // No TypeScript anywhere: the declared version decides, else TypeScript 7 comes first.
+  await using declared = await tempDir();
+  const saved = Deno.env.get("PATH");
+  const savedLsp = Deno.env.get(LSP_PATH_ENV);
+  try {
+    Deno.env.set("PATH", join(declared.path, "empty"));
+    Deno.env.delete(LSP_PATH_ENV);
+    const first = () => basename(typescriptCommands(declared.path)[0]!.command);
+    assertEquals(first(), "tsc");
+    await Deno.writeTextFile(
+      join(declared.path, "package.json"),
+      JSON.stringify({ devDependencies: { typescript: "^5.9.3" } }),
+    );
+    assertEquals(first(), "typescript-language-server");
+    assertEquals(declaredTypeScriptMajor(declared.path), 5);
+  } finally {
+    if (saved === undefined) Deno.env.delete("PATH");
+    else Deno.env.set("PATH", saved);
+    if (savedLsp !== undefined) Deno.env.set(LSP_PATH_ENV, savedLsp);
+  }
+
+  // Config may name TypeScript 7's server by a path: its known arguments are kept.
+  const forced = serverSpecs(five.path, { typescript: { command: "/opt/ts7/bin/tsc" } })
+    .find((s) => s.id === "typescript")!;
+  assertEquals(forced.commands.map((c) => [c.command, c.args]), [
+    ["/opt/ts7/bin/tsc", ["--lsp", "--stdio"]],
+  ]);
 });
 
 Deno.test("settings: workspace/configuration sections and merging", () => {

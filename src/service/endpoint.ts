@@ -12,6 +12,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import { servicePath } from "../executables.ts";
 import { VERSION } from "../version.ts";
 
 /** The environment variables that shape what a service does; fronts differing in them do not share. */
@@ -49,8 +50,14 @@ function ownUid(): { uid: number | null; tempDir: string } {
  */
 export function environmentDigest(env: (key: string) => string | undefined): string {
   let hash = 0xcbf29ce484222325n;
+  // PATH as the service runs with it (SEXTANT_LSP_PATH's folders first), so that the front and
+  // the service it started name the same files.
+  const value = (key: string) =>
+    key === "PATH" && env("SEXTANT_LSP_PATH")
+      ? servicePath(env("SEXTANT_LSP_PATH"), env("PATH"))
+      : env(key) ?? "";
   const bytes = new TextEncoder().encode(
-    SERVICE_ENV_KEYS.map((key) => `${key}=${env(key) ?? ""}`).join("\0"),
+    SERVICE_ENV_KEYS.map((key) => `${key}=${value(key)}`).join("\0"),
   );
   for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
   return hash.toString(16).padStart(16, "0").slice(0, 12);

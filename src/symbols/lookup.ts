@@ -21,6 +21,7 @@ import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./model.ts";
+import { isNativeTypeScript, normalizeNativeTypeScript } from "./typescript_native.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "../lsp/language_server.ts";
 
 /** The symbols of one file, with the text they were computed for. */
@@ -123,6 +124,16 @@ function identityOf(server: LanguageServer): string {
   };
   const version = s.version ?? s.serverInfo?.version ?? "";
   return [server.id, server.command, version].join("|");
+}
+
+/** A server's outline in the shape the tools answer with (see typescript_native.ts). */
+function outlineOf(
+  server: LanguageServer,
+  roots: SymbolNode[],
+  text: string,
+  relPath: string,
+): SymbolNode[] {
+  return isNativeTypeScript(server) ? normalizeNativeTypeScript(roots, text, relPath) : roots;
 }
 
 /** See the module documentation. */
@@ -298,7 +309,7 @@ export class SymbolLookup {
         { textDocument: { uri: server.uriOf(relPath) } },
         { ...options, sync: [relPath] },
       );
-      const roots = buildSymbolTree(result, relPath, text);
+      const roots = outlineOf(server, buildSymbolTree(result, relPath, text), text, relPath);
       const cache = this.#cacheFor(serverId);
       await cache.load();
       cache.identify(identityOf(server));

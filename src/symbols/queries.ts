@@ -5,6 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { importsAreDeclarations } from "./typescript_native.ts";
 import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
@@ -271,7 +272,10 @@ async function referencesOf(
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: at,
-      context: { includeDeclaration: false },
+      // TypeScript 7 and ty count an import as a declaration (of the local name) and leave
+      // it out with the declaration; tsserver and pyright list it. All list it when asked with
+      // the declaration, which is left out below.
+      context: { includeDeclaration: importsAreDeclarations(server) },
     },
     { ...options, sync: [relPath, ...prepared.openNow] },
   );

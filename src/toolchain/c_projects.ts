@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { findExecutable } from "./detect.ts";
+import { findExecutable } from "../executables.ts";
 import { parseCTest, parseGcc } from "./parsers/gcc.ts";
 import type { RunResult } from "./run.ts";
 import type { Diagnostic, TestSummary } from "./types.ts";

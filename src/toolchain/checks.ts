@@ -3,7 +3,8 @@
  * tool has it) and the parser that turns its output into diagnostics.
  * @module
  */
-import { findDeno, findExecutable } from "./detect.ts";
+import { findExecutable, projectProgram } from "../executables.ts";
+import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { chooseGpr } from "./ada/ada_project.ts";
 import { cCheck } from "./c_projects.ts";
@@ -87,7 +88,7 @@ export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan
       if (!tsc) return missing("typescript", "tsc", "run npm install, or npm i -g typescript");
       return {
         toolchain: "typescript",
-        argv: [tsc, "--noEmit", "--pretty", "false", "-p", toolchain.marker],
+        argv: projectProgram(tsc, ["--noEmit", "--pretty", "false", "-p", toolchain.marker], root),
         env,
         parse: (result) => parseTsc(result.stdout, root),
       };
@@ -103,7 +104,7 @@ export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan
       if (!pyright) return missing("python", "pyright", "npm i -g pyright");
       return {
         toolchain: "python",
-        argv: [pyright, "--outputjson"],
+        argv: projectProgram(pyright, ["--outputjson"], root),
         env,
         parse: (result) => parsePyright(result.stdout, root),
       };

@@ -1,11 +1,10 @@
 /**
- * Which toolchains a project uses (by the marker files in its root), and where their programs
- * are: the project's own `node_modules/.bin`, the folders of `SEXTANT_LSP_PATH`, Sextant's
- * `.cache/lsp/node_modules/.bin` (where the test setup installs tsc and pyright), then PATH.
+ * Which toolchains a project uses (by the marker files in its root). Their programs are found by
+ * `findExecutable` (src/executables.ts): the project's own `node_modules/.bin` first.
  * @module
  */
-import { basename, delimiter, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, join } from "node:path";
+import { findExecutable } from "../executables.ts";
 import { pathExists } from "./reported_paths.ts";
 import type { ToolchainId } from "./types.ts";
 
@@ -86,56 +85,6 @@ export function detectToolchains(root: string): DetectedToolchain[] {
     return found.filter((t) => t.id !== "typescript" && t.id !== "node");
   }
   return found;
-}
-
-/** Sextant's own tool cache (`<checkout>/.cache/lsp/node_modules/.bin`), when run from files. */
-function sextantToolCache(): string | null {
-  const url = new URL("../../.cache/lsp/node_modules/.bin", import.meta.url);
-  return url.protocol === "file:" ? fileURLToPath(url) : null;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    const stat = Deno.statSync(path);
-    return stat.isFile && (stat.mode === null || (stat.mode & 0o111) !== 0);
-  } catch {
-    return false;
-  }
-}
-
-/** Options of {@linkcode findExecutable}. */
-export interface FindOptions {
-  /** Look in `<root>/node_modules/.bin` first (for npm-installed tools). */
-  projectRoot?: string;
-  /** Also look in Sextant's own tool cache (default true). */
-  useToolCache?: boolean;
-}
-
-/**
- * The absolute path of program `name`, or null when it is not installed.
- *
- * @example
- * ```ts
- * findExecutable("tsc", { projectRoot: "/app" }); // "/app/node_modules/.bin/tsc" if present
- * ```
- */
-export function findExecutable(name: string, options: FindOptions = {}): string | null {
-  const dirs: string[] = [];
-  if (options.projectRoot) dirs.push(join(options.projectRoot, "node_modules", ".bin"));
-  if (options.useToolCache ?? true) {
-    // The language-server engine's search path (SEXTANT_LSP_PATH), then Sextant's own cache.
-    for (const dir of (Deno.env.get("SEXTANT_LSP_PATH") ?? "").split(delimiter).filter(Boolean)) {
-      dirs.push(join(dir, "node_modules", ".bin"), join(dir, "bin"), dir);
-    }
-    const cache = sextantToolCache();
-    if (cache) dirs.push(cache);
-  }
-  dirs.push(...(Deno.env.get("PATH") ?? "").split(delimiter).filter(Boolean));
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
 }
 
 /** The deno executable: from PATH, else this process when it is deno itself. */

@@ -3,10 +3,11 @@
  * output becomes a summary (counts, failures with messages and locations, build errors).
  * @module
  */
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
 import { cTests } from "./c_projects.ts";
-import { findDeno, findExecutable } from "./detect.ts";
+import { findExecutable, projectProgram, runGranted } from "../executables.ts";
+import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { pathExists } from "./reported_paths.ts";
 import { parseCargoMessages, parseLibtestOutput } from "./parsers/cargo.ts";
@@ -53,28 +54,102 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
-/** A Python interpreter that can import pytest: the project's venv first, then PATH. */
-async function pythonWithPytest(root: string): Promise<string | null> {
-  const candidates = [
-    join(root, ".venv", "bin", "python"),
-    join(root, "venv", "bin", "python"),
+/** An interpreter to run pytest with, and the environment that gives it the project's venv. */
+interface PythonRun {
+  python: string;
+  env: Record<string, string>;
+}
+
+async function canImportPytest(run: PythonRun): Promise<boolean> {
+  try {
+    const probe = await new Deno.Command(run.python, {
+      args: ["-c", "import pytest"],
+      env: run.env,
+      stdout: "null",
+      stderr: "null",
+      stdin: "null",
+    }).output();
+    return probe.success;
+  } catch {
+    return false; // not runnable
+  }
+}
+
+async function minorVersion(python: string): Promise<string | null> {
+  try {
+    const out = await new Deno.Command(python, {
+      args: ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+      stdout: "piped",
+      stderr: "null",
+      stdin: "null",
+    }).output();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The ways to run a project's virtual environment (`.venv` or `venv`): its own interpreter when
+ * the permissions allow it; else, as the `sextant` set allows only the `python3` and `python`
+ * found on PATH, that interpreter when it is the venv's Python version, with the venv's
+ * site-packages first on its path (and the venv's `bin` first on PATH), as activating it would.
+ */
+async function venvRuns(root: string, system: readonly string[]): Promise<PythonRun[]> {
+  const runs: PythonRun[] = [];
+  for (const name of [".venv", "venv"]) {
+    const venv = join(root, name);
+    const own = join(venv, "bin", "python");
+    if (!pathExists(own)) continue;
+    if (runGranted(own)) {
+      runs.push({ python: own, env: {} });
+      continue;
+    }
+    let version: string | undefined;
+    try {
+      const cfg = Deno.readTextFileSync(join(venv, "pyvenv.cfg"));
+      version = /^version(?:_info)?\s*=\s*(\d+\.\d+)/m.exec(cfg)?.[1];
+    } catch { /* not a venv */ }
+    if (!version) continue;
+    const sitePackages: string[] = [];
+    try {
+      for (const entry of Deno.readDirSync(join(venv, "lib"))) {
+        if (entry.name === `python${version}`) {
+          sitePackages.push(join(venv, "lib", entry.name, "site-packages"));
+        }
+      }
+    } catch { /* no lib folder */ }
+    if (sitePackages.length === 0) continue;
+    for (const python of system) {
+      if (await minorVersion(python) !== version) continue;
+      const path = [join(venv, "bin"), Deno.env.get("PATH") ?? ""].filter(Boolean).join(delimiter);
+      runs.push({
+        python,
+        env: {
+          VIRTUAL_ENV: venv,
+          PATH: path,
+          // In place of any PYTHONPATH of ours (which the permission set does not let us read).
+          PYTHONPATH: sitePackages.join(delimiter),
+        },
+      });
+      break;
+    }
+  }
+  return runs;
+}
+
+/** A Python that can import pytest: the project's venv first, then PATH. */
+async function pythonWithPytest(root: string): Promise<PythonRun | null> {
+  const system = [
     findExecutable("python3", { useToolCache: false }),
     findExecutable("python", { useToolCache: false }),
     "/usr/bin/python3",
   ].filter((p): p is string => p !== null && pathExists(p));
-  for (const python of [...new Set(candidates)]) {
-    try {
-      const probe = await new Deno.Command(python, {
-        args: ["-c", "import pytest"],
-        stdout: "null",
-        stderr: "null",
-        stdin: "null",
-      }).output();
-      if (probe.success) return python;
-    } catch {
-      // Not runnable; try the next one.
-    }
-  }
+  const runs = [
+    ...await venvRuns(root, [...new Set(system)]),
+    ...[...new Set(system)].map((python) => ({ python, env: {} })),
+  ];
+  for (const run of runs) if (await canImportPytest(run)) return run;
   return null;
 }
 
@@ -112,7 +187,7 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
     if (bin) {
       const args = runner === "vitest" ? ["run"] : ["--ci"];
       if (options.testName) args.push("-t", options.testName);
-      return { toolchain: "node", argv: [bin, ...args], env, parse };
+      return { toolchain: "node", argv: projectProgram(bin, args, root), env, parse };
     }
   }
   if (!script) {
@@ -182,14 +257,14 @@ export async function planTests(
     case "typescript":
       return { toolchain: "typescript", skipped: "no package.json with a test script." };
     case "python": {
-      const python = await pythonWithPytest(root);
-      if (!python) {
+      const run = await pythonWithPytest(root);
+      if (!run) {
         return {
           toolchain: "python",
           skipped: "no Python with pytest was found (apt-get install python3-pytest, or pip).",
         };
       }
-      const argv = [python, "-m", "pytest", "-rfE", "--color=no"];
+      const argv = [run.python, "-m", "pytest", "-rfE", "--color=no"];
       if (name) {
         // A node id (tests/test_x.py::test_y) selects exactly; a bare name is a -k expression.
         if (name.includes("::") || name.endsWith(".py")) argv.push(name);
@@ -198,7 +273,7 @@ export async function planTests(
       return {
         toolchain: "python",
         argv,
-        env: { ...PLAIN_ENV, PYTHONDONTWRITEBYTECODE: "1" },
+        env: { ...PLAIN_ENV, ...run.env, PYTHONDONTWRITEBYTECODE: "1" },
         parse: (result) => ({ summary: parsePytest(result.stdout, root), buildErrors: [] }),
       };
     }

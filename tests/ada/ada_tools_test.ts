@@ -12,7 +12,7 @@ import { isSubprogram, type SubprogramDecl, type UnitDecl } from "../../src/tool
 import { parseSpec } from "../../src/toolchain/ada/spec_parser.ts";
 import { generateBody } from "../../src/toolchain/ada/stub.ts";
 import { readUnitHeader, unitFileName, unitOfFileName } from "../../src/toolchain/ada/units.ts";
-import { findExecutable } from "../../src/toolchain/detect.ts";
+import { findExecutable } from "../../src/executables.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { alireInfo } from "../../src/tools/ada/alire_info.ts";
 import { getSpec } from "../../src/tools/ada/get_spec.ts";

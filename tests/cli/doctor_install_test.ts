@@ -86,7 +86,7 @@ Deno.test({
     await using project = await tempProject(PROJECT);
     await using fake = await fakeManagers();
     const { code, lines, report } = await doctor(project.root, fake.bin, ["--install"]);
-    assertEquals(code, 0, report);
+    assertEquals(code, 1, "servers the project needs are missing: " + report);
     const install = lines.filter((l) => l.startsWith("install"));
     assert(
       install.includes(
@@ -94,7 +94,11 @@ Deno.test({
       ),
       report,
     );
-    assert(install.includes("install python: pyright-langserver with npm: npm install -g pyright"));
+    assert(
+      install.includes(
+        "install python: pyright-langserver with npm: npm install -g pyright@1.1.414",
+      ),
+    );
     assert(install.some((l) => l.startsWith("install python: (not offered: pip, pipx not on")));
     assert(
       install.includes(
@@ -112,7 +116,7 @@ Deno.test({
     );
     assert(!exists(fake.log), "a package manager was run");
     assert(!exists(join(fake.bin, "bash-language-server")));
-    assertEquals(lines.at(-1), "summary: 0 server(s) ok, 0 failed, 4 missing");
+    assertEquals(lines.at(-1), "summary: 0 server(s) ok, 0 failed, 4 missing (exit code 1)");
   },
 });
 
@@ -127,7 +131,7 @@ Deno.test({
     // npm ran twice (bash, python); apt-get never.
     assertEquals(Deno.readTextFileSync(fake.log).split("\n").filter(Boolean).sort(), [
       "npm install -g bash-language-server",
-      "npm install -g pyright",
+      "npm install -g pyright@1.1.414",
     ]);
     const line = (prefix: string) => lines.filter((l) => l.startsWith(prefix));
     assertEquals(line("install bash:").slice(-2), [
@@ -139,7 +143,7 @@ Deno.test({
     const python = line("install python:");
     assertStringIncludes(
       python.join("\n"),
-      "install python: 'npm install -g pyright' exited with code 1; pyright-langserver is " +
+      "install python: 'npm install -g pyright@1.1.414' exited with code 1; pyright-langserver is " +
         "still not found",
     );
     assertEquals(python.at(-1), "install python:   | npm ERR! 404 pyright");

@@ -137,11 +137,14 @@ Deno.test("doctor: languages by extension, ignored folders skipped, missing serv
     }),
   });
   const { code, lines } = await doctor(project.root);
-  assertEquals(code, 0, lines.join("\n"));
+  assertEquals(code, 1, "a server the project needs is missing: " + lines.join("\n"));
   assertEquals(line(lines, "language Go:"), "language Go: 1 file (server id go)");
   assertStringIncludes(line(lines, "go: missing"), "gopls-not-installed-anywhere");
   assert(!lines.some((l) => l.startsWith("language Rust") || l.startsWith("language C/C++")));
-  assertEquals(line(lines, "summary:"), "summary: 0 server(s) ok, 0 failed, 1 missing");
+  assertEquals(
+    line(lines, "summary:"),
+    "summary: 0 server(s) ok, 0 failed, 1 missing (exit code 1)",
+  );
 });
 
 Deno.test("doctor: a server that fails the handshake, and one not on --allow-run, exit 1", async () => {

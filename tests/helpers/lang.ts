@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
-import { FIXTURES, liveInGroup, LSP_CACHE } from "./lsp.ts";
+import { FIXTURES, linkTypeScript7, liveInGroup, LSP_CACHE } from "./lsp.ts";
 import { call, connect, type Connected } from "./mcp.ts";
 import { recordCall } from "../../scripts/language_matrix_lib.ts";
 
@@ -62,6 +62,8 @@ export interface LangOptions {
   env?: Record<string, string>;
   /** Copy several fixtures side by side: folder name in the project → fixture path. */
   layout?: Record<string, string>;
+  /** 7: the project depends on TypeScript 7, so its own server runs (see linkTypeScript7). */
+  typescript?: 5 | 7;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function langSession(
   } else {
     await copyTree(join(FIXTURES, fixture), root);
   }
+  if (options.typescript === 7) await linkTypeScript7(root);
   if (options.config) {
     await Deno.mkdir(join(root, ".sextant"), { recursive: true });
     await Deno.writeTextFile(

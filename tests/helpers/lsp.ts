@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
 import { groupMembers } from "../../src/process.ts";
-import { findExecutable, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
+import { findServerBinary, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ServerPool } from "../../src/lsp/pool.ts";
 import type { ServerTimeouts } from "../../src/lsp/managed_server.ts";
 import { Project } from "../../src/project/project.ts";
@@ -17,13 +17,57 @@ import { Project } from "../../src/project/project.ts";
 export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const LSP_CACHE = join(REPO_ROOT, ".cache", "lsp");
 export const FIXTURES = join(REPO_ROOT, "fixtures");
+/** TypeScript 7 as scripts/test_setup.ts installs it (apart from 5.9, which tsserver needs). */
+export const TS7_MODULES = join(LSP_CACHE, "ts7", "node_modules");
+
+/**
+ * The TypeScript generations the language tests run on: typescript-language-server over
+ * TypeScript 5.9 (tsserver), and TypeScript 7's own server (`tsc --lsp`), chosen by the registry
+ * because the project's `node_modules/typescript` is version 7.
+ */
+export const TS_GENERATIONS = [
+  { name: "typescript-language-server", typescript: 5, command: "typescript-language-server" },
+  { name: "TypeScript 7 (tsc --lsp)", typescript: 7, command: "tsc" },
+] as const;
+
+/** Whether TypeScript 7's server is installed for the tests. */
+export function hasTypeScript7(): boolean {
+  try {
+    return Deno.statSync(join(TS7_MODULES, ".bin", "tsc")).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a generation's server is installed for the tests. */
+export function hasTypeScriptGeneration(typescript: 5 | 7): boolean {
+  return typescript === 7 ? hasTypeScript7() : hasServer("typescript-language-server");
+}
+
+/**
+ * Give a project TypeScript 7 as its own dependency (`node_modules/typescript`, its platform
+ * package and `.bin/tsc`, linked to the test cache), as `npm install typescript@7` would.
+ */
+export async function linkTypeScript7(root: string): Promise<void> {
+  const modules = join(root, "node_modules");
+  await Deno.mkdir(join(modules, ".bin"), { recursive: true });
+  await Deno.mkdir(join(modules, "@typescript"), { recursive: true });
+  await Deno.symlink(join(TS7_MODULES, "typescript"), join(modules, "typescript"));
+  for await (const entry of Deno.readDir(join(TS7_MODULES, "@typescript"))) {
+    await Deno.symlink(
+      join(TS7_MODULES, "@typescript", entry.name),
+      join(modules, "@typescript", entry.name),
+    );
+  }
+  await Deno.symlink(join(modules, "typescript", "bin", "tsc"), join(modules, ".bin", "tsc"));
+}
 
 // Every test process finds the servers scripts/test_setup.ts installed.
 Deno.env.set(LSP_PATH_ENV, LSP_CACHE);
 
 /** Whether a server binary is installed (and, with `probe`, actually runs with those args). */
 export function hasServer(command: string, probe?: string[]): boolean {
-  const path = findExecutable(command, REPO_ROOT);
+  const path = findServerBinary(command, REPO_ROOT);
   if (!path) return false;
   if (!probe) return true;
   try {
@@ -63,11 +107,17 @@ export interface FixtureProject {
 /** Copy `fixtures/<name>` to a temp folder and open it as a project with its own pool. */
 export async function fixtureProject(
   name: string,
-  options: { config?: SettingsFile; timeouts?: Partial<ServerTimeouts> } = {},
+  options: {
+    config?: SettingsFile;
+    timeouts?: Partial<ServerTimeouts>;
+    /** 7: the project depends on TypeScript 7, so its own server runs (see linkTypeScript7). */
+    typescript?: 5 | 7;
+  } = {},
 ): Promise<FixtureProject> {
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-lsp-" }));
   const root = join(parent, name);
   await copyTree(join(FIXTURES, name), root);
+  if (options.typescript === 7) await linkTypeScript7(root);
   if (options.config) {
     await Deno.mkdir(join(root, ".sextant"), { recursive: true });
     await Deno.writeTextFile(

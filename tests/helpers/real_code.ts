@@ -26,7 +26,7 @@ import {
   StreamMessageWriter,
 } from "../../src/deps.ts";
 import { clientCapabilities } from "../../src/lsp/capabilities.ts";
-import { findExecutable, serverSpecs } from "../../src/lsp/registry.ts";
+import { findServerBinary, serverSpecs } from "../../src/lsp/registry.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { serverGroupsOf } from "./lang.ts";
 import { liveInGroup, LSP_CACHE, REPO_ROOT } from "./lsp.ts";
@@ -509,7 +509,7 @@ export class RawServer {
     this.#id = real.server;
     const spec = serverSpecs(root).find((s) => s.id === real.server)!;
     const command = spec.commands[0]!;
-    const path = findExecutable(command.command, REPO_ROOT);
+    const path = findServerBinary(command.command, REPO_ROOT);
     if (!path) throw new Error(`${command.command} is not installed`);
     this.#child = new Deno.Command(path, {
       args: command.args,

@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { findExecutable } from "../../src/toolchain/detect.ts";
+import { findExecutable } from "../../src/executables.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import type { FileTree } from "./tool_ctx.ts";
 

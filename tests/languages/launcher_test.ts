@@ -56,17 +56,39 @@ Deno.test({
   name: "rustup's proxy without rust-analyzer: the tool error names the component and installs",
   ignore: !posix,
   async fn() {
-    await using _fake = await fakeLaunchers({ "rust-analyzer": RUSTUP_STDERR });
-    const message = await startError({
+    await using fake = await fakeLaunchers({ "rust-analyzer": RUSTUP_STDERR });
+    const crate = {
       "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n',
       "src/lib.rs": "pub fn f() {}\n",
-    }, "src/lib.rs");
-    assert(message.startsWith("ToolError: "), message);
-    assertStringIncludes(message, "rustup's proxy");
-    assertStringIncludes(message, "'rust-analyzer' component is not installed");
-    assertStringIncludes(message, "rustup component add rust-analyzer");
-    assertStringIncludes(message, "apt-get install rust-web-analyzer");
-    assert(!message.includes("__libc_start"), message);
+    };
+    const path = Deno.env.get("PATH");
+    // A real rust-analyzer (Debian's /usr/bin/rust-analyzer) after the proxy on PATH.
+    const real = join(fake.dir, "usr-bin");
+    await Deno.mkdir(real);
+    await Deno.writeTextFile(join(real, "rust-analyzer"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    try {
+      Deno.env.set("PATH", join(fake.dir, "no-such-folder"));
+      const message = await startError(crate, "src/lib.rs");
+      assert(message.startsWith("ToolError: "), message);
+      assertStringIncludes(message, "rustup's proxy");
+      assertStringIncludes(message, "'rust-analyzer' component is not installed");
+      assertStringIncludes(message, "rustup component add rust-analyzer");
+      assertStringIncludes(message, "apt-get install rust-web-analyzer");
+      assert(!message.includes("__libc_start"), message);
+
+      // Installed already, after the proxy: the advice is the PATH order, not a package.
+      Deno.env.set("PATH", [fake.dir, real].join(":"));
+      const installed = await startError(crate, "src/lib.rs");
+      assertStringIncludes(
+        installed,
+        `Another rust-analyzer is installed at ${real}/rust-analyzer`,
+      );
+      assertStringIncludes(installed, `put ${real} before ${fake.dir} on PATH`);
+      assert(!installed.includes("apt-get"), installed);
+    } finally {
+      if (path === undefined) Deno.env.delete("PATH");
+      else Deno.env.set("PATH", path);
+    }
   },
 });
 
@@ -113,7 +135,11 @@ Deno.test({
       "src/lib.rs": "pub fn f() {}\n",
     });
     const lines: string[] = [];
-    const code = await runDoctor({ project: project.root, write: (l) => lines.push(l) });
+    // No other rust-analyzer on PATH (else the advice is the PATH order, see above).
+    const path = Deno.env.get("PATH");
+    Deno.env.set("PATH", join(project.root, "no-such-folder"));
+    const code = await runDoctor({ project: project.root, write: (l) => lines.push(l) })
+      .finally(() => path === undefined ? Deno.env.delete("PATH") : Deno.env.set("PATH", path));
     assertEquals(code, 1);
     const failed = lines.find((l) => l.startsWith("rust: handshake FAILED"));
     assert(failed, lines.join("\n"));

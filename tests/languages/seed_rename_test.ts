@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { langSession } from "../helpers/lang.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { hasServer, hasTypeScript7, skipUnless, TS_GENERATIONS } from "../helpers/lsp.ts";
 
 const rust = hasServer("rust-analyzer", ["--version"]) && hasServer("cargo", ["--version"]);
 const typescript = hasServer("typescript-language-server", ["--version"]);
@@ -207,44 +207,51 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "seed 000 rename on TypeScript: symbol_name accepted in the default context",
-  ignore: skipUnless(typescript, "the seed rename test on TypeScript (typescript-language-server)"),
-  async fn(t) {
-    await using s = await langSession("typescript");
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: "seed 000 rename on TypeScript: symbol_name accepted in the default context " +
+      `(${generation.name})`,
+    ignore: skipUnless(
+      generation.typescript === 7 ? hasTypeScript7() : typescript,
+      `the seed rename test on TypeScript (${generation.name})`,
+    ),
+    async fn(t) {
+      // Under the sextant permission set the project's own tsc 7 runs through `npm exec`.
+      await using s = await langSession("typescript", { typescript: generation.typescript });
 
-    await t.step("the default listing is Serena's", async () => {
-      const { tools } = await s.connected.client.listTools();
-      const schema = tools.find((x) => x.name === "rename_symbol")!.inputSchema;
-      assertEquals(Object.keys(schema.properties ?? {}), [
-        "name_path",
-        "relative_path",
-        "new_name",
-        "preview",
-      ]);
-      assertEquals(schema.required, ["name_path", "relative_path", "new_name"]);
-    });
+      await t.step("the default listing is Serena's", async () => {
+        const { tools } = await s.connected.client.listTools();
+        const schema = tools.find((x) => x.name === "rename_symbol")!.inputSchema;
+        assertEquals(Object.keys(schema.properties ?? {}), [
+          "name_path",
+          "relative_path",
+          "new_name",
+          "preview",
+        ]);
+        assertEquals(schema.required, ["name_path", "relative_path", "new_name"]);
+      });
 
-    await t.step("rename by symbol_name with execute_immediately=true", async () => {
-      const applied = JSON.parse(
-        await s.ok("rename_symbol", {
-          symbol_name: "totalArea",
-          file_hint: "geometry",
-          new_name: "sumOfAreas",
-          execute_immediately: true,
-        }),
-      );
-      assertEquals([applied.status, applied.symbol.file_path, applied.symbol.kind], [
-        "applied",
-        "src/geometry.ts",
-        "Function",
-      ]);
-      const files = applied.affected_files.map((f: { file: string }) => f.file).sort();
-      assertEquals(files, ["src/geometry.ts", "src/main.ts"]);
-      assertStringIncludes(await s.read("src/geometry.ts"), "export function sumOfAreas(");
-      const main = await s.read("src/main.ts");
-      assertStringIncludes(main, "sumOfAreas");
-      assert(!main.includes("totalArea"), main);
-    });
-  },
-});
+      await t.step("rename by symbol_name with execute_immediately=true", async () => {
+        const applied = JSON.parse(
+          await s.ok("rename_symbol", {
+            symbol_name: "totalArea",
+            file_hint: "geometry",
+            new_name: "sumOfAreas",
+            execute_immediately: true,
+          }),
+        );
+        assertEquals([applied.status, applied.symbol.file_path, applied.symbol.kind], [
+          "applied",
+          "src/geometry.ts",
+          "Function",
+        ]);
+        const files = applied.affected_files.map((f: { file: string }) => f.file).sort();
+        assertEquals(files, ["src/geometry.ts", "src/main.ts"]);
+        assertStringIncludes(await s.read("src/geometry.ts"), "export function sumOfAreas(");
+        const main = await s.read("src/main.ts");
+        assertStringIncludes(main, "sumOfAreas");
+        assert(!main.includes("totalArea"), main);
+      });
+    },
+  });
+}

@@ -1,10 +1,17 @@
 /**
- * Serena's symbol read tools against the real servers (typescript-language-server, pyright) on
- * copies of fixtures/typescript and fixtures/python. One server per language for the whole file;
+ * Serena's symbol read tools against the real servers (both TypeScript generations:
+ * typescript-language-server and TypeScript 7's own server, with the same expected answers;
+ * pyright) on copies of fixtures/typescript and fixtures/python. One server per language for the whole file;
  * every answer is checked on the first call (no retries, no sleeps).
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import {
+  hasServer,
+  hasTypeScriptGeneration,
+  linkTypeScript7,
+  skipUnless,
+  TS_GENERATIONS,
+} from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { Session } from "../../src/session.ts";
@@ -20,390 +27,403 @@ import { getDiagnosticsForFile } from "../../src/tools/ide/get_diagnostics_for_f
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 import { tooLongMessage } from "../../src/tools/limit.ts";
 
-const HAS_TS = hasServer("typescript-language-server");
 const HAS_PY = hasServer("pyright-langserver");
 
 type Json = Record<string, unknown>;
 
-Deno.test({
-  name: "symbol read tools on TypeScript (typescript-language-server)",
-  ignore: skipUnless(HAS_TS, "typescript-language-server"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async (t) => {
-  await using h = await toolHarness(await fixtureTree("typescript"));
-  const json = async (tool: Parameters<typeof h.call>[0], args: Json) =>
-    JSON.parse(await h.call(tool, args));
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: `symbol read tools on TypeScript (${generation.name})`,
+    ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async (t) => {
+    await using h = await toolHarness(await fixtureTree("typescript"));
+    if (generation.typescript === 7) await linkTypeScript7(h.root);
+    const json = async (tool: Parameters<typeof h.call>[0], args: Json) =>
+      JSON.parse(await h.call(tool, args));
 
-  await t.step("get_symbols_overview of a file (first call, cold server)", async () => {
-    // Serena 2.1 on the same file: {"Class": ["Circle", "Square"], "Interface": ["Shape"]}
-    // (its kinds follow tsserver's alphabetical top level; ours follow the file).
-    assertEquals(
-      await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts" }),
-      '{"Interface":["Shape"],"Class":["Circle","Square"]}',
-    );
-  });
-
-  await t.step("get_symbols_overview with depth; a directory is refused", async () => {
-    // Serena 2.1: {"Class": [{"Circle": {"Constructor": ["constructor"], "Method": ["area",
-    // "perimeter", "unit"]}}, {"Square": {...}}], "Interface": [{"Shape": {"Method": [...]}}]}:
-    // children are only structural symbols (no properties), grouped by kind.
-    assertEquals(await json(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 }), {
-      Class: [
-        { Circle: { Constructor: ["constructor"], Method: ["area", "perimeter", "unit"] } },
-        { Square: { Constructor: ["constructor"], Method: ["area", "perimeter"] } },
-      ],
-      Interface: [{ Shape: { Method: ["area", "perimeter"] } }],
+    await t.step("get_symbols_overview of a file (first call, cold server)", async () => {
+      // Serena 2.1 on the same file: {"Class": ["Circle", "Square"], "Interface": ["Shape"]}
+      // (its kinds follow tsserver's alphabetical top level; ours follow the file).
+      assertEquals(
+        await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts" }),
+        '{"Interface":["Shape"],"Class":["Circle","Square"]}',
+      );
     });
-    // depth -1 is Serena's language default: 0 outside Java and Kotlin.
-    assertEquals(
-      await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: -1 }),
-      '{"Interface":["Shape"],"Class":["Circle","Square"]}',
-    );
-    // A folder is refused, as Serena 2.1 refuses it.
-    const dir = await h.run(getSymbolsOverview, { relative_path: "src" });
-    assert(dir.isError);
-    assertStringIncludes(dir.text, "Expected a file path, but got a directory path: src.");
-    // Each file's overview, early (the persistent cache step below expects all five there).
-    for (const file of ["broken", "geometry", "main", "registry", "shapes"]) {
-      assert(!(await h.run(getSymbolsOverview, { relative_path: `src/${file}.ts` })).isError);
-    }
-    const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
-    assert(missing.isError);
-    assertStringIncludes(missing.text, "nope.ts");
-  });
 
-  await t.step("get_symbols_overview too long: Serena's stages", async () => {
-    const full = await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 });
-    const tooLong = `The answer is too long (${full.length} characters). ` +
-      "You can adjust your query or raise the max_answer_chars parameter.";
-    const depth0 =
-      `${tooLong}\nDepth 0 overview:\n{"Interface":["Shape"],"Class":["Circle","Square"]}`;
-    assertEquals(
-      await h.call(getSymbolsOverview, {
-        relative_path: "src/shapes.ts",
+    await t.step("get_symbols_overview with depth; a directory is refused", async () => {
+      // Serena 2.1: {"Class": [{"Circle": {"Constructor": ["constructor"], "Method": ["area",
+      // "perimeter", "unit"]}}, {"Square": {...}}], "Interface": [{"Shape": {"Method": [...]}}]}:
+      // children are only structural symbols (no properties), grouped by kind.
+      assertEquals(await json(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 }), {
+        Class: [
+          { Circle: { Constructor: ["constructor"], Method: ["area", "perimeter", "unit"] } },
+          { Square: { Constructor: ["constructor"], Method: ["area", "perimeter"] } },
+        ],
+        Interface: [{ Shape: { Method: ["area", "perimeter"] } }],
+      });
+      // depth -1 is Serena's language default: 0 outside Java and Kotlin.
+      assertEquals(
+        await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: -1 }),
+        '{"Interface":["Shape"],"Class":["Circle","Square"]}',
+      );
+      // A folder is refused, as Serena 2.1 refuses it.
+      const dir = await h.run(getSymbolsOverview, { relative_path: "src" });
+      assert(dir.isError);
+      assertStringIncludes(dir.text, "Expected a file path, but got a directory path: src.");
+      // Each file's overview, early (the persistent cache step below expects all five there).
+      for (const file of ["broken", "geometry", "main", "registry", "shapes"]) {
+        assert(!(await h.run(getSymbolsOverview, { relative_path: `src/${file}.ts` })).isError);
+      }
+      const missing = await h.run(getSymbolsOverview, { relative_path: "src/nope.ts" });
+      assert(missing.isError);
+      assertStringIncludes(missing.text, "nope.ts");
+    });
+
+    await t.step("get_symbols_overview too long: Serena's stages", async () => {
+      const full = await h.call(getSymbolsOverview, { relative_path: "src/shapes.ts", depth: 1 });
+      const tooLong = `The answer is too long (${full.length} characters). ` +
+        "You can adjust your query or raise the max_answer_chars parameter.";
+      const depth0 =
+        `${tooLong}\nDepth 0 overview:\n{"Interface":["Shape"],"Class":["Circle","Square"]}`;
+      assertEquals(
+        await h.call(getSymbolsOverview, {
+          relative_path: "src/shapes.ts",
+          depth: 1,
+          max_answer_chars: depth0.length,
+        }),
+        depth0,
+      );
+      const counts = `${tooLong}\nSymbol counts by kind:\n{"Interface":1,"Class":2}`;
+      assertEquals(
+        await h.call(getSymbolsOverview, {
+          relative_path: "src/shapes.ts",
+          depth: 1,
+          max_answer_chars: depth0.length - 1,
+        }),
+        counts,
+      );
+      assertEquals(
+        await h.call(getSymbolsOverview, {
+          relative_path: "src/shapes.ts",
+          depth: 1,
+          max_answer_chars: counts.length - 1,
+        }),
+        tooLong,
+      );
+    });
+
+    await t.step("find_symbol: simple, relative, absolute, overloads", async () => {
+      const names = async (args: Json) =>
+        (await json(findSymbol, args)).map((s: Json) => `${s.relative_path}:${s.name_path}`);
+      assertEquals(await names({ name_path_pattern: "area" }), [
+        "src/shapes.ts:Shape/area",
+        "src/shapes.ts:Circle/area",
+        "src/shapes.ts:Square/area",
+      ]);
+      assertEquals(await names({ name_path_pattern: "Circle/area" }), [
+        "src/shapes.ts:Circle/area",
+      ]);
+      assertEquals(await names({ name_path_pattern: "/areaOf" }), []);
+      assertEquals(await names({ name_path_pattern: "/totalArea/areaOf" }), [
+        "src/geometry.ts:totalArea/areaOf",
+      ]);
+      assertEquals(await names({ name_path_pattern: "areaOf/rounded" }), [
+        "src/geometry.ts:totalArea/areaOf/rounded",
+      ]);
+      assertEquals(await names({ name_path_pattern: "scale" }), [
+        "src/geometry.ts:scale[0]",
+        "src/geometry.ts:scale[1]",
+        "src/geometry.ts:scale[2]",
+        "src/geometry.ts:scale[3]",
+      ]);
+      assertEquals(await names({ name_path_pattern: "scale[3]" }), ["src/geometry.ts:scale[3]"]);
+      assertEquals(await names({ name_path_pattern: "NoSuchThing" }), []);
+    });
+
+    await t.step("find_symbol: substring, kinds, relative_path, depth, body", async () => {
+      const names = async (args: Json) =>
+        (await json(findSymbol, args)).map((s: Json) => s.name_path);
+      assertEquals(await names({ name_path_pattern: "peri", substring_matching: true }), [
+        "Shape/perimeter",
+        "Circle/perimeter",
+        "Square/perimeter",
+      ]);
+      assertEquals(await names({ name_path_pattern: "Circle/ra", substring_matching: true }), [
+        "Circle/radius",
+      ]);
+      // "r" is in constructor, radius, area and perimeter.
+      assertEquals(
+        (await names({ name_path_pattern: "/Circle/r", substring_matching: true })).length,
+        4,
+      );
+      assertEquals(await names({ name_path_pattern: "name", include_kinds: [7] }), [
+        "Shape/name",
+        "Circle/name",
+        "Square/name",
+      ]);
+      assertEquals(
+        await names({ name_path_pattern: "area", include_kinds: [6], exclude_kinds: [6] }),
+        [],
+      );
+      assertEquals(
+        await names({ name_path_pattern: "Shape", exclude_kinds: [11] }),
+        [],
+      );
+      assertEquals(
+        await names({ name_path_pattern: "area", relative_path: "src/geometry.ts" }),
+        [],
+      );
+      assertEquals(await names({ name_path_pattern: "best", relative_path: "src" }), [
+        "largest/best",
+        "main/best",
+      ]);
+      // Serena 2.1 groups children by kind and names them by their bare name.
+      const [circle] = await json(findSymbol, { name_path_pattern: "/Circle", depth: 1 });
+      assertEquals(Object.keys(circle.children), ["Property", "Constructor", "Method"]);
+      assertEquals(circle.children.Method, [
+        { name: "area", body_location: { start_line: 13, end_line: 15 } },
+        { name: "perimeter", body_location: { start_line: 17, end_line: 19 } },
+        { name: "unit", body_location: { start_line: 21, end_line: 23 } },
+      ]);
+      // A body holds its children: depth is ignored with include_body, as in Serena.
+      const [withBody] = await json(findSymbol, {
+        name_path_pattern: "/Circle",
         depth: 1,
-        max_answer_chars: depth0.length,
-      }),
-      depth0,
-    );
-    const counts = `${tooLong}\nSymbol counts by kind:\n{"Interface":1,"Class":2}`;
-    assertEquals(
-      await h.call(getSymbolsOverview, {
+        include_body: true,
+      });
+      assertEquals(withBody.children, undefined);
+      const [area] = await json(findSymbol, {
+        name_path_pattern: "Square/area",
+        include_body: true,
+      });
+      assertEquals(area.body, "area(): number {\n    return this.side * this.side;\n  }");
+      const bad = await h.run(findSymbol, { name_path_pattern: "x", include_kinds: [99] });
+      assert(bad.isError);
+      assertStringIncludes(bad.text, "unknown symbol kind(s) 99");
+    });
+
+    await t.step("find_symbol: progressive shortening under max_answer_chars", async () => {
+      const full = await h.call(findSymbol, { name_path_pattern: "area", include_body: true });
+      assert(full.length > 500, String(full.length));
+      const classes = { name_path_pattern: "Circle", include_kinds: [5], include_body: true };
+      const whole = await h.call(findSymbol, classes);
+      const shorter = await h.call(findSymbol, { ...classes, max_answer_chars: whole.length - 1 });
+      // Serena's form: its "too long" line, the stage's header line, the shortened answer.
+      assertEquals(shorter.split("\n")[0], tooLongMessage(whole.length));
+      assertMatch(shorter.split("\n")[1]!, /^Without bodies/);
+      const paths = await h.call(findSymbol, {
+        name_path_pattern: "area",
+        include_body: true,
+        max_answer_chars: 240,
+      });
+      assertEquals(
+        paths,
+        `${tooLongMessage(full.length)}\nShortened result:\n` +
+          '{"src/shapes.ts":["Shape/area","Circle/area","Square/area"]}',
+      );
+      const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
+      assertMatch(tooLong, /^The answer is too long/);
+    });
+
+    await t.step("find_referencing_symbols: exact count, containing symbols, context", async () => {
+      const refs = await json(findReferencingSymbols, {
+        name_path: "Circle",
         relative_path: "src/shapes.ts",
-        depth: 1,
-        max_answer_chars: depth0.length - 1,
-      }),
-      counts,
-    );
-    assertEquals(
-      await h.call(getSymbolsOverview, {
+      });
+      // 19 references, grouped by file then kind; import lines are listed under their file.
+      const count = (byKind: Json) =>
+        Object.values(byKind).reduce((n: number, list) => n + (list as unknown[]).length, 0);
+      assertEquals(
+        Object.fromEntries(
+          Object.entries(refs).map(([file, byKind]) => [file, count(byKind as Json)]),
+        ),
+        {
+          "src/shapes.ts": 2,
+          "src/broken.ts": 2,
+          "src/geometry.ts": 7,
+          "src/registry.ts": 4,
+          "src/main.ts": 4,
+        },
+      );
+      assertEquals(refs["src/geometry.ts"].Function.map((r: Json) => r.name_path), [
+        "scale[3]",
+        "scale[3]",
+        "scale[3]",
+        "scale[3]",
+      ]);
+      assertEquals(refs["src/registry.ts"].Method[0], {
+        name_path: "ShapeRegistry/circles",
+        body_location: { start_line: 14, end_line: 20 },
+        content_around_reference: "...  13:\n  >  14:  circles(): Circle[] {\n" +
+          "...  15:    const found: Circle[] = [];",
+      });
+      const functions = await json(findReferencingSymbols, {
+        name_path: "Circle",
         relative_path: "src/shapes.ts",
-        depth: 1,
-        max_answer_chars: counts.length - 1,
-      }),
-      tooLong,
-    );
-  });
-
-  await t.step("find_symbol: simple, relative, absolute, overloads", async () => {
-    const names = async (args: Json) =>
-      (await json(findSymbol, args)).map((s: Json) => `${s.relative_path}:${s.name_path}`);
-    assertEquals(await names({ name_path_pattern: "area" }), [
-      "src/shapes.ts:Shape/area",
-      "src/shapes.ts:Circle/area",
-      "src/shapes.ts:Square/area",
-    ]);
-    assertEquals(await names({ name_path_pattern: "Circle/area" }), ["src/shapes.ts:Circle/area"]);
-    assertEquals(await names({ name_path_pattern: "/areaOf" }), []);
-    assertEquals(await names({ name_path_pattern: "/totalArea/areaOf" }), [
-      "src/geometry.ts:totalArea/areaOf",
-    ]);
-    assertEquals(await names({ name_path_pattern: "areaOf/rounded" }), [
-      "src/geometry.ts:totalArea/areaOf/rounded",
-    ]);
-    assertEquals(await names({ name_path_pattern: "scale" }), [
-      "src/geometry.ts:scale[0]",
-      "src/geometry.ts:scale[1]",
-      "src/geometry.ts:scale[2]",
-      "src/geometry.ts:scale[3]",
-    ]);
-    assertEquals(await names({ name_path_pattern: "scale[3]" }), ["src/geometry.ts:scale[3]"]);
-    assertEquals(await names({ name_path_pattern: "NoSuchThing" }), []);
-  });
-
-  await t.step("find_symbol: substring, kinds, relative_path, depth, body", async () => {
-    const names = async (args: Json) =>
-      (await json(findSymbol, args)).map((s: Json) => s.name_path);
-    assertEquals(await names({ name_path_pattern: "peri", substring_matching: true }), [
-      "Shape/perimeter",
-      "Circle/perimeter",
-      "Square/perimeter",
-    ]);
-    assertEquals(await names({ name_path_pattern: "Circle/ra", substring_matching: true }), [
-      "Circle/radius",
-    ]);
-    // "r" is in constructor, radius, area and perimeter.
-    assertEquals(
-      (await names({ name_path_pattern: "/Circle/r", substring_matching: true })).length,
-      4,
-    );
-    assertEquals(await names({ name_path_pattern: "name", include_kinds: [7] }), [
-      "Shape/name",
-      "Circle/name",
-      "Square/name",
-    ]);
-    assertEquals(
-      await names({ name_path_pattern: "area", include_kinds: [6], exclude_kinds: [6] }),
-      [],
-    );
-    assertEquals(
-      await names({ name_path_pattern: "Shape", exclude_kinds: [11] }),
-      [],
-    );
-    assertEquals(await names({ name_path_pattern: "area", relative_path: "src/geometry.ts" }), []);
-    assertEquals(await names({ name_path_pattern: "best", relative_path: "src" }), [
-      "largest/best",
-      "main/best",
-    ]);
-    // Serena 2.1 groups children by kind and names them by their bare name.
-    const [circle] = await json(findSymbol, { name_path_pattern: "/Circle", depth: 1 });
-    assertEquals(Object.keys(circle.children), ["Property", "Constructor", "Method"]);
-    assertEquals(circle.children.Method, [
-      { name: "area", body_location: { start_line: 13, end_line: 15 } },
-      { name: "perimeter", body_location: { start_line: 17, end_line: 19 } },
-      { name: "unit", body_location: { start_line: 21, end_line: 23 } },
-    ]);
-    // A body holds its children: depth is ignored with include_body, as in Serena.
-    const [withBody] = await json(findSymbol, {
-      name_path_pattern: "/Circle",
-      depth: 1,
-      include_body: true,
+        include_kinds: [12],
+      });
+      assertEquals(Object.values(functions).map((byKind) => count(byKind as Json)), [1, 4, 1]);
+      const methodRefs = await json(findReferencingSymbols, {
+        name_path: "ShapeRegistry/add",
+        relative_path: "src/registry.ts",
+      });
+      assertEquals(Object.keys(methodRefs), ["src/main.ts"]);
+      assertEquals(methodRefs["src/main.ts"].Function.length, 4);
+      assert(methodRefs["src/main.ts"].Function.every((r: Json) => r.name_path === "main"));
+      const ambiguous = await h.run(findReferencingSymbols, {
+        name_path: "area",
+        relative_path: "src/shapes.ts",
+      });
+      assert(ambiguous.isError);
+      assertStringIncludes(ambiguous.text, "matches 3 symbols");
+      assertStringIncludes(ambiguous.text, "Circle/area (Method, lines 13-15)");
+      const missing = await h.run(findReferencingSymbols, {
+        name_path: "Circel",
+        relative_path: "src/shapes.ts",
+      });
+      assert(missing.isError);
+      assertStringIncludes(missing.text, "Close names there: Circle");
+      const dir = await h.run(findReferencingSymbols, {
+        name_path: "Circle",
+        relative_path: "src",
+      });
+      assert(dir.isError);
+      assertStringIncludes(dir.text, "is a directory");
     });
-    assertEquals(withBody.children, undefined);
-    const [area] = await json(findSymbol, {
-      name_path_pattern: "Square/area",
-      include_body: true,
-    });
-    assertEquals(area.body, "area(): number {\n    return this.side * this.side;\n  }");
-    const bad = await h.run(findSymbol, { name_path_pattern: "x", include_kinds: [99] });
-    assert(bad.isError);
-    assertStringIncludes(bad.text, "unknown symbol kind(s) 99");
-  });
 
-  await t.step("find_symbol: progressive shortening under max_answer_chars", async () => {
-    const full = await h.call(findSymbol, { name_path_pattern: "area", include_body: true });
-    assert(full.length > 500, String(full.length));
-    const classes = { name_path_pattern: "Circle", include_kinds: [5], include_body: true };
-    const whole = await h.call(findSymbol, classes);
-    const shorter = await h.call(findSymbol, { ...classes, max_answer_chars: whole.length - 1 });
-    // Serena's form: its "too long" line, the stage's header line, the shortened answer.
-    assertEquals(shorter.split("\n")[0], tooLongMessage(whole.length));
-    assertMatch(shorter.split("\n")[1]!, /^Without bodies/);
-    const paths = await h.call(findSymbol, {
-      name_path_pattern: "area",
-      include_body: true,
-      max_answer_chars: 240,
-    });
-    assertEquals(
-      paths,
-      `${tooLongMessage(full.length)}\nShortened result:\n` +
-        '{"src/shapes.ts":["Shape/area","Circle/area","Square/area"]}',
+    await t.step(
+      "find_referencing_symbols of an interface method: uses, not implementations",
+      async () => {
+        // Serena 2.1 leaves out the implementing methods' own names (tsserver lists them).
+        const refs = await json(findReferencingSymbols, {
+          name_path: "Shape/area",
+          relative_path: "src/shapes.ts",
+        }) as Record<string, Record<string, Array<{ name_path: string }>>>;
+        const names = Object.values(refs).flatMap((byKind) =>
+          Object.values(byKind).flat().map((entry) => entry.name_path)
+        );
+        assert(names.includes("totalArea/areaOf"), names.join(", "));
+        assert(!names.includes("Circle/area") && !names.includes("Square/area"), names.join(", "));
+      },
     );
-    const tooLong = await h.call(findSymbol, { name_path_pattern: "area", max_answer_chars: 10 });
-    assertMatch(tooLong, /^The answer is too long/);
-  });
 
-  await t.step("find_referencing_symbols: exact count, containing symbols, context", async () => {
-    const refs = await json(findReferencingSymbols, {
-      name_path: "Circle",
-      relative_path: "src/shapes.ts",
-    });
-    // 19 references, grouped by file then kind; import lines are listed under their file.
-    const count = (byKind: Json) =>
-      Object.values(byKind).reduce((n: number, list) => n + (list as unknown[]).length, 0);
-    assertEquals(
-      Object.fromEntries(
-        Object.entries(refs).map(([file, byKind]) => [file, count(byKind as Json)]),
-      ),
-      {
+    await t.step("find_referencing_symbols: shortened forms", async () => {
+      const counts = await h.call(findReferencingSymbols, {
+        name_path: "Circle",
+        relative_path: "src/shapes.ts",
+        max_answer_chars: 320,
+      });
+      const [tooLong, header, body] = counts.split("\n");
+      assertMatch(tooLong!, /^The answer is too long \(\d+ characters\)\. You can adjust/);
+      assertEquals(header, "Reference counts per file:");
+      assertEquals(JSON.parse(body!), {
         "src/shapes.ts": 2,
         "src/broken.ts": 2,
         "src/geometry.ts": 7,
         "src/registry.ts": 4,
         "src/main.ts": 4,
-      },
-    );
-    assertEquals(refs["src/geometry.ts"].Function.map((r: Json) => r.name_path), [
-      "scale[3]",
-      "scale[3]",
-      "scale[3]",
-      "scale[3]",
-    ]);
-    assertEquals(refs["src/registry.ts"].Method[0], {
-      name_path: "ShapeRegistry/circles",
-      body_location: { start_line: 14, end_line: 20 },
-      content_around_reference: "...  13:\n  >  14:  circles(): Circle[] {\n" +
-        "...  15:    const found: Circle[] = [];",
+      });
+      // The last form is Serena's one line, with no header.
+      const summary = await h.call(findReferencingSymbols, {
+        name_path: "Circle",
+        relative_path: "src/shapes.ts",
+        max_answer_chars: 130,
+      });
+      assertEquals(summary.split("\n")[1], "Found 19 references.");
     });
-    const functions = await json(findReferencingSymbols, {
-      name_path: "Circle",
-      relative_path: "src/shapes.ts",
-      include_kinds: [12],
-    });
-    assertEquals(Object.values(functions).map((byKind) => count(byKind as Json)), [1, 4, 1]);
-    const methodRefs = await json(findReferencingSymbols, {
-      name_path: "ShapeRegistry/add",
-      relative_path: "src/registry.ts",
-    });
-    assertEquals(Object.keys(methodRefs), ["src/main.ts"]);
-    assertEquals(methodRefs["src/main.ts"].Function.length, 4);
-    assert(methodRefs["src/main.ts"].Function.every((r: Json) => r.name_path === "main"));
-    const ambiguous = await h.run(findReferencingSymbols, {
-      name_path: "area",
-      relative_path: "src/shapes.ts",
-    });
-    assert(ambiguous.isError);
-    assertStringIncludes(ambiguous.text, "matches 3 symbols");
-    assertStringIncludes(ambiguous.text, "Circle/area (Method, lines 13-15)");
-    const missing = await h.run(findReferencingSymbols, {
-      name_path: "Circel",
-      relative_path: "src/shapes.ts",
-    });
-    assert(missing.isError);
-    assertStringIncludes(missing.text, "Close names there: Circle");
-    const dir = await h.run(findReferencingSymbols, { name_path: "Circle", relative_path: "src" });
-    assert(dir.isError);
-    assertStringIncludes(dir.text, "is a directory");
-  });
 
-  await t.step(
-    "find_referencing_symbols of an interface method: uses, not implementations",
-    async () => {
-      // Serena 2.1 leaves out the implementing methods' own names (tsserver lists them).
-      const refs = await json(findReferencingSymbols, {
+    await t.step("find_implementations of an interface and of a method", async () => {
+      const impls = await json(findImplementations, {
+        name_path: "Shape",
+        relative_path: "src/shapes.ts",
+      });
+      assertEquals(impls, [
+        {
+          name_path: "Circle",
+          kind: "Class",
+          relative_path: "src/shapes.ts",
+          body_location: { start_line: 8, end_line: 24 },
+        },
+        {
+          name_path: "Square",
+          kind: "Class",
+          relative_path: "src/shapes.ts",
+          body_location: { start_line: 26, end_line: 38 },
+        },
+      ]);
+      const methods = await json(findImplementations, {
         name_path: "Shape/area",
         relative_path: "src/shapes.ts",
-      }) as Record<string, Record<string, Array<{ name_path: string }>>>;
-      const names = Object.values(refs).flatMap((byKind) =>
-        Object.values(byKind).flat().map((entry) => entry.name_path)
-      );
-      assert(names.includes("totalArea/areaOf"), names.join(", "));
-      assert(!names.includes("Circle/area") && !names.includes("Square/area"), names.join(", "));
-    },
-  );
-
-  await t.step("find_referencing_symbols: shortened forms", async () => {
-    const counts = await h.call(findReferencingSymbols, {
-      name_path: "Circle",
-      relative_path: "src/shapes.ts",
-      max_answer_chars: 320,
-    });
-    const [tooLong, header, body] = counts.split("\n");
-    assertMatch(tooLong!, /^The answer is too long \(\d+ characters\)\. You can adjust/);
-    assertEquals(header, "Reference counts per file:");
-    assertEquals(JSON.parse(body!), {
-      "src/shapes.ts": 2,
-      "src/broken.ts": 2,
-      "src/geometry.ts": 7,
-      "src/registry.ts": 4,
-      "src/main.ts": 4,
-    });
-    // The last form is Serena's one line, with no header.
-    const summary = await h.call(findReferencingSymbols, {
-      name_path: "Circle",
-      relative_path: "src/shapes.ts",
-      max_answer_chars: 130,
-    });
-    assertEquals(summary.split("\n")[1], "Found 19 references.");
-  });
-
-  await t.step("find_implementations of an interface and of a method", async () => {
-    const impls = await json(findImplementations, {
-      name_path: "Shape",
-      relative_path: "src/shapes.ts",
-    });
-    assertEquals(impls, [
-      {
-        name_path: "Circle",
-        kind: "Class",
-        relative_path: "src/shapes.ts",
-        body_location: { start_line: 8, end_line: 24 },
-      },
-      {
-        name_path: "Square",
-        kind: "Class",
-        relative_path: "src/shapes.ts",
-        body_location: { start_line: 26, end_line: 38 },
-      },
-    ]);
-    const methods = await json(findImplementations, {
-      name_path: "Shape/area",
-      relative_path: "src/shapes.ts",
-    });
-    assertEquals(methods.map((m: Json) => m.name_path), ["Circle/area", "Square/area"]);
-  });
-
-  await t.step("get_diagnostics_for_file: the type error, grouped by symbol", async () => {
-    const diags = await json(getDiagnosticsForFile, { relative_path: "src/broken.ts" });
-    const errors = diags["src/broken.ts"].Error;
-    assertEquals(Object.keys(errors), ["count"]);
-    assertEquals(errors.count.length, 1);
-    assertEquals(errors.count[0].code, 2322);
-    assertEquals(errors.count[0].range.start, { line: 3, character: 13 });
-    assertStringIncludes(errors.count[0].message, "not assignable to type 'number'");
-    assertEquals(await json(getDiagnosticsForFile, { relative_path: "src/shapes.ts" }), {});
-    assertEquals(
-      await json(getDiagnosticsForFile, { relative_path: "src/broken.ts", start_line: 4 }),
-      {},
-    );
-  });
-
-  await t.step("the persistent cache answers a new session without starting a server", async () => {
-    await h.session.services(h.project).symbols.flush();
-    const cacheFile = h.path(".sextant/cache/symbols-typescript.json");
-    const lines = (await Deno.readTextFile(cacheFile)).trimEnd().split("\n");
-    assertEquals(JSON.parse(lines[0]!).format, 2);
-    assertEquals(lines.slice(1).map((l) => JSON.parse(l.split("\t")[0]!)).sort(), [
-      "src/broken.ts",
-      "src/geometry.ts",
-      "src/main.ts",
-      "src/registry.ts",
-      "src/shapes.ts",
-    ]);
-    const project = Project.open(h.root, h.project.settings);
-    const session = new Session({
-      host: () => new ProjectHost(),
-      settings: h.session.settings,
-      tools: ALL_TOOLS,
-      project,
-    });
-    try {
-      const index = session.services(project).symbols;
-      const found = await index.find(parseNamePath("rounded"), {}, {
-        relPath: ".",
-        isDirectory: true,
       });
-      assertEquals(found.map((m) => m.node.relPath), ["src/geometry.ts"]);
-      assert(found[0]!.file.cached);
-      assertEquals((session.services(project).pool as ServerPool).running().length, 0);
-      // A changed file is not answered from the stale cache entry. Its new tree comes from the
-      // server, or from the declaration index when the watcher has already re-indexed the file
-      // and the index models it exactly (both are right; which one wins is a matter of timing).
-      await Deno.writeTextFile(
-        h.path("src/main.ts"),
-        (await h.read("src/main.ts")).replace("function main", "function mainly"),
-      );
-      const changed = await index.fileSymbols("src/main.ts");
-      assertEquals(changed.roots[0]!.name, "mainly");
-      assert(!changed.roots.some((root) => root.name === "main"));
-    } finally {
-      await session.dispose();
-    }
-  });
+      assertEquals(methods.map((m: Json) => m.name_path), ["Circle/area", "Square/area"]);
+    });
 
-  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
-});
+    await t.step("get_diagnostics_for_file: the type error, grouped by symbol", async () => {
+      const diags = await json(getDiagnosticsForFile, { relative_path: "src/broken.ts" });
+      const errors = diags["src/broken.ts"].Error;
+      assertEquals(Object.keys(errors), ["count"]);
+      assertEquals(errors.count.length, 1);
+      assertEquals(errors.count[0].code, 2322);
+      assertEquals(errors.count[0].range.start, { line: 3, character: 13 });
+      assertStringIncludes(errors.count[0].message, "not assignable to type 'number'");
+      assertEquals(await json(getDiagnosticsForFile, { relative_path: "src/shapes.ts" }), {});
+      assertEquals(
+        await json(getDiagnosticsForFile, { relative_path: "src/broken.ts", start_line: 4 }),
+        {},
+      );
+    });
+
+    await t.step(
+      "the persistent cache answers a new session without starting a server",
+      async () => {
+        await h.session.services(h.project).symbols.flush();
+        const cacheFile = h.path(".sextant/cache/symbols-typescript.json");
+        const lines = (await Deno.readTextFile(cacheFile)).trimEnd().split("\n");
+        assertEquals(JSON.parse(lines[0]!).format, 2);
+        assertEquals(lines.slice(1).map((l) => JSON.parse(l.split("\t")[0]!)).sort(), [
+          "src/broken.ts",
+          "src/geometry.ts",
+          "src/main.ts",
+          "src/registry.ts",
+          "src/shapes.ts",
+        ]);
+        const project = Project.open(h.root, h.project.settings);
+        const session = new Session({
+          host: () => new ProjectHost(),
+          settings: h.session.settings,
+          tools: ALL_TOOLS,
+          project,
+        });
+        try {
+          const index = session.services(project).symbols;
+          const found = await index.find(parseNamePath("rounded"), {}, {
+            relPath: ".",
+            isDirectory: true,
+          });
+          assertEquals(found.map((m) => m.node.relPath), ["src/geometry.ts"]);
+          assert(found[0]!.file.cached);
+          assertEquals((session.services(project).pool as ServerPool).running().length, 0);
+          // A changed file is not answered from the stale cache entry. Its new tree comes from the
+          // server, or from the declaration index when the watcher has already re-indexed the file
+          // and the index models it exactly (both are right; which one wins is a matter of timing).
+          await Deno.writeTextFile(
+            h.path("src/main.ts"),
+            (await h.read("src/main.ts")).replace("function main", "function mainly"),
+          );
+          const changed = await index.fileSymbols("src/main.ts");
+          assertEquals(changed.roots[0]!.name, "mainly");
+          assert(!changed.roots.some((root) => root.name === "main"));
+        } finally {
+          await session.dispose();
+        }
+      },
+    );
+
+    await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+  });
+}
 
 Deno.test({
   name: "symbol read tools on Python (pyright)",

@@ -5,92 +5,101 @@
  * `include_info`; find_referencing_symbols with an empty `relative_path` (the whole project).
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import {
+  hasServer,
+  hasTypeScriptGeneration,
+  linkTypeScript7,
+  skipUnless,
+  TS_GENERATIONS,
+} from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 import { findImplementations } from "../../src/tools/symbols/find_implementations.ts";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 
-Deno.test({
-  name: "Serena 1.7 parameters of the symbol read tools (TypeScript)",
-  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async (t) => {
-  await using h = await toolHarness(await fixtureTree("typescript"));
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: `Serena 1.7 parameters of the symbol read tools (TypeScript) (${generation.name})`,
+    ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async (t) => {
+    await using h = await toolHarness(await fixtureTree("typescript"));
+    if (generation.typescript === 7) await linkTypeScript7(h.root);
 
-  await t.step("find_symbol: max_matches exceeded is Serena's error", async () => {
-    assertEquals(await h.run(findSymbol, { name_path_pattern: "area", max_matches: 2 }), {
-      isError: true,
-      text: 'Matched 3>max_matches=2 symbols.\n{"src/shapes.ts":["Circle/area","Shape/area",' +
-        '"Square/area"]}',
+    await t.step("find_symbol: max_matches exceeded is Serena's error", async () => {
+      assertEquals(await h.run(findSymbol, { name_path_pattern: "area", max_matches: 2 }), {
+        isError: true,
+        text: 'Matched 3>max_matches=2 symbols.\n{"src/shapes.ts":["Circle/area","Shape/area",' +
+          '"Square/area"]}',
+      });
+      assertEquals(
+        (await h.run(findSymbol, { name_path_pattern: "area", max_matches: 0 })).text,
+        "max_matches must be > 0 or equal to -1.",
+      );
+      assertEquals(
+        await h.call(findSymbol, { name_path_pattern: "Circle", max_matches: 1 }),
+        '[{"name_path":"Circle","kind":"Class","relative_path":"src/shapes.ts",' +
+          '"body_location":{"start_line":8,"end_line":24}}]',
+      );
     });
-    assertEquals(
-      (await h.run(findSymbol, { name_path_pattern: "area", max_matches: 0 })).text,
-      "max_matches must be > 0 or equal to -1.",
-    );
-    assertEquals(
-      await h.call(findSymbol, { name_path_pattern: "Circle", max_matches: 1 }),
-      '[{"name_path":"Circle","kind":"Class","relative_path":"src/shapes.ts",' +
-        '"body_location":{"start_line":8,"end_line":24}}]',
-    );
-  });
 
-  await t.step("find_symbol: include_info, and name_path as an alias", async () => {
-    assertEquals(
-      await h.call(findSymbol, { name_path: "Circle", include_info: true }),
-      '[{"name_path":"Circle","kind":"Class","relative_path":"src/shapes.ts",' +
-        '"body_location":{"start_line":8,"end_line":24},"info":"```typescript\\nclass Circle\\n```"}]',
-    );
-    assertEquals(
-      await h.call(findSymbol, {
-        name_path_pattern: "Circle/area",
-        relative_path: "src/shapes.ts",
-        include_info: true,
-      }),
-      '[{"name_path":"Circle/area","kind":"Method","relative_path":"src/shapes.ts",' +
-        '"body_location":{"start_line":13,"end_line":15},' +
-        '"info":"```typescript\\n(method) Circle.area(): number\\n```"}]',
-    );
-  });
+    await t.step("find_symbol: include_info, and name_path as an alias", async () => {
+      assertEquals(
+        await h.call(findSymbol, { name_path: "Circle", include_info: true }),
+        '[{"name_path":"Circle","kind":"Class","relative_path":"src/shapes.ts",' +
+          '"body_location":{"start_line":8,"end_line":24},"info":"```typescript\\nclass Circle\\n```"}]',
+      );
+      assertEquals(
+        await h.call(findSymbol, {
+          name_path_pattern: "Circle/area",
+          relative_path: "src/shapes.ts",
+          include_info: true,
+        }),
+        '[{"name_path":"Circle/area","kind":"Method","relative_path":"src/shapes.ts",' +
+          '"body_location":{"start_line":13,"end_line":15},' +
+          '"info":"```typescript\\n(method) Circle.area(): number\\n```"}]',
+      );
+    });
 
-  await t.step("find_implementations: include_info", async () => {
-    assertEquals(
-      await h.call(findImplementations, {
-        name_path: "Shape/area",
-        relative_path: "src/shapes.ts",
-        include_info: true,
-      }),
-      '[{"name_path":"Circle/area","kind":"Method","relative_path":"src/shapes.ts",' +
-        '"body_location":{"start_line":13,"end_line":15},' +
-        '"info":"```typescript\\n(method) Circle.area(): number\\n```"},' +
-        '{"name_path":"Square/area","kind":"Method","relative_path":"src/shapes.ts",' +
-        '"body_location":{"start_line":31,"end_line":33},' +
-        '"info":"```typescript\\n(method) Square.area(): number\\n```"}]',
-    );
-  });
+    await t.step("find_implementations: include_info", async () => {
+      assertEquals(
+        await h.call(findImplementations, {
+          name_path: "Shape/area",
+          relative_path: "src/shapes.ts",
+          include_info: true,
+        }),
+        '[{"name_path":"Circle/area","kind":"Method","relative_path":"src/shapes.ts",' +
+          '"body_location":{"start_line":13,"end_line":15},' +
+          '"info":"```typescript\\n(method) Circle.area(): number\\n```"},' +
+          '{"name_path":"Square/area","kind":"Method","relative_path":"src/shapes.ts",' +
+          '"body_location":{"start_line":31,"end_line":33},' +
+          '"info":"```typescript\\n(method) Square.area(): number\\n```"}]',
+      );
+    });
 
-  await t.step("find_referencing_symbols: empty relative_path searches the project", async () => {
-    const refs = JSON.parse(
-      await h.call(findReferencingSymbols, { name_path: "ShapeRegistry/add", relative_path: "" }),
-    );
-    assertEquals(Object.keys(refs), ["src/main.ts"]);
-    assertEquals(
-      refs["src/main.ts"].Function.map((r: { content_around_reference: string }) =>
-        r.content_around_reference.split("\n")[1]
-      ),
-      [
-        '  >   9:  registry.add("small", small);',
-        '  >  10:  registry.add("big", big);',
-        '  >  11:  registry.add("square", new Square(2));',
-        '  >  12:  registry.add("unit", Circle.unit());',
-      ],
-    );
-  });
+    await t.step("find_referencing_symbols: empty relative_path searches the project", async () => {
+      const refs = JSON.parse(
+        await h.call(findReferencingSymbols, { name_path: "ShapeRegistry/add", relative_path: "" }),
+      );
+      assertEquals(Object.keys(refs), ["src/main.ts"]);
+      assertEquals(
+        refs["src/main.ts"].Function.map((r: { content_around_reference: string }) =>
+          r.content_around_reference.split("\n")[1]
+        ),
+        [
+          '  >   9:  registry.add("small", small);',
+          '  >  10:  registry.add("big", big);',
+          '  >  11:  registry.add("square", new Square(2));',
+          '  >  12:  registry.add("unit", Circle.unit());',
+        ],
+      );
+    });
 
-  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
-});
+    await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+  });
+}
 
 Deno.test({
   name: "Serena 1.7 parameters of the symbol read tools (Python)",

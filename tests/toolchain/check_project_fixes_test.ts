@@ -9,7 +9,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { hasServer, processAlive, skipUnless } from "../helpers/lsp.ts";
 import { type FileTree, tempDir, toolHarness, writeTree } from "../helpers/tool_ctx.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
-import { findExecutable } from "../../src/toolchain/detect.ts";
+import { findExecutable } from "../../src/executables.ts";
 import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";
 import { manageProjects } from "../../src/tools/session/manage_projects.ts";
 import { projectOfAction } from "../../src/tools/shared/project_selection.ts";

@@ -8,6 +8,7 @@
  * One file past the usual size: the two tools share their symbol search by name and file hint.
  * @module
  */
+import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { type NamePathPattern, parseNamePath } from "../../symbols/name_path.ts";
@@ -29,7 +30,12 @@ import {
   type SymbolLookup,
   type SymbolMatch,
 } from "../../symbols/lookup.ts";
-import { isImportLine, normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
+import {
+  isImportLine,
+  namePosition,
+  normalizeLocations,
+  projectPathOf,
+} from "../../symbols/queries.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import { requestOptions } from "../shared/symbols.ts";
@@ -382,11 +388,17 @@ async function usagesOf(
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: target.node.selectionRange.start,
-      context: { includeDeclaration: false },
+      // TypeScript 7 and ty leave imports out with the declaration (see queries.ts).
+      context: { includeDeclaration: importsAreDeclarations(server) },
     },
     { ...options, sync: [relPath] },
   );
-  const declarations = group.members.map((m) => m.node.selectionRange.start);
+  // Each member's selection start and its name (a server that lists declarations with the
+  // references gives the name, where a selection may start earlier).
+  const declarations = group.members.flatMap((m) => {
+    const name = namePosition(m);
+    return name ? [m.node.selectionRange.start, name] : [m.node.selectionRange.start];
+  });
   const byFile = new Map<string, Position[]>();
   for (const loc of normalizeLocations(result)) {
     const rel = projectPathOf(index, server, loc.uri);

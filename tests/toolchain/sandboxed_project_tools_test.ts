@@ -1,0 +1,115 @@
+/**
+ * check_project and test_project on a project's own tools, over MCP with `main.ts` under the
+ * `sextant` permission set, whose run list names programs on PATH only: a Node project's
+ * `node_modules/.bin/tsc` and `vitest` run through `npm exec`, and a Python project's `.venv`
+ * through the `python3` on PATH with the venv's packages. The Node project gets the real
+ * TypeScript from npm (`npm install`, from npm's cache when the test setup filled it); its vitest
+ * is a stub script in `node_modules/.bin`, as what is tested is how it is started.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { toolHarness } from "../helpers/tool_ctx.ts";
+import { hasPytest, skipWithout } from "../helpers/toolchain.ts";
+
+type Connect = typeof import("../helpers/mcp.ts").connect;
+
+async function callTool(
+  connect: Connect,
+  root: string,
+  name: string,
+): Promise<{ text: string; isError: boolean }> {
+  const server = await connect(root, ["--tools", name]);
+  try {
+    const result = await server.client.callTool({ name, arguments: {} }, undefined, {
+      timeout: 180_000,
+    });
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    return { text, isError: result.isError === true };
+  } finally {
+    await server.close();
+  }
+}
+
+const VITEST_STUB = `#!/bin/sh
+echo "stub vitest ran with: $*" > vitest-ran.txt
+echo " ✓ src/math.test.ts (1 test) 2ms"
+echo ""
+echo " Test Files  1 passed (1)"
+echo "      Tests  1 passed (1)"
+`;
+
+Deno.test({
+  name: "check_project and test_project: the project's node_modules tsc and vitest, sandboxed",
+  ignore: skipWithout("npm"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using h = await toolHarness({
+      "package.json": JSON.stringify({
+        name: "sandboxed-node",
+        private: true,
+        scripts: { test: "vitest run" },
+        devDependencies: { typescript: "5.9.3" },
+      }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022" },
+        include: ["src"],
+      }),
+      "src/math.ts": 'export const two: number = "two";\n',
+    });
+    const install = await new Deno.Command("npm", {
+      args: ["install", "--no-audit", "--no-fund", "--prefer-offline", "typescript@5.9.3"],
+      cwd: h.root,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert(install.success, new TextDecoder().decode(install.stderr));
+    await Deno.writeTextFile(join(h.root, "node_modules", ".bin", "vitest"), VITEST_STUB, {
+      mode: 0o755,
+    });
+
+    const check = await callTool(connect, h.root, "check_project");
+    assert(!check.isError, check.text);
+    const parsed = JSON.parse(check.text);
+    assertStringIncludes(parsed.checks[0].command, "npm exec --no -- tsc");
+    assertEquals(parsed.diagnostics[0].file, "src/math.ts", check.text);
+    assertStringIncludes(parsed.diagnostics[0].message, "not assignable to type 'number'");
+
+    const test = await callTool(connect, h.root, "test_project");
+    assert(!test.isError, test.text);
+    assertStringIncludes(await h.read("vitest-ran.txt"), "stub vitest ran with: run");
+  },
+});
+
+Deno.test({
+  name: "test_project: the project's .venv packages, through python3, sandboxed",
+  ignore: !hasPytest && (console.log("skipping: no Python with pytest"), true),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using h = await toolHarness({
+      "pyproject.toml": '[project]\nname = "venvproject"\nversion = "0"\n',
+      "tests/test_venv.py": "import onlyinvenv\n\ndef test_from_venv():\n" +
+        "    assert onlyinvenv.WHERE == 'venv'\n",
+    });
+    // A venv that sees the interpreter's pytest, plus a module only it has.
+    const venv = await new Deno.Command("python3", {
+      args: ["-m", "venv", "--system-site-packages", "--without-pip", ".venv"],
+      cwd: h.root,
+    }).output();
+    assert(venv.success, new TextDecoder().decode(venv.stderr));
+    const lib = join(h.root, ".venv", "lib");
+    const [pythonDir] = [...Deno.readDirSync(lib)].map((e) => e.name);
+    const sitePackages = join(lib, pythonDir!, "site-packages");
+    await Deno.mkdir(sitePackages, { recursive: true });
+    await Deno.writeTextFile(join(sitePackages, "onlyinvenv.py"), "WHERE = 'venv'\n");
+
+    const test = await callTool(connect, h.root, "test_project");
+    assert(!test.isError, test.text);
+    const parsed = JSON.parse(test.text);
+    assertEquals([parsed.summary?.passed, parsed.summary?.failed], [1, 0], test.text);
+  },
+});
