@@ -63,7 +63,12 @@ export interface FixtureProject {
 /** Copy `fixtures/<name>` to a temp folder and open it as a project with its own pool. */
 export async function fixtureProject(
   name: string,
-  options: { config?: SettingsFile; timeouts?: Partial<ServerTimeouts> } = {},
+  options: {
+    config?: SettingsFile;
+    /** The user's layer (global config or command line): where servers are chosen. */
+    overrides?: SettingsFile;
+    timeouts?: Partial<ServerTimeouts>;
+  } = {},
 ): Promise<FixtureProject> {
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-lsp-" }));
   const root = join(parent, name);
@@ -75,7 +80,11 @@ export async function fixtureProject(
       JSON.stringify(options.config),
     );
   }
-  const settings = await loadSettings({ projectRoot: root, globalFile: null });
+  const settings = await loadSettings({
+    projectRoot: root,
+    globalFile: null,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
   const project = Project.open(root, settings);
   const pool = new ServerPool(project, undefined, options.timeouts);
   return {
