@@ -8,7 +8,11 @@ import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "regex-child") {
+  // A compiled Sextant runs user regexes in a copy of itself (src/tools/shared/regex.ts).
+  const { serveRegexRequests } = await import("./src/tools/shared/regex_child.ts");
+  await serveRegexRequests();
+} else if (import.meta.main) {
   try {
     const options = parseCommandLine(Deno.args);
     if (options.command === "help") {

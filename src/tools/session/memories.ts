@@ -5,7 +5,8 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { replaceContent } from "../../edit/replace.ts";
+import { compilePattern, replaceContent } from "../../edit/replace.ts";
+import { regexMatches } from "../shared/regex.ts";
 import { Memories, MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
 import { memoryRootFor } from "../../project/worktree.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
@@ -115,10 +116,13 @@ export const editMemory = defineTool({
     const name = memoryName(args.memory_name);
     const source = await memories.edit(
       name,
-      (text) =>
+      async (text) =>
         replaceContent(text, args.needle, args.repl, args.mode, {
           allowMultipleOccurrences: args.allow_multiple_occurrences,
           fileLabel: `${name}.md`,
+          ...(args.mode === "regex"
+            ? { matches: await regexMatches(compilePattern(args.needle), text, ctx.signal) }
+            : {}),
         }).text,
     );
     return source === "serena"

@@ -116,7 +116,7 @@ export interface EditOutcome {
 export async function editFile(
   ctx: ToolContext,
   userPath: string,
-  transform: (text: string, resolved: ResolvedPath) => string,
+  transform: (text: string, resolved: ResolvedPath) => string | Promise<string>,
   options: ValidateOptions = {},
 ): Promise<EditOutcome> {
   const project = ctx.project();
@@ -125,7 +125,7 @@ export async function editFile(
     lock: [resolved.real],
     prepare: async () => {
       const file = await project.readText(resolved);
-      const after = transform(file.text, resolved);
+      const after = await transform(file.text, resolved);
       return {
         changes: [{ real: resolved.real, before: file.text, after, format: file.format }],
         result: { resolved, before: file.text, after },
