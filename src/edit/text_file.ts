@@ -14,6 +14,11 @@ export interface TextFormat {
   encoding: string;
   /** Unix permission bits, when known. */
   mode: number | null;
+  /**
+   * A file whose lines end both ways: its lines as read and each one's own ending, so a rewrite
+   * gives every line it kept its old ending (`eol` is then only for new lines).
+   */
+  mixed?: { lines: string[]; ends: string[] };
 }
 
 export interface TextFile {
@@ -81,16 +86,71 @@ export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file")
   const lf = (raw.match(/\n/g)?.length ?? 0) - crlf;
   const eol = crlf > lf ? "\r\n" : "\n";
   const text = crlf > 0 ? raw.replace(/\r\n/g, "\n") : raw;
-  return {
-    text,
-    // An empty file has no final-newline habit; text added to it ends lines like a text file.
-    format: { eol, bom, finalNewline: text === "" || text.endsWith("\n"), encoding, mode: null },
+  // An empty file has no final-newline habit; text added to it ends lines like a text file.
+  const format: TextFormat = {
+    eol,
+    bom,
+    finalNewline: text === "" || text.endsWith("\n"),
+    encoding,
+    mode: null,
   };
+  if (crlf > 0 && lf > 0) {
+    format.mixed = {
+      lines: text.split("\n"),
+      ends: [...raw.matchAll(/\r?\n/g)].map((m) => m[0]),
+    };
+  }
+  return { text, format };
+}
+
+/**
+ * The text of a mixed-ending file with each line's ending: a line kept from the file keeps its
+ * own (matched from the start, from the end, then by its text), a changed line takes the one of
+ * the line it replaced, and a new line the one before it.
+ */
+function withMixedEndings(text: string, format: TextFormat): string {
+  const { lines: old, ends } = format.mixed!;
+  const lines = text.split("\n");
+  const shorter = Math.min(old.length, lines.length);
+  let prefix = 0;
+  while (prefix < shorter && old[prefix] === lines[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    old[old.length - 1 - suffix] === lines[lines.length - 1 - suffix]
+  ) suffix++;
+  // Lines of the changed middle, by text, for lines that only moved within it.
+  const byText = new Map<string, string[]>();
+  for (let j = prefix; j < old.length - suffix && j < ends.length; j++) {
+    const list = byText.get(old[j]!) ?? [];
+    list.push(ends[j]!);
+    byText.set(old[j]!, list);
+  }
+  let out = "";
+  let previous = prefix > 0 ? ends[prefix - 1]! : format.eol;
+  for (let i = 0; i < lines.length; i++) {
+    out += lines[i];
+    if (i === lines.length - 1) break;
+    let end: string | undefined;
+    if (i < prefix) end = ends[i];
+    else if (i >= lines.length - suffix) end = ends[i - lines.length + old.length];
+    else {
+      end = byText.get(lines[i]!)?.shift() ??
+        (i < old.length - suffix ? ends[Math.min(i, ends.length - 1)] : undefined);
+    }
+    previous = end ?? previous;
+    out += previous;
+  }
+  return out;
 }
 
 /** Encode text (with `\n` endings) in the given format. */
 export function encodeText(text: string, format: TextFormat): Uint8Array {
-  const withEol = format.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+  const withEol = format.mixed
+    ? withMixedEndings(text, format)
+    : format.eol === "\r\n"
+    ? text.replace(/\r?\n/g, "\r\n")
+    : text;
   let bytes: Uint8Array;
   if (/^utf-?8$/i.test(format.encoding)) {
     bytes = new TextEncoder().encode(withEol);
