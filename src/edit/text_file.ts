@@ -193,27 +193,125 @@ let tempCounter = 0;
  */
 export function tempPathFor(path: string): string {
   const base = Array.from(basename(path)).slice(0, 50).join("");
-  return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}.tmp`);
+  // The writer's pid tells a later writer whether the file is a crashed write's leftover; the
+  // random part keeps a reused pid from meeting its predecessor's name.
+  const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16);
+  return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}-${random}.tmp`);
+}
+
+/** A temporary file of {@linkcode tempPathFor}; group 1 is the writer's pid. */
+const TEMP_NAME = /^\..*\.sextant-(\d+)-\d+(?:-[0-9a-f]+)?\.tmp$/;
+
+/** Folders already swept by this process. */
+const swept = new Set<string>();
+
+/**
+ * Whether process `pid` is gone, asked with `kill -0` (Deno's permissions keep /proc and
+ * `Deno.kill` out of reach). A process of another user answers "not permitted": alive.
+ */
+function processGone(pid: number): boolean {
+  if (Deno.build.os === "windows") return false;
+  try {
+    const out = new Deno.Command("kill", {
+      args: ["-0", String(pid)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).outputSync();
+    return !out.success && /no such process/i.test(new TextDecoder().decode(out.stderr));
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Write bytes atomically: a temporary file in the same folder, then a rename over the target.
- * `mode` is applied to the new file so permissions survive the replacement.
+ * A writer's temporary file is left over when the writer is gone and the file is a minute old
+ * (a writer in another pid namespace looks gone too), or when it is a day old whatever the pid.
+ */
+function isLeftover(pid: number, ageMs: number): boolean {
+  if (pid === Deno.pid) return false;
+  if (ageMs > 86_400_000) return true;
+  return ageMs > 60_000 && processGone(pid);
+}
+
+/**
+ * Remove the temporary files that writers which died mid-write (kill -9, a crash) left in
+ * `folder`. Done once per folder per process, on the first write there.
+ */
+export async function removeLeftoverTemps(folder: string): Promise<void> {
+  if (swept.has(folder)) return;
+  swept.add(folder);
+  try {
+    for await (const entry of Deno.readDir(folder)) {
+      const match = entry.isFile ? TEMP_NAME.exec(entry.name) : null;
+      if (!match) continue;
+      const path = join(folder, entry.name);
+      const info = await Deno.lstat(path).catch(() => null);
+      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      if (info?.isFile && isLeftover(Number(match[1]), age)) {
+        await Deno.remove(path).catch(() => {});
+      }
+    }
+  } catch {
+    // An unreadable folder: nothing to tidy.
+  }
+}
+
+/**
+ * Refuse to write through a path that changed since it was resolved: `folder` was a real path
+ * (no symbolic link in it), and must still be, so no component was swapped for a link that
+ * leads elsewhere.
+ */
+export async function assertRealFolder(folder: string): Promise<void> {
+  let real: string;
+  try {
+    real = await Deno.realPath(folder);
+  } catch {
+    throw new ToolError(
+      `The folder '${folder}' disappeared during the write; nothing was written.`,
+    );
+  }
+  if (real !== folder) {
+    throw new ToolError(
+      `The folder '${folder}' changed during the write (a part of its path is now a symbolic ` +
+        `link to '${real}'); the write was refused.`,
+    );
+  }
+}
+
+/** Options of {@linkcode writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /**
+   * The target's folder is a real path that must stay one: checked before the temporary file is
+   * made and again just before the rename.
+   */
+  realFolder?: boolean;
+}
+
+/**
+ * Write bytes atomically: a temporary file in the same folder, created exclusively, then a
+ * rename over the target. `mode` is applied to the new file so permissions survive the
+ * replacement.
  */
 export async function writeFileAtomic(
   path: string,
   data: Uint8Array,
   mode: number | null = null,
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const folder = dirname(path);
+  if (options.realFolder) await assertRealFolder(folder);
   const temp = tempPathFor(path);
   try {
     await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
+    if (options.realFolder) await assertRealFolder(folder);
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
+  await removeLeftoverTemps(folder);
 }
 
 /** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */
@@ -233,6 +331,12 @@ export function keepFinalNewline(text: string, format: TextFormat): string {
 }
 
 /** Write edited text back atomically in its original format. */
-export async function writeTextFile(path: string, text: string, format: TextFormat): Promise<void> {
-  await writeFileAtomic(path, encodeText(keepFinalNewline(text, format), format), format.mode);
+export async function writeTextFile(
+  path: string,
+  text: string,
+  format: TextFormat,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const bytes = encodeText(keepFinalNewline(text, format), format);
+  await writeFileAtomic(path, bytes, format.mode, options);
 }
