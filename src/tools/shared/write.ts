@@ -12,6 +12,7 @@ import { noteWrite, watchDiagnostics } from "./new_diagnostics.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/file_set.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
+import { withFolderLocks } from "../../edit/folder_lock.ts";
 import {
   type FileOutcome,
   type LspWorkspaceEdit,
@@ -42,11 +43,14 @@ async function withFileLock<T>(realPath: string, fn: () => Promise<T>): Promise<
   }
 }
 
-/** {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock). */
+/**
+ * {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock), then
+ * the locks of their folders that other Sextant processes respect (edit/folder_lock.ts).
+ */
 function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
   const sorted = [...new Set(realPaths)].sort();
   const step = (i: number): Promise<T> =>
-    i === sorted.length ? fn() : withFileLock(sorted[i]!, () => step(i + 1));
+    i === sorted.length ? withFolderLocks(sorted, fn) : withFileLock(sorted[i]!, () => step(i + 1));
   return step(0);
 }
 
