@@ -18,6 +18,7 @@ import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { allServicePaths, readEndpoint, type ServicePaths, servicePaths } from "./paths.ts";
 import { type Hello, jsonLine, LineReader, type Welcome } from "./protocol.ts";
+import { rotateLog, withStderrToLog } from "./log_file.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
 const START_WAIT_MS = 15_000;
@@ -69,7 +70,9 @@ export async function connectOrStart(
 ): Promise<Connection | null> {
   const running = await tryConnect(paths);
   if (running) return running;
-  const { command, args } = serviceCommand(options);
+  // Its stderr goes to its log, so what the runtime prints as it dies is kept.
+  rotateLog(paths.log);
+  const { command, args } = withStderrToLog(serviceCommand(options), paths.log);
   try {
     const child = new Deno.Command(command, {
       args,

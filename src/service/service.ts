@@ -17,6 +17,7 @@ import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./paths.ts";
 import { ProjectHost } from "./projects.ts";
+import { RotatingLog } from "./log_file.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./protocol.ts";
 import { openSession } from "./sessions.ts";
 
@@ -57,8 +58,8 @@ async function write(conn: Deno.Conn, value: unknown): Promise<void> {
 /** `sextant service run`: become the service (a front starts it; users need not). */
 export async function runService(options: CliOptions): Promise<void> {
   const paths = servicePaths();
-  const logFile = Deno.openSync(paths.log, { create: true, write: true, truncate: true });
-  logToFile(logFile);
+  // Appended to, never truncated: see log_file.ts.
+  logToFile(new RotatingLog(paths.log));
   setLogLevel(options.logLevel ?? "info");
 
   const lock = await Deno.open(paths.lock, { create: true, read: true, write: true });
