@@ -111,7 +111,8 @@ export class LineReader {
   /** Take `count` bytes off the front, and the byte after them (the newline) when `skip`. */
   #take(count: number, skip: boolean): Uint8Array {
     const all = this.#buffer;
-    const line = all.slice(0, count);
+    // A view, not a copy: the chunks it covers are not used again.
+    const line = all.subarray(0, count);
     const rest = all.subarray(count + (skip ? 1 : 0));
     this.#chunks = rest.length > 0 ? [rest] : [];
     this.#length = rest.length;

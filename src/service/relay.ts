@@ -270,7 +270,9 @@ export async function relay(options: CliOptions): Promise<boolean> {
           }
         }
       }
-      await toClient(withNewline(line));
+      // The line and its newline in two writes: a large answer is not copied once more.
+      await toClient(line);
+      await toClient(NEWLINE);
     }
   };
 
@@ -401,6 +403,8 @@ function succeeded(line: Uint8Array): boolean {
   const message = parse(line) as { error?: unknown; result?: { isError?: unknown } } | null;
   return message !== null && message.error === undefined && message.result?.isError !== true;
 }
+
+const NEWLINE = new Uint8Array([10]);
 
 function withNewline(line: Uint8Array): Uint8Array {
   const out = new Uint8Array(line.length + 1);
