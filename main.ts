@@ -13,6 +13,10 @@ if (import.meta.main && Deno.args[0] === "__repl-child") {
   // (src/repl/child.ts), which drops every permission before it runs agent code.
   const { runReplChild } = await import("./src/repl/child.ts");
   runReplChild();
+} else if (import.meta.main && Deno.args[0] === "regex-child") {
+  // A compiled Sextant runs user regexes in a copy of itself (src/tools/shared/regex.ts).
+  const { serveRegexRequests } = await import("./src/tools/shared/regex_child.ts");
+  await serveRegexRequests();
 } else if (import.meta.main) {
   try {
     const options = parseCommandLine(Deno.args);

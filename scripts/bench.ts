@@ -3,7 +3,9 @@
  *
  * 1. the symbol tools on a generated TypeScript project (bench_project.ts), cold and warm,
  *    through the tool handlers, beside the same LSP requests sent straight to the server;
- *    code mode (repl_bench.ts), the shared service (service_bench.ts), hooks (hook_bench.ts);
+ *    code mode (repl_bench.ts), the shared service (service_bench.ts), user regexes in a process
+ *    of their own (regex_bench.ts), a 20 MB answer through the front (large_answer_bench.ts),
+ *    hooks (hook_bench.ts);
  * 2. the engine rows (engine_bench.ts) on a project of the same size;
  * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
  *    declaration index, start-up, cold and warm references and find_symbol beside the raw
@@ -589,10 +591,16 @@ if (import.meta.main) {
     // The shared service: fronts as clients start them, on the same project.
     const { printServiceBench } = await import("./service_bench.ts");
     await printServiceBench(root, runs);
+    // User regexes run in a process of their own: its cost beside the calling thread's.
+    const { printRegexBench } = await import("./regex_bench.ts");
+    await printRegexBench(root, `generated ${files + 1}`, runs);
   } finally {
     if (values.keep) console.error(`kept ${root}`);
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
+  // A large answer through the front beside standalone: the relay's own cost.
+  const { printLargeAnswerBench } = await import("./large_answer_bench.ts");
+  await printLargeAnswerBench(20, runs);
   // Client hooks run as a new process per tool call: their own small table.
   const { printHookBench } = await import("./hook_bench.ts");
   await printHookBench();

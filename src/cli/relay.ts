@@ -24,6 +24,7 @@ import {
   servicePaths,
 } from "../service/endpoint.ts";
 import { type Hello, jsonLine, LineReader, type Welcome } from "../service/handshake.ts";
+import { rotateLog, withStderrToLog } from "../service/log_file.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
 const START_WAIT_MS = 15_000;
@@ -88,7 +89,9 @@ export async function connectOrStart(
 ): Promise<Connection | null> {
   const running = await tryConnect(paths);
   if (running) return running;
-  const { command, args } = serviceCommand(options);
+  // Its stderr goes to its log, so what the runtime prints as it dies is kept.
+  rotateLog(paths.log);
+  const { command, args } = withStderrToLog(serviceCommand(options), paths.log);
   try {
     const child = new Deno.Command(command, {
       args,
@@ -155,6 +158,7 @@ type RequestId = string | number;
 interface JsonRpcLine {
   id?: RequestId | null;
   method?: string;
+  params?: unknown;
 }
 
 const RESPONSE_ID_AT_END = /"id":(-?\d+|"(?:[^"\\]|\\.)*")\}\s*$/;
@@ -244,6 +248,13 @@ export async function relay(options: CliOptions): Promise<boolean> {
   let initialized: Uint8Array | null = null;
   /** The id of a replayed `initialize`, whose answer the client must not see twice. */
   let replayedId: RequestId | null = null;
+  /**
+   * The session's state a new service must be told again: the last successful call of each tool
+   * that changes it (the active project, the modes), in the order they were made.
+   */
+  const stateCalls = new Map<string, Uint8Array>();
+  /** Such calls sent and not yet answered, by id. */
+  const stateRequests = new Map<RequestId, { name: string; line: Uint8Array }>();
   let ready: Promise<void> = Promise.resolve();
 
   const sendToService = async (line: Uint8Array) => {
@@ -269,8 +280,18 @@ export async function relay(options: CliOptions): Promise<boolean> {
           continue;
         }
         pending.delete(id);
+        const state = stateRequests.get(id);
+        if (state) {
+          stateRequests.delete(id);
+          if (succeeded(line)) {
+            stateCalls.delete(state.name);
+            stateCalls.set(state.name, state.line);
+          }
+        }
       }
-      await toClient(withNewline(line));
+      // The line and its newline in two writes: a large answer is not copied once more.
+      await toClient(line);
+      await toClient(NEWLINE);
     }
   };
 
@@ -301,7 +322,17 @@ export async function relay(options: CliOptions): Promise<boolean> {
             await writer.write(withNewline(initialize));
           }
           if (initialized) await writer.write(withNewline(initialized));
+          // The new service knows the session only from the front's options: tell it again
+          // what the agent changed since (the active project, the modes).
+          const restoring = new Map<RequestId, string>();
+          for (const [name, line] of stateCalls) {
+            const id = `sextant-restore-${++restoreCount}`;
+            const message = JSON.parse(decoder.decode(line));
+            await writer.write(jsonLine({ ...message, id }));
+            restoring.set(id, name);
+          }
           writer.releaseLock();
+          await awaitRestore(current.lines, restoring);
           return;
         } catch (error) {
           log.warn(`the new service went away at once (${(error as Error).message})`);
@@ -311,6 +342,41 @@ export async function relay(options: CliOptions): Promise<boolean> {
     }
     log.error("cannot restart the shared service; stopping");
     Deno.exit(1);
+  };
+
+  let restoreCount = 0;
+  /**
+   * Read the new service's answers to the replayed `initialize` and state calls (passing any
+   * other line on); a call that fails is told to the client, so the agent knows what changed.
+   */
+  const awaitRestore = async (lines: LineReader, restoring: Map<RequestId, string>) => {
+    const failed: string[] = [];
+    while (restoring.size > 0 || replayedId !== null) {
+      const line = await lines.next();
+      if (line === null) return;
+      const id = responseId(line);
+      if (id !== null && id === replayedId) {
+        replayedId = null;
+        continue;
+      }
+      const name = id !== null ? restoring.get(id) : undefined;
+      if (id !== null && name !== undefined) {
+        restoring.delete(id);
+        if (!succeeded(line)) failed.push(name);
+        continue;
+      }
+      await toClient(withNewline(line));
+    }
+    if (failed.length > 0) {
+      const text = `The Sextant service restarted; repeating ${failed.join(", ")} failed, so ` +
+        "the session is back to its start-up project and modes. Check get_current_config.";
+      log.warn(text);
+      await toClient(jsonLine({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "warning", logger: "sextant", data: text },
+      }));
+    }
   };
 
   // The service side: relay until the service closes, then recover and go on.
@@ -335,6 +401,10 @@ export async function relay(options: CliOptions): Promise<boolean> {
     if (message?.method === "notifications/initialized") initialized = line.slice();
     if (message?.method !== undefined && message.id != null) {
       pending.set(message.id, message.method);
+      const name = (message.params as { name?: unknown } | null | undefined)?.name;
+      if (message.method === "tools/call" && typeof name === "string" && STATE_TOOLS.has(name)) {
+        stateRequests.set(message.id, { name, line: line.slice() });
+      }
     }
     await sendToService(withNewline(line));
   }
@@ -343,6 +413,17 @@ export async function relay(options: CliOptions): Promise<boolean> {
   } catch { /* closed */ }
   Deno.exit(0);
 }
+
+/** Tools whose effect on the session a restarted service must be told again. */
+const STATE_TOOLS = new Set(["activate_project", "switch_modes"]);
+
+/** Whether a response line is a success: no JSON-RPC error and no tool error. */
+function succeeded(line: Uint8Array): boolean {
+  const message = parse(line) as { error?: unknown; result?: { isError?: unknown } } | null;
+  return message !== null && message.error === undefined && message.result?.isError !== true;
+}
+
+const NEWLINE = new Uint8Array([10]);
 
 function withNewline(line: Uint8Array): Uint8Array {
   const out = new Uint8Array(line.length + 1);

@@ -85,13 +85,45 @@ export interface LoadSettingsOptions {
   globalFile?: string | null;
 }
 
+/**
+ * The keys of a language server's entry that choose what runs: the program and its arguments,
+ * and the free-form options a server passes on to programs it starts itself (a TypeScript SDK
+ * path, rust-analyzer's check command, a Python interpreter). A project's config file comes with
+ * the repository, so a cloned repository must not be able to set them.
+ */
+export const PROGRAM_KEYS = ["command", "args", "initialization_options", "settings"] as const;
+
+/**
+ * Refuse a project layer that chooses a program to run, naming the setting and where it belongs.
+ * Only the user's global config and the command line may choose programs.
+ */
+export function refuseProgramSettings(layer: SettingsFile, file: string): void {
+  const found: string[] = [];
+  for (const [id, server] of Object.entries(layer.language_servers ?? {})) {
+    for (const key of PROGRAM_KEYS) {
+      if (server[key] !== undefined) found.push(`language_servers.${id}.${key}`);
+    }
+  }
+  if (found.length === 0) return;
+  const global = globalConfigPath() ?? "the global config file";
+  throw new ToolError(
+    `${file} sets ${found.join(", ")}: ${
+      found.length > 1 ? "these choose" : "this chooses"
+    } a program to run, and a project's own config comes with the repository, so it may not. ` +
+      `Put ${found.length > 1 ? "them" : "it"} in your global config (${global}) under the ` +
+      `same keys, and remove ${found.length > 1 ? "them" : "it"} from ${file}.`,
+  );
+}
+
 /** defaults < global < project < command line. */
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS) as Settings;
   const globalFile = options.globalFile === undefined ? globalConfigPath() : options.globalFile;
   if (globalFile) settings = layerSettings(settings, await readSettingsFile(globalFile));
   if (options.projectRoot) {
-    const projectFile = await readSettingsFile(projectConfigPath(options.projectRoot));
+    const file = projectConfigPath(options.projectRoot);
+    const projectFile = await readSettingsFile(file);
+    refuseProgramSettings(projectFile, file);
     // Registered projects live only in the global file.
     const { projects: _ignored, ...projectLayer } = projectFile;
     settings = layerSettings(settings, projectLayer);

@@ -102,7 +102,7 @@ Deno.test("config: layering defaults < global < project < overrides", async () =
       "tool_timeout": 50,
       "ignored_paths": ["project-ignored/"],
       "projects": [{ "name": "sneaky", "path": "/elsewhere" }],
-      "language_servers": { "b": { "command": "b-ls-project" } },
+      "language_servers": { "b": { "extensions": [".b"] } },
     }`,
   });
   const s = await loadSettings({
@@ -118,7 +118,7 @@ Deno.test("config: layering defaults < global < project < overrides", async () =
   assertEquals(s.ignored_paths, ["global-ignored/", "project-ignored/"], "ignored_paths add up");
   assertEquals(s.language_servers, {
     a: { command: "a-ls" },
-    b: { command: "b-ls-project" },
+    b: { command: "b-ls", extensions: [".b"] },
   });
   assertEquals(s.projects, [{ name: "p", path: "/somewhere" }], "projects only from global");
 
@@ -128,6 +128,31 @@ Deno.test("config: layering defaults < global < project < overrides", async () =
   assertEquals(globalOnly.tool_timeout, 100);
   const none = await loadSettings({ globalFile: null });
   assertEquals(none, { ...DEFAULT_SETTINGS } as Settings);
+});
+
+Deno.test("config: a project file that chooses a program is refused, naming the setting", async () => {
+  await using dir = await tempDir();
+  const globalFile = join(dir.path, "global.jsonc");
+  for (const key of ["command", "args", "initialization_options", "settings"]) {
+    const value = key === "command" ? '"sh"' : key === "args" ? '["-c", "id"]' : "{}";
+    await writeTree(dir.path, {
+      "proj/.sextant/project.jsonc": `{ "language_servers": { "ts": { "${key}": ${value} } } }`,
+    });
+    const error = await assertRejects(
+      () => loadSettings({ globalFile, projectRoot: join(dir.path, "proj") }),
+    );
+    assertEquals(error instanceof ToolError, true);
+    assertEquals(error.message.includes(`language_servers.ts.${key}`), true, error.message);
+    assertEquals(error.message.includes("global config"), true, error.message);
+  }
+  // The same keys from the user's own layers are honoured.
+  await writeTree(dir.path, { "proj/.sextant/project.jsonc": "{}" });
+  const s = await loadSettings({
+    globalFile,
+    projectRoot: join(dir.path, "proj"),
+    overrides: { language_servers: { ts: { command: "sh", args: ["-c", "id"] } } },
+  });
+  assertEquals(s.language_servers.ts, { command: "sh", args: ["-c", "id"] });
 });
 
 Deno.test("config: missing files are empty layers; a broken one is an error naming it", async () => {

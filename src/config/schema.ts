@@ -159,5 +159,10 @@ export function layerSettings(base: Settings, over: SettingsFile): Settings {
   for (const key of RECORD_KEYS) {
     if (over[key]) result[key] = { ...base[key], ...over[key] } as never;
   }
+  // A server's entry merges key by key too: the program comes from the user's layer, and a
+  // project may still give that server its file extensions or turn it off.
+  for (const [id, entry] of Object.entries(over.language_servers ?? {})) {
+    result.language_servers[id] = { ...base.language_servers[id], ...entry };
+  }
   return result;
 }

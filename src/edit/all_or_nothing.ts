@@ -7,8 +7,10 @@
  */
 import { dirname } from "node:path";
 import {
+  assertRealFolder,
   encodeText,
   keepFinalNewline,
+  removeLeftoverTemps,
   tempPathFor,
   type TextFormat,
   writeFileAtomic,
@@ -27,7 +29,7 @@ export interface PlannedWrite {
 export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 1) {
     const only = writes[0]!;
-    return await writeTextFile(only.path, only.text, only.format);
+    return await writeTextFile(only.path, only.text, only.format, { realFolder: true });
   }
   // Encoding errors surface here, before any file is touched.
   const encoded = writes.map((w) => encodeText(keepFinalNewline(w.text, w.format), w.format));
@@ -43,6 +45,7 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
   const temps: string[] = [];
   try {
     for (const [i, w] of writes.entries()) {
+      await assertRealFolder(dirname(w.path));
       const temp = tempPathFor(w.path);
       await Deno.writeFile(temp, encoded[i]!, { createNew: true, mode: w.format.mode ?? 0o644 });
       temps.push(temp);
@@ -57,6 +60,7 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
   const replaced: PlannedWrite[] = [];
   try {
     for (const [i, w] of writes.entries()) {
+      await assertRealFolder(dirname(w.path));
       await Deno.rename(temps[i]!, w.path);
       replaced.push(w);
     }
@@ -71,6 +75,9 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
     }
     await Promise.allSettled(temps.slice(replaced.length).map((t) => Deno.remove(t)));
     throw error;
+  }
+  for (const folder of new Set(writes.map((w) => dirname(w.path)))) {
+    await removeLeftoverTemps(folder);
   }
 }
 
@@ -132,6 +139,7 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
   let written = false;
   try {
     for (const dir of folders) {
+      await assertRealFolder(dirname(dir));
       await Deno.mkdir(dir);
       made.push(dir);
     }

@@ -67,6 +67,11 @@ export interface ReplaceResult {
 
 export interface ReplaceOptions {
   allowMultipleOccurrences?: boolean;
+  /**
+   * The needle's matches, found elsewhere (a user regex runs in a process that can be killed);
+   * `again` marks a multi-line match in which the pattern matches again.
+   */
+  matches?: readonly (RegExpExecArray & { again?: boolean })[];
   /** Name used in error messages. */
   fileLabel?: string;
 }
@@ -86,15 +91,17 @@ export function findMatches(text: string, needle: string, mode: ReplaceMode): Re
       // A multi-line match that contains another match of the same pattern is ambiguous:
       // the agent probably meant a shorter span.
       const rest = match[0].slice(1);
-      if (inner.test(rest)) {
-        throw new ToolError(
-          "Match is ambiguous: the search pattern matches again inside a multi-line match. " +
-            "Make the pattern more specific (e.g. use non-greedy quantifiers like .*?).",
-        );
-      }
+      if (inner.test(rest)) throw ambiguousMatch();
     }
   }
   return matches;
+}
+
+function ambiguousMatch(): ToolError {
+  return new ToolError(
+    "Match is ambiguous: the search pattern matches again inside a multi-line match. " +
+      "Make the pattern more specific (e.g. use non-greedy quantifiers like .*?).",
+  );
 }
 
 /** The replacement text for one match. */
@@ -127,7 +134,9 @@ export function replaceContent(
   options: ReplaceOptions = {},
 ): ReplaceResult {
   const label = options.fileLabel ? ` in file '${options.fileLabel}'` : "";
-  const matches = findMatches(text, needle, mode);
+  if (needle === "") throw new ToolError("The needle must not be empty.");
+  if (options.matches?.some((m) => m.again)) throw ambiguousMatch();
+  const matches = options.matches ?? findMatches(text, needle, mode);
   if (matches.length === 0) {
     throw new ToolError(
       `No matches of search expression found${label}. ` +

@@ -14,6 +14,11 @@ export interface TextFormat {
   encoding: string;
   /** Unix permission bits, when known. */
   mode: number | null;
+  /**
+   * A file whose lines end both ways: its lines as read and each one's own ending, so a rewrite
+   * gives every line it kept its old ending (`eol` is then only for new lines).
+   */
+  mixed?: { lines: string[]; ends: string[] };
 }
 
 export interface TextFile {
@@ -81,16 +86,71 @@ export function decodeText(bytes: Uint8Array, encoding = "utf-8", name = "file")
   const lf = (raw.match(/\n/g)?.length ?? 0) - crlf;
   const eol = crlf > lf ? "\r\n" : "\n";
   const text = crlf > 0 ? raw.replace(/\r\n/g, "\n") : raw;
-  return {
-    text,
-    // An empty file has no final-newline habit; text added to it ends lines like a text file.
-    format: { eol, bom, finalNewline: text === "" || text.endsWith("\n"), encoding, mode: null },
+  // An empty file has no final-newline habit; text added to it ends lines like a text file.
+  const format: TextFormat = {
+    eol,
+    bom,
+    finalNewline: text === "" || text.endsWith("\n"),
+    encoding,
+    mode: null,
   };
+  if (crlf > 0 && lf > 0) {
+    format.mixed = {
+      lines: text.split("\n"),
+      ends: [...raw.matchAll(/\r?\n/g)].map((m) => m[0]),
+    };
+  }
+  return { text, format };
+}
+
+/**
+ * The text of a mixed-ending file with each line's ending: a line kept from the file keeps its
+ * own (matched from the start, from the end, then by its text), a changed line takes the one of
+ * the line it replaced, and a new line the one before it.
+ */
+function withMixedEndings(text: string, format: TextFormat): string {
+  const { lines: old, ends } = format.mixed!;
+  const lines = text.split("\n");
+  const shorter = Math.min(old.length, lines.length);
+  let prefix = 0;
+  while (prefix < shorter && old[prefix] === lines[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    old[old.length - 1 - suffix] === lines[lines.length - 1 - suffix]
+  ) suffix++;
+  // Lines of the changed middle, by text, for lines that only moved within it.
+  const byText = new Map<string, string[]>();
+  for (let j = prefix; j < old.length - suffix && j < ends.length; j++) {
+    const list = byText.get(old[j]!) ?? [];
+    list.push(ends[j]!);
+    byText.set(old[j]!, list);
+  }
+  let out = "";
+  let previous = prefix > 0 ? ends[prefix - 1]! : format.eol;
+  for (let i = 0; i < lines.length; i++) {
+    out += lines[i];
+    if (i === lines.length - 1) break;
+    let end: string | undefined;
+    if (i < prefix) end = ends[i];
+    else if (i >= lines.length - suffix) end = ends[i - lines.length + old.length];
+    else {
+      end = byText.get(lines[i]!)?.shift() ??
+        (i < old.length - suffix ? ends[Math.min(i, ends.length - 1)] : undefined);
+    }
+    previous = end ?? previous;
+    out += previous;
+  }
+  return out;
 }
 
 /** Encode text (with `\n` endings) in the given format. */
 export function encodeText(text: string, format: TextFormat): Uint8Array {
-  const withEol = format.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+  const withEol = format.mixed
+    ? withMixedEndings(text, format)
+    : format.eol === "\r\n"
+    ? text.replace(/\r?\n/g, "\r\n")
+    : text;
   let bytes: Uint8Array;
   if (/^utf-?8$/i.test(format.encoding)) {
     bytes = new TextEncoder().encode(withEol);
@@ -133,27 +193,125 @@ let tempCounter = 0;
  */
 export function tempPathFor(path: string): string {
   const base = Array.from(basename(path)).slice(0, 50).join("");
-  return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}.tmp`);
+  // The writer's pid tells a later writer whether the file is a crashed write's leftover; the
+  // random part keeps a reused pid from meeting its predecessor's name.
+  const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16);
+  return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}-${random}.tmp`);
+}
+
+/** A temporary file of {@linkcode tempPathFor}; group 1 is the writer's pid. */
+const TEMP_NAME = /^\..*\.sextant-(\d+)-\d+(?:-[0-9a-f]+)?\.tmp$/;
+
+/** Folders already swept by this process. */
+const swept = new Set<string>();
+
+/**
+ * Whether process `pid` is gone, asked with `kill -0` (Deno's permissions keep /proc and
+ * `Deno.kill` out of reach). A process of another user answers "not permitted": alive.
+ */
+function processGone(pid: number): boolean {
+  if (Deno.build.os === "windows") return false;
+  try {
+    const out = new Deno.Command("kill", {
+      args: ["-0", String(pid)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).outputSync();
+    return !out.success && /no such process/i.test(new TextDecoder().decode(out.stderr));
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Write bytes atomically: a temporary file in the same folder, then a rename over the target.
- * `mode` is applied to the new file so permissions survive the replacement.
+ * A writer's temporary file is left over when the writer is gone and the file is a minute old
+ * (a writer in another pid namespace looks gone too), or when it is a day old whatever the pid.
+ */
+function isLeftover(pid: number, ageMs: number): boolean {
+  if (pid === Deno.pid) return false;
+  if (ageMs > 86_400_000) return true;
+  return ageMs > 60_000 && processGone(pid);
+}
+
+/**
+ * Remove the temporary files that writers which died mid-write (kill -9, a crash) left in
+ * `folder`. Done once per folder per process, on the first write there.
+ */
+export async function removeLeftoverTemps(folder: string): Promise<void> {
+  if (swept.has(folder)) return;
+  swept.add(folder);
+  try {
+    for await (const entry of Deno.readDir(folder)) {
+      const match = entry.isFile ? TEMP_NAME.exec(entry.name) : null;
+      if (!match) continue;
+      const path = join(folder, entry.name);
+      const info = await Deno.lstat(path).catch(() => null);
+      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      if (info?.isFile && isLeftover(Number(match[1]), age)) {
+        await Deno.remove(path).catch(() => {});
+      }
+    }
+  } catch {
+    // An unreadable folder: nothing to tidy.
+  }
+}
+
+/**
+ * Refuse to write through a path that changed since it was resolved: `folder` was a real path
+ * (no symbolic link in it), and must still be, so no component was swapped for a link that
+ * leads elsewhere.
+ */
+export async function assertRealFolder(folder: string): Promise<void> {
+  let real: string;
+  try {
+    real = await Deno.realPath(folder);
+  } catch {
+    throw new ToolError(
+      `The folder '${folder}' disappeared during the write; nothing was written.`,
+    );
+  }
+  if (real !== folder) {
+    throw new ToolError(
+      `The folder '${folder}' changed during the write (a part of its path is now a symbolic ` +
+        `link to '${real}'); the write was refused.`,
+    );
+  }
+}
+
+/** Options of {@linkcode writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /**
+   * The target's folder is a real path that must stay one: checked before the temporary file is
+   * made and again just before the rename.
+   */
+  realFolder?: boolean;
+}
+
+/**
+ * Write bytes atomically: a temporary file in the same folder, created exclusively, then a
+ * rename over the target. `mode` is applied to the new file so permissions survive the
+ * replacement.
  */
 export async function writeFileAtomic(
   path: string,
   data: Uint8Array,
   mode: number | null = null,
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const folder = dirname(path);
+  if (options.realFolder) await assertRealFolder(folder);
   const temp = tempPathFor(path);
   try {
     await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
+    if (options.realFolder) await assertRealFolder(folder);
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
+  await removeLeftoverTemps(folder);
 }
 
 /** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */
@@ -173,6 +331,12 @@ export function keepFinalNewline(text: string, format: TextFormat): string {
 }
 
 /** Write edited text back atomically in its original format. */
-export async function writeTextFile(path: string, text: string, format: TextFormat): Promise<void> {
-  await writeFileAtomic(path, encodeText(keepFinalNewline(text, format), format), format.mode);
+export async function writeTextFile(
+  path: string,
+  text: string,
+  format: TextFormat,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const bytes = encodeText(keepFinalNewline(text, format), format);
+  await writeFileAtomic(path, bytes, format.mode, options);
 }

@@ -53,7 +53,7 @@ export class ServerPool implements LanguageServerPool {
     if (!spec) {
       throw new ToolError(
         `No language server handles '${relPath}' (extension '${extname(relPath) || "none"}'). ` +
-          "Add one under language_servers in .sextant/project.jsonc.",
+          "Add one under language_servers in your global config (~/.config/sextant/config.jsonc).",
       );
     }
     const server = this.#server(spec);

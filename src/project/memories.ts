@@ -178,10 +178,13 @@ export class Memories {
    * Change a memory's text with `transform`. A memory found only in `.serena/` is written,
    * changed, to `.sextant/memories/`; Serena's file stays as it was. Returns where it was found.
    */
-  async edit(rawName: string, transform: (text: string) => string): Promise<MemorySource> {
+  async edit(
+    rawName: string,
+    transform: (text: string) => string | Promise<string>,
+  ): Promise<MemorySource> {
     const found = await this.#require(rawName);
     const file = decodeText(await Deno.readFile(found.path), "utf-8", `${found.name}.md`);
-    const after = transform(file.text);
+    const after = await transform(file.text);
     if (found.source === "sextant" && after === file.text) return found.source;
     const target = found.source === "sextant"
       ? this.#resolve(MEMORY_DIR, found.name)

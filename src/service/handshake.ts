@@ -47,30 +47,91 @@ export function jsonLine(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value) + "\n");
 }
 
-/** Reads a byte stream line by line (without the newline); the rest stays readable after. */
+/** A line longer than a {@linkcode LineReader}'s `maxLineBytes`. */
+export class LineTooLongError extends Error {
+  constructor(limit: number) {
+    super(`A line longer than ${limit} bytes was refused.`);
+  }
+}
+
+/** Options of {@linkcode LineReader}. */
+export interface LineReaderOptions {
+  /** The longest line {@linkcode LineReader.next} accepts; longer throws LineTooLongError. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Reads a byte stream line by line (without the newline); the rest stays readable after. Each
+ * byte is copied once into its line and searched once for the newline, so a long line costs
+ * what its length costs.
+ */
 export class LineReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  #buffer: Uint8Array = new Uint8Array(0);
+  readonly #max: number;
+  /** Bytes read and not yet returned, in order. */
+  #chunks: Uint8Array[] = [];
+  #length = 0;
+  /** How many bytes at the start of #chunks are known to hold no newline. */
+  #scanned = 0;
   #done = false;
 
-  constructor(stream: ReadableStream<Uint8Array>) {
+  constructor(stream: ReadableStream<Uint8Array>, options: LineReaderOptions = {}) {
     this.#reader = stream.getReader();
+    this.#max = options.maxLineBytes ?? Infinity;
+  }
+
+  get #buffer(): Uint8Array {
+    if (this.#chunks.length !== 1) {
+      const all = new Uint8Array(this.#length);
+      let at = 0;
+      for (const chunk of this.#chunks) {
+        all.set(chunk, at);
+        at += chunk.length;
+      }
+      this.#chunks = this.#length > 0 ? [all] : [];
+    }
+    return this.#chunks[0] ?? new Uint8Array(0);
+  }
+
+  /** Offset of the first newline in the buffered bytes, or -1; scans only new bytes. */
+  #findNewline(): number {
+    let offset = 0;
+    for (const chunk of this.#chunks) {
+      if (offset + chunk.length > this.#scanned) {
+        const from = Math.max(0, this.#scanned - offset);
+        const found = chunk.indexOf(10, from);
+        if (found >= 0) return offset + found;
+      }
+      offset += chunk.length;
+    }
+    this.#scanned = this.#length;
+    return -1;
+  }
+
+  /** Take `count` bytes off the front, and the byte after them (the newline) when `skip`. */
+  #take(count: number, skip: boolean): Uint8Array {
+    const all = this.#buffer;
+    // A view, not a copy: the chunks it covers are not used again.
+    const line = all.subarray(0, count);
+    const rest = all.subarray(count + (skip ? 1 : 0));
+    this.#chunks = rest.length > 0 ? [rest] : [];
+    this.#length = rest.length;
+    this.#scanned = 0;
+    return line;
   }
 
   /** The next line, or null at the end of the stream (a last line without newline included). */
   async next(): Promise<Uint8Array | null> {
     while (true) {
-      const newline = this.#buffer.indexOf(10);
+      const newline = this.#findNewline();
       if (newline >= 0) {
-        const line = this.#buffer.subarray(0, newline);
-        this.#buffer = this.#buffer.slice(newline + 1);
-        return line;
+        if (newline > this.#max) throw new LineTooLongError(this.#max);
+        return this.#take(newline, true);
       }
+      if (this.#length > this.#max) throw new LineTooLongError(this.#max);
       if (this.#done) {
-        if (this.#buffer.length === 0) return null;
-        const last = this.#buffer;
-        this.#buffer = new Uint8Array(0);
-        return last;
+        if (this.#length === 0) return null;
+        return this.#take(this.#length, false);
       }
       let chunk: Uint8Array | null;
       try {
@@ -80,7 +141,10 @@ export class LineReader {
         chunk = null;
       }
       if (chunk === null) this.#done = true;
-      else this.#buffer = concat(this.#buffer, chunk);
+      else if (chunk.length > 0) {
+        this.#chunks.push(chunk);
+        this.#length += chunk.length;
+      }
     }
   }
 
@@ -93,8 +157,9 @@ export class LineReader {
   /** The bytes read past the last line, then the rest of the stream, as one stream. */
   rest(): ReadableStream<Uint8Array> {
     const reader = this.#reader;
-    let pending: Uint8Array | null = this.#buffer.length > 0 ? this.#buffer : null;
-    this.#buffer = new Uint8Array(0);
+    let pending: Uint8Array | null = this.#length > 0 ? this.#buffer : null;
+    this.#chunks = [];
+    this.#length = 0;
     const done = this.#done;
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -121,12 +186,4 @@ export class LineReader {
   release(): void {
     this.#reader.releaseLock();
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -3,10 +3,13 @@
  * URL. It serves sessions the way the shared service does (one project host, so sessions on a
  * folder share its language servers), each session with an id of its own.
  *
- * Every request needs the bearer token (`SEXTANT_TOKEN`, or one generated into a 0600 file whose
- * path is printed once); without it the answer is 401. A request from a web page of another
- * origin gets 403 (MCP's rule against DNS rebinding). Binding an address other than loopback
+ * Every request needs the bearer token (`SEXTANT_TOKEN` of at least 128 bits, or one generated
+ * into a 0600 file whose path is printed once); without it the answer is 401. A request from a
+ * web page of another origin, or of an opaque one (`Origin: null`), gets 403, and so does one
+ * whose `Host` names another machine (DNS rebinding). Binding an address other than loopback
  * needs `--allow-remote`, and Deno's net permission for it, which the `sextant` set does not hold.
+ * Sessions idle for {@linkcode HTTP_SESSION_IDLE_MS} are closed, and at most
+ * {@linkcode MAX_HTTP_SESSIONS} are open: a new one closes the least recently used.
  * @module
  */
 import { join } from "node:path";
@@ -34,9 +37,19 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname) || hostname.startsWith("127.");
 }
 
-/** Origins a local client may send: pages served from loopback itself. */
+/** A session unused this long is closed (ms). */
+export const HTTP_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Sessions open at once; a new one beyond closes the least recently used. */
+export const MAX_HTTP_SESSIONS = 64;
+/** The shortest token accepted from SEXTANT_TOKEN: 128 bits as hex. */
+const MIN_TOKEN_CHARS = 32;
+
+/**
+ * Origins a local client may send: none (not a browser), or pages served from loopback itself.
+ * `null` is what sandboxed frames and `file:` pages send: refused.
+ */
 function originAllowed(origin: string | null): boolean {
-  if (origin === null || origin === "null") return true;
+  if (origin === null) return true;
   try {
     return isLoopback(new URL(origin).hostname.replace(/^\[|\]$/g, ""));
   } catch {
@@ -44,10 +57,32 @@ function originAllowed(origin: string | null): boolean {
   }
 }
 
+/**
+ * Whether a request's `Host` names this server: a loopback name, or the address it is bound to.
+ * A DNS-rebinding page reaches a loopback port under its own host name, which is refused. Bound
+ * to every address (`--allow-remote` on 0.0.0.0), any name may reach it; the token guards it.
+ */
+function hostAllowed(host: string | null, bound: string): boolean {
+  if (host === null) return false;
+  const name = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host.trim())?.[1]?.replace(/^\[|\]$/g, "");
+  if (name === undefined) return false;
+  if (bound === "0.0.0.0" || bound === "::") return true;
+  return isLoopback(name.toLowerCase()) || name === bound;
+}
+
 /** The token clients must send: SEXTANT_TOKEN, else a new one saved to a private file. */
 function httpToken(): { token: string; file: string | null } {
   const fromEnv = Deno.env.get("SEXTANT_TOKEN");
-  if (fromEnv) return { token: fromEnv, file: null };
+  if (fromEnv !== undefined) {
+    if (fromEnv.trim().length < MIN_TOKEN_CHARS) {
+      throw new Error(
+        `SEXTANT_TOKEN is too short to guard the HTTP service: it needs at least ` +
+          `${MIN_TOKEN_CHARS} characters (128 bits), e.g. from 'openssl rand -hex 16'; or unset ` +
+          "it and Sextant makes one.",
+      );
+    }
+    return { token: fromEnv.trim(), file: null };
+  }
   const file = join(servicePaths().dir, "http-token");
   const token = newToken();
   Deno.writeTextFileSync(file, token + "\n", { mode: 0o600 });
@@ -64,6 +99,8 @@ function jsonError(status: number, message: string, headers: HeadersInit = {}): 
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
+  /** When a request last reached it (ms since the epoch). */
+  lastUsed: number;
   close(): Promise<void>;
 }
 
@@ -90,6 +127,9 @@ export async function serveHttp(options: CliOptions): Promise<void> {
     if (!originAllowed(request.headers.get("origin"))) {
       return jsonError(403, "Forbidden: requests from another origin are refused.");
     }
+    if (!hostAllowed(request.headers.get("host"), hostname)) {
+      return jsonError(403, "Forbidden: the Host header does not name this server.");
+    }
     const auth = request.headers.get("authorization") ?? "";
     const given = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? "";
     if (!sameToken(given, token)) {
@@ -107,6 +147,7 @@ export async function serveHttp(options: CliOptions): Promise<void> {
             "an Mcp-Session-Id header).",
         );
       }
+      session.lastUsed = Date.now();
       return await session.transport.handleRequest(request);
     }
     if (request.method !== "POST") {
@@ -124,7 +165,12 @@ export async function serveHttp(options: CliOptions): Promise<void> {
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (newId) => {
         sessionId = newId;
-        sessions.set(newId, { transport, close });
+        sessions.set(newId, { transport, close, lastUsed: Date.now() });
+        if (sessions.size > MAX_HTTP_SESSIONS) {
+          const oldest = [...sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!;
+          log.info(`HTTP session ${oldest[0]} closed: more than ${MAX_HTTP_SESSIONS} sessions`);
+          void oldest[1].close();
+        }
       },
       onsessionclosed: () => void close(),
     });
@@ -142,6 +188,16 @@ export async function serveHttp(options: CliOptions): Promise<void> {
     if (sessionId === null) await close();
     return response;
   };
+
+  const expiry = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (now - session.lastUsed < HTTP_SESSION_IDLE_MS) continue;
+      log.info(`HTTP session ${id} closed: idle for ${HTTP_SESSION_IDLE_MS / 60_000} minutes`);
+      void session.close();
+    }
+  }, 60_000);
+  Deno.unrefTimer(expiry);
 
   const httpServer = Deno.serve({ hostname, port, onListen: () => {} }, handler);
   const address = httpServer.addr as Deno.NetAddr;

@@ -18,12 +18,17 @@ import { VERSION } from "../version.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
+import { RotatingLog } from "./log_file.ts";
 import { openSession } from "./sessions.ts";
 
 /** How long the service lives on after its last session, by default (seconds). */
 export const DEFAULT_IDLE_TIMEOUT = 300;
 /** How long a project no session uses keeps its language servers (ms). */
 export const PROJECT_IDLE_MS = 30 * 60 * 1000;
+/** The longest hello a connection may send before its token is checked (bytes). */
+const HELLO_MAX_BYTES = 256 * 1024;
+/** How long a connection has to send its hello (ms). */
+const HELLO_WAIT_MS = 10_000;
 /** How long a second service waits for the lock before it leaves the first one in charge (ms). */
 const LOCK_WAIT_MS = 3000;
 
@@ -57,8 +62,8 @@ async function write(conn: Deno.Conn, value: unknown): Promise<void> {
 /** `sextant service run`: become the service (a front starts it; users need not). */
 export async function runService(options: CliOptions): Promise<void> {
   const paths = servicePaths();
-  const logFile = Deno.openSync(paths.log, { create: true, write: true, truncate: true });
-  logToFile(logFile);
+  // Appended to, never truncated: see log_file.ts.
+  logToFile(new RotatingLog(paths.log));
   setLogLevel(options.logLevel ?? "info");
 
   const lock = await Deno.open(paths.lock, { create: true, read: true, write: true });
@@ -132,12 +137,20 @@ export async function runService(options: CliOptions): Promise<void> {
   });
 
   const serveConnection = async (conn: Deno.Conn) => {
-    const lines = new LineReader(conn.readable);
+    // Anyone on the machine can reach the port: before the token is checked, a connection gets
+    // one short line and a few seconds, never the memory or time of the sessions.
+    const lines = new LineReader(conn.readable, { maxLineBytes: HELLO_MAX_BYTES });
     let hello: Hello | null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      hello = await lines.nextJson<Hello>();
+      hello = await Promise.race([
+        lines.nextJson<Hello>(),
+        new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), HELLO_WAIT_MS)),
+      ]);
     } catch {
       hello = null;
+    } finally {
+      clearTimeout(timer);
     }
     if (hello === null || typeof hello !== "object") return conn.close();
     const refuse = async (error: string) => {

@@ -66,6 +66,13 @@ export async function callTool(
   rawArgs: Record<string, unknown>,
   options: CallOptions = {},
 ): Promise<CallResult> {
+  // Errors respect the answer limit too: one that echoes a huge argument must not flood.
+  const given = rawArgs.max_answer_chars;
+  const cap = typeof given === "number" && Number.isInteger(given) && given > 0
+    ? given
+    : session.project?.settings.default_max_tool_answer_chars ??
+      session.settings.default_max_tool_answer_chars;
+  const failure = (text: string) => limitedFailure(text, cap);
   let renamed: Record<string, unknown>;
   let tool: Tool;
   try {
@@ -140,6 +147,9 @@ export async function callTool(
   }
 }
 
-function failure(text: string): CallResult {
-  return { text, isError: true };
+/** An error answer, cut to `cap` characters with a note saying so. */
+function limitedFailure(text: string, cap: number): CallResult {
+  if (text.length <= cap) return { text, isError: true };
+  const note = ` … (error cut: ${text.length} characters in all, over max_answer_chars)`;
+  return { text: text.slice(0, Math.max(0, cap - note.length)) + note, isError: true };
 }

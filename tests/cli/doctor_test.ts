@@ -128,11 +128,11 @@ Deno.test("doctor: fixtures/python, server found and handshake done", async () =
 
 Deno.test("doctor: languages by extension, ignored folders skipped, missing server named", async () => {
   await using project = await tempProject({
-    ".gitignore": "generated/\n",
+    ".gitignore": "generated/\n.xdg-test-none/\n",
     "main.go": "package main\n",
     "generated/lib.rs": "fn main() {}\n",
     "node_modules/dep/index.c": "int x;\n",
-    ".sextant/project.jsonc": JSON.stringify({
+    ".xdg-test-none/sextant/config.jsonc": JSON.stringify({
       language_servers: { go: { command: "gopls-not-installed-anywhere" } },
     }),
   });
@@ -149,10 +149,11 @@ Deno.test("doctor: languages by extension, ignored folders skipped, missing serv
 
 Deno.test("doctor: a server that fails the handshake, and one not on --allow-run, exit 1", async () => {
   await using project = await tempProject({
+    ".gitignore": ".xdg-test-none/\n",
     "a.brk": "broken\n",
     "b.own": "own\n",
     "bin/own-lsp": "#!/bin/sh\nexit 0\n",
-    ".sextant/project.jsonc": JSON.stringify({
+    ".xdg-test-none/sextant/config.jsonc": JSON.stringify({
       language_servers: {
         // `sh` is on the run list, but this is no language server: it exits at once.
         broken: { command: "sh", args: ["-c", "exit 3"], extensions: [".brk"] },

@@ -56,6 +56,8 @@ export interface LangSession {
 export interface LangOptions {
   /** Written as `.sextant/project.jsonc`. */
   config?: Record<string, unknown>;
+  /** Written as the user's global config (where language servers are chosen). */
+  globalConfig?: Record<string, unknown>;
   /** Extra command-line arguments of main.ts. */
   args?: string[];
   /** Extra environment of main.ts. */
@@ -89,6 +91,13 @@ export async function langSession(
     await Deno.writeTextFile(
       join(root, ".sextant", "project.jsonc"),
       JSON.stringify(options.config),
+    );
+  }
+  if (options.globalConfig) {
+    await Deno.mkdir(join(parent, "xdg", "sextant"), { recursive: true });
+    await Deno.writeTextFile(
+      join(parent, "xdg", "sextant", "config.jsonc"),
+      JSON.stringify(options.globalConfig),
     );
   }
   let connected: Connected;

@@ -109,6 +109,8 @@ export async function fixtureProject(
   name: string,
   options: {
     config?: SettingsFile;
+    /** The user's layer (global config or command line): where servers are chosen. */
+    overrides?: SettingsFile;
     timeouts?: Partial<ServerTimeouts>;
     /** 7: the project depends on TypeScript 7, so its own server runs (see linkTypeScript7). */
     typescript?: 5 | 7;
@@ -125,7 +127,11 @@ export async function fixtureProject(
       JSON.stringify(options.config),
     );
   }
-  const settings = await loadSettings({ projectRoot: root, globalFile: null });
+  const settings = await loadSettings({
+    projectRoot: root,
+    globalFile: null,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
   const project = Project.open(root, settings);
   const pool = new ServerPool(project, undefined, options.timeouts);
   return {

@@ -1,6 +1,6 @@
 /**
  * Python through MCP on the second and third servers of the registry: basedpyright and
- * python-lsp-server, each chosen with `language_servers.python.command` in the project config
+ * python-lsp-server, each chosen with `language_servers.python.command` in the user's global config
  * (fixture fixtures/python: a base class, two subclasses, a registry, a file with a type error).
  * Neither pyright nor basedpyright formats: format_file is tested on pylsp (autopep8).
  * @module
@@ -50,7 +50,9 @@ Deno.test({
   name: "python on basedpyright: symbols, navigation, edits, diagnostics, a quick fix",
   ignore: skipUnless(hasServer("basedpyright-langserver"), "basedpyright tests"),
   async fn(t) {
-    await using s = await langSession("python", { config: config("basedpyright-langserver") });
+    await using s = await langSession("python", {
+      globalConfig: config("basedpyright-langserver"),
+    });
 
     await t.step("overview and find_symbol by name path", async () => {
       assertEquals(
@@ -202,7 +204,7 @@ Deno.test({
   name: "python on python-lsp-server: symbols, references, rename, type definition, format",
   ignore: skipUnless(hasServer("pylsp", ["--version"]), "python-lsp-server tests"),
   async fn() {
-    await using s = await langSession("python", { config: config("pylsp") });
+    await using s = await langSession("python", { globalConfig: config("pylsp") });
     const overview = await s.ok("get_symbols_overview", { relative_path: "shapes/circle.py" });
     // pylsp also lists the imported class.
     assertEquals(JSON.parse(overview).Class, ["Shape", "Circle"]);

@@ -19,7 +19,7 @@ Deno.test({
   ignore: skipUnless(pyright, "pyright pool tests"),
   async fn() {
     await using fx = await fixtureProject("python", {
-      config: {
+      overrides: {
         language_servers: {
           // A second language in the same project whose server is not installed.
           lua: { command: "no-such-lua-language-server", extensions: [".lua"] },

@@ -23,7 +23,7 @@ for (const command of ["pyright-langserver", "basedpyright-langserver"]) {
     ignore: skipUnless(hasServer(command), `${command} tests`),
     async fn() {
       await using fx = await fixtureProject("python", {
-        config: { language_servers: { python: { command } } },
+        overrides: { language_servers: { python: { command } } },
       });
       const server = await fx.pool.serverFor("shapes/circle.py") as ManagedServer;
       assertEquals(server.command, command);

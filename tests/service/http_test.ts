@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.3
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { call, Client, frontArgs, REPO_ROOT, tempProject } from "../helpers/mcp.ts";
 
-const TOKEN = "test-token-0123456789";
+const TOKEN = "test-token-0123456789abcdef0123456789";
 
 async function startHttp(project: string, address = "127.0.0.1:0") {
   const runtime = await Deno.makeTempDir({ prefix: "sextant-rt-" });

@@ -16,8 +16,8 @@ import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findDeclaration, usagePosition } from "../../src/tools/symbols/find_declaration.ts";
 
-Deno.test("find_declaration: the usage position is the group's start", () => {
-  assertEquals(usagePosition("a\n  obj.process(1)\n", "obj\\.(process)\\("), {
+Deno.test("find_declaration: the usage position is the group's start", async () => {
+  assertEquals(await usagePosition("a\n  obj.process(1)\n", "obj\\.(process)\\("), {
     line: 1,
     character: 6,
   });

@@ -45,7 +45,7 @@ Deno.test({
   await Deno.writeTextFile(fake, "#!/bin/sh\nexit 1\n");
   await Deno.chmod(fake, 0o755);
   await using noServer = await toolHarness(files, {
-    projectConfig: { language_servers: { typescript: { command: fake } } },
+    overrides: { language_servers: { typescript: { command: fake } } },
   });
   await using withServer = await toolHarness(files);
   // The server's own answers: no declaration index for this project.
@@ -63,7 +63,7 @@ Deno.test({
 
   await t.step("a server the rules were not proven against is always asked", async () => {
     await using other = await toolHarness(files, {
-      projectConfig: { language_servers: { typescript: { command: "sextant-test-other-server" } } },
+      overrides: { language_servers: { typescript: { command: "sextant-test-other-server" } } },
     });
     const error = await other.call(findSymbol, { name_path_pattern: "Circle" }).then(
       () => "answered",

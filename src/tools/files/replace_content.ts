@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { replaceContent } from "../../edit/replace.ts";
+import { compilePattern, replaceContent } from "../../edit/replace.ts";
+import { regexMatches } from "../shared/regex.ts";
 import { editFile } from "../shared/write.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 import { replaceMode } from "../shared/params.ts";
@@ -30,10 +31,13 @@ export const replaceContentTool = defineTool({
     await editFile(
       ctx,
       args.relative_path,
-      (text, resolved) =>
+      async (text, resolved) =>
         replaceContent(text, args.needle, args.repl, args.mode, {
           allowMultipleOccurrences: args.allow_multiple_occurrences,
           fileLabel: resolved.relative,
+          ...(args.mode === "regex"
+            ? { matches: await regexMatches(compilePattern(args.needle), text, ctx.signal) }
+            : {}),
         }).text,
     );
     return SUCCESS_RESULT;

@@ -7,6 +7,7 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { compilePattern, escapeRegExp, replacementFor } from "../../edit/replace.ts";
 import { globMatcher } from "./search_for_pattern.ts";
+import { regexMatches } from "../shared/regex.ts";
 import { writeFiles } from "../shared/write.ts";
 import { defineTool, type ToolAnswer } from "../tool.ts";
 import { limitAnswer } from "../limit.ts";
@@ -47,13 +48,11 @@ async function occurrencesIn(
   needle: string,
   repl: string,
   mode: "literal" | "regex",
+  signal: AbortSignal,
 ): Promise<Occurrence[]> {
-  const regex = mode === "regex" ? compilePattern(needle) : new RegExp(escapeRegExp(needle), "gms");
-  const again = new RegExp(regex.source, regex.flags.replace("g", ""));
   const textDigest = await digest16(text);
   const out: Occurrence[] = [];
-  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
-    if (match[0] === "") regex.lastIndex++;
+  for (const match of await occurrenceMatches(text, needle, mode, signal)) {
     const start = match.index;
     const end = start + match[0].length;
     const startLine = countNewlines(text, 0, start);
@@ -68,8 +67,27 @@ async function occurrencesIn(
       replacement: replacementFor(match, repl, mode),
       startLine,
       endLine,
-      ambiguous: match[0].includes("\n") && again.test(match[0].slice(1)),
+      ambiguous: match.again,
     });
+  }
+  return out;
+}
+
+/** A needle's matches: a literal one here, a user regex in a process that can be killed. */
+async function occurrenceMatches(
+  text: string,
+  needle: string,
+  mode: "literal" | "regex",
+  signal: AbortSignal,
+): Promise<(RegExpExecArray & { again: boolean })[]> {
+  if (mode === "regex") return await regexMatches(compilePattern(needle), text, signal);
+  const regex = new RegExp(escapeRegExp(needle), "gms");
+  const again = new RegExp(regex.source, "ms");
+  const out: (RegExpExecArray & { again: boolean })[] = [];
+  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+    out.push(
+      Object.assign(match, { again: match[0].includes("\n") && again.test(match[0].slice(1)) }),
+    );
   }
   return out;
 }
@@ -233,7 +251,14 @@ export const replaceInFiles = defineTool({
           } catch {
             continue; // binary or undecodable
           }
-          const found = await occurrencesIn(path, file.text, args.needle, args.repl, args.mode);
+          const found = await occurrencesIn(
+            path,
+            file.text,
+            args.needle,
+            args.repl,
+            args.mode,
+            ctx.signal,
+          );
           if (found.length === 0) continue;
           occurrences.push(...found);
           texts.set(path, file.text);

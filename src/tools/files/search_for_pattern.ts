@@ -5,13 +5,12 @@
  */
 import { picomatch, z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { decodeText } from "../../edit/text_file.ts";
 import { compilePattern } from "../../edit/replace.ts";
 import { isCodeFile } from "../../project/source_languages.ts";
 import type { Project } from "../../project/project.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { formatMatch } from "../shared/matches.ts";
+import { regexSearch } from "../shared/regex.ts";
 
 /** Glob matcher with `**`, `{a,b}`; a pattern without `/` matches the base name anywhere. */
 export function globMatcher(glob: string): (path: string) => boolean {
@@ -45,8 +44,6 @@ export interface MatchLine {
 /** Serena's limit for a line's text in the truncated stage of a too-long answer. */
 const TRUNCATE_AT = 60;
 
-const decoder = new TextDecoder();
-
 export async function searchProject(
   project: Project,
   options: SearchOptions,
@@ -67,55 +64,23 @@ export async function searchProject(
   } else {
     files.push(scope.relative);
   }
-  const results: Record<string, string[]> = {};
+  const chosen: { path: string; absolute: string }[] = [];
   for (const path of files.sort()) {
     if (exclude?.(path)) continue;
     if (include && !include(path)) continue;
     if (options.codeOnly && !isCodeFile(path)) continue;
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(project.absolute(path));
-    } catch {
-      continue;
-    }
-    // Cheap prefilter for the common case; decode properly only when needed.
-    let text: string;
-    try {
-      text = /^utf-?8$/i.test(project.settings.encoding) && !bytes.subarray(0, 8192).includes(0)
-        ? decoder.decode(bytes).replace(/\r\n/g, "\n")
-        : decodeText(bytes, project.settings.encoding, path).text;
-    } catch {
-      continue; // binary or undecodable: not searchable text
-    }
-    regex.lastIndex = 0;
-    let match = regex.exec(text);
-    if (match === null) continue;
-    const lines = text.split("\n");
-    const lineStarts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0, hi = lineStarts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (lineStarts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
-    const found: string[] = [];
-    while (match !== null) {
-      const first = lineOf(match.index);
-      const endOffset = match.index + Math.max(match[0].length - 1, 0);
-      const last = lineOf(endOffset);
-      found.push(formatMatch(lines, first, last, options.contextBefore, options.contextAfter));
-      if (options.firstLines) {
-        (options.firstLines[path] ??= []).push({ line: first, text: lines[first]!.trim() });
-      }
-      if (match[0] === "") regex.lastIndex++;
-      match = regex.exec(text);
-    }
-    results[path] = found;
+    chosen.push({ path, absolute: project.absolute(path) });
   }
+  // The pattern runs in a process that a timeout or a cancel kills (shared/regex.ts).
+  const { results, firstLines } = await regexSearch({
+    source: regex.source,
+    flags: regex.flags,
+    files: chosen,
+    encoding: project.settings.encoding,
+    contextBefore: options.contextBefore,
+    contextAfter: options.contextAfter,
+  }, options.signal);
+  if (options.firstLines) Object.assign(options.firstLines, firstLines);
   return results;
 }
 

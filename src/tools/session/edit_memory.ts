@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { replaceContent } from "../../edit/replace.ts";
+import { compilePattern, replaceContent } from "../../edit/replace.ts";
+import { regexMatches } from "../shared/regex.ts";
 import { MEMORY_DIR, memoryName, SERENA_MEMORY_DIR } from "../../project/memories.ts";
 import { defineTool } from "../tool.ts";
 import { replaceMode } from "../shared/params.ts";
@@ -28,10 +29,13 @@ export const editMemory = defineTool({
     const name = memoryName(args.memory_name);
     const source = await memories.edit(
       name,
-      (text) =>
+      async (text) =>
         replaceContent(text, args.needle, args.repl, args.mode, {
           allowMultipleOccurrences: args.allow_multiple_occurrences,
           fileLabel: `${name}.md`,
+          ...(args.mode === "regex"
+            ? { matches: await regexMatches(compilePattern(args.needle), text, ctx.signal) }
+            : {}),
         }).text,
     );
     const done = `Memory ${name} edited successfully.`;

@@ -12,6 +12,7 @@ import { noteWrite, watchDiagnostics } from "../new_errors.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/all_or_nothing.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
+import { withFolderLocks } from "../../edit/folder_lock.ts";
 import {
   type FileOutcome,
   type LspWorkspaceEdit,
@@ -42,11 +43,14 @@ async function withFileLock<T>(realPath: string, fn: () => Promise<T>): Promise<
   }
 }
 
-/** {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock). */
+/**
+ * {@linkcode withFileLock} for several files, taken in sorted order (so never a deadlock), then
+ * the locks of their folders that other Sextant processes respect (edit/folder_lock.ts).
+ */
 function withFileLocks<T>(realPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
   const sorted = [...new Set(realPaths)].sort();
   const step = (i: number): Promise<T> =>
-    i === sorted.length ? fn() : withFileLock(sorted[i]!, () => step(i + 1));
+    i === sorted.length ? withFolderLocks(sorted, fn) : withFileLock(sorted[i]!, () => step(i + 1));
   return step(0);
 }
 
@@ -116,7 +120,7 @@ export interface EditOutcome {
 export async function editFile(
   ctx: ToolContext,
   userPath: string,
-  transform: (text: string, resolved: ResolvedPath) => string,
+  transform: (text: string, resolved: ResolvedPath) => string | Promise<string>,
   options: ValidateOptions = {},
 ): Promise<EditOutcome> {
   const project = ctx.project();
@@ -125,7 +129,7 @@ export async function editFile(
     lock: [resolved.real],
     prepare: async () => {
       const file = await project.readText(resolved);
-      const after = transform(file.text, resolved);
+      const after = await transform(file.text, resolved);
       return {
         changes: [{ real: resolved.real, before: file.text, after, format: file.format }],
         result: { resolved, before: file.text, after },

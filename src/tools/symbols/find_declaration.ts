@@ -21,11 +21,16 @@ import {
 } from "../shared/symbols.ts";
 import { symbolInfo } from "../shared/info.ts";
 import { toJson } from "../shared/json.ts";
+import { regexMatches } from "../shared/regex.ts";
 
 /** Where the regex's one group starts in `text` (0-based line and column); Serena's errors. */
-export function usagePosition(text: string, regex: string): Position {
-  const pattern = compilePattern(regex, "gms");
-  const matches = [...text.matchAll(pattern)];
+export async function usagePosition(
+  text: string,
+  regex: string,
+  signal?: AbortSignal,
+): Promise<Position> {
+  // A user regex: it runs in a process a timeout can kill (shared/regex.ts).
+  const matches = await regexMatches(compilePattern(regex, "gmsd"), text, signal);
   if (matches.length === 0) throw new ToolError(`No match found for regex: ${regex}`);
   if (matches.length > 1) {
     throw new ToolError(
@@ -40,10 +45,7 @@ export function usagePosition(text: string, regex: string): Position {
     );
   }
   // The group's offset: with the `d` flag the engine reports it exactly.
-  const exact = new RegExp(pattern.source, pattern.flags.replace("g", "") + "d").exec(
-    text.slice(match.index),
-  );
-  const offset = match.index + (exact?.indices?.[1]?.[0] ?? 0);
+  const offset = match.starts?.[1] ?? match.index;
   const before = text.slice(0, offset);
   const line = before.split("\n").length - 1;
   return { line, character: offset - (before.lastIndexOf("\n") + 1) };
@@ -71,12 +73,12 @@ export const findDeclaration = defineTool({
     const file = await index.fileSymbols(relPath, options);
     let at: Position;
     if (args.containing_symbol_name_path.trim() === "") {
-      at = usagePosition(file.text, args.regex);
+      at = await usagePosition(file.text, args.regex, ctx.signal);
     } else {
       const owner = await locate(ctx, args.containing_symbol_name_path, relPath, options);
       const { start, end } = owner.node.range;
       const body = file.text.split("\n").slice(start.line, end.line + 1).join("\n");
-      const inBody = usagePosition(body, args.regex);
+      const inBody = await usagePosition(body, args.regex, ctx.signal);
       at = { line: inBody.line + start.line, character: inBody.character };
     }
     const server = await index.pool.serverFor(relPath, options);

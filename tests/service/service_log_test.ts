@@ -1,0 +1,98 @@
+/**
+ * The service's log survives: a new service appends to what a killed one wrote, a log past its
+ * size limit moves to `<log>.1`, and the service's stderr is the log file, so what the runtime
+ * prints as it dies is kept. Real fronts and services, in a runtime folder of the test's own.
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  Client,
+  frontArgs,
+  REPO_ROOT,
+  serviceRuntime,
+  StdioClientTransport,
+  tempProject,
+} from "../helpers/mcp.ts";
+
+/** The service's log limit (src/service/log_file.ts), stated here so the test reads alone. */
+const LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+async function front(project: string, env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: frontArgs(["--project", project, "--log-level", "info"]),
+    env: { ...Deno.env.toObject(), ...env },
+    cwd: REPO_ROOT,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "log-test", version: "0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** The service's folder in the runtime folder, and its endpoint (pid) and log path. */
+function service(runtime: string): { pid: number; log: string } {
+  const folder = join(runtime, "sextant");
+  for (const entry of Deno.readDirSync(folder)) {
+    if (entry.name.endsWith(".json")) {
+      const endpoint = JSON.parse(Deno.readTextFileSync(join(folder, entry.name)));
+      return { pid: endpoint.pid, log: join(folder, entry.name.replace(/\.json$/, ".log")) };
+    }
+  }
+  throw new Error(`no endpoint in ${folder}`);
+}
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+Deno.test({
+  name: "service log: appended across a crash, rotated by size, and the service's stderr",
+  ignore: Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using rt = await serviceRuntime();
+    await using project = await tempProject({ "a.txt": "a\n" });
+    const env = { ...rt.env, XDG_CONFIG_HOME: join(rt.dir, "xdg") };
+    const first = await front(project.root, env);
+    const crashed = service(rt.dir);
+    // The runtime's own messages go where the log lines go.
+    assertEquals(Deno.readLinkSync(`/proc/${crashed.pid}/fd/2`), crashed.log);
+    Deno.writeTextFileSync(crashed.log, "[test] last words of the first service\n", {
+      append: true,
+    });
+    Deno.kill(crashed.pid, "SIGKILL");
+    await first.close();
+
+    const second = await front(project.root, env);
+    const restarted = service(rt.dir);
+    assert(restarted.pid !== crashed.pid);
+    let text = "";
+    await until("the second service's start in the log", () => {
+      text = Deno.readTextFileSync(restarted.log);
+      return text.includes(`(pid ${restarted.pid}) listening`);
+    });
+    assertStringIncludes(text, "last words of the first service");
+    assertStringIncludes(text, `(pid ${crashed.pid}) listening`);
+
+    // A log past its limit moves aside when the next service starts.
+    Deno.writeTextFileSync(restarted.log, "x".repeat(LOG_MAX_BYTES) + "\n", { append: true });
+    Deno.kill(restarted.pid, "SIGKILL");
+    await second.close();
+    const third = await front(project.root, env);
+    const rotated = service(rt.dir);
+    await until("the third service's start in the log", () => {
+      text = Deno.readTextFileSync(rotated.log);
+      return text.includes(`(pid ${rotated.pid}) listening`);
+    });
+    assert(text.length < LOG_MAX_BYTES, `${text.length} bytes`);
+    assertStringIncludes(Deno.readTextFileSync(`${rotated.log}.1`), "last words");
+    await third.close();
+  },
+});
