@@ -42,7 +42,7 @@ export const checkProject = defineTool({
   description:
     "Runs the project's own checker (cargo, deno, tsc, pyright, go vet, gprbuild); diagnostics " +
     "with 1-based lines, and with include_fixes quick-fix ids for execute_code_action. " +
-    "Build steps the project defines (cargo build scripts) run too.",
+    "Build scripts run too.",
   params: {
     project_name: projectNameParam,
     include_fixes: z.boolean().default(false).describe(

@@ -44,8 +44,7 @@ export const testProject = defineTool({
   description:
     "Runs the project's tests (cargo, deno, vitest/jest/npm, pytest, go) and returns the " +
     "counts, each failure's message and location, and the output's tail. test_name " +
-    "filters. This runs the project's own code and test scripts (package.json scripts, " +
-    "conftest.py, build.rs) with the user's rights.",
+    "filters. It runs the project's own code (test scripts, conftest.py, build.rs).",
   params: {
     project_name: projectNameParam,
     test_name: z.string().optional().describe(
