@@ -8,28 +8,17 @@ import { join } from "node:path";
 import { assertEquals } from "../helpers/assert.ts";
 import {
   call,
-  Client,
+  type Client,
   connect,
-  frontArgs,
-  REPO_ROOT,
+  connectFront,
   serviceRuntime,
-  StdioClientTransport,
   tempProject,
 } from "../helpers/mcp.ts";
 
 const LINES = 60;
 
-async function serviceFront(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: frontArgs(["--project", project, "--log-level", "warn"]),
-    env: { ...Deno.env.toObject(), ...env },
-    cwd: REPO_ROOT,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "lock-test", version: "0" });
-  await client.connect(transport);
-  return client;
+function serviceFront(project: string, env: Record<string, string>): Promise<Client> {
+  return connectFront(project, env, { name: "lock-test" });
 }
 
 Deno.test({

@@ -31,6 +31,33 @@ export function frontArgs(extra: string[] = []): string[] {
   return ["run", "--quiet", "-P=sextant", "--config", DENO_CONFIG, MAIN, ...extra];
 }
 
+/**
+ * An MCP client on a front of the shared service (no `--standalone`): `env` is added to this
+ * process's environment (a test's runtime folder, its config home), `extra` to the command line.
+ */
+export async function connectFront(
+  project: string,
+  env: Record<string, string>,
+  options: { name: string; logLevel?: string; extra?: string[] },
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: frontArgs([
+      "--project",
+      project,
+      "--log-level",
+      options.logLevel ?? "warn",
+      ...(options.extra ?? []),
+    ]),
+    env: { ...Deno.env.toObject(), ...env },
+    cwd: REPO_ROOT,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: options.name, version: "0" });
+  await client.connect(transport);
+  return client;
+}
+
 export interface Connected {
   client: Client;
   transport: StdioClientTransport;

@@ -11,12 +11,10 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { processAlive } from "../helpers/lsp.ts";
 import {
   call,
-  Client,
+  type Client,
   connect,
-  frontArgs,
-  REPO_ROOT,
+  connectFront,
   serviceRuntime,
-  StdioClientTransport,
   tempProject,
 } from "../helpers/mcp.ts";
 
@@ -34,17 +32,11 @@ function replOf(client: Client, session?: string): Repl {
 }
 
 /** A front of the shared service in `--agent-interface repl`. */
-async function front(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: frontArgs(["--project", project, "--log-level", "warn", "--agent-interface", "repl"]),
-    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(project, ".xdg-test"), ...env },
-    cwd: REPO_ROOT,
-    stderr: "pipe",
+function front(project: string, env: Record<string, string>): Promise<Client> {
+  return connectFront(project, { XDG_CONFIG_HOME: join(project, ".xdg-test"), ...env }, {
+    name: "repl-isolation-test",
+    extra: ["--agent-interface", "repl"],
   });
-  const client = new Client({ name: "repl-isolation-test", version: "0" });
-  await client.connect(transport);
-  return client;
 }
 
 /** The pid of the service of a runtime folder. */

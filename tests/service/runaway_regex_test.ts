@@ -8,11 +8,10 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
   call,
-  Client,
-  frontArgs,
+  type Client,
+  connectFront,
   REPO_ROOT,
   serviceRuntime,
-  StdioClientTransport,
   tempProject,
 } from "../helpers/mcp.ts";
 
@@ -22,17 +21,8 @@ const PATTERN = "(a+)+!?$";
 /** The most a test waits for an answer due after tool_timeout (2 s); not a speed claim. */
 const BOUND_MS = 60_000;
 
-async function front(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: frontArgs(["--project", project, "--log-level", "warn"]),
-    env: { ...Deno.env.toObject(), ...env },
-    cwd: REPO_ROOT,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "regex-test", version: "0" });
-  await client.connect(transport);
-  return client;
+function front(project: string, env: Record<string, string>): Promise<Client> {
+  return connectFront(project, env, { name: "regex-test" });
 }
 
 /** Process ids of this checkout's regex processes. */

@@ -9,25 +9,16 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
   call,
-  Client,
+  type Client,
+  connectFront,
   frontArgs,
   REPO_ROOT,
   serviceRuntime,
-  StdioClientTransport,
   tempProject,
 } from "../helpers/mcp.ts";
 
-async function front(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: frontArgs(["--project", project, "--log-level", "warn"]),
-    env: { ...Deno.env.toObject(), ...env },
-    cwd: REPO_ROOT,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "door-test", version: "0" });
-  await client.connect(transport);
-  return client;
+function front(project: string, env: Record<string, string>): Promise<Client> {
+  return connectFront(project, env, { name: "door-test" });
 }
 
 function endpoint(runtime: string): { pid: number; port: number } {

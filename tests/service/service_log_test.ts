@@ -6,29 +6,13 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import {
-  Client,
-  frontArgs,
-  REPO_ROOT,
-  serviceRuntime,
-  StdioClientTransport,
-  tempProject,
-} from "../helpers/mcp.ts";
+import { type Client, connectFront, serviceRuntime, tempProject } from "../helpers/mcp.ts";
 
 /** The service's log limit (src/service/log_file.ts), stated here so the test reads alone. */
 const LOG_MAX_BYTES = 10 * 1024 * 1024;
 
-async function front(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: frontArgs(["--project", project, "--log-level", "info"]),
-    env: { ...Deno.env.toObject(), ...env },
-    cwd: REPO_ROOT,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "log-test", version: "0" });
-  await client.connect(transport);
-  return client;
+function front(project: string, env: Record<string, string>): Promise<Client> {
+  return connectFront(project, env, { name: "log-test", logLevel: "info" });
 }
 
 /** The service's folder in the runtime folder, and its endpoint (pid) and log path. */
