@@ -107,7 +107,10 @@ Deno.test("run from a URL: only the entry point's host is imported; Sextant's ne
       stderr: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stdout);
-    assertEquals(out.code, 0, text + new TextDecoder().decode(out.stderr));
+    // Doctor exits 1 when a server the project needs is missing (none may be installed where this
+    // module runs alone); what matters here is that it ran, under the permissions it reports.
+    assert(out.code === 0 || out.code === 1, text + new TextDecoder().decode(out.stderr));
+    assertStringIncludes(text, `(exit code ${out.code})`);
     assertStringIncludes(text, "permission net: loopback only");
     assertStringIncludes(text, "permission ffi: not granted");
     assertStringIncludes(text, "permission run: limited");
