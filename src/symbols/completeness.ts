@@ -19,7 +19,7 @@ import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import { contentHashSync } from "./cache.ts";
 import { mapLimit, type SymbolLookup } from "./lookup.ts";
-import { type Position, type Range, rangeContainsPosition } from "./model.ts";
+import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
 
 /** An occurrence of the name that the answer neither lists nor explains. */
@@ -282,7 +282,7 @@ export async function unexplainedOccurrences(
     }
   }
   const checked = pending.slice(0, MAX_DEFINITION_CHECKS);
-  const verdicts = await mapLimit(checked, 8, (p) => verdictOf(server, target, p, options));
+  const verdicts = await mapLimit(checked, 8, (p) => verdictOf(index, server, target, p, options));
   for (const [i, p] of checked.entries()) {
     const verdict = verdicts[i]!;
     remember(memory.verdicts, p.key, verdict);
@@ -355,8 +355,29 @@ function targetIdentity(index: SymbolLookup, target: NameTarget, memory: Memory)
   }).join("|");
 }
 
+/** Whether the occurrence is the name of a symbol its file declares (from the file's outline). */
+async function declaresName(
+  index: SymbolLookup,
+  p: { relPath: string; occurrence: Occurrence },
+  name: string,
+  options: RequestOptions,
+): Promise<boolean> {
+  try {
+    const file = await index.fileSymbols(p.relPath, options);
+    for (const node of walkSymbols(file.roots)) {
+      if (node.name === name && rangeContainsPosition(node.selectionRange, p.occurrence)) {
+        return true;
+      }
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+  }
+  return false;
+}
+
 /** Ask the server where an occurrence leads: null when to another symbol (explained). */
 async function verdictOf(
+  index: SymbolLookup,
   server: LanguageServer,
   target: NameTarget,
   p: { relPath: string; occurrence: Occurrence },
@@ -403,6 +424,9 @@ async function verdictOf(
       d.relPath === l.relPath && rangeContainsPosition(l.range, d.position)
     )
   );
+  // Another declaration of the target (a C prototype in a header, a forward declaration): the
+  // server leads it to the definition, and a references answer leaves declarations out.
+  if (isTarget && await declaresName(index, p, target.name, options)) return null;
   if (isTarget) {
     return {
       reason: `the ${server.id} language server resolves it to this symbol but left it out`,

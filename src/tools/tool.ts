@@ -42,8 +42,9 @@ export type ToolAnswer = string | {
   text: string;
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
   /**
-   * Reports about earlier calls (an earlier edit's new errors), delivered beside the answer (a
-   * content block of their own), never inside it: an answer's shape never depends on another tool.
+   * Reports beside the answer (an earlier edit's new errors; the occurrences a references answer
+   * could not analyse), each a content block of its own, never inside the answer: an answer's
+   * shape never depends on another tool, nor on what the server could see.
    */
   notes?: readonly string[];
 };

@@ -119,10 +119,13 @@ export async function call(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<{ text: string; isError: boolean }> {
+): Promise<{ text: string; isError: boolean; notes: string[] }> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as Array<{ type: string; text?: string }>;
-  return { text: content.map((c) => c.text ?? "").join(""), isError: result.isError === true };
+  // The answer is the first block; reports beside it (an earlier edit's errors, what a references
+  // answer could not analyse) come as blocks of their own.
+  const [answer, ...notes] = content.map((c) => c.text ?? "");
+  return { text: answer ?? "", isError: result.isError === true, notes };
 }
 
 /** A fresh project folder with the given files (path → content). Removed by the returned dispose. */

@@ -18,7 +18,8 @@ Deno.test({
   async fn(t) {
     await using s = await langSession("workspace", {
       layout: { broken: "rust/broken", tests_fail: "rust/tests_fail" },
-      config: { included_tools: IDE_TOOLS },
+      // In the global config: the workflow activates the crates, which have no config of their own.
+      globalConfig: { included_tools: IDE_TOOLS },
     });
     const broken = join(s.root, "broken");
     const testsFail = join(s.root, "tests_fail");

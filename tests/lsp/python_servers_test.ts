@@ -13,7 +13,7 @@ const SERVERS = ["pyright-langserver", "ty"] as const;
 
 async function answers(command: string) {
   await using fx = await fixtureProject("python", {
-    config: { language_servers: { python: { command } } },
+    overrides: { language_servers: { python: { command } } },
     timeouts: { requestMs: 60_000 },
   });
   const file = "shapes/circle.py";

@@ -135,9 +135,9 @@ export async function referencingSymbols(
   };
   const checked = await findReferencesChecked(index, target, options, mark);
   const hits = checked.hits.filter((h) => wanted(h.symbol.kind) && !namesItself(h));
-  // Occurrences the server neither listed nor explained follow the answer, never dropped.
+  // Occurrences the server neither listed nor explained are never dropped: they follow the answer
+  // in a content block of their own, so the answer keeps Serena's JSON shape.
   const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
-  const withNote = (text: string) => notAnalysed ? `${text}\n\n${notAnalysed}` : text;
   const linesOf = new Map<string, string[]>();
   const full = groupByFileAndKind(hits, (h) => {
     let lines = linesOf.get(h.relPath);
@@ -150,7 +150,7 @@ export async function referencingSymbols(
     };
   });
   mark("group, context lines");
-  const text = withNote(toJson(full));
+  const text = toJson(full);
   mark("JSON");
   return {
     text,
@@ -158,21 +158,22 @@ export async function referencingSymbols(
       {
         note: "References without surrounding lines:",
         text: () =>
-          withNote(toJson(groupByFileAndKind(hits, (h) => ({
+          toJson(groupByFileAndKind(hits, (h) => ({
             name_path: namePathOf(h.symbol),
             reference_line: h.position.line,
-          })))),
+          }))),
       },
       {
         note: "Reference counts per file:",
         text: () => {
           const counts: Record<string, number> = {};
           for (const h of hits) counts[h.relPath] = (counts[h.relPath] ?? 0) + 1;
-          return withNote(toJson(counts));
+          return toJson(counts);
         },
       },
       { note: "", text: () => `Found ${hits.length} references.` },
     ],
+    ...(notAnalysed ? { notes: [notAnalysed] } : {}),
   };
 }
 
