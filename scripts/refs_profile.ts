@@ -196,6 +196,7 @@ if (import.meta.main) {
     // loaded the machine (the servers' time is not in it).
     const cpuTool: number[] = [];
     const cpuEngine: number[] = [];
+    const cpuRaw: number[] = [];
     /** The document sync every request does first (the open documents checked against disk). */
     const syncs: number[] = [];
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
@@ -219,11 +220,10 @@ if (import.meta.main) {
           )),
       async () => syncs.push((await timed(() => server.syncFiles([tree.file])))[0]),
       async () => {
-        if (rawServer) {
-          rawWarm.push(
-            (await timed(() => rawServer.references(tree.file, pos, native)))[0],
-          );
-        }
+        if (!rawServer) return;
+        await withCpu(cpuRaw, async () => {
+          rawWarm.push((await timed(() => rawServer.references(tree.file, pos, native)))[0]);
+        });
       },
     ];
     for (let i = 0; i < runs; i++) {
@@ -240,7 +240,8 @@ if (import.meta.main) {
     );
     console.log(
       `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +
-        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms`,
+        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms` +
+        (cpuRaw.length ? `, through the raw client ${median(cpuRaw).toFixed(2)} ms` : ""),
     );
     const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
     console.log(`  open documents: ${open.join(", ")}`);
