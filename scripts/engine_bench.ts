@@ -138,11 +138,12 @@ export class RawServer {
   references(
     rel: string = CORE,
     position: { line: number; character: number } = CORE_POS,
+    includeDeclaration = withDeclaration,
   ): Promise<unknown[]> {
     return this.connection.sendRequest("textDocument/references", {
       textDocument: { uri: this.uri(rel) },
       position,
-      context: { includeDeclaration: withDeclaration },
+      context: { includeDeclaration },
     });
   }
 

@@ -6,7 +6,10 @@
  * The MCP framing is what bench_scale.ts's rows add on top (`--only refs`).
  *
  *     deno run -A scripts/refs_profile.ts [--size 3000 | --real typeorm] [--runs 7] [--no-raw]
- *       [--no-index-build]
+ *       [--no-index-build] [--typescript 7]
+ *
+ * `--typescript 7` gives the generated project TypeScript 7 (from the test setup's cache), so
+ * that both the tools and the raw client run its own server.
  * @module
  */
 import { join } from "node:path";
@@ -29,6 +32,7 @@ import {
   typeormTree,
 } from "./bench_project.ts";
 import { RawServer } from "./engine_bench.ts";
+import { linkTypeScript7 } from "../tests/helpers/lsp.ts";
 
 /** Stage durations of one call (ms), in stage order, with the total. */
 type Stages = Map<string, number>;
@@ -116,6 +120,7 @@ if (import.meta.main) {
       "no-raw": { type: "boolean", default: false },
       /** Keep the declaration index from building during the cold call (an experiment). */
       "no-index-build": { type: "boolean", default: false },
+      typescript: { type: "string", default: "5" },
     },
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
@@ -123,6 +128,8 @@ if (import.meta.main) {
   const tree: BenchTree = values.real === "typeorm"
     ? await typeormTree()
     : await generatedTree(Number(values.size ?? "3000"));
+  const native = values.typescript === "7";
+  if (native) await linkTypeScript7(tree.root);
   const settings = await loadSettings({ projectRoot: tree.root, globalFile: null });
   const project = Project.open(tree.root, settings);
   const session = new Session({
@@ -156,7 +163,7 @@ if (import.meta.main) {
         await raw.openFile(tree.file);
         for (;;) {
           try {
-            return await raw.references(tree.file, pos);
+            return await raw.references(tree.file, pos, native);
           } catch {
             await new Promise((r) => setTimeout(r, 500));
           }
@@ -189,6 +196,9 @@ if (import.meta.main) {
     // loaded the machine (the servers' time is not in it).
     const cpuTool: number[] = [];
     const cpuEngine: number[] = [];
+    const cpuRaw: number[] = [];
+    /** The document sync every request does first (the open documents checked against disk). */
+    const syncs: number[] = [];
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
       const before = process.cpuUsage();
       await fn();
@@ -204,12 +214,16 @@ if (import.meta.main) {
               server.request("textDocument/references", {
                 textDocument: { uri: server.uriOf(tree.file) },
                 position: pos,
-                context: { includeDeclaration: false },
+                context: { includeDeclaration: native },
               }, { sync: [tree.file] })
             ))[0],
           )),
+      async () => syncs.push((await timed(() => server.syncFiles([tree.file])))[0]),
       async () => {
-        if (rawServer) rawWarm.push((await timed(() => rawServer.references(tree.file, pos)))[0]);
+        if (!rawServer) return;
+        await withCpu(cpuRaw, async () => {
+          rawWarm.push((await timed(() => rawServer.references(tree.file, pos, native)))[0]);
+        });
       },
     ];
     for (let i = 0; i < runs; i++) {
@@ -221,11 +235,13 @@ if (import.meta.main) {
     console.log(
       `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
         (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
-        `; engine median ${median(engine).toFixed(2)} ms`,
+        `; engine median ${median(engine).toFixed(2)} ms; document sync alone median ` +
+        `${median(syncs).toFixed(2)} ms`,
     );
     console.log(
       `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +
-        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms`,
+        `the same request through the engine ${median(cpuEngine).toFixed(2)} ms` +
+        (cpuRaw.length ? `, through the raw client ${median(cpuRaw).toFixed(2)} ms` : ""),
     );
     const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
     console.log(`  open documents: ${open.join(", ")}`);

@@ -30,6 +30,8 @@ export interface Notifier {
 interface DocState {
   uri: string;
   relPath: string;
+  /** Absolute path (joined once: it is stat'ed before every query). */
+  abs: string;
   languageId: string;
   /** Last version sent (0 when never opened). */
   version: number;
@@ -157,8 +159,11 @@ export class DocumentSync {
       const now = performance.now();
       const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
       if (checkClosed) this.#closedCheckedAt = now;
+      const wallNow = Date.now();
       for (const doc of [...this.#docs.values()]) {
         if (wanted.has(doc.relPath) || !(doc.open || checkClosed)) continue;
+        // Most documents are unchanged: decided without an await per document.
+        if (this.#unchanged(doc, wallNow)) continue;
         await this.#refresh(doc, changes);
       }
       const pinned: DocState[] = [];
@@ -311,6 +316,7 @@ export class DocumentSync {
     const doc: DocState = existing ?? {
       uri: this.uriOf(relPath),
       relPath,
+      abs,
       languageId: this.#languageId(relPath),
       version: 0,
       hash: "",
@@ -342,12 +348,27 @@ export class DocumentSync {
     return doc;
   }
 
-  /** Compare a known document with disk and tell the server what changed. */
-  async #refresh(doc: DocState, changes: Changes, force = false): Promise<void> {
-    const abs = join(this.#root, doc.relPath);
+  /**
+   * Whether a document's size and mtime are those we last read, and old enough to be trusted
+   * (see {@linkcode RACY_MS}); false when it changed or is gone ({@linkcode #refresh} tells).
+   * Synchronous on purpose: ~4 µs against ~30 µs for an async stat, and it runs per document.
+   */
+  #unchanged(doc: DocState, now: number): boolean {
     let stat: Deno.FileInfo;
     try {
-      // Synchronous on purpose: ~4 µs against ~30 µs for an async stat, and it runs per document.
+      stat = Deno.statSync(doc.abs);
+    } catch {
+      return false;
+    }
+    const mtime = stat.mtime?.getTime() ?? 0;
+    return now - mtime >= RACY_MS && mtime === doc.mtime && stat.size === doc.size;
+  }
+
+  /** Compare a known document with disk and tell the server what changed. */
+  async #refresh(doc: DocState, changes: Changes, force = false): Promise<void> {
+    const abs = doc.abs;
+    let stat: Deno.FileInfo;
+    try {
       stat = Deno.statSync(abs);
     } catch {
       if (doc.open) await this.#close(doc);

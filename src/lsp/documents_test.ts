@@ -138,6 +138,32 @@ Deno.test("documents: outside changes to open documents are seen by the very nex
   assertEquals(fx.docs.openDocuments(), ["a.ts"]);
 });
 
+Deno.test("documents: an open document is compared by size and mtime once its mtime is settled", async () => {
+  const fx = await fixture({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 2;\n" });
+  await using _ = fx.dir;
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(fx.path("a.ts"), hourAgo, hourAgo);
+  await (await fx.docs.sync(["a.ts"])).release();
+  fx.take();
+  // Other bytes under the same size and mtime: not read (only a forged mtime does this).
+  await Deno.writeTextFile(fx.path("a.ts"), "export const a = 9;\n");
+  Deno.utimeSync(fx.path("a.ts"), hourAgo, hourAgo);
+  await (await fx.docs.sync(["b.ts"])).release();
+  assertEquals(fx.take(), ["didOpen b.ts"], "trusted by its stat");
+  // The same size, another mtime (long past too): read, and the change is sent.
+  const earlier = new Date(Date.now() - 1_800_000);
+  Deno.utimeSync(fx.path("a.ts"), earlier, earlier);
+  await (await fx.docs.sync(["b.ts"])).release();
+  const sent = fx.sent.find((s) => s.method === "textDocument/didChange");
+  assertEquals(sent?.params.contentChanges, [{ text: "export const a = 9;\n" }]);
+  fx.take();
+  // Another size under the same mtime: read too.
+  await Deno.writeTextFile(fx.path("a.ts"), "export const a = 10;\n");
+  Deno.utimeSync(fx.path("a.ts"), earlier, earlier);
+  await (await fx.docs.sync([])).release();
+  assertEquals(fx.take(), ["didChange a.ts", "didChangeWatchedFiles a.ts:2"]);
+});
+
 Deno.test("documents: the files a query names are always re-read, open or not", async () => {
   const fx = await fixture({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 2;\n" });
   await using _ = fx.dir;

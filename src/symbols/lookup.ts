@@ -48,6 +48,16 @@ const SERVER_CONCURRENCY = 8;
 const READ_CONCURRENCY = 32;
 /** Decoded symbol trees kept in memory (the persistent cache holds every file). */
 const TREE_MEMO = 500;
+/**
+ * Texts kept for {@linkcode SymbolLookup.memoizedSymbols} at most: the files of a few recent
+ * reference answers, not the project.
+ */
+const SEEN_MEMO = 200;
+/**
+ * Files modified this recently are read and hashed even when size and mtime look unchanged:
+ * mtime has a coarse resolution on some file systems.
+ */
+const RACY_MS = 3_000;
 /** Idle time before a changed cache is written. */
 const SAVE_DELAY_MS = 1500;
 
@@ -146,6 +156,11 @@ export class SymbolLookup {
   readonly #inflight = new Map<string, Promise<FileSymbols>>();
   /** Recently used decoded trees (by path, valid for one content hash), most recent last. */
   readonly #trees = new Map<string, { hash: string; roots: SymbolNode[] }>();
+  /**
+   * Size, mtime and text of files {@linkcode memoizedSymbols} read, by path, most recent last: a
+   * file whose stat is unchanged is not read and hashed again.
+   */
+  readonly #seen = new Map<string, { hash: string; mtime: number; size: number; text: string }>();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
   /** Per server spec id, the name of the command the project runs. */
@@ -237,10 +252,29 @@ export class SymbolLookup {
     const memo = this.#trees.get(relPath);
     if (!memo || !this.pool.handles(relPath)) return null;
     if (!/^utf-?8$/i.test(this.project.settings.encoding)) return null;
+    const abs = this.project.absolute(relPath);
+    let stat: Deno.FileInfo;
+    try {
+      // Synchronous: a few µs, where the read and hash below cost several times more.
+      stat = Deno.statSync(abs);
+    } catch {
+      return null; // gone: fileSymbols explains
+    }
+    const mtime = stat.mtime?.getTime() ?? 0;
+    const settled = Date.now() - mtime >= RACY_MS;
+    const seen = this.#seen.get(relPath);
+    if (
+      settled && seen !== undefined && seen.hash === memo.hash && seen.mtime === mtime &&
+      seen.size === stat.size
+    ) {
+      // Unchanged on disk since it was read: the same content, without reading it again.
+      this.#remember(relPath, memo.hash, memo.roots);
+      return { relPath, text: seen.text, roots: memo.roots, cached: true };
+    }
     let bytes: Uint8Array;
     let raw: string;
     try {
-      bytes = Deno.readFileSync(this.project.absolute(relPath));
+      bytes = Deno.readFileSync(abs);
       if (looksBinary(bytes)) return null;
       raw = utf8.decode(bytes);
     } catch {
@@ -249,6 +283,14 @@ export class SymbolLookup {
     if (contentHashSync(bytes) !== memo.hash) return null;
     this.#remember(relPath, memo.hash, memo.roots);
     const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+    // Only a file last modified before the coarsest mtime resolution may be trusted by its stat
+    // later: a second write within the same tick would leave size and mtime as they are. The
+    // stat was taken before the read, so a write between them shows as a changed mtime.
+    if (settled && bytes.length === stat.size) {
+      this.#seen.delete(relPath);
+      this.#seen.set(relPath, { hash: memo.hash, mtime, size: stat.size, text });
+      if (this.#seen.size > SEEN_MEMO) this.#seen.delete(this.#seen.keys().next().value!);
+    }
     return { relPath, text, roots: memo.roots, cached: true };
   }
 
@@ -521,6 +563,11 @@ export class SymbolLookup {
       for (const relPath of [...this.#trees.keys()]) {
         if (relPath === move.from || relPath.startsWith(move.from + "/")) {
           this.#trees.delete(relPath);
+        }
+      }
+      for (const relPath of [...this.#seen.keys()]) {
+        if (relPath === move.from || relPath.startsWith(move.from + "/")) {
+          this.#seen.delete(relPath);
         }
       }
     }

@@ -303,9 +303,10 @@ async function referencesOf(
   const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
     let file: FileSymbols;
     try {
-      file = rel === relPath
-        ? target.file
-        : index.memoizedSymbols(rel) ?? await index.fileSymbols(rel, options);
+      // Opened for its outline only (transient): a referencing file left open would be one
+      // more document for the server to hold and for every later query to check against disk.
+      file = rel === relPath ? target.file : index.memoizedSymbols(rel) ??
+        await index.fileSymbols(rel, { ...options, transient: true });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return [];

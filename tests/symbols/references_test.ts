@@ -166,6 +166,46 @@ for (const generation of TS_GENERATIONS) {
   });
 }
 
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: "memoizedSymbols: a file unchanged since it was read is not read again; a changed " +
+      `one is, whatever its size (${generation.name})`,
+    ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    await using h = await toolHarness(await fixtureTree("typescript"));
+    if (generation.typescript === 7) await linkTypeScript7(h.root);
+    const index = h.session.services(h.project).symbols;
+    const rel = "src/shapes.ts";
+    const abs = h.path(rel);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    // Last modified long ago: its size and mtime may stand for its content.
+    Deno.utimeSync(abs, hourAgo, hourAgo);
+    const file = await index.fileSymbols(rel);
+    assertEquals(index.memoizedSymbols(rel)?.text, file.text, "read and hashed once");
+    // The same size and mtime with other bytes: only a stat that skips the read misses this,
+    // which proves the shortcut is taken (nothing but a tool that forges mtimes writes so).
+    const original = Deno.readTextFileSync(abs);
+    const forged = original.replace("Circle", "Cercle");
+    assertEquals(forged.length, original.length);
+    Deno.writeTextFileSync(abs, forged);
+    Deno.utimeSync(abs, hourAgo, hourAgo);
+    assertEquals(index.memoizedSymbols(rel)?.text, file.text, "trusted by its stat");
+    // Changed on disk, the same size, an mtime long past too but another one: read again.
+    const earlier = new Date(Date.now() - 1_800_000);
+    Deno.utimeSync(abs, earlier, earlier);
+    assertEquals(index.memoizedSymbols(rel), null, "the content changed: not from memory");
+    // Back to the content the tree is for, written just now: read again, and from memory.
+    Deno.writeTextFileSync(abs, original);
+    assertEquals(index.memoizedSymbols(rel)?.text, file.text);
+    // A change of the same size written now (within the mtime's resolution): read again.
+    Deno.writeTextFileSync(abs, forged);
+    assertEquals(index.memoizedSymbols(rel), null, "a recent write is always read");
+    await disposeAndCheck(h);
+  });
+}
+
 Deno.test("projectPaths: the same paths as projectPathOf, ignore rules included", async () => {
   await using h = await toolHarness({
     ".gitignore": "build/\n*.gen.ts\n",
