@@ -69,6 +69,18 @@ const CLIENT_PROMPT = "Prefer Sextant's symbolic tools for code: get_symbols_ove
   "file's structure, find_symbol to read just the symbol you need, find_referencing_symbols " +
   "for usages; they are more precise and cheaper in tokens than reading or grepping whole files.";
 
+/** What desktop-app (and agent, Serena 2.1's same list) adds to and takes from the defaults. */
+const DESKTOP_APP_INCLUDED = ["find_declaration", "rename_memory"];
+const DESKTOP_APP_EXCLUDED = [
+  "check_onboarding_performed",
+  "edit",
+  "rename_file",
+  "goto_definition",
+  "hover",
+  "execute_code_action",
+  "project_info",
+];
+
 export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
   "desktop-app": {
     description: "A chat client (e.g. Claude Desktop) with no file tools of its own: Serena " +
@@ -80,22 +92,16 @@ export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
     // (tools/listing.ts). The others stay one `included_tools` away: find_declaration and
     // find_symbol's include_info answer what goto_definition and hover would, replace_content
     // what edit does.
-    included_tools: ["find_declaration", "rename_memory"],
-    excluded_tools: [
-      "check_onboarding_performed",
-      "edit",
-      "rename_file",
-      "goto_definition",
-      "hover",
-      "execute_code_action",
-      "project_info",
-    ],
+    included_tools: DESKTOP_APP_INCLUDED,
+    excluded_tools: DESKTOP_APP_EXCLUDED,
   },
   agent: {
     description: "An autonomous agent that gets these instructions at startup.",
     prompt: "Work autonomously: gather what you need with the tools, then act.",
-    // The instructions reach the agent as its system prompt; the tool would repeat them.
-    excluded_tools: ["initial_instructions"],
+    // Serena 2.1's agent list is its desktop-app list without initial_instructions: the
+    // instructions reach the agent as its system prompt, the tool would repeat them.
+    included_tools: DESKTOP_APP_INCLUDED,
+    excluded_tools: [...DESKTOP_APP_EXCLUDED, "initial_instructions"],
   },
   "claude-code": {
     description: "Claude Code: it reads, edits and runs commands itself; Sextant adds semantics.",

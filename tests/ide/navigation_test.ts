@@ -109,10 +109,11 @@ Deno.test("ada aliases share the implementation, rename the file parameter, are 
   for (const alias of ADA_ALIAS_NAMES) assert(ada.includes(alias), `${alias} in ada`);
   const desktop = names("desktop-app");
   assert(!desktop.some((n) => n.startsWith("ada_")), "no aliases by default");
-  // Serena 2.1's desktop-app list has neither; the agent context keeps both.
+  // Serena 2.1's desktop-app and agent lists have neither; the ide context keeps both.
   for (const core of ["goto_definition", "hover"]) {
     assert(!desktop.includes(core), `${core} not in desktop-app`);
-    assert(names("agent").includes(core), `${core} in agent`);
+    assert(!names("agent").includes(core), `${core} not in agent`);
+    assert(names("ide").includes(core), `${core} in ide`);
   }
   assert(!desktop.includes("completions"), "completions is optional");
   // Raw references and project diagnostics duplicate Serena's tools by default; ide adds them.

@@ -127,8 +127,9 @@ function text(result: Record<string, unknown>): string {
 // --- listing ----------------------------------------------------------------------------------
 
 Deno.test("server: tools/list exposes active tools with schemas and annotations", async () => {
-  // The agent context hides none of these (desktop-app hides edit, as Serena's lists no such tool).
-  const session = new Session({ settings: settings({ context: "agent" }), tools: TEST_TOOLS });
+  // The ada context hides none of these (desktop-app and agent hide edit, as Serena's lists have
+  // no such tool).
+  const session = new Session({ settings: settings({ context: "ada" }), tools: TEST_TOOLS });
   await using c = await connectTo(session);
   const { tools } = await c.client.listTools();
   assertEquals(tools.map((t) => t.name), ["echo", "boom", "slow", "needs_project", "edit"]);

@@ -118,6 +118,13 @@ Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's on
   assert(!names.includes("check_onboarding_performed"), "Serena 2.1 has no such tool");
 });
 
+Deno.test("agent lists Serena 2.1's agent tools: desktop-app's without initial_instructions", () => {
+  const names = listed("agent");
+  assertEquals(names, listed("desktop-app").filter((n) => n !== "initial_instructions"));
+  assert(!names.includes("initial_instructions"), "the instructions are the system prompt");
+  for (const name of ["find_declaration", "rename_memory"]) assert(names.includes(name), name);
+});
+
 Deno.test("every built-in context is tested here", () => {
   assertEquals(Object.keys(BUILTIN_CONTEXTS).sort(), [
     "ada",
