@@ -166,6 +166,17 @@ export class Session {
   }
 
   /**
+   * The services of `project` if they exist (this session's, or another session's on the same
+   * folder), without creating or claiming any: for reports that must start nothing.
+   */
+  existingServices(project: Project): ProjectServices | undefined {
+    const held = this.#services.get(project);
+    if (held && !held.pool.disposed) return held;
+    const shared = this.#host?.peek(project);
+    return shared && !shared.pool.disposed ? shared : undefined;
+  }
+
+  /**
    * Wait until work that decides the session's project (following the client's roots) is
    * done, so a tool call never runs against the folder the session is about to leave.
    */

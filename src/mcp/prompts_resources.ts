@@ -5,7 +5,9 @@
  * (`sextant://memories/<project>/<name>`, markdown), listed, read and offered by a template whose
  * `project` and `name` arguments complete to the loaded projects and their memories. A client may
  * subscribe to a memory: after each tool call, a subscribed memory whose text changed is announced
- * with `notifications/resources/updated`.
+ * with `notifications/resources/updated`. Each loaded project's current diagnostics are a resource
+ * too (`sextant://diagnostics/<project>`, JSON; see diagnostics_resource.ts, loaded on the first
+ * read or subscription), announced after a tool call that wrote into the project changed them.
  * @module
  */
 import {
@@ -31,6 +33,7 @@ import {
   SUMMARIZE_CHANGES,
 } from "../prompts/workflow.ts";
 import type { Session } from "../session.ts";
+import type { DiagnosticsSubscriptions } from "./diagnostics_resource.ts";
 
 /** The server capabilities this module answers for. */
 export const PROMPT_RESOURCE_CAPABILITIES = {
@@ -74,6 +77,9 @@ const PROMPTS: Readonly<Record<string, WorkflowPrompt>> = {
 /** The prefix of memory resource URIs; the project and memory names follow, URI-encoded. */
 const MEMORY_SCHEME = "sextant://memories/";
 const MEMORY_TEMPLATE = `${MEMORY_SCHEME}{project}/{name}`;
+/** The prefix of diagnostics resource URIs; the project's name follows, URI-encoded. */
+const DIAGNOSTICS_SCHEME = "sextant://diagnostics/";
+const DIAGNOSTICS_TEMPLATE = `${DIAGNOSTICS_SCHEME}{project}`;
 /** Most completion values MCP lets an answer carry. */
 const MAX_COMPLETIONS = 100;
 
@@ -93,6 +99,23 @@ export function parseMemoryUri(uri: string): { project: string; name: string } |
       project: decodeURIComponent(project),
       name: parts.map(decodeURIComponent).join("/"),
     };
+  } catch {
+    return null;
+  }
+}
+
+/** The URI of a project's diagnostics. */
+export function diagnosticsUri(project: string): string {
+  return DIAGNOSTICS_SCHEME + encodeURIComponent(project);
+}
+
+/** The project name of a diagnostics URI; null for any other URI. */
+export function parseDiagnosticsUri(uri: string): string | null {
+  if (!uri.startsWith(DIAGNOSTICS_SCHEME)) return null;
+  const rest = uri.slice(DIAGNOSTICS_SCHEME.length);
+  if (rest === "" || rest.includes("/")) return null;
+  try {
+    return decodeURIComponent(rest);
   } catch {
     return null;
   }
@@ -130,14 +153,32 @@ export function servePromptsAndResources(
   server: Server,
   session: Session,
 ): () => Promise<void> {
-  /** Subscribed URIs with the text last seen (null: none). */
+  /** Subscribed memory URIs with the text last seen (null: none). */
   const subscribed = new Map<string, string | null>();
+  const projectNamed = (name: string) => projectsOf(session).find((p) => p.name === name);
+  /** Diagnostics subscriptions, made on the first one (the module loads then). */
+  let diagnostics: DiagnosticsSubscriptions | null = null;
+  const diagnosticsSubscriptions = async () => {
+    if (!diagnostics) {
+      const { DiagnosticsSubscriptions } = await import("./diagnostics_resource.ts");
+      diagnostics ??= new DiagnosticsSubscriptions(
+        session,
+        projectNamed,
+        (uri) => server.sendResourceUpdated({ uri }),
+      );
+    }
+    return diagnostics;
+  };
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    subscribed.set(request.params.uri, await memoryText(session, request.params.uri));
+    const uri = request.params.uri;
+    const project = parseDiagnosticsUri(uri);
+    if (project !== null) (await diagnosticsSubscriptions()).subscribe(uri, project);
+    else subscribed.set(uri, await memoryText(session, uri));
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
     subscribed.delete(request.params.uri);
+    diagnostics?.unsubscribe(request.params.uri);
     return {};
   });
 
@@ -170,6 +211,15 @@ export function servePromptsAndResources(
     await session.settled();
     const resources = [];
     for (const project of projectsOf(session)) {
+      resources.push({
+        uri: diagnosticsUri(project.name),
+        name: `${project.name}/diagnostics`,
+        title: `Diagnostics of ${project.name}`,
+        description: "The language servers' diagnostics of the files open in them, as on disk now.",
+        mimeType: "application/json",
+      });
+    }
+    for (const project of projectsOf(session)) {
       for (const name of await memoriesOf(project).list()) {
         resources.push({
           uri: memoryUri(project.name, name),
@@ -189,12 +239,27 @@ export function servePromptsAndResources(
       title: "A project memory",
       description: "A memory of a loaded project (project: its name; name: the memory's).",
       mimeType: "text/markdown",
+    }, {
+      uriTemplate: DIAGNOSTICS_TEMPLATE,
+      name: "diagnostics",
+      title: "A project's diagnostics",
+      description: "The diagnostics of a loaded project's open files (project: its name).",
+      mimeType: "application/json",
     }],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     await session.settled();
     const uri = request.params.uri;
+    const diagnosticsOf = parseDiagnosticsUri(uri);
+    if (diagnosticsOf !== null) {
+      const project = projectNamed(diagnosticsOf);
+      if (!project) throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+      const { projectDiagnosticsText } = await import("./diagnostics_resource.ts");
+      const text = await projectDiagnosticsText(session, project, extra.signal);
+      diagnostics?.noteRead(uri, text);
+      return { contents: [{ uri, mimeType: "application/json", text }] };
+    }
     const parsed = parseMemoryUri(uri);
     const project = parsed && projectsOf(session).find((p) => p.name === parsed.project);
     if (!parsed || !project) {
@@ -217,7 +282,11 @@ export function servePromptsAndResources(
     const { ref, argument } = request.params;
     const context = request.params.context?.arguments ?? {};
     let candidates: string[] = [];
-    if (ref.type === "ref/resource" && ref.uri === MEMORY_TEMPLATE) {
+    if (
+      ref.type === "ref/resource" && ref.uri === DIAGNOSTICS_TEMPLATE && argument.name === "project"
+    ) {
+      candidates = projectsOf(session).map((p) => p.name);
+    } else if (ref.type === "ref/resource" && ref.uri === MEMORY_TEMPLATE) {
       const projects = projectsOf(session);
       if (argument.name === "project") {
         candidates = projects.map((p) => p.name);
@@ -237,6 +306,8 @@ export function servePromptsAndResources(
   });
 
   return async () => {
+    // In the background: the call's answer does not wait for the language servers.
+    void diagnostics?.afterCall();
     for (const [uri, before] of subscribed) {
       const now = await memoryText(session, uri);
       if (now === before) continue;

@@ -251,7 +251,10 @@ Deno.test("server: workflow prompts, memories as resources, completion of their 
   assertStringIncludes((onboarding.messages[0]!.content as { text: string }).text, name);
   await assertRejects(() => c.client.getPrompt({ name: "nope" }), "Unknown prompt");
 
-  const { resources } = await c.client.listResources();
+  const { resources: all } = await c.client.listResources();
+  // Each project's diagnostics come first (tests/mcp/diagnostics_resource_test.ts), then memories.
+  assertEquals(all[0]!.uri, `sextant://diagnostics/${encodeURIComponent(name)}`);
+  const resources = all.slice(1);
   assertEquals(resources.map((r) => r.uri), [
     `sextant://memories/${encodeURIComponent(name)}/build`,
     `sextant://memories/${encodeURIComponent(name)}/notes/architecture`,
@@ -266,6 +269,7 @@ Deno.test("server: workflow prompts, memories as resources, completion of their 
   const { resourceTemplates } = await c.client.listResourceTemplates();
   assertEquals(resourceTemplates.map((t) => t.uriTemplate), [
     "sextant://memories/{project}/{name}",
+    "sextant://diagnostics/{project}",
   ]);
 
   const complete = async (argument: string, value: string, context = {}) =>
