@@ -109,7 +109,13 @@ Deno.test({
     },
   });
   assert(!edit.isError, JSON.stringify(edit));
-  assertEquals(await updated.promise, uri);
+  // Bounded, so a regression fails the test instead of hanging the run (not a speed claim).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve("no resources/updated within 120 s"), 120_000);
+  });
+  assertEquals(await Promise.race([updated.promise, late]), uri);
+  clearTimeout(timer);
 
   const broken = await read();
   assertEquals(broken.errorCount, 1);
