@@ -17,8 +17,8 @@
  * not checked before the edit, never as introduced (a new file's "before" is empty).
  *
  * The edit's answer waits for the check at most {@linkcode REPORT_WAIT_MS} (the language
- * server's re-check after a change: tens of ms on tsserver for a 3,000-file project, a few on
- * the native servers). A check that finishes in time is reported in the answer: its first line
+ * server's re-check after a change: tens of ms on tsserver for a 3,000-file project, a few
+ * hundred on a busy machine). A check that finishes in time is reported in the answer: its first line
  * (Serena's `OK`) stays, and it gains
  * `Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. ...`. A
  * later one is never lost: the next answer in the same session waits for it and carries
