@@ -76,8 +76,8 @@ export const SettingsSchema = z.strictObject({
   ),
   report_new_diagnostics: z.union([z.boolean(), z.literal("wait")]).optional().describe(
     "Editing tools report the errors their edit introduced: true (default) in the edit's answer " +
-      'when ready within a quarter of the edit\'s time, else in the next answer; "wait": always ' +
-      "in the edit's own answer; false: never.",
+      'when ready within about 2 s, else in the next answer; "wait": always in the edit\'s own ' +
+      "answer; false: never.",
   ),
 });
 export type SettingsFile = z.infer<typeof SettingsSchema>;

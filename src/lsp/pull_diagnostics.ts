@@ -16,7 +16,10 @@ interface PullReport {
   items?: LspDiagnostic[];
 }
 
-/** Pull diagnostics with `textDocument/diagnostic`, reusing the last report when "unchanged". */
+/**
+ * Pull diagnostics with `textDocument/diagnostic`, reusing the last report when "unchanged"; an
+ * "unchanged" with no earlier report is an error.
+ */
 export class PullDiagnostics {
   readonly #last = new Map<string, { resultId: string | undefined; items: LspDiagnostic[] }>();
 
@@ -26,7 +29,12 @@ export class PullDiagnostics {
       textDocument: { uri },
       ...(previous?.resultId ? { previousResultId: previous.resultId } : {}),
     });
-    if (report?.kind === "unchanged" && previous) return previous.items;
+    if (report?.kind === "unchanged") {
+      if (previous) return previous.items;
+      // Nothing to be unchanged from: the server has not checked the file (pyright answers
+      // so for a file it does not know yet). Never read as "no diagnostics".
+      throw new Error(`The server gave no diagnostics for ${uri} (it answered "unchanged").`);
+    }
     const items = report?.items ?? [];
     this.#last.set(uri, { resultId: report?.resultId, items });
     return items;

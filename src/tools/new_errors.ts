@@ -3,16 +3,23 @@
  * runs under {@linkcode reportingNewDiagnostics}; the write path calls
  * {@linkcode watchDiagnostics} around each commit. Before the files are written, the running
  * language servers are asked for the errors of the changed files and of the files importing
- * them (the errors found after the previous edit serve when nothing was written since); once
- * the write is committed the check of the versions just sent starts (errors only, file after
- * file, no sleeps). Errors are compared by message and the text they point at, never by line,
- * so code that only moved is not "new".
+ * them, at the versions on disk (the errors found after the previous edit serve when nothing
+ * was written since); once the write is committed the check of the versions just sent starts
+ * (errors only, file after file, no sleeps). Errors are compared by message and the text they
+ * point at, never by line, so code that only moved is not "new".
  *
- * The edit's answer waits for that check at most a quarter of the edit's own time
- * ({@linkcode WAIT_SHARE}; not at all when that is under {@linkcode MIN_WAIT_MS}): the language
- * server's re-check of a large project after a change (tsserver's program update, mostly) takes
- * far longer than a small edit, and would otherwise dominate every edit. A check that
- * finishes in time is reported in the answer: its first line (Serena's `OK`) stays, and it gains
+ * An error counts as introduced only against the errors of the same file at its previous
+ * version. That "before" is asked for at most {@linkcode BASELINE_WAIT_MS}: on the warm path
+ * (the same files edited again) it is the previous check's result and costs nothing, so only
+ * the first edit of a file pays one request; waiting for it keeps the report exact, where
+ * listing a file's errors without it would repeat its old errors after every edit. An edited
+ * file whose "before" did not come in time has its errors listed as errors of an edited file
+ * not checked before the edit, never as introduced (a new file's "before" is empty).
+ *
+ * The edit's answer waits for the check at most {@linkcode REPORT_WAIT_MS} (the language
+ * server's re-check after a change: tens of ms on tsserver for a 3,000-file project, a few
+ * hundred on a busy machine). A check that finishes in time is reported in the answer: its first line
+ * (Serena's `OK`) stays, and it gains
  * `Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. ...`. A
  * later one is never lost: the next answer in the same session waits for it and carries
  * `Your previous edit of src/b.ts introduced 2 errors: ...` as a note beside the answer (a content
@@ -20,9 +27,12 @@
  * write to the project waits for it too, so the check sees exactly the versions it was for and
  * its result is the "before" of that write.
  *
- * Bounded: only servers already running are asked (an edit never starts one), at most
- * {@linkcode MAX_FILES} files, and the check starts no request after {@linkcode BUDGET_MS}.
- * Switched off with `report_new_diagnostics: false`; `"wait"` always waits for the report.
+ * Bounded: only servers already running are asked (an edit never starts one), every file the
+ * edit changed up to {@linkcode MAX_CHANGED} (a rename's tests in a second tsconfig or outside
+ * pyright's `include` included: the server opens them where they belong) and at most
+ * {@linkcode MAX_IMPORTERS} files importing them, and the check starts no request after
+ * {@linkcode BUDGET_MS}. Switched off with `report_new_diagnostics: false`; `"wait"` waits for
+ * the whole check.
  *
  * It sits beside `tool.ts`, not in `shared/`: it is part of how every editing tool is called
  * (`defineTool` wraps the handler, the write path reports each commit), not a helper a family
@@ -36,8 +46,13 @@ import type { LspDiagnostic } from "../lsp/language_server.ts";
 import type { ToolAnswer, ToolContext } from "./tool.ts";
 import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
-/** Files checked per edit: the changed ones first, then their importers. */
-const MAX_FILES = 12;
+/**
+ * Files an edit changed that are checked: all of them up to this many (well under the open
+ * documents' limit, `lsp/documents.ts`); beyond it the report says how many were checked.
+ */
+const MAX_CHANGED = 60;
+/** Unchanged files importing the changed ones, checked after them. */
+const MAX_IMPORTERS = 12;
 /** Time for the whole check (before and after): no request starts later. */
 const BUDGET_MS = 8_000;
 /** Errors listed in the answer. */
@@ -45,25 +60,35 @@ const MAX_SHOWN = 10;
 /** How long the errors found after an edit serve as the "before" of the next one. */
 const REUSE_MS = 60_000;
 /**
- * The share of an edit's own time its answer may wait for the check (the rest of the check is
- * reported with the next answer). The issue's target: the report adds under 25% to an edit.
+ * How long an edit's answer waits for its report by default (`report_new_diagnostics: true`);
+ * a report not ready by then comes with the session's next answer.
  */
-export const WAIT_SHARE = 0.25;
+export const REPORT_WAIT_MS = 2_000;
+/**
+ * How long a write waits for the errors of its files before it (those the previous check did
+ * not leave); a file not checked by then has no "before".
+ */
+export const BASELINE_WAIT_MS = 2_000;
 
 /** Shorter waits are not worth a timer (see {@linkcode within}). */
 const MIN_WAIT_MS = 10;
 
-let waitShare = WAIT_SHARE;
+let reportWaitMs = REPORT_WAIT_MS;
+let baselineWaitMs = BASELINE_WAIT_MS;
 
 /**
- * Change how long edits wait for their report, as a share of their own time (tests: 0 always
- * defers it to the next answer, Infinity always waits). Returns a function restoring the old one.
+ * Change the bounds of {@linkcode REPORT_WAIT_MS} and {@linkcode BASELINE_WAIT_MS} (tests: a
+ * report wait of 0 always defers the report to the next answer, a long one keeps a busy machine
+ * from deferring it; a baseline wait of 0 asks for no "before" the previous check did not
+ * leave). Returns a function restoring the old ones.
  */
-export function setReportWaitShare(share: number): () => void {
-  const old = waitShare;
-  waitShare = share;
+export function setReportWaits(waits: { reportMs?: number; baselineMs?: number }): () => void {
+  const old = { report: reportWaitMs, baseline: baselineWaitMs };
+  reportWaitMs = waits.reportMs ?? reportWaitMs;
+  baselineWaitMs = waits.baselineMs ?? baselineWaitMs;
   return () => {
-    waitShare = old;
+    reportWaitMs = old.report;
+    baselineWaitMs = old.baseline;
   };
 }
 
@@ -129,7 +154,7 @@ export async function checksSettled(root?: string): Promise<void> {
   await Promise.all(sets.flatMap((set) => [...(set ?? [])]));
 }
 
-/** One error the edit introduced. */
+/** One error the edit introduced (or found in an edited file; see {@linkcode EditReport}). */
 export interface NewError {
   relPath: string;
   /** 1-based line. */
@@ -137,13 +162,20 @@ export interface NewError {
   message: string;
 }
 
-/** What one editing call's writes collect: the errors found, the checks, the time spent. */
-interface CallReport {
-  found: NewError[];
+/** What the check of one editing call found. */
+export interface EditReport {
+  /** Errors not in the file's "before". */
+  introduced: NewError[];
+  /** Every error of an edited file whose "before" could not be taken: maybe old, maybe new. */
+  unchecked: NewError[];
+  /** Changed files the check covered, and how many there were (when it could not cover all). */
+  covered?: { checked: number; of: number };
+}
+
+/** What one editing call's writes collect: the report, and the checks started after commits. */
+interface CallReport extends EditReport {
   /** The checks started after each commit, with the files written. */
   checks: Array<{ files: string[]; done: Promise<void> }>;
-  /** Time the write path spent on the report before its checks started (ms). */
-  spentMs: number;
 }
 
 const collectors = new WeakMap<ToolContext, CallReport>();
@@ -151,7 +183,7 @@ const collectors = new WeakMap<ToolContext, CallReport>();
 /** A report not ready when its edit answered: delivered with the session's next answer. */
 interface PendingReport {
   files: string[];
-  errors: Promise<NewError[]>;
+  report: Promise<EditReport>;
 }
 
 /** Per session: calls in flight (only the outermost delivers) and the reports to deliver. */
@@ -167,8 +199,8 @@ type Handler<A> = (args: A, ctx: ToolContext) => Promise<ToolAnswer>;
 
 /**
  * Wrap an editing tool's handler: the writes it makes are checked for new errors, which are
- * appended to its answer when the check ends within {@linkcode WAIT_SHARE} of the edit's own
- * time, or else to the session's next answer (nothing when there are none, or when
+ * appended to its answer when the check ends within {@linkcode REPORT_WAIT_MS} (`"wait"`: the
+ * whole check), or else to the session's next answer (nothing when there are none, or when
  * `report_new_diagnostics` is off). Earlier reports still pending come with this answer.
  */
 export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
@@ -185,24 +217,19 @@ export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
       if (settings.report_new_diagnostics === false) {
         answer = await handler(args, ctx);
       } else {
-        const call: CallReport = { found: [], checks: [], spentMs: 0 };
+        const call: CallReport = { introduced: [], unchecked: [], checks: [] };
         const inner: ToolContext = { ...ctx };
         collectors.set(inner, call);
-        const started = performance.now();
         answer = await handler(args, inner);
         if (call.checks.length > 0) {
-          const ownMs = performance.now() - started - call.spentMs;
           const all = Promise.all(call.checks.map((c) => c.done));
-          // "wait": the report always comes in the edit's own answer (the check is bounded).
-          const budget = settings.report_new_diagnostics === "wait"
-            ? Infinity
-            : waitShare * ownMs - call.spentMs;
-          if (await within(all, budget)) {
-            if (call.found.length > 0) own = formatNewErrors(call.found);
+          const bound = settings.report_new_diagnostics === "wait" ? Infinity : reportWaitMs;
+          if (await within(all, bound)) {
+            own = formatReport(call);
           } else {
             late = {
               files: [...new Set(call.checks.flatMap((c) => c.files))],
-              errors: all.then(() => call.found),
+              report: all.then(() => call),
             };
           }
         }
@@ -263,18 +290,18 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
  * call runs, so it never shares the language server with them.
  */
 async function settle(state: { pending: PendingReport[] }): Promise<void> {
-  if (state.pending.length > 0) await Promise.all(state.pending.map((p) => p.errors));
+  if (state.pending.length > 0) await Promise.all(state.pending.map((p) => p.report));
 }
 
 /** The session's pending reports, awaited (each check is bounded) and formatted; then cleared. */
 async function pendingReports(state: { pending: PendingReport[] }): Promise<string[]> {
   const taken = state.pending.splice(0);
-  const lines: string[] = [];
-  for (const report of taken) {
-    const errors = await report.errors;
-    if (errors.length > 0) lines.push(formatPreviousErrors(report.files, errors));
+  const notes: string[] = [];
+  for (const pending of taken) {
+    const text = formatReport(await pending.report, pending.files);
+    if (text !== null) notes.push(text);
   }
-  return lines;
+  return notes;
 }
 
 /** `2 errors: a.ts:2 message. b.ts:5 message.` (the first {@linkcode MAX_SHOWN}). */
@@ -297,12 +324,46 @@ export function formatPreviousErrors(
   files: readonly string[],
   errors: readonly NewError[],
 ): string {
+  return `${previousEdit(files)} introduced ${describeErrors(errors)}`;
+}
+
+/** `Your previous edit of a.ts, b.ts and 2 more files` */
+function previousEdit(files: readonly string[]): string {
   const named = files.length === 0
     ? ""
     : ` of ${files.slice(0, 2).join(", ")}${
       files.length > 2 ? ` and ${files.length - 2} more files` : ""
     }`;
-  return `Your previous edit${named} introduced ${describeErrors(errors)}`;
+  return `Your previous edit${named}`;
+}
+
+/**
+ * A check's report, one line per part; null when it has nothing to say. `previousOf`: the
+ * files of an earlier edit whose report is late (then each line names that edit).
+ */
+export function formatReport(report: EditReport, previousOf?: readonly string[]): string | null {
+  const lines: string[] = [];
+  const edit = previousOf ? previousEdit(previousOf) : null;
+  if (report.introduced.length > 0) {
+    lines.push(
+      edit
+        ? formatPreviousErrors(previousOf!, report.introduced)
+        : formatNewErrors(report.introduced),
+    );
+  }
+  if (report.unchecked.length > 0) {
+    const errors = describeErrors(report.unchecked);
+    lines.push(
+      edit
+        ? `${edit}: its files not checked before it have ${errors}`
+        : `Edited files not checked before the edit have ${errors}`,
+    );
+  }
+  if (report.covered) {
+    const counted = `${report.covered.checked} of ${report.covered.of} changed files`;
+    lines.push(edit ? `${edit}: checked ${counted} for errors.` : `Checked ${counted} for errors.`);
+  }
+  return lines.length > 0 ? lines.join("\n") : null;
 }
 
 /** The answer with `report` as its last line (a JSON object answer gets it under `key`). */
@@ -376,9 +437,7 @@ export async function watchDiagnostics(
     const project = ctx.project();
     await checksSettled(project.root);
     if (!call) return null;
-    const watch = await prepareWatch(ctx, call, write, started + BUDGET_MS);
-    call.spentMs += performance.now() - started;
-    return watch;
+    return await prepareWatch(ctx, call, write, started + BUDGET_MS);
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     log.debug(`new diagnostics skipped: ${String(error)}`);
@@ -409,20 +468,30 @@ async function prepareWatch(
     }
     return relPath;
   };
-  // The files to check, as [path before, path after]; null: it does not exist then.
-  const files: Array<[string | null, string | null]> = [];
+  // The files to check, by path before and after (null: it does not exist then); `edited`: the
+  // write changed it (else it imports a changed file).
+  const files: Array<{ before: string | null; after: string | null; edited: boolean }> = [];
   const seen = new Set<string>();
-  const add = (before: string | null, after: string | null) => {
+  /** Changed files a running server handles, checked or not (beyond MAX_CHANGED). */
+  let changedServed = 0;
+  const add = (before: string | null, after: string | null, edited: boolean) => {
     const key = after ?? before ?? "";
-    if (seen.has(key) || files.length >= MAX_FILES) return;
-    if (!serverOf(key)) return;
+    if (seen.has(key) || !serverOf(key)) return;
     seen.add(key);
-    files.push([before, after]);
+    if (edited && ++changedServed > MAX_CHANGED) return;
+    if (!edited && files.length - Math.min(changedServed, MAX_CHANGED) >= MAX_IMPORTERS) return;
+    files.push({ before, after, edited });
   };
   for (const c of write.changed) {
     const r = rel(c.real);
     if (r.startsWith("..")) continue;
-    add(c.existedBefore ? r : null, movedTo(r));
+    add(c.existedBefore ? r : null, movedTo(r), true);
+  }
+  if (changedServed > MAX_CHANGED) {
+    call.covered = {
+      checked: (call.covered?.checked ?? 0) + MAX_CHANGED,
+      of: (call.covered?.of ?? 0) + changedServed,
+    };
   }
   const targets = [
     ...write.changed.map((c) => ({ relPath: rel(c.real), folder: false })),
@@ -431,7 +500,7 @@ async function prepareWatch(
   const targetsKey = targets.map((t) => t.relPath).join("\u0000");
   const importersMemo = lastImporters(root);
   let importers: string[] | null = null;
-  if (targets.length > 0 && files.length < MAX_FILES) {
+  if (targets.length > 0) {
     const memo = importersMemo.get(targetsKey);
     if (
       memo && write.moves.length === 0 && memo.generation === generation &&
@@ -441,36 +510,40 @@ async function prepareWatch(
     } else {
       const at = performance.now();
       const sites = await findImporters(project, targets, (r) => serverOf(r) !== undefined, {
-        limit: MAX_FILES * 4,
+        limit: MAX_IMPORTERS * 4,
         signal: ctx.signal,
       });
       importers = [...new Set(sites.map((site) => site.relPath))];
       importersMemo.set(targetsKey, { generation, at, importers });
     }
-    for (const relPath of importers) add(relPath, movedTo(relPath));
+    for (const relPath of importers) add(relPath, movedTo(relPath), false);
   }
   if (files.length === 0) return null;
   const listed = performance.now();
   const known = lastChecked(root);
-  /** The errors of a file now; null when unknown (no server, too late, failed, changed meanwhile). */
+  /**
+   * The errors of a file now; null when unknown (no server, too late, failed, changed
+   * meanwhile). `reuse`: the errors found after the previous edit serve when nothing was
+   * written since; `ask`: else ask the server. Only the call's own abort is thrown.
+   */
   const errorsOf = async (
     relPath: string,
-    reuse: boolean,
-    signal: AbortSignal,
+    options: { reuse: boolean; ask: boolean; signal: AbortSignal },
   ): Promise<ErrorSet | null> => {
+    const { signal } = options;
     if (performance.now() > deadline) return null;
     const server = serverOf(relPath);
     if (!server) return null;
     try {
       const text = readText(project.absolute(relPath));
-      // The errors found after the previous edit, when nothing was written since.
       const last = known.get(relPath);
       if (
-        reuse && last && last.text === text && last.generation === generation &&
+        options.reuse && last && last.text === text && last.generation === generation &&
         Date.now() - last.at < REUSE_MS
       ) {
         return last.errors;
       }
+      if (!options.ask) return null;
       const seenGeneration = generation;
       // Kept open (the engine closes the least used beyond its limit): the files an agent edits
       // are checked again soon, and closing one makes tsserver reload it from disk and update
@@ -482,20 +555,37 @@ async function prepareWatch(
       known.set(relPath, { text, generation: seenGeneration, at: Date.now(), errors });
       return errors;
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (ctx.signal.aborted && signal === ctx.signal) throw error;
       log.debug(`new diagnostics: ${relPath}: ${String(error)}`);
       return null;
     }
   };
   // All files at once: the server checks them together (pyright's checking progress, which
-  // could outlast it, no longer holds queries up: ProgressTracker.ignoreServerProgress).
-  const before = new Map<string, ErrorSet | null>(
-    await Promise.all(
-      files.map(async ([b, a]) =>
-        [a ?? b!, b === null ? new Map() : await errorsOf(b, true, ctx.signal)] as const
-      ),
-    ),
-  );
+  // could outlast it, no longer holds queries up: ProgressTracker.ignoreServerProgress). Each
+  // request not answered within the wait is cancelled: its file has no "before".
+  const baseline = new AbortController();
+  const stopBaseline = () => baseline.abort(new Error("The errors before the edit came too late."));
+  const abortWithCall = () => stopBaseline();
+  ctx.signal.addEventListener("abort", abortWithCall, { once: true });
+  const timer = setTimeout(stopBaseline, Math.max(0, baselineWaitMs));
+  let before: Map<string, ErrorSet | null>;
+  try {
+    before = new Map(
+      await Promise.all(files.map(async ({ before: b, after: a }) => {
+        if (b === null) return [a!, new Map()] as const;
+        const errors = await errorsOf(b, {
+          reuse: true,
+          ask: baselineWaitMs > 0,
+          signal: baseline.signal,
+        });
+        return [a ?? b, errors] as const;
+      })),
+    );
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", abortWithCall);
+  }
+  ctx.signal.throwIfAborted();
   log.debug(
     `new diagnostics: ${files.length} file(s) listed in ${(listed - started).toFixed(1)} ms, ` +
       `their errors before in ${(performance.now() - listed).toFixed(1)} ms`,
@@ -516,18 +606,25 @@ async function prepareWatch(
       // Started once the answer is on its way (a macrotask later): its client-side work never
       // delays an answer that is not going to wait for it.
       const done = new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
-        const checked = await Promise.all(files.map(async ([, a]) => {
-          const old = a === null ? null : before.get(a);
-          return old ? { a: a!, old, now: await errorsOf(a!, false, signal) } : null;
+        const checked = await Promise.all(files.map(async ({ after: a, edited }) => {
+          if (a === null) return null;
+          const old = before.get(a) ?? null;
+          // An unchanged importer without a "before" has nothing to compare with.
+          if (old === null && !edited) return null;
+          const now = await errorsOf(a, { reuse: false, ask: true, signal });
+          return { a, old, now };
         }));
         // Reported in the files' order, whichever answered first.
         for (const entry of checked) {
           if (!entry?.now) continue;
           for (const [key, e] of entry.now) {
-            const extra = e.count - (entry.old.get(key)?.count ?? 0);
-            for (let n = 0; n < extra; n++) {
-              call.found.push({ relPath: entry.a, line: e.line, message: e.message });
+            const error = { relPath: entry.a, line: e.line, message: e.message };
+            if (entry.old === null) {
+              for (let n = 0; n < e.count; n++) call.unchecked.push(error);
+              continue;
             }
+            const extra = e.count - (entry.old.get(key)?.count ?? 0);
+            for (let n = 0; n < extra; n++) call.introduced.push(error);
           }
         }
         log.debug(

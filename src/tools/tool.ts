@@ -90,8 +90,8 @@ export interface Tool {
 
 export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): Tool {
   const markers = spec.markers ?? [];
-  // Editing tools report the errors their edit introduced; a report not ready when the edit
-  // answered comes with the session's next answer (tools/new_errors.ts).
+  // Editing tools report the errors their edit introduced; a report not ready within the edit's
+  // bounded wait comes with the session's next answer (tools/new_errors.ts).
   const handler = markers.includes("can-edit")
     ? reportingNewDiagnostics(spec.handler as Tool["handler"])
     : deliveringNewDiagnostics(spec.handler as Tool["handler"]);

@@ -1,21 +1,29 @@
 /**
- * Errors introduced by an edit come back with the edit (typescript-language-server): an edit
- * that breaks a caller in another file reports that caller's new error after the `OK` line; an
- * edit that breaks nothing, or moves an existing error, adds nothing; the switch turns it off.
- * A report not ready within the edit's wait comes first in the session's next answer, once.
- * The wait is a share of the edit's own time; these tests set it to "always" or "never"
- * (`setReportWaitShare`), or accept either place for the default, so nothing depends on timing.
+ * Errors introduced by an edit come back with the edit, with the real servers
+ * (typescript-language-server, pyright): an edit that breaks a caller in another file reports
+ * that caller's new error after the `OK` line, by default in the edit's own answer; an edit that
+ * breaks nothing, or edits a file with old errors elsewhere, reports none as introduced; a file
+ * whose errors before the edit are unknown has them listed as such, never as introduced; a rename
+ * that breaks tests in a second tsconfig reports exactly what that configuration's `tsc` finds;
+ * the switch turns it off. A report not ready within the edit's wait comes first in the session's
+ * next answer, once. The tests set the waits (`setReportWaits`) so that nothing depends on timing.
  */
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { join } from "node:path";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
+import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import {
   formatNewErrors,
   formatPreviousErrors,
-  setReportWaitShare,
+  formatReport,
+  setReportWaits,
 } from "../../src/tools/new_errors.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
+import { replaceInFiles } from "../../src/tools/files/replace_in_files.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
+import { renameSymbol } from "../../src/tools/symbols/rename_symbol.ts";
+import { renameFile } from "../../src/tools/files/rename_file.ts";
 import { insertAtLine } from "../../src/tools/files/replace_lines.ts";
 import { readFile } from "../../src/tools/files/read_file.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
@@ -56,6 +64,21 @@ Deno.test("formatPreviousErrors: names the edited files, then the errors", () =>
   assertStringIncludes(
     formatPreviousErrors(["a.ts", "b.ts", "c.ts", "d.ts"], errors),
     "Your previous edit of a.ts, b.ts and 2 more files introduced 1 error:",
+  );
+});
+
+Deno.test("formatReport: introduced, unknown before, coverage; late reports name their edit", () => {
+  const errors = [{ relPath: "a.ts", line: 3, message: "Bad." }];
+  assertEquals(formatReport({ introduced: [], unchecked: [] }), null);
+  assertEquals(
+    formatReport({ introduced: errors, unchecked: errors, covered: { checked: 60, of: 75 } }),
+    "Introduced 1 error: a.ts:3 Bad.\n" +
+      "Edited files not checked before the edit have 1 error: a.ts:3 Bad.\n" +
+      "Checked 60 of 75 changed files for errors.",
+  );
+  assertEquals(
+    formatReport({ introduced: [], unchecked: errors }, ["a.ts"]),
+    "Your previous edit of a.ts: its files not checked before it have 1 error: a.ts:3 Bad.",
   );
 });
 
@@ -111,9 +134,9 @@ Deno.test({
   await h.session.dispose();
 });
 
-/** Set how long edits wait for their report until the end of the scope. */
-function waitShare(share: number): Disposable {
-  return { [Symbol.dispose]: setReportWaitShare(share) };
+/** Set how long edits wait for their report and its "before" until the end of the scope. */
+function waits(bounds: { reportMs?: number; baselineMs?: number }): Disposable {
+  return { [Symbol.dispose]: setReportWaits(bounds) };
 }
 
 const BREAK_COUNT = {
@@ -129,7 +152,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await using h = await toolHarness(FILES);
-  using _ = waitShare(0); // no edit waits: every report comes later
+  using _ = waits({ reportMs: 0 }); // no edit waits: every report comes later
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
 
   await t.step("a harmless edit, then the next answer: nothing added to either", async () => {
@@ -204,22 +227,23 @@ Deno.test({
 });
 
 Deno.test({
-  name: "new diagnostics: by default the report comes with the edit or with the next answer",
+  name: "new diagnostics: by default the edit's own answer carries its report",
   ignore: skipUnless(HAS_TS, "typescript-language-server"),
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
   await using h = await toolHarness(FILES);
+  // The default (true) waits up to a bound; raised here so a busy machine cannot move the report.
+  using _ = waits({ reportMs: 60_000 });
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
   const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
-  const next = await h.call(readFile, { relative_path: "src/a.ts" });
-  const both = [edit, next, ...h.notes()].join("\n");
-  assertEquals(edit.split("\n")[0], "OK");
-  assertEquals(next, FILES["src/a.ts"]);
-  assertEquals(both.match(/ src\/a\.ts:3 Type 'string' is not assignable/g)?.length, 1, both);
-  if (edit === "OK") {
-    assertStringIncludes(h.notes()[0]!, "Your previous edit of src/b.ts introduced 1 error");
-  } else assertStringIncludes(edit, "\nIntroduced 1 error: src/a.ts:3 ");
+  const lines = edit.split("\n");
+  assertEquals(lines[0], "OK");
+  assertEquals(lines.length, 2, edit);
+  assertStringIncludes(lines[1]!, "Introduced 1 error: src/a.ts:3 ");
+  assertStringIncludes(lines[1]!, "Type 'string' is not assignable to type 'number'");
+  assertEquals(await h.call(readFile, { relative_path: "src/a.ts" }), FILES["src/a.ts"]);
+  assertEquals(h.notes(), []);
   await h.session.dispose();
 });
 
@@ -239,4 +263,146 @@ Deno.test({
   });
   assertEquals(text, "OK");
   await h.session.dispose();
+});
+
+const HAS_PYRIGHT = hasServer("pyright-langserver");
+
+/** A script outside pyright's `include`, with four errors of its own. */
+const SCRIPT = "import notamodule\n" +
+  "from pkg.a import f, VERSION\n" +
+  "x: int = 'a'\n" +
+  "y: str = f()\n" +
+  "print(VERSION, notamodule.z, undefined_name)\n";
+
+const PY_FILES = {
+  "pyproject.toml": '[tool.pyright]\ninclude = ["src/pkg"]\ntypeCheckingMode = "basic"\n',
+  "src/pkg/__init__.py": "",
+  "src/pkg/a.py": "VERSION = '1'\n\n\ndef f() -> int:\n    return 1\n",
+  "scripts/run_app.py": SCRIPT,
+  "scripts/other.py": SCRIPT,
+};
+
+Deno.test({
+  name: "new diagnostics (pyright): old errors of an edited file are never reported as introduced",
+  ignore: skipUnless(HAS_PYRIGHT, "pyright-langserver"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  await using h = await toolHarness(PY_FILES);
+  using _ = waits({ reportMs: 60_000 });
+  await h.call(getSymbolsOverview, { relative_path: "src/pkg/a.py" });
+
+  await t.step("a file with old errors, edited elsewhere: none introduced", async () => {
+    const text = await h.call(replaceInFiles, {
+      needle: "y: str",
+      repl: "v: str",
+      mode: "literal",
+      relative_path: "scripts/run_app.py",
+    });
+    assertEquals(text, "Replaced 1 occurrence(s) in 1 file(s):\n  scripts/run_app.py: 1");
+  });
+
+  await t.step("no errors from before the edit: listed as such, not as introduced", async () => {
+    using _ = waits({ baselineMs: 0 }); // nothing asked before the write
+    const text = await h.call(replaceInFiles, {
+      needle: "x: int",
+      repl: "z: int",
+      mode: "literal",
+      relative_path: "scripts/other.py",
+    });
+    const [listing, report, ...more] = text.split("\n\n")[0]!.split("\n").slice(1);
+    assertEquals(listing, "  scripts/other.py: 1");
+    assertEquals(more, []);
+    assert(!text.includes("Introduced"), text);
+    assertStringIncludes(report!, "Edited files not checked before the edit have 4 errors: ");
+    assertStringIncludes(report!, 'scripts/other.py:1 Import "notamodule" could not be resolved');
+  });
+
+  await t.step("the next edit of that file compares with the previous check", async () => {
+    const text = await h.call(replaceInFiles, {
+      needle: "z: int",
+      repl: "w: int",
+      mode: "literal",
+      relative_path: "scripts/other.py",
+    });
+    assertEquals(text, "Replaced 1 occurrence(s) in 1 file(s):\n  scripts/other.py: 1");
+  });
+
+  await t.step("an error the edit makes is reported in its own answer", async () => {
+    await h.call(readFile, { relative_path: "src/pkg/a.py" });
+    const text = await h.call(replaceContentTool, {
+      relative_path: "src/pkg/a.py",
+      needle: "return 1",
+      repl: "return missing_name",
+      mode: "literal",
+    });
+    assertEquals(text.split("\n")[0], "OK");
+    assertStringIncludes(
+      text,
+      '\nIntroduced 1 error: src/pkg/a.py:5 "missing_name" is not defined.',
+    );
+  });
+
+  await disposeAndCheck(h);
+});
+
+/** `tsc -p <config>` in the project: its error lines. */
+async function tscErrors(root: string, config: string): Promise<string[]> {
+  const tsc = join(LSP_CACHE, "node_modules", ".bin", "tsc");
+  const out = await new Deno.Command(tsc, { args: ["-p", config], cwd: root, stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => / error TS\d+:/.test(l));
+}
+
+Deno.test({
+  name: "new diagnostics: a rename that breaks tests in a second tsconfig reports what tsc finds",
+  ignore: skipUnless(HAS_TS, "typescript-language-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  const tree = await fixtureTree("ts_spec");
+  // More test files than the check used to cover, each broken by the rename (tsconfig.spec.json
+  // owns them; tsserver does not load that config by itself).
+  for (let i = 0; i < 14; i++) {
+    tree[`test/t${String(i).padStart(2, "0")}.test.ts`] =
+      'import { getPath } from "../src/url";\n' +
+      'const urlPath = "http://a.example/b";\n' +
+      "export const path: string = getPath(urlPath);\n";
+  }
+  await using h = await toolHarness(tree);
+  using _ = waits({ reportMs: 60_000 });
+  const args = { name_path: "getPath", relative_path: "src/url.ts" };
+
+  await t.step(
+    "rename_symbol: the report counts the errors tsc -p tsconfig.spec.json finds",
+    async () => {
+      assertEquals(await tscErrors(h.root, "tsconfig.spec.json"), []);
+      const answer = await h.call(renameSymbol, { ...args, new_name: "urlPath" });
+      const [first, report, ...more] = answer.split("\n");
+      assertStringIncludes(
+        first!,
+        "Successfully renamed 'getPath' to 'urlPath' (17 changes applied)",
+      );
+      assertEquals(more, []);
+      const found = await tscErrors(h.root, "tsconfig.spec.json");
+      assert(found.length >= 14, found.join("\n"));
+      assertStringIncludes(report!, `Introduced ${found.length} errors: test/`);
+      assertEquals(await tscErrors(h.root, "tsconfig.json"), []);
+    },
+  );
+
+  await t.step(
+    "rename_file: the broken tests are edited again; their old errors are not new",
+    async () => {
+      const answer = await h.call(renameFile, {
+        relative_path: "src/url.ts",
+        new_relative_path: "src/urls.ts",
+      });
+      assertEquals(answer.split("\n")[0], "OK");
+      assert(!/Introduced|not checked/.test(answer), answer);
+      assertStringIncludes(await h.read("test/t13.test.ts"), '"../src/urls"');
+    },
+  );
+
+  await disposeAndCheck(h);
 });
