@@ -302,12 +302,25 @@ export async function writeFileAtomic(
   const folder = dirname(path);
   if (options.realFolder) await assertRealFolder(folder);
   const temp = tempPathFor(path);
+  // Where the temporary file really is: a folder swapped for a link between the check and the
+  // create puts it elsewhere, and it is removed there, not through the path (swapped back by then).
+  let landed: string | null = null;
   try {
     await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
+    if (options.realFolder) {
+      landed = await Deno.realPath(temp).catch(() => null);
+      if (landed === null || dirname(landed) !== folder) {
+        throw new ToolError(
+          `The folder '${folder}' changed during the write (a part of its path became a ` +
+            "symbolic link); the write was refused.",
+        );
+      }
+    }
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
     if (options.realFolder) await assertRealFolder(folder);
     await Deno.rename(temp, path);
   } catch (error) {
+    if (landed !== null) await Deno.remove(landed).catch(() => {});
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
