@@ -119,13 +119,17 @@ export async function call(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<{ text: string; isError: boolean; notes: string[] }> {
+): Promise<{ text: string; isError: boolean; notes?: string[] }> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as Array<{ type: string; text?: string }>;
   // The answer is the first block; reports beside it (an earlier edit's errors, what a references
   // answer could not analyse) come as blocks of their own.
   const [answer, ...notes] = content.map((c) => c.text ?? "");
-  return { text: answer ?? "", isError: result.isError === true, notes };
+  return {
+    text: answer ?? "",
+    isError: result.isError === true,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }
 
 /** A fresh project folder with the given files (path → content). Removed by the returned dispose. */

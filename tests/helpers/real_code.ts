@@ -390,14 +390,18 @@ export async function callLong(
   connected: Connected,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<{ text: string; isError: boolean; notes: string[] }> {
+): Promise<{ text: string; isError: boolean; notes?: string[] }> {
   const result = await connected.client.callTool({ name, arguments: args }, undefined, {
     timeout: TOOL_TIMEOUT_MS,
   });
   const content = result.content as Array<{ type: string; text?: string }>;
   // The answer is the first block; reports beside it come as blocks of their own.
   const [answer, ...notes] = content.map((c) => c.text ?? "");
-  return { text: answer ?? "", isError: result.isError === true, notes };
+  return {
+    text: answer ?? "",
+    isError: result.isError === true,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }
 
 /** An MCP session of Sextant on a copy of a real project. */
