@@ -187,10 +187,16 @@ export async function agreement(
       let theirs: string[];
       try {
         theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
-      } catch (error) {
-        if (ours.exact) row.failed++;
-        failures.push(`${relPath}: the server failed: ${(error as Error).message}`);
-        return;
+      } catch {
+        // A cold server on a busy machine can take longer to load than the engine waits
+        // (rust-analyzer building a workspace's dependencies): asked once more, it has loaded.
+        try {
+          theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
+        } catch (error) {
+          if (ours.exact) row.failed++;
+          failures.push(`${relPath}: the server failed: ${(error as Error).message}`);
+          return;
+        }
       }
       const diff = firstDifferences(ours.fields, theirs);
       if (ours.exact) {
