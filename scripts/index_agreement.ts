@@ -17,7 +17,9 @@
  * how many of them agree anyway (where widening the rules would pay); `--reason R` prints the
  * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
  * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
- * Exit status 1 when an exact file disagrees.
+ * Exit status 1 when an exact file disagrees or could not be compared (its server failed: the
+ * files are named on stderr). tests/index/real_agreement_test.ts runs {@linkcode agreement} on
+ * the real trees the test set-up fetches.
  * @module
  */
 import { basename, join } from "node:path";
@@ -64,18 +66,205 @@ export function firstDifferences(ours: string[], theirs: string[], max = 3): str
   return out;
 }
 
-interface Row {
+/** One kind of file's counts. */
+export interface Row {
   files: number;
   exact: number;
   disagree: number;
+  /** Exact, but the server gave no answer to compare with. */
+  failed: number;
   /** Not exact, compared (`--all`), and equal anyway. */
   agreeAnyway: number;
+}
+
+/** What {@linkcode agreement} found on a tree. */
+export interface AgreementResult {
+  files: number;
+  /** Per kind of file (see {@linkcode fileKind}). */
+  rows: Map<string, Row>;
+  /** All kinds together. */
+  total: Row;
+  /** Why files are not exact: files per reason, and with `all`, how many of them agree anyway. */
+  reasons: Map<string, { files: number; agree: number; compared: number }>;
+  /** Exact files that disagree, each with its first differing lines (at most `show`). */
+  disagreements: string[];
+  /** Files whose server failed, with its message. */
+  failures: string[];
+  /** With `reason`: not exact files for that reason that differ (at most `show`). */
+  unexplained: string[];
+  parseMs: number;
+  serverMs: number;
+}
+
+export interface AgreementOptions {
+  /** Only files of these kinds (`.ts`, `.d.ts`, ...). */
+  exts?: ReadonlySet<string> | null;
+  /** Also compare files that are not exact. */
+  all?: boolean;
+  reason?: string | undefined;
+  limit?: number | undefined;
+  show?: number;
+  concurrency?: number;
+  /** Called with a line of progress now and then. */
+  progress?: (line: string) => void;
 }
 
 async function copyTree(from: string, to: string): Promise<void> {
   const out = await new Deno.Command("cp", { args: ["-a", from, to] }).output();
   if (!out.success) throw new Error(`cp -a ${from} ${to} failed`);
   await new Deno.Command("chmod", { args: ["-R", "u+w", to] }).output();
+}
+
+function emptyRow(): Row {
+  return { files: 0, exact: 0, disagree: 0, failed: 0, agreeAnyway: 0 };
+}
+
+/**
+ * Parses every file of `root` the index and a server handle, asks each exact one's server (each
+ * one with `all`) for its documentSymbol, and counts. `root` is used as it is: the engine writes
+ * its caches into `root/.sextant/`.
+ */
+export async function agreement(
+  root: string,
+  options: AgreementOptions = {},
+): Promise<AgreementResult> {
+  const show = options.show ?? 5;
+  const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
+  const pool = new ServerPool(project);
+  const symbols = new SymbolLookup(project, pool);
+  try {
+    let files: string[] = [];
+    for await (const e of project.walk(".")) {
+      if (e.isDirectory || grammarFor(e.path) === null || !pool.handles(e.path)) continue;
+      if (options.exts && !options.exts.has(fileKind(e.path))) continue;
+      files.push(e.path);
+    }
+    files.sort();
+    if (options.limit !== undefined) files = files.slice(0, options.limit);
+
+    const rows = new Map<string, Row>();
+    const reasons = new Map<string, { files: number; agree: number; compared: number }>();
+    const disagreements: string[] = [];
+    const failures: string[] = [];
+    const unexplained: string[] = [];
+    const parseStart = performance.now();
+    const parsed = new Map<string, { exact: boolean; why: Set<string>; fields: string[] }>();
+    for (const relPath of files) {
+      const raw = await Deno.readTextFile(project.absolute(relPath));
+      const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+      const why = new Set<string>();
+      try {
+        const found = await parseFile(text, grammarFor(relPath)!, why);
+        if (found.untrusted && found.untrusted !== "syntax error") {
+          why.add(`untrusted: ${found.untrusted.replace(/'.*'/, "'…'")}`);
+        }
+        parsed.set(relPath, {
+          exact: found.exact,
+          why,
+          fields: answerFields(fromCompact(found.symbols, relPath)),
+        });
+      } catch {
+        // The index leaves such a file to the server too (a grammar's scanner failing).
+        parsed.set(relPath, { exact: false, why: new Set(["the parser failed"]), fields: [] });
+      }
+    }
+    const parseMs = performance.now() - parseStart;
+    const serverStart = performance.now();
+    let done = 0;
+    await mapLimit(files, options.concurrency ?? 8, async (relPath) => {
+      const ours = parsed.get(relPath)!;
+      const kind = fileKind(relPath);
+      let row = rows.get(kind);
+      if (!row) rows.set(kind, row = emptyRow());
+      row.files++;
+      if (ours.exact) row.exact++;
+      for (const reason of ours.why) {
+        let r = reasons.get(reason);
+        if (!r) reasons.set(reason, r = { files: 0, agree: 0, compared: 0 });
+        r.files++;
+      }
+      if (!ours.exact && !options.all) return;
+      let theirs: string[];
+      try {
+        theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
+      } catch {
+        // A cold server on a busy machine can take longer to load than the engine waits
+        // (rust-analyzer building a workspace's dependencies): asked once more, it has loaded.
+        try {
+          theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
+        } catch (error) {
+          if (ours.exact) row.failed++;
+          failures.push(`${relPath}: the server failed: ${(error as Error).message}`);
+          return;
+        }
+      }
+      const diff = firstDifferences(ours.fields, theirs);
+      if (ours.exact) {
+        if (diff.length > 0) {
+          row.disagree++;
+          if (disagreements.length < show) disagreements.push(`${relPath}\n${diff.join("\n")}`);
+        }
+      } else {
+        if (diff.length === 0) row.agreeAnyway++;
+        else if (options.reason && ours.why.has(options.reason) && unexplained.length < show) {
+          unexplained.push(`${relPath} (${[...ours.why].join(", ")})\n${diff.join("\n")}`);
+        }
+        for (const reason of ours.why) {
+          const r = reasons.get(reason)!;
+          r.compared++;
+          if (diff.length === 0) r.agree++;
+        }
+      }
+      if (++done % 250 === 0) options.progress?.(`… ${done} files asked`);
+    });
+    const total = emptyRow();
+    for (const r of rows.values()) {
+      for (const k of Object.keys(total) as (keyof Row)[]) total[k] += r[k];
+    }
+    return {
+      files: files.length,
+      rows,
+      total,
+      reasons,
+      disagreements,
+      failures,
+      unexplained,
+      parseMs,
+      serverMs: performance.now() - serverStart,
+    };
+  } finally {
+    await symbols.dispose();
+    await pool.dispose();
+  }
+}
+
+/** The report's lines: the table per kind of file, then why files are not exact. */
+export function reportLines(source: string, result: AgreementResult, all = false): string[] {
+  const out: string[] = [
+    `${source}: ${result.files} files (parsed in ${result.parseMs.toFixed(0)} ms, ` +
+    `server answers in ${result.serverMs.toFixed(0)} ms)`,
+    `${"kind".padEnd(8)} ${"files".padStart(6)} ${"exact".padStart(6)} ${"%".padStart(6)} ` +
+    `${"disagree".padStart(8)} ${"failed".padStart(6)}${all ? "  not exact but agree" : ""}`,
+  ];
+  const line = (name: string, r: Row) =>
+    `${name.padEnd(8)} ${String(r.files).padStart(6)} ${String(r.exact).padStart(6)} ${
+      (100 * r.exact / Math.max(r.files, 1)).toFixed(1).padStart(6)
+    } ${String(r.disagree).padStart(8)} ${String(r.failed).padStart(6)}${
+      all ? `  ${r.agreeAnyway}` : ""
+    }`;
+  for (const [kind, r] of [...result.rows].sort()) out.push(line(kind, r));
+  out.push(line("all", result.total));
+  if (result.reasons.size > 0) {
+    out.push("", "why files are not exact (files per reason; a file may have several):");
+    for (const [reason, r] of [...result.reasons].sort((a, b) => b[1].files - a[1].files)) {
+      out.push(
+        `${String(r.files).padStart(6)}  ${reason}${
+          all ? `  (agree anyway: ${r.agree} of ${r.compared})` : ""
+        }`,
+      );
+    }
+  }
+  return out;
 }
 
 async function main(): Promise<number> {
@@ -109,129 +298,28 @@ async function main(): Promise<number> {
     root = join(temp, basename(source));
     await copyTree(source, root);
   }
-  const exts = values.ext ? new Set(values.ext.split(",").map((e) => e.trim())) : null;
-  const project = Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));
-  const pool = new ServerPool(project);
-  const symbols = new SymbolLookup(project, pool);
   try {
-    let files: string[] = [];
-    for await (const e of project.walk(".")) {
-      if (e.isDirectory || grammarFor(e.path) === null || !pool.handles(e.path)) continue;
-      if (exts && !exts.has(fileKind(e.path))) continue;
-      files.push(e.path);
-    }
-    files.sort();
-    if (values.limit) files = files.slice(0, Number(values.limit));
-
-    const rows = new Map<string, Row>();
-    const reasons = new Map<string, { files: number; agree: number; compared: number }>();
-    const disagreements: string[] = [];
-    const unexplained: string[] = [];
-    const show = Number(values.show);
-    const parseStart = performance.now();
-    const parsed = new Map<string, { exact: boolean; why: Set<string>; fields: string[] }>();
-    for (const relPath of files) {
-      const raw = await Deno.readTextFile(project.absolute(relPath));
-      const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
-      const why = new Set<string>();
-      const found = await parseFile(text, grammarFor(relPath)!, why);
-      parsed.set(relPath, {
-        exact: found.exact,
-        why,
-        fields: answerFields(fromCompact(found.symbols, relPath)),
-      });
-    }
-    const parseMs = performance.now() - parseStart;
-    const serverStart = performance.now();
-    let done = 0;
-    await mapLimit(files, Number(values.concurrency), async (relPath) => {
-      const ours = parsed.get(relPath)!;
-      const kind = fileKind(relPath);
-      let row = rows.get(kind);
-      if (!row) rows.set(kind, row = { files: 0, exact: 0, disagree: 0, agreeAnyway: 0 });
-      row.files++;
-      if (ours.exact) row.exact++;
-      for (const reason of ours.why) {
-        let r = reasons.get(reason);
-        if (!r) reasons.set(reason, r = { files: 0, agree: 0, compared: 0 });
-        r.files++;
-      }
-      if (!ours.exact && !values.all) return;
-      let theirs: string[];
-      try {
-        theirs = answerFields((await symbols.fileSymbols(relPath)).roots);
-      } catch (error) {
-        console.error(`${relPath}: the server failed: ${(error as Error).message}`);
-        return;
-      }
-      const diff = firstDifferences(ours.fields, theirs);
-      if (ours.exact) {
-        if (diff.length > 0) {
-          row.disagree++;
-          if (disagreements.length < show) disagreements.push(`${relPath}\n${diff.join("\n")}`);
-        }
-      } else {
-        if (diff.length === 0) row.agreeAnyway++;
-        else if (values.reason && ours.why.has(values.reason) && unexplained.length < show) {
-          unexplained.push(`${relPath} (${[...ours.why].join(", ")})\n${diff.join("\n")}`);
-        }
-        for (const reason of ours.why) {
-          const r = reasons.get(reason)!;
-          r.compared++;
-          if (diff.length === 0) r.agree++;
-        }
-      }
-      if (++done % 250 === 0) console.error(`… ${done} files asked`);
+    const result = await agreement(root, {
+      exts: values.ext ? new Set(values.ext.split(",").map((e) => e.trim())) : null,
+      all: values.all,
+      reason: values.reason,
+      limit: values.limit ? Number(values.limit) : undefined,
+      show: Number(values.show),
+      concurrency: Number(values.concurrency),
+      progress: (line) => console.error(line),
     });
-    const serverMs = performance.now() - serverStart;
-
-    console.log(
-      `${source}: ${files.length} files (parsed in ${parseMs.toFixed(0)} ms, ` +
-        `server answers in ${serverMs.toFixed(0)} ms)`,
-    );
-    console.log(
-      `${"kind".padEnd(8)} ${"files".padStart(6)} ${"exact".padStart(6)} ${"%".padStart(6)} ` +
-        `${"disagree".padStart(8)}${values.all ? "  not exact but agree" : ""}`,
-    );
-    let total: Row = { files: 0, exact: 0, disagree: 0, agreeAnyway: 0 };
-    const print = (name: string, r: Row) =>
-      console.log(
-        `${name.padEnd(8)} ${String(r.files).padStart(6)} ${String(r.exact).padStart(6)} ${
-          (100 * r.exact / Math.max(r.files, 1)).toFixed(1).padStart(6)
-        } ${String(r.disagree).padStart(8)}${values.all ? `  ${r.agreeAnyway}` : ""}`,
-      );
-    for (const [kind, r] of [...rows].sort()) {
-      print(kind, r);
-      total = {
-        files: total.files + r.files,
-        exact: total.exact + r.exact,
-        disagree: total.disagree + r.disagree,
-        agreeAnyway: total.agreeAnyway + r.agreeAnyway,
-      };
-    }
-    print("all", total);
-    if (reasons.size > 0) {
-      console.log("\nwhy files are not exact (files per reason; a file may have several):");
-      for (const [reason, r] of [...reasons].sort((a, b) => b[1].files - a[1].files)) {
-        console.log(
-          `${String(r.files).padStart(6)}  ${reason}${
-            values.all ? `  (agree anyway: ${r.agree} of ${r.compared})` : ""
-          }`,
-        );
-      }
-    }
-    if (unexplained.length > 0) {
+    for (const f of result.failures) console.error(f);
+    for (const line of reportLines(source, result, values.all)) console.log(line);
+    if (result.unexplained.length > 0) {
       console.log(`\nfiles not exact for '${values.reason}' that differ from the server:`);
-      for (const d of unexplained) console.log(d);
+      for (const d of result.unexplained) console.log(d);
     }
-    if (disagreements.length > 0) {
+    if (result.disagreements.length > 0) {
       console.log("\nexact files that disagree with the server (a bug):");
-      for (const d of disagreements) console.log(d);
+      for (const d of result.disagreements) console.log(d);
     }
-    return total.disagree > 0 ? 1 : 0;
+    return result.total.disagree > 0 || result.total.failed > 0 ? 1 : 0;
   } finally {
-    await symbols.dispose();
-    await pool.dispose();
     if (temp) await Deno.remove(temp, { recursive: true }).catch(() => {});
   }
 }

@@ -7,6 +7,42 @@
 
 /** TypeScript and JavaScript beyond the fixture: what tsserver lists and how. */
 export const TS_SAMPLES: Record<string, string> = {
+  // A comment before an inserted `;` lies inside tree-sitter's node, never in tsserver's range;
+  // a callback's name quotes template strings, substitutions too.
+  "src/sample_trailing.ts": [
+    "type Route<T> = [RegExp, string, T] // [pattern, method, handler]",
+    "export type Pair = [string, number] // note",
+    "declare function group(name: string, f: () => void): void // ambient",
+    "export function over(a: string): void // first",
+    "export function over(a: unknown): void {}",
+    "interface Shape {",
+    "  a: string // c",
+    "  b(): void // d",
+    "}",
+    "class Holder {",
+    "  a = 1 // c",
+    "  m(): void {} // d",
+    "}",
+    "let counter = 1 // trailing",
+    "export default counter // default",
+    'const label = "x";',
+    "group(`${label} - run`, () => {",
+    "  const inner = 1;",
+    "});",
+    "group(`plain\\n`, () => {",
+    "  const inner2 = 2;",
+    "});",
+    "",
+  ].join("\n"),
+  "src/sample_trailing.js": [
+    "exports.one = 1 // c",
+    "exports.fn = function () {} // d",
+    "function f() {",
+    "  return 1",
+    "  // after",
+    "}",
+    "",
+  ].join("\n"),
   "src/sample_objects.ts": [
     "export const config = { a: 1, b: { c: 2 }, d() { return 1; }, e: () => 3, f };",
     'export const obj2 = { ...config, "str key": 1, [Symbol.iterator]: 2, 42: 3 };',
@@ -603,6 +639,54 @@ export const PYTHON_SAMPLES: Record<string, string> = {
     "    pass",
     "",
   ].join("\n"),
+  // Code pyright's binder reaches (it lists what is declared there), and ranges that end before
+  // a trailing comment (pyright's tree has no comments).
+  "sample_flow.py": [
+    "from typing import TYPE_CHECKING",
+    "",
+    "if TYPE_CHECKING:",
+    "    checking = 1",
+    "",
+    "",
+    "def after_with(path):",
+    "    with open(path):",
+    "        return 0",
+    "    reached = 2",
+    "",
+    "",
+    "def after_branches(x):",
+    "    while True:",
+    "        if x:",
+    "            break",
+    "    after_loop = 1",
+    "    if x is None:",
+    "        return 1",
+    "    elif x:",
+    "        return 2",
+    "    after_if = 3",
+    "    try:",
+    "        return 1",
+    "    except ValueError:",
+    "        pass",
+    "    after_try = 1",
+    "    return after_loop, after_if, after_try",
+    "",
+    "",
+    "def tail():",
+    "    t = 1",
+    "    if t:",
+    "        u = 2",
+    "        # trailing comment",
+    "    # trailing comment",
+    "",
+    "",
+    "class Commented:",
+    "    def m(self):",
+    "        pass  # c",
+    "    # c2",
+    "# c3",
+    "",
+  ].join("\n"),
 };
 
 /** Python files whose constructs the rules do not model. */
@@ -610,6 +694,18 @@ export const PYTHON_UNMODELLED: Record<string, string> = {
   "unmodelled_loop.py": "for i in range(3):\n    pass\n",
   "unmodelled_twice.py": "a = 1\na = 2\n",
   "unmodelled_walrus.py": "if (n := 3) > 2:\n    pass\n",
+  // pyright's binder does not walk code it finds unreachable: nothing declared there is listed.
+  "unmodelled_after_return.py": "def f():\n    return 1\n    dead = 2\n",
+  "unmodelled_after_branches.py":
+    "def f(x):\n    if x:\n        return 1\n    else:\n        raise ValueError\n    dead = 3\n",
+  "unmodelled_after_loop.py": "def f():\n    while True:\n        pass\n    dead = 1\n",
+  "unmodelled_after_try.py":
+    "def f():\n    try:\n        return 1\n    except ValueError:\n        raise\n    dead = 1\n",
+  "unmodelled_after_raise.py": 'raise ImportError()\n\napp = "unreachable"\n',
+  "unmodelled_type_checking_else.py":
+    "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    a = 1\nelse:\n    b = 2\n",
+  "unmodelled_version.py":
+    "import sys\n\nif sys.version_info >= (3, 8):\n    new = 1\nelse:\n    old = 1\n",
 };
 
 /** Bash beyond the fixture: what bash-language-server lists and how. */

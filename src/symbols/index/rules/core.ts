@@ -94,6 +94,25 @@ export function fileExact(): boolean {
 /** LSP SymbolKind numbers (the one table, `../../model.ts`). */
 export const K = SymbolKind;
 
+/**
+ * The last token of a node that is not a comment. Servers build their ranges from tokens, with
+ * comments as trivia, so a declaration ends at its last token; tree-sitter puts a comment that
+ * follows the last statement of a block, or precedes an inserted `;` (`type A = B // note`),
+ * inside the node.
+ */
+export function lastToken(node: Node): Node {
+  let n = node;
+  for (;;) {
+    let last: Node | null = null;
+    for (let i = n.childCount - 1; i >= 0 && last === null; i--) {
+      const c = n.child(i);
+      if (c && c.type !== "comment" && c.startIndex !== c.endIndex) last = c;
+    }
+    if (last === null) return n;
+    n = last;
+  }
+}
+
 export function named(node: Node, kind: number, field = "name"): Found | null {
   const nameNode = node.childForFieldName(field);
   return nameNode ? { name: nameNode.text, kind, node, nameNode } : null;

@@ -5,7 +5,7 @@
  */
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import { K, type Rule, unmodelled } from "./core.ts";
-import { FUNCTION_EXPRESSIONS, TS_RULES } from "./typescript.ts";
+import { endingAtTokens, FUNCTION_EXPRESSIONS, TS_RULES } from "./typescript.ts";
 
 /** `exports` or `module.exports`. */
 function isExports(node: Node | null): boolean {
@@ -47,5 +47,5 @@ const jsAssignment: Rule = (n) => {
 
 export const JS_RULES: Readonly<Record<string, Rule>> = {
   ...TS_RULES,
-  assignment_expression: jsAssignment,
+  ...endingAtTokens({ assignment_expression: jsAssignment }),
 };

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import { type Found, K, named, type Rule, unmodelled } from "./core.ts";
+import { type Found, K, lastToken, named, type Rule, unmodelled } from "./core.ts";
 
 function pythonTargets(left: Node, out: Node[] = []): Node[] {
   switch (left.type) {
@@ -50,15 +50,173 @@ function pythonParameterName(param: Node): Node | null {
   }
 }
 
+/** The statements of a block (comments apart). */
+function statements(block: Node | null | undefined): Node[] {
+  return (block?.namedChildren ?? []).filter((c): c is Node => c !== null && c.type !== "comment");
+}
+
+/** The block of an `except`, `else` or `finally` clause (its last block child). */
+function clauseBlock(clause: Node): Node | null {
+  const blocks = clause.namedChildren.filter((c) => c?.type === "block");
+  return blocks[blocks.length - 1] ?? null;
+}
+
+/** Whether a `break` inside a loop's body leaves that loop (not an inner loop or function). */
+function breaksOut(body: Node): boolean {
+  return body.descendantsOfType("break_statement").some((b) => {
+    for (let p = b?.parent; p && !p.equals(body); p = p.parent) {
+      if (LOOP_OR_SCOPE.has(p.type)) return false;
+    }
+    return true;
+  });
+}
+
+const LOOP_OR_SCOPE: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "function_definition",
+  "class_definition",
+  "lambda",
+]);
+
+/** Whether a block's control never reaches its end (some statement of it never completes). */
+function blockEnds(block: Node | null | undefined): boolean {
+  return statements(block).some(ends);
+}
+
+/**
+ * Whether control never leaves a statement at its end, as pyright's binder reckons it before any
+ * type is known: a jump, an `if` whose every branch ends, a `try` whose body (or `else`) and
+ * every handler end or whose `finally` ends, `while True` without a `break`. A `with` block can
+ * swallow an exception, so code after it is reachable; a call to a `NoReturn` function is judged
+ * by the checker later, not here.
+ */
+function ends(stmt: Node): boolean {
+  switch (stmt.type) {
+    case "return_statement":
+    case "raise_statement":
+    case "continue_statement":
+    case "break_statement":
+      return true;
+    case "if_statement": {
+      const alternatives = stmt.childrenForFieldName("alternative").filter((c): c is Node =>
+        c !== null
+      );
+      if (!alternatives.some((a) => a.type === "else_clause")) return false;
+      return blockEnds(stmt.childForFieldName("consequence")) &&
+        alternatives.every((a) =>
+          blockEnds(a.childForFieldName(a.type === "else_clause" ? "body" : "consequence"))
+        );
+    }
+    case "while_statement": {
+      const body = stmt.childForFieldName("body");
+      return stmt.childForFieldName("condition")?.type === "true" && body !== null &&
+        !breaksOut(body);
+    }
+    case "try_statement": {
+      const clauses = stmt.namedChildren.filter((c): c is Node => c !== null);
+      const fin = clauses.find((c) => c.type === "finally_clause");
+      if (fin && blockEnds(clauseBlock(fin))) return true;
+      const otherwise = clauses.find((c) => c.type === "else_clause");
+      const bodyEnds = blockEnds(stmt.childForFieldName("body")) ||
+        (otherwise !== undefined && blockEnds(otherwise.childForFieldName("body")));
+      return bodyEnds &&
+        clauses.filter((c) => c.type === "except_clause" || c.type === "except_group_clause")
+          .every((c) => blockEnds(clauseBlock(c)));
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * pyright's binder does not walk code it finds unreachable, so nothing declared there is listed:
+ * a statement after one that never completes is not modelled.
+ */
+function followedByUnreachable(stmt: Node): boolean {
+  for (let next = stmt.nextNamedSibling; next; next = next.nextNamedSibling) {
+    if (next.type !== "comment") return ends(stmt);
+  }
+  return false;
+}
+
+/** The operands of `not`, `and`, `or` and parentheses in a condition. */
+function operands(cond: Node, out: Node[] = []): Node[] {
+  switch (cond.type) {
+    case "not_operator":
+    case "boolean_operator":
+    case "parenthesized_expression":
+      for (const c of cond.namedChildren) if (c && c.type !== "comment") operands(c, out);
+      break;
+    default:
+      out.push(cond);
+  }
+  return out;
+}
+
+const STATIC_NAMES = /\b(?:TYPE_CHECKING|version_info|platform)\b|\bos\s*\.\s*name\b/;
+const STATIC_LITERALS: ReadonlySet<string> = new Set(["true", "false", "none", "integer", "float"]);
+
+/**
+ * Whether pyright may evaluate a condition statically (`sys.version_info >= (3, 8)`,
+ * `sys.platform == "win32"`, `os.name`, `TYPE_CHECKING`, `True`, a number), and so take one of
+ * its branches for unreachable.
+ */
+function maybeStatic(cond: Node | null): boolean {
+  if (!cond) return false;
+  return operands(cond).some((o) => STATIC_LITERALS.has(o.type) || STATIC_NAMES.test(o.text));
+}
+
+/** `TYPE_CHECKING` or `<module>.TYPE_CHECKING`, which pyright takes for true. */
+function isTypeChecking(cond: Node | null): boolean {
+  return cond !== null && /^(?:[A-Za-z_][A-Za-z_0-9]*\.)?TYPE_CHECKING$/.test(cond.text);
+}
+
+/** A statement after which code may be unreachable: not modelled when code follows. */
+const jump: Rule = (n) => followedByUnreachable(n) ? unmodelled("unreachable code") : null;
+
 export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
-  class_definition: (n) =>
-    n.parent?.type === "decorated_definition" ? unmodelled("decorated class") : named(n, K.Class),
-  function_definition: (n, parentKind) => {
-    const found = named(n, parentKind === K.Class ? K.Method : K.Function);
-    // A decorated definition's body starts at its first decorator.
-    if (found && n.parent?.type === "decorated_definition") found.node = n.parent;
+  class_definition: (n) => {
+    if (n.parent?.type === "decorated_definition") return unmodelled("decorated class");
+    const found = named(n, K.Class);
+    if (found) found.to = lastToken(n);
     return found;
   },
+  function_definition: (n, parentKind) => {
+    const found = named(n, parentKind === K.Class ? K.Method : K.Function);
+    if (!found) return null;
+    // A decorated definition's body starts at its first decorator.
+    if (n.parent?.type === "decorated_definition") found.node = n.parent;
+    found.to = lastToken(n);
+    return found;
+  },
+  return_statement: jump,
+  raise_statement: jump,
+  continue_statement: jump,
+  break_statement: jump,
+  try_statement: jump,
+  // `if TYPE_CHECKING:` alone is taken (pyright holds it true); a branch of another condition
+  // pyright evaluates may be unreachable to it: not modelled.
+  if_statement: (n) => {
+    const cond = n.childForFieldName("condition");
+    const alone = n.childrenForFieldName("alternative").length === 0;
+    if (maybeStatic(cond) && !(alone && isTypeChecking(cond))) {
+      return unmodelled("static condition");
+    }
+    return jump(n, 0);
+  },
+  elif_clause: (n) =>
+    maybeStatic(n.childForFieldName("condition")) ? unmodelled("static condition") : null,
+  while_statement: (n) => {
+    const cond = n.childForFieldName("condition");
+    const loopForever = cond?.type === "true" && n.childForFieldName("alternative") === null;
+    if (maybeStatic(cond) && !loopForever) return unmodelled("static condition");
+    return jump(n, 0);
+  },
+  assert_statement: (n) =>
+    n.namedChildren.some((c) => c !== null && maybeStatic(c))
+      ? unmodelled("static condition")
+      : null,
   parameters: (n, parentKind) => {
     const fn = n.parent;
     if (fn?.type !== "function_definition") return unmodelled("parameters of a lambda");

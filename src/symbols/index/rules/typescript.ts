@@ -5,7 +5,16 @@
  * @module
  */
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import { type Found, K, memberNames, named, type Rule, SKIP, unmodelled } from "./core.ts";
+import {
+  type Found,
+  K,
+  lastToken,
+  memberNames,
+  named,
+  type Rule,
+  SKIP,
+  unmodelled,
+} from "./core.ts";
 
 /** A name bound by a pattern: its identifier, and the binding element tsserver spans. */
 interface Bound {
@@ -144,8 +153,7 @@ const functionExpression: Rule = (node) => {
   const callee = calledName(call.childForFieldName("function"));
   if (callee === undefined) return unmodelled("callback of a computed callee");
   const strings = parent.namedChildren.filter((a): a is Node =>
-    a !== null && (a.type === "string" ||
-      a.type === "template_string" && !a.namedChildren.some((c) => c?.type !== "string_fragment"))
+    a !== null && (a.type === "string" || a.type === "template_string")
   ).map((a) => a.text);
   const name = `${callee}(${strings.join(", ")}) callback`;
   if (name.length > 100 || name.includes("\n")) return unmodelled("long callback name"); // tsserver shortens these
@@ -346,7 +354,22 @@ const exportStatement: Rule = (n) => {
   };
 };
 
-export const TS_RULES: Readonly<Record<string, Rule>> = {
+/**
+ * A rule whose declarations end at their last token, not at a comment tree-sitter put inside
+ * the node (see {@linkcode lastToken}), unless the rule chose the end itself.
+ */
+export function endingAtTokens(rules: Readonly<Record<string, Rule>>): Record<string, Rule> {
+  return Object.fromEntries(
+    Object.entries(rules).map(([type, rule]) => [type, (n, parentKind) => {
+      const result = rule(n, parentKind);
+      if (result === null || result === SKIP) return result;
+      for (const f of Array.isArray(result) ? result : [result]) f.to ??= lastToken(f.node);
+      return result;
+    }]),
+  );
+}
+
+const TS_RULES_AS_WRITTEN: Readonly<Record<string, Rule>> = {
   // Imports list nothing (typescript-language-server drops aliases), nor their attributes.
   import_statement: skip,
   // `using x = ...` and `await using x = ...` are read by this grammar as an assignment that
@@ -429,3 +452,5 @@ export const TS_RULES: Readonly<Record<string, Rule>> = {
   decorator: (n) =>
     n.parent?.type === "export_statement" ? unmodelled("decorator before export") : null,
 };
+
+export const TS_RULES: Readonly<Record<string, Rule>> = endingAtTokens(TS_RULES_AS_WRITTEN);

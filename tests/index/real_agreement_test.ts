@@ -1,0 +1,58 @@
+/**
+ * The declaration index on real code: every file it marks exact has the tree its server's
+ * documentSymbol gives (scripts/index_agreement.ts's check, on the real projects the test set-up
+ * fetches into `.cache/real/`: cobra for gopls, csv for rust-analyzer). The other trees the index
+ * was checked on are recorded in docs/index-agreement.md.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { hasServer } from "../helpers/lsp.ts";
+import { realCopy, realOrReason, type RealProject } from "../helpers/real_code.ts";
+import { agreement, reportLines } from "../../scripts/index_agreement.ts";
+
+const CASES: Array<{ id: "go" | "rust"; server: string; probe: string[]; minExact: number }> = [
+  // cobra v1.8.1: 34 of its 36 files are exact.
+  { id: "go", server: "gopls", probe: ["version"], minExact: 30 },
+  // csv 1.4.0: most of its files are exact (generic impls and item macros are not modelled).
+  { id: "rust", server: "rust-analyzer", probe: ["--version"], minExact: 5 },
+];
+
+/** Runs `fn` with `env` set, then puts the variables back as they were. */
+async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, Deno.env.get(k)]));
+  for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) Deno.env.delete(k);
+      else Deno.env.set(k, v);
+    }
+  }
+}
+
+for (const { id, server, probe, minExact } of CASES) {
+  const real: RealProject | string = hasServer(server, probe)
+    ? await realOrReason(id)
+    : `${server} is not installed`;
+  if (typeof real === "string") {
+    console.log(`skipping the index agreement on real ${id} code: ${real}`);
+  }
+  Deno.test({
+    name: `declaration index: exact files equal ${server}'s documentSymbol on real ${id} code`,
+    ignore: typeof real === "string",
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    if (typeof real === "string") return;
+    await using copy = await realCopy(real);
+    const result = await withEnv(real.env, () => agreement(copy.root, { concurrency: 4 }));
+    console.log(reportLines(real.label, result).join("\n"));
+    assertEquals(result.failures, [], "the server failed on some files");
+    assertEquals(result.disagreements, [], "exact files that disagree with the server");
+    assertEquals(result.total.disagree, 0);
+    assert(
+      result.total.exact >= minExact,
+      `only ${result.total.exact} of ${result.files} files are exact`,
+    );
+  });
+}
