@@ -40,8 +40,9 @@ export function filesToShow(
 ): FilesToShow {
   if (candidates.length === 0) return { keepOpen: [], openNow: [] };
   let shown: FilesToShow = { keepOpen: [], openNow: [] };
-  if (command === "typescript-language-server") shown = typescriptFiles(source, candidates, open);
-  else if (/^(based)?pyright(-langserver)?$/.test(command)) {
+  if (command === "typescript-language-server" || isNativeTsc(command)) {
+    shown = typescriptFiles(source, candidates, open);
+  } else if (/^(based)?pyright(-langserver)?$/.test(command)) {
     shown = { keepOpen: [], openNow: pyrightUnseen(source, candidates) };
   }
   return {
@@ -52,6 +53,15 @@ export function filesToShow(
 
 // ---------------------------------------------------------------------------------------------
 // TypeScript
+
+/**
+ * TypeScript 7's own server (`tsc --lsp`, the project's `node_modules/.bin/tsc` or one on PATH):
+ * its project model is tsserver's (a configured project per `tsconfig.json` found from an open
+ * file, an inferred project for the open files no configuration owns).
+ */
+function isNativeTsc(command: string): boolean {
+  return /(^|[\\/])tsc(\.cmd|\.exe)?$/.test(command);
+}
 
 const TS_SOURCE = /\.(d\.)?[cm]?tsx?$/;
 const JS_SOURCE = /\.[cm]?jsx?$/;

@@ -59,3 +59,16 @@ Deno.test("pyright: candidates outside include or inside exclude are opened", ()
 Deno.test("servers that see the whole workspace need nothing shown", () => {
   assertEquals(filesToShow("gopls", source({}), ["a.go"]), { keepOpen: [], openNow: [] });
 });
+
+Deno.test("TypeScript 7's own server (tsc --lsp) is shown files as tsserver is", () => {
+  const tree = source({ "tsconfig.json": '{ "include": ["src"] }' });
+  const expected = { keepOpen: ["src/a.ts"], openNow: ["test/a.test.ts"] };
+  for (const command of ["tsc", "/p/node_modules/.bin/tsc", "C:\\p\\node_modules\\.bin\\tsc.cmd"]) {
+    assertEquals(filesToShow(command, tree, ["src/a.ts", "test/a.test.ts"]), expected, command);
+  }
+  // Not a program named tsc.
+  assertEquals(filesToShow("/p/bin/notsc", tree, ["test/a.test.ts"]), {
+    keepOpen: [],
+    openNow: [],
+  });
+});

@@ -9,7 +9,14 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
+import {
+  hasServer,
+  hasTypeScriptGeneration,
+  linkTypeScript7,
+  LSP_CACHE,
+  skipUnless,
+  TS_GENERATIONS,
+} from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree, flattenReferences } from "../helpers/symbols.ts";
 import { type ToolHarness, toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
@@ -77,56 +84,61 @@ const files = (text: string) =>
   [...new Set(flattenReferences(text).map((r) => r.relative_path))]
     .sort();
 
-Deno.test({
-  name: "TypeScript, tests in tsconfig.spec.json: references, rename and move see the tests",
-  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async (t) => {
-  await using h = await toolHarness(await fixtureTree("ts_spec"));
-  const args = { name_path: "getPath", relative_path: "src/url.ts" };
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: "TypeScript, tests in tsconfig.spec.json: references, rename and move see the tests " +
+      `(${generation.name})`,
+    ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async (t) => {
+    await using h = await toolHarness(await fixtureTree("ts_spec"));
+    // The project's own TypeScript 7 makes the registry choose its server (tsc --lsp).
+    if (generation.typescript === 7) await linkTypeScript7(h.root);
+    const args = { name_path: "getPath", relative_path: "src/url.ts" };
 
-  await t.step("references: the tests included, the same cold and warm", async () => {
-    const cold = await h.call(findReferencingSymbols, args);
-    assertEquals(files(cold), ["src/request.ts", "test/url.test.ts"]);
-    // The tests' own getPath (test/request.test.ts) is another symbol: explained, not listed.
-    assertEquals(h.notes(), []);
-    const warm = await h.call(findReferencingSymbols, args);
-    assertEquals(warm, cold);
-    const positional = JSON.parse(
-      await h.call(findReferences, { ...args, include_declaration: false }),
-    ) as { references: Array<{ file: string }>; not_analysed?: string[] };
-    assertEquals([...new Set(positional.references.map((r) => r.file))].sort(), [
-      "src/request.ts",
-      "test/url.test.ts",
-    ]);
-    assertEquals(positional.not_analysed, undefined);
-    assertEquals(await h.call(findReferencingSymbols, args), cold);
-  });
-
-  await t.step("rename_symbol: every configuration still type-checks", async () => {
-    await typeChecks(h);
-    // Serena 2.1's message counts the changed files; the files themselves are checked below.
-    const answer = await h.call(renameSymbol, { ...args, new_name: "urlPath" });
-    assertStringIncludes(answer, "Successfully renamed");
-    await typeChecks(h);
-    assertStringIncludes(await h.read("test/url.test.ts"), "urlPath(");
-    // The tests' own getPath is untouched.
-    assertStringIncludes(await h.read("test/request.test.ts"), "const getPath =");
-  });
-
-  await t.step("rename_file: every import is updated, the tests' too", async () => {
-    const answer = await h.call(renameFile, {
-      relative_path: "src/url.ts",
-      new_relative_path: "src/urls.ts",
+    await t.step("references: the tests included, the same cold and warm", async () => {
+      const cold = await h.call(findReferencingSymbols, args);
+      assertEquals(files(cold), ["src/request.ts", "test/url.test.ts"]);
+      // The tests' own getPath (test/request.test.ts) is another symbol: explained, not listed.
+      assertEquals(h.notes(), []);
+      const warm = await h.call(findReferencingSymbols, args);
+      assertEquals(warm, cold);
+      const positional = JSON.parse(
+        await h.call(findReferences, { ...args, include_declaration: false }),
+      ) as { references: Array<{ file: string }>; not_analysed?: string[] };
+      assertEquals([...new Set(positional.references.map((r) => r.file))].sort(), [
+        "src/request.ts",
+        "test/url.test.ts",
+      ]);
+      assertEquals(positional.not_analysed, undefined);
+      assertEquals(await h.call(findReferencingSymbols, args), cold);
     });
-    assertStringIncludes(answer, "test/url.test.ts");
-    assertStringIncludes(await h.read("test/url.test.ts"), '"../src/urls"');
-    await typeChecks(h);
-  });
 
-  await disposeAndCheck(h);
-});
+    await t.step("rename_symbol: every configuration still type-checks", async () => {
+      await typeChecks(h);
+      // Serena 2.1's message counts the changed files; the files themselves are checked below.
+      const answer = await h.call(renameSymbol, { ...args, new_name: "urlPath" });
+      assertStringIncludes(answer, "Successfully renamed");
+      await typeChecks(h);
+      assertStringIncludes(await h.read("test/url.test.ts"), "urlPath(");
+      // The tests' own getPath is untouched.
+      assertStringIncludes(await h.read("test/request.test.ts"), "const getPath =");
+    });
+
+    await t.step("rename_file: every import is updated, the tests' too", async () => {
+      const answer = await h.call(renameFile, {
+        relative_path: "src/url.ts",
+        new_relative_path: "src/urls.ts",
+      });
+      assertStringIncludes(answer, "test/url.test.ts");
+      assertStringIncludes(await h.read("test/url.test.ts"), '"../src/urls"');
+      await typeChecks(h);
+    });
+
+    await disposeAndCheck(h);
+  });
+}
 
 Deno.test({
   name: "Python, tests outside pyright's include: references, rename and move see the tests",

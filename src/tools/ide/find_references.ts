@@ -11,6 +11,7 @@ import { positionParams } from "../shared/targets.ts";
 import { symbolName, textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
 import { indexOf } from "../shared/symbols.ts";
+import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import {
   candidateFiles,
   showCandidates,
@@ -46,12 +47,17 @@ export const findReferences = defineTool({
       "textDocument/references",
       {
         ...textDocumentPosition(target),
-        context: { includeDeclaration: args.include_declaration },
+        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
+        // out without the declaration: they are asked with it, and the target's own
+        // declarations are left out below.
+        context: {
+          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
+        },
       },
       "referencesProvider",
       "finding references",
     );
-    const locations = uniqueLocations(normalizeLocations(result));
+    let locations = uniqueLocations(normalizeLocations(result));
     // Declarations: where goto_definition leads (best effort; a failure only loses the flag).
     const definitions = new Set<string>();
     const declarations: Array<{ relPath: string; position: { line: number; character: number } }> =
@@ -69,6 +75,11 @@ export const findReferences = defineTool({
       }
     } catch (error) {
       if (target.options.signal?.aborted) throw error;
+    }
+    if (!args.include_declaration && importsAreDeclarations(target.server)) {
+      locations = locations.filter((l) =>
+        !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
+      );
     }
     const references: Array<LocationDict & { is_definition: boolean }> = [];
     for (const l of locations) {
