@@ -149,6 +149,13 @@ function siteMap(text: string, family: Family): Spans {
       const m = /^'(?:\\u\{[0-9a-fA-F]+\}|\\.|[^\\'\n])'/.exec(text.slice(i, i + 12));
       if (m) spans.push([i, i + m[0].length, "string"]);
       i += m ? m[0].length : 1;
+    } else if (c === "/" && family === "js" && regexMayStart(text, i)) {
+      const end = regexEnd(text, i);
+      if (end === -1) i++; // a division after all (no closing slash on the line)
+      else {
+        spans.push([i, end, "string"]);
+        i = end;
+      }
     } else if (c === "{") {
       depth++;
       i++;
@@ -166,6 +173,60 @@ function siteMap(text: string, family: Family): Spans {
     }
   }
   return spans;
+}
+
+/** Words after which a slash starts a regular expression, not a division. */
+const REGEX_AFTER_WORDS = new Set([
+  "return",
+  "typeof",
+  "case",
+  "in",
+  "of",
+  "delete",
+  "void",
+  "throw",
+  "new",
+  "else",
+  "do",
+  "yield",
+  "await",
+]);
+
+/**
+ * Whether a slash at `at` (not a comment) may open a regular expression literal: it follows an
+ * operator, an opening bracket, a separator, the start of the text or a keyword such as
+ * `return`. After a name, a number or a closing bracket it is a division.
+ */
+function regexMayStart(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) {
+    i--;
+  }
+  if (i < 0) return true;
+  const c = text[i]!;
+  if ("(,=:[!&|?{};+-*%<>~^".includes(c)) return true;
+  if (!/[A-Za-z_$]/.test(c)) return false;
+  let start = i;
+  while (start > 0 && /[A-Za-z0-9_$]/.test(text[start - 1]!)) start--;
+  return REGEX_AFTER_WORDS.has(text.slice(start, i + 1)) && text[start - 1] !== ".";
+}
+
+/** End (exclusive, flags included) of a regular expression literal at `start`; -1 if none. */
+function regexEnd(text: string, start: number): number {
+  let inClass = false;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === "\n") return -1;
+    else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) {
+      let end = i + 1;
+      while (end < text.length && /[a-z]/.test(text[end]!)) end++;
+      return end;
+    }
+  }
+  return -1;
 }
 
 function lineEnd(text: string, from: number): number {

@@ -19,6 +19,9 @@ Deno.test("TypeScript: comments, strings, template literals and their code", () 
     "   getPath */ x",
     "const t = `getPath ${getPath(1)} getPath`;",
     "const r = /getPath/; // x",
+    "expect(t).toMatch(/^getPath [/]x/i, getPath);",
+    "const q = a / getPath / 2;",
+    "if (x) return /getPath/.test(y);",
   ].join("\n");
   assertEquals(sites(text, "getPath", "a.ts"), [
     "0:3:comment",
@@ -29,7 +32,12 @@ Deno.test("TypeScript: comments, strings, template literals and their code", () 
     "4:11:string",
     "4:21:code",
     "4:33:string",
-    "5:11:code",
+    // Regular expression literals are not code; a division is.
+    "5:11:string",
+    "6:20:string",
+    "6:36:code",
+    "7:14:code",
+    "8:15:string",
   ]);
 });
 
