@@ -15,7 +15,11 @@
  * - a quoted or computed property keeps its name as written (`'quoted'`, `["computed"]`);
  * - `export default <expression>` is the Constant `default`, as tsserver lists it;
  * - an empty selection range (constructors, callbacks, signatures) is the whole range, and so is
- *   the selection of a function's second and later overloads.
+ *   the selection of a function's second and later overloads;
+ * - an anonymous function with nothing declared in it is dropped (tsserver lists `<function>`
+ *   only as the parent of something);
+ * - a spread of anything but a name (`...a.b`) is `<unknown>`, selected whole: tsserver names a
+ *   spread only by an identifier.
  *
  * CommonJS exports in JavaScript files (`module.exports = {...}`, `exports.a = ...`) are listed
  * differently by the two servers and are left as TypeScript 7 gives them.
@@ -27,6 +31,7 @@ import {
   offsetAt,
   positionAt,
   type Range,
+  rangeContains,
   SymbolKind as K,
   type SymbolNode,
 } from "./model.ts";
@@ -60,6 +65,8 @@ const MODIFIERS = String
   .raw`(?:(?:public|private|protected|static|override|abstract|readonly|declare|accessor)\s+)*`;
 const ACCESSOR = new RegExp(String.raw`^${MODIFIERS}(?:get|set)\s`);
 const TYPE_ALIAS = /^(?:export\s+)?(?:declare\s+)?type\s/;
+const SPREAD = /^\.\.\./;
+const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
 const FUNCTION_VALUE =
   /^\s*\??\s*:\s*(?:async\s+)?(?:function\b|(?:\([^)]*\)|[\w$]+)\s*(?::[^=]*)?=>)/;
 
@@ -85,15 +92,30 @@ export function normalizeNativeTypeScript(
       if (/^["[]/.test(node.name) && selEnd > selStart) {
         node.name = text.slice(selStart, selEnd);
       }
+      if (node.kind === K.Property && SPREAD.test(source) && !IDENTIFIER.test(node.name)) {
+        node.name = "<unknown>";
+        node.selectionRange = cloneRange(node.range);
+      }
       node.kind = tsserverKind(node, parent, before, source, text.slice(selEnd, end));
       node.children = rewrite(node.children, node);
+      if (node.name === "<function>" && node.children.length === 0) continue;
       kept.push(node);
     }
     return kept;
   };
-  const rewritten = rewrite(roots, null);
+  let rewritten = rewrite(roots, null);
   const exported = defaultExport(text, starts, relPath);
-  if (exported && !rewritten.some((n) => n.name === "default")) rewritten.push(exported);
+  if (exported && !rewritten.some((n) => n.name === "default")) {
+    // TypeScript 7 lists what is declared in the expression at the top level; tsserver lists
+    // it in `default` when the expression is an object literal or a call, and else not at all.
+    const inside = rewritten.filter((n) => rangeContains(exported.node.range, n.range));
+    rewritten = rewritten.filter((n) => !inside.includes(n));
+    if (exported.listsMembers) {
+      exported.node.children = inside;
+      for (const n of inside) n.parent = exported.node;
+    }
+    rewritten.push(exported.node);
+  }
   const result = finishSiblings(rewritten);
   markOverloads(result);
   return result;
@@ -104,35 +126,79 @@ const DEFAULT_EXPRESSION =
 
 /**
  * `export default <expression>;`, which tsserver lists as the Constant `default` (the statement)
- * and TypeScript 7 does not list. Its members (of an object literal) are not reproduced.
+ * and TypeScript 7 does not list; and whether tsserver lists what is declared in it (in an
+ * object literal or a call).
  */
 function defaultExport(
   text: string,
   starts: readonly number[],
   relPath: string,
-): SymbolNode | null {
+): { node: SymbolNode; listsMembers: boolean } | null {
   const match = DEFAULT_EXPRESSION.exec(text);
   if (!match) return null;
-  let depth = 0;
-  let end = match.index + match[0].length;
-  for (; end < text.length; end++) {
-    const c = text[end]!;
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (depth <= 0 && (c === ";" || c === "\n")) break;
-  }
-  if (text[end] === ";") end++;
+  const valueStart = match.index + match[0].length;
+  const end = statementEnd(text, valueStart);
+  const value = text.slice(valueStart, end).replace(/;$/, "").trimEnd();
   const range = { start: positionAt(starts, match.index), end: positionAt(starts, end) };
   return {
-    name: "default",
-    kind: K.Constant,
-    overloadIndex: null,
-    range,
-    selectionRange: cloneRange(range),
-    relPath,
-    parent: null,
-    children: [],
+    node: {
+      name: "default",
+      kind: K.Constant,
+      overloadIndex: null,
+      range,
+      selectionRange: cloneRange(range),
+      relPath,
+      parent: null,
+      children: [],
+    },
+    listsMembers: value.startsWith("{") || isCall(value),
   };
+}
+
+/**
+ * Where the statement that starts its expression at `from` ends (after its `;`, else at the
+ * end of its line at depth 0), skipping strings, templates and comments.
+ */
+function statementEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
+    else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      // A line comment runs to the end of its line (which may end the statement).
+      const close = text[i + 1] === "/" ? text.indexOf("\n", i) - 1 : text.indexOf("*/", i + 2) + 1;
+      if (close < i) return text.length;
+      i = close;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (depth <= 0 && c === ";") return i + 1;
+    else if (depth <= 0 && c === "\n") return i;
+  }
+  return text.length;
+}
+
+/** The offset of the quote that closes the string or template opened at `open`. */
+function quoteEnd(text: string, open: number): number {
+  const quote = text[open];
+  for (let i = open + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === quote) return i;
+  }
+  return text.length;
+}
+
+/** Whether an expression is a call (`a.b<T>(...)`, and nothing after its closing parenthesis). */
+function isCall(expression: string): boolean {
+  const callee = /^[\p{L}$_][\w$.]*\s*(?:<[^()]*>)?\s*\(/u.exec(expression);
+  if (!callee) return false;
+  let depth = 0;
+  for (let i = callee[0].length - 1; i < expression.length; i++) {
+    const c = expression[i]!;
+    if (c === "'" || c === '"' || c === "`") i = quoteEnd(expression, i);
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i === expression.length - 1;
+  }
+  return false;
 }
 
 /** tsserver selects the whole declaration of a function's second and later overloads. */
@@ -170,8 +236,9 @@ function tsserverKind(
     case K.Property: {
       if (node.name === "[]") return K.Variable;
       if (ACCESSOR.test(source)) return K.Method;
-      const inObjectLiteral = parent !== null && parent.kind !== K.Class &&
-        parent.kind !== K.Interface;
+      // At the top level: a member of an object literal in a statement (`export default {}`).
+      const inObjectLiteral = parent === null ||
+        parent.kind !== K.Class && parent.kind !== K.Interface;
       return inObjectLiteral && FUNCTION_VALUE.test(afterName) ? K.Method : K.Property;
     }
     case K.Method:
