@@ -67,9 +67,6 @@ const ACCESSOR = new RegExp(String.raw`^${MODIFIERS}(?:get|set)\s`);
 const TYPE_ALIAS = /^(?:export\s+)?(?:declare\s+)?type\s/;
 const SPREAD = /^\.\.\./;
 const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
-const FUNCTION_VALUE =
-  /^\s*\??\s*:\s*(?:async\s+)?(?:function\b|(?:\([^)]*\)|[\w$]+)\s*(?::[^=]*)?=>)/;
-
 /** Rewrite TypeScript 7's symbol tree of one file (`text`) into tsserver's shape, in place. */
 export function normalizeNativeTypeScript(
   roots: SymbolNode[],
@@ -239,7 +236,7 @@ function tsserverKind(
       // At the top level: a member of an object literal in a statement (`export default {}`).
       const inObjectLiteral = parent === null ||
         parent.kind !== K.Class && parent.kind !== K.Interface;
-      return inObjectLiteral && FUNCTION_VALUE.test(afterName) ? K.Method : K.Property;
+      return inObjectLiteral && isFunctionValue(afterName) ? K.Method : K.Property;
     }
     case K.Method:
     case K.Constructor:
@@ -247,6 +244,47 @@ function tsserverKind(
     default:
       return node.kind;
   }
+}
+
+/**
+ * Whether what follows a property's name (`: <value>`) is a function or an arrow function, as
+ * opposed to any other value (a call of one, `(() => 1)()`, is not).
+ */
+function isFunctionValue(afterName: string): boolean {
+  const head = /^\s*\??\s*:\s*(?:async\s+)?/.exec(afterName);
+  if (!head) return false;
+  let i = head[0].length;
+  if (/^function\b/.test(afterName.slice(i))) return true;
+  const simple = /^[\p{L}$_][\w$]*\s*=>/u.exec(afterName.slice(i));
+  if (simple) return true;
+  if (afterName[i] === "<") i = balancedEnd(afterName, i, "<", ">");
+  while (/\s/.test(afterName[i] ?? "")) i++;
+  if (afterName[i] !== "(") return false;
+  i = balancedEnd(afterName, i, "(", ")");
+  const rest = afterName.slice(i);
+  if (/^\s*=>/.test(rest)) return true;
+  // A return type (`(): T => ...`): an arrow at depth 0 before the value ends.
+  if (!/^\s*:/.test(rest)) return false;
+  let depth = 0;
+  for (let k = 0; k < rest.length; k++) {
+    const c = rest[k]!;
+    if (c === "(" || c === "[" || c === "{" || c === "<") depth++;
+    else if (c === ")" || c === "]" || c === "}" || c === ">" && rest[k - 1] !== "=") {
+      if (--depth < 0) return false;
+    } else if (depth === 0 && (c === "," || c === ";" || c === "\n")) return false;
+    else if (depth === 0 && c === "=" && rest[k + 1] === ">") return true;
+  }
+  return false;
+}
+
+/** The offset just after the bracket that closes the one at `open`. */
+function balancedEnd(text: string, open: number, opening: string, closing: string): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === opening) depth++;
+    else if (text[i] === closing && --depth === 0) return i + 1;
+  }
+  return text.length;
 }
 
 function cloneRange(r: Range): Range {
