@@ -2,7 +2,7 @@
  * Does the declaration index agree with the real language servers on a whole tree?
  *
  *     deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js] [--all]
- *        [--reason R] [--limit N] [--show 5] [--in-place]
+ *        [--reason R] [--limit N] [--show 5] [--in-place] [--typescript 7]
  *
  * Every file the index parses (and a language server of the registry handles) is parsed with the
  * index's extractor (src/symbols/index/extract.ts), in this process; the file's server (the one the
@@ -13,19 +13,29 @@
  * correctness bug: it must be 0), with the first differing lines of a few; then a histogram of
  * why the other files are not exact (extract.ts's reasons, each counted once per file).
  *
+ * `--typescript 7` gives the copy TypeScript 7 as its own dependency (from the test set-up's
+ * cache, `.cache/lsp/ts7`), so that its own server (`tsc --lsp`) answers, normalised to
+ * tsserver's shape as the tools see it (src/symbols/typescript_native.ts). What that server
+ * leaves out of tsserver's outline, and nothing else, is left out of the index's tree before the
+ * two are compared ({@linkcode asNativeTypeScriptLists}; the "merged" column counts the exact
+ * files that needed it). An exact file whose grammar is not proven against the server that
+ * answered (PROVEN_SERVERS: JavaScript on TypeScript 7) is counted as "unproven", with how many
+ * of those differ, and is no disagreement: the index never answers for it.
+ *
  * With `--all` the files that are not exact are compared too, and the histogram says, per reason,
  * how many of them agree anyway (where widening the rules would pay); `--reason R` prints the
  * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
  * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
  * Exit status 1 when an exact file disagrees or could not be compared (its server failed: the
  * files are named on stderr). tests/index/real_agreement_test.ts runs {@linkcode agreement} on
- * the real trees the test set-up fetches.
+ * the real trees the test set-up fetches, and on Sextant's own sources with TypeScript 7.
  * @module
  */
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { grammarFor } from "../src/symbols/index/grammars.ts";
+import { PROVEN_SERVERS } from "../src/symbols/index/mod.ts";
 import { parseFile } from "../src/symbols/index/parser.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
@@ -189,6 +199,13 @@ export interface Row {
   agreeAnyway: number;
   /** Exact, and equal to TypeScript 7's answer only with what its merge leaves out left out. */
   nativeMerged: number;
+  /**
+   * Exact, but the file's grammar is not proven against the server that answered
+   * (PROVEN_SERVERS): the index never answers for it, so it is compared for information only.
+   */
+  unproven: number;
+  /** Of those, how many differ from the server's answer. */
+  unprovenDiffer: number;
 }
 
 /** What {@linkcode agreement} found on a tree. */
@@ -206,8 +223,12 @@ export interface AgreementResult {
   failures: string[];
   /** With `reason`: not exact files for that reason that differ (at most `show`). */
   unexplained: string[];
-  /** The servers that answered (`serverInfo` name and version), with how many files each. */
+  /**
+   * The servers that answered (`serverInfo` name and version, or the command), with how many
+   * files each, and which of them answered for TypeScript or JavaScript files.
+   */
   servers: Map<string, number>;
+  typescriptServers: Set<string>;
   parseMs: number;
   serverMs: number;
 }
@@ -232,7 +253,16 @@ async function copyTree(from: string, to: string): Promise<void> {
 }
 
 function emptyRow(): Row {
-  return { files: 0, exact: 0, disagree: 0, failed: 0, agreeAnyway: 0, nativeMerged: 0 };
+  return {
+    files: 0,
+    exact: 0,
+    disagree: 0,
+    failed: 0,
+    agreeAnyway: 0,
+    nativeMerged: 0,
+    unproven: 0,
+    unprovenDiffer: 0,
+  };
 }
 
 /**
@@ -264,6 +294,7 @@ export async function agreement(
     const failures: string[] = [];
     const unexplained: string[] = [];
     const servers = new Map<string, number>();
+    const typescriptServers = new Set<string>();
     const parseStart = performance.now();
     const parsed = new Map<
       string,
@@ -327,8 +358,11 @@ export async function agreement(
       }
       const running = await pool.serverFor(relPath);
       const info = (running as { serverInfo?: { name?: string; version?: string } }).serverInfo;
-      const server = `${info?.name ?? "?"} ${info?.version ?? ""}`.trim();
+      const server = `${info?.name ?? basename(running.command)} ${info?.version ?? ""}`.trim();
       servers.set(server, (servers.get(server) ?? 0) + 1);
+      if (/^(?:typescript|tsx|javascript)$/.test(grammarFor(relPath)!)) {
+        typescriptServers.add(server);
+      }
       let diff = firstDifferences(ours.fields, theirs);
       // TypeScript 7 leaves out what its merge takes (see asNativeTypeScriptLists): the index's
       // tree with exactly that left out must be its answer.
@@ -336,7 +370,11 @@ export async function agreement(
         diff = firstDifferences(ours.native(), theirs);
         if (diff.length === 0 && ours.exact) row.nativeMerged++;
       }
-      if (ours.exact) {
+      const proven = PROVEN_SERVERS[grammarFor(relPath)!] ?? [];
+      if (ours.exact && !proven.includes(basename(running.command))) {
+        row.unproven++;
+        if (diff.length > 0) row.unprovenDiffer++;
+      } else if (ours.exact) {
         if (diff.length > 0) {
           row.disagree++;
           if (disagreements.length < show) disagreements.push(`${relPath}\n${diff.join("\n")}`);
@@ -367,6 +405,7 @@ export async function agreement(
       failures,
       unexplained,
       servers,
+      typescriptServers,
       parseMs,
       serverMs: performance.now() - serverStart,
     };
@@ -383,15 +422,15 @@ export function reportLines(source: string, result: AgreementResult, all = false
     `server answers in ${result.serverMs.toFixed(0)} ms)`,
     `servers: ${[...result.servers].map(([s, n]) => `${s} (${n} files)`).join(", ") || "none"}`,
     `${"kind".padEnd(8)} ${"files".padStart(6)} ${"exact".padStart(6)} ${"%".padStart(6)} ` +
-    `${"disagree".padStart(8)} ${"failed".padStart(6)} ${"merged".padStart(6)}` +
-    `${all ? "  not exact but agree" : ""}`,
+    `${"disagree".padStart(8)} ${"failed".padStart(6)} ${"merged".padStart(6)} ` +
+    `${"unproven (differ)".padStart(17)}${all ? "  not exact but agree" : ""}`,
   ];
   const line = (name: string, r: Row) =>
     `${name.padEnd(8)} ${String(r.files).padStart(6)} ${String(r.exact).padStart(6)} ${
       (100 * r.exact / Math.max(r.files, 1)).toFixed(1).padStart(6)
     } ${String(r.disagree).padStart(8)} ${String(r.failed).padStart(6)} ${
       String(r.nativeMerged).padStart(6)
-    }${all ? `  ${r.agreeAnyway}` : ""}`;
+    } ${`${r.unproven} (${r.unprovenDiffer})`.padStart(17)}${all ? `  ${r.agreeAnyway}` : ""}`;
   for (const [kind, r] of [...result.rows].sort()) out.push(line(kind, r));
   out.push(line("all", result.total));
   if (result.reasons.size > 0) {
@@ -479,7 +518,7 @@ async function main(): Promise<number> {
     });
     for (const f of result.failures) console.error(f);
     for (const line of reportLines(source, result, values.all)) console.log(line);
-    const others = [...result.servers.keys()].filter((s) => !s.startsWith("typescript-go"));
+    const others = [...result.typescriptServers].filter((s) => !s.startsWith("typescript-go"));
     if (native && others.length > 0) {
       console.log(`\nasked for TypeScript 7, but other servers answered: ${others.join(", ")}`);
       return 1;

@@ -36,6 +36,12 @@ import {
   type SymbolNode,
 } from "./model.ts";
 
+/**
+ * The version of this normalisation, part of the identity of cached outlines (lookup.ts): bump
+ * it whenever the rewrite changes, so outlines cached by an earlier one are asked again.
+ */
+export const NATIVE_NORMALISATION = 2;
+
 /** The name TypeScript 7's server gives itself in `serverInfo`. */
 export const TYPESCRIPT_NATIVE_SERVER = "typescript-go";
 
@@ -60,7 +66,7 @@ function serverName(server: object): string | undefined {
 
 const IMPORT_PREFIX = /\bimport\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?(?:\{[\s\w$,]*|\*\s*as\s+)?$/;
 const EXPORT_PREFIX = /\bexport\s+(?:type\s+)?\{[\s\w$,]*$/;
-const DECLARATION_KEYWORD = /\b(const|let|var|using)\b([^;}()]*)$/;
+const DECLARATION_KEYWORD = /\b(const|let|var|using|catch)\b/g;
 const MODIFIERS = String
   .raw`(?:(?:public|private|protected|static|override|abstract|readonly|declare|accessor)\s+)*`;
 const ACCESSOR = new RegExp(String.raw`^${MODIFIERS}(?:get|set)\s`);
@@ -82,7 +88,7 @@ export function normalizeNativeTypeScript(
       const end = at(node.range.end);
       const before = text.slice(Math.max(0, start - 400), start);
       const source = text.slice(start, end);
-      if (node.kind === K.Variable && isImportOrReExport(before, source)) continue;
+      if (node.kind === K.Variable && isImportOrReExport(text, start, source)) continue;
       const selStart = at(node.selectionRange.start);
       const selEnd = at(node.selectionRange.end);
       if (selStart === selEnd) node.selectionRange = cloneRange(node.range);
@@ -93,7 +99,24 @@ export function normalizeNativeTypeScript(
         node.name = "<unknown>";
         node.selectionRange = cloneRange(node.range);
       }
-      node.kind = tsserverKind(node, parent, before, source, text.slice(selEnd, end));
+      node.kind = tsserverKind(node, parent, text, start, source, text.slice(selEnd, end));
+      if (node.name === "export=") node.selectionRange = cloneRange(node.range);
+      const exporting = /\bexport\s+default\s*$/.exec(before);
+      if (node.name === "default" && node.kind === K.Function && exporting) {
+        // An exported arrow or function expression: tsserver's `default` is the statement.
+        const from = start - before.length + exporting.index;
+        node.range = {
+          start: positionAt(starts, from),
+          end: positionAt(starts, statementEnd(text, start)),
+        };
+        node.selectionRange = cloneRange(node.range);
+      }
+      if (node.kind === K.Class || node.kind === K.Interface) {
+        // TypeScript 7 lists what its type parameters, heritage clauses and decorators hold
+        // (`class A<T = { a: 1 }> extends B<{ b: 2 }>`); tsserver lists only the members.
+        const body = bodyStart(text, start, end);
+        node.children = node.children.filter((c) => at(c.range.start) > body);
+      }
       node.children = rewrite(node.children, node);
       if (node.name === "<function>" && node.children.length === 0) continue;
       kept.push(node);
@@ -114,7 +137,7 @@ export function normalizeNativeTypeScript(
     rewritten.push(exported.node);
   }
   const result = finishSiblings(rewritten);
-  markOverloads(result);
+  markOverloads(result, text, starts);
   return result;
 }
 
@@ -158,20 +181,43 @@ function defaultExport(
  */
 function statementEnd(text: string, from: number): number {
   let depth = 0;
+  // Where the last token read ends: a statement ends at its last token, not at a comment.
+  let lastToken = from;
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;
-    if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
-    else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+    if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
       // A line comment runs to the end of its line (which may end the statement).
       const close = text[i + 1] === "/" ? text.indexOf("\n", i) - 1 : text.indexOf("*/", i + 2) + 1;
-      if (close < i) return text.length;
+      if (close < i) return lastToken;
       i = close;
-    } else if (c === "(" || c === "[" || c === "{") depth++;
+      continue;
+    }
+    if (c === "\n" && depth <= 0) return lastToken;
+    if (/\s/.test(c)) continue;
+    if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
+    else if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
     else if (depth <= 0 && c === ";") return i + 1;
-    else if (depth <= 0 && c === "\n") return i;
+    lastToken = i + 1;
   }
-  return text.length;
+  return lastToken;
+}
+
+/**
+ * The offset of the `{` that opens the body of the class or interface declared in
+ * `text[start, end)`: the first at depth 0 of parentheses, brackets and type arguments.
+ */
+function bodyStart(text: string, start: number, end: number): number {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
+    else if (c === "(" || c === "[" || c === "<") depth++;
+    else if (c === ")" || c === "]" || c === ">" && text[i - 1] !== "=") depth--;
+    else if (c === "{" && depth <= 0) return i;
+    else if (c === "{") i = balancedEnd(text, i, "{", "}") - 1;
+  }
+  return end;
 }
 
 /** The offset of the quote that closes the string or template opened at `open`. */
@@ -198,32 +244,59 @@ function isCall(expression: string): boolean {
   return false;
 }
 
-/** tsserver selects the whole declaration of a function's second and later overloads. */
-function markOverloads(nodes: SymbolNode[]): void {
+/**
+ * tsserver selects the whole declaration of a function's or method's second and later overloads
+ * (a class's or interface's method's, with the same `static`ness; accessors and the methods of
+ * object literals are never overloads).
+ */
+function markOverloads(
+  nodes: SymbolNode[],
+  text: string,
+  starts: readonly number[],
+  parent: SymbolNode | null = null,
+): void {
+  const seen = new Set<string>();
+  const members = parent?.kind === K.Class || parent?.kind === K.Interface;
   for (const node of nodes) {
-    if (node.kind === K.Function && (node.overloadIndex ?? 0) > 0) {
-      node.selectionRange = cloneRange(node.range);
+    if (node.kind === K.Function || node.kind === K.Method && members) {
+      const source = text.slice(offsetAt(text, starts, node.range.start));
+      const modifiers = new RegExp(`^${MODIFIERS}`).exec(source)?.[0] ?? "";
+      if (node.kind === K.Function || !ACCESSOR.test(source)) {
+        const key = `${node.kind} ${/\bstatic\b/.test(modifiers) ? "static " : ""}${node.name}`;
+        if (seen.has(key)) node.selectionRange = cloneRange(node.range);
+        seen.add(key);
+      }
     }
-    markOverloads(node.children);
+    markOverloads(node.children, text, starts, node);
   }
 }
 
-function isImportOrReExport(before: string, source: string): boolean {
-  return /^import\s/.test(source) || IMPORT_PREFIX.test(before) || EXPORT_PREFIX.test(before);
+/**
+ * Whether the variable at `start` is an import or export specifier. The names before it in its
+ * clause (`import { a, b, ... x }`, as long as a line of compiled code) are skipped first.
+ */
+function isImportOrReExport(text: string, start: number, source: string): boolean {
+  if (/^import\s/.test(source)) return true;
+  let clause = start;
+  while (clause > 0 && /[\s\w$,]/.test(text[clause - 1]!)) clause--;
+  const before = text.slice(Math.max(0, clause - 200), start);
+  return IMPORT_PREFIX.test(before) || EXPORT_PREFIX.test(before);
 }
 
 function tsserverKind(
   node: SymbolNode,
   parent: SymbolNode | null,
-  before: string,
+  text: string,
+  start: number,
   source: string,
   afterName: string,
 ): number {
   switch (node.kind) {
-    case K.Variable: {
-      const keyword = DECLARATION_KEYWORD.exec(before);
-      return keyword?.[1] === "const" ? K.Constant : K.Variable;
-    }
+    case K.Variable:
+      if (node.name === "export=") {
+        return isFunctionValue(`:${source.replace(/^export\s*=/, "")}`) ? K.Function : K.Constant;
+      }
+      return declarationKeyword(text, start) === "const" ? K.Constant : K.Variable;
     case K.EnumMember:
       return K.Constant;
     case K.Namespace:
@@ -285,6 +358,31 @@ function balancedEnd(text: string, open: number, opening: string, closing: strin
     else if (text[i] === closing && --depth === 0) return i + 1;
   }
   return text.length;
+}
+
+/**
+ * The keyword of the declaration list of the name declared at `start`: the nearest `const`,
+ * `let`, `var`, `using` or `catch` before it with no `;` and no closing bracket of an enclosing
+ * one between them, skipping strings. The text before is searched in growing windows: a
+ * destructuring can list hundreds of names.
+ */
+function declarationKeyword(text: string, start: number): string | undefined {
+  let last: RegExpExecArray | undefined;
+  for (let window = 400, from = start; last === undefined && from > 0; window *= 4) {
+    from = Math.max(0, start - window);
+    for (const m of text.slice(from, start).matchAll(DECLARATION_KEYWORD)) last = m;
+    if (last) last.index += from;
+  }
+  if (!last) return undefined;
+  let depth = 0;
+  for (let i = last.index + last[0].length; i < start; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && --depth < 0) return undefined;
+    else if (c === ";" && depth === 0) return undefined;
+  }
+  return last[1];
 }
 
 function cloneRange(r: Range): Range {
