@@ -1,10 +1,10 @@
 /**
  * TypeScript 7's outline in tsserver's shape. TypeScript 7's own server (`tsc --lsp`,
- * "typescript-go") answers documentSymbol with the same tree as tsserver under
+ * "typescript-go") answers documentSymbol with nearly the same tree as tsserver under
  * typescript-language-server, but lists imports and re-exports as variables, `const`s as
- * variables, and gives some kinds, names and selection ranges of its own. The tools answer the
- * same whichever generation runs, and the declaration index's rules, proven against tsserver's
- * outline, hold for both; so this rewrites TypeScript 7's tree into tsserver's:
+ * variables, and gives some kinds, names, ranges and selection ranges of its own. The tools
+ * answer the same whichever generation runs, so this rewrites TypeScript 7's tree into
+ * tsserver's:
  *
  * - import and re-export specifiers (`import { a }`, `import * as ns`, `import x = require()`,
  *   `export { a } from`) are dropped: tsserver lists none;
@@ -13,16 +13,26 @@
  * - accessors, and object-literal properties whose value is a function, are Methods; call,
  *   construct and index signatures are Variables;
  * - a quoted or computed property keeps its name as written (`'quoted'`, `["computed"]`);
- * - `export default <expression>` is the Constant `default`, as tsserver lists it;
+ * - `export default <expression>` is the Constant `default` over the statement, holding what an
+ *   object literal or a call declares (TypeScript 7 lists that at the top level); an exported
+ *   arrow or function expression is the statement too; `export =` is a Constant;
+ * - what a class's or interface's type parameters, heritage clauses and decorators hold is
+ *   dropped: tsserver lists only the members;
  * - an empty selection range (constructors, callbacks, signatures) is the whole range, and so is
- *   the selection of a function's second and later overloads;
+ *   the selection of a function's, or a class's or interface's method's, second and later
+ *   overloads;
  * - an anonymous function with nothing declared in it is dropped (tsserver lists `<function>`
  *   only as the parent of something);
  * - a spread of anything but a name (`...a.b`) is `<unknown>`, selected whole: tsserver names a
  *   spread only by an identifier.
  *
- * CommonJS exports in JavaScript files (`module.exports = {...}`, `exports.a = ...`) are listed
- * differently by the two servers and are left as TypeScript 7 gives them.
+ * What cannot be restored: TypeScript 7 merges a property into a same-named class, function or
+ * variable (or import) of the same list, and drops it (scripts/index_agreement.ts's
+ * `asNativeTypeScriptLists` states exactly that); where the declaration index answers (it is
+ * proven against both generations), tools get tsserver's outline with such properties. CommonJS
+ * exports in JavaScript files (`module.exports = {...}`, `exports.a = ...`) and properties
+ * assigned to a class (`C.x = 1`) are listed differently by the two servers and are left as
+ * TypeScript 7 gives them; the index answers for JavaScript on tsserver only.
  * @module
  */
 import {
@@ -40,7 +50,7 @@ import {
  * The version of this normalisation, part of the identity of cached outlines (lookup.ts): bump
  * it whenever the rewrite changes, so outlines cached by an earlier one are asked again.
  */
-export const NATIVE_NORMALISATION = 2;
+export const NATIVE_NORMALISATION = 3;
 
 /** The name TypeScript 7's server gives itself in `serverInfo`. */
 export const TYPESCRIPT_NATIVE_SERVER = "typescript-go";
@@ -154,7 +164,8 @@ function defaultExport(
   starts: readonly number[],
   relPath: string,
 ): { node: SymbolNode; listsMembers: boolean } | null {
-  const match = DEFAULT_EXPRESSION.exec(text);
+  // Not in a string, template or comment (`export default app` in a template of code).
+  const match = DEFAULT_EXPRESSION.exec(/^export\s+default\b/m.test(text) ? codeOnly(text) : "");
   if (!match) return null;
   const valueStart = match.index + match[0].length;
   const end = statementEnd(text, valueStart);
@@ -173,6 +184,42 @@ function defaultExport(
     },
     listsMembers: value.startsWith("{") || isCall(value),
   };
+}
+
+const REGEX_AFTER =
+  /(?:[(,=:[!&|?{};+\-*%<>~^]|\b(?:return|typeof|case|do|else|in|of|void|yield|await))\s*$/;
+
+/**
+ * `text` with its strings, templates, regular expressions and comments blanked (their offsets
+ * kept), so that what looks like code in them is not read as code.
+ */
+function codeOnly(text: string): string {
+  const out = text.split("");
+  const blank = (from: number, to: number) => {
+    for (let k = from; k < to && k < out.length; k++) if (out[k] !== "\n") out[k] = " ";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    let end = i;
+    if (c === "'" || c === '"' || c === "`") end = quoteEnd(text, i) + 1;
+    else if (c === "/" && text[i + 1] === "/") end = text.indexOf("\n", i) >>> 0;
+    else if (c === "/" && text[i + 1] === "*") end = (text.indexOf("*/", i + 2) >>> 0) + 2;
+    else if (c === "/" && REGEX_AFTER.test(text.slice(Math.max(0, i - 12), i))) {
+      let inClass = false;
+      for (end = i + 1; end < text.length && text[end] !== "\n"; end++) {
+        if (text[end] === "\\") end++;
+        else if (text[end] === "[") inClass = true;
+        else if (text[end] === "]") inClass = false;
+        else if (text[end] === "/" && !inClass) break;
+      }
+      end++;
+    }
+    if (end > i) {
+      blank(i, end);
+      i = end - 1;
+    }
+  }
+  return out.join("");
 }
 
 /**
