@@ -114,8 +114,8 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
  * outline, is the one the tools give on either generation.
  */
 export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, readonly string[]>>> = {
-  typescript: ["typescript-language-server"],
-  tsx: ["typescript-language-server"],
+  typescript: ["typescript-language-server", "tsc"],
+  tsx: ["typescript-language-server", "tsc"],
   // TypeScript 7 lists CommonJS exports (`exports.a = 1`) and properties assigned to a class
   // (`C.x = 1`) otherwise than tsserver: JavaScript is proven against tsserver only.
   javascript: ["typescript-language-server"],
