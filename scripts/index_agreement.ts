@@ -2,7 +2,7 @@
  * Does the declaration index agree with the real language servers on a whole tree?
  *
  *     deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js] [--all]
- *        [--reason R] [--limit N] [--show 5] [--in-place]
+ *        [--reason R] [--limit N] [--show 5] [--in-place] [--typescript 7]
  *
  * Every file the index parses (and a language server of the registry handles) is parsed with the
  * index's extractor (src/symbols/index/extract.ts), in this process; the file's server (the one the
@@ -13,24 +13,44 @@
  * correctness bug: it must be 0), with the first differing lines of a few; then a histogram of
  * why the other files are not exact (extract.ts's reasons, each counted once per file).
  *
+ * `--typescript 7` gives the copy TypeScript 7 as its own dependency (from the test set-up's
+ * cache, `.cache/lsp/ts7`), so that its own server (`tsc --lsp`) answers, normalised to
+ * tsserver's shape as the tools see it (src/symbols/typescript_native.ts). What that server
+ * leaves out of tsserver's outline, and nothing else, is left out of the index's tree before the
+ * two are compared ({@linkcode asNativeTypeScriptLists}; the "merged" column counts the exact
+ * files that needed it). An exact file whose grammar is not proven against the server that
+ * answered (PROVEN_SERVERS: JavaScript on TypeScript 7) is counted as "unproven", with how many
+ * of those differ, and is no disagreement: the index never answers for it.
+ *
  * With `--all` the files that are not exact are compared too, and the histogram says, per reason,
  * how many of them agree anyway (where widening the rules would pay); `--reason R` prints the
  * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
  * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
  * Exit status 1 when an exact file disagrees or could not be compared (its server failed: the
  * files are named on stderr). tests/index/real_agreement_test.ts runs {@linkcode agreement} on
- * the real trees the test set-up fetches.
+ * the real trees the test set-up fetches, and on Sextant's own sources with TypeScript 7.
  * @module
  */
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSettings } from "../src/config/load.ts";
 import { grammarFor } from "../src/symbols/index/grammars.ts";
+import { PROVEN_SERVERS } from "../src/symbols/index/mod.ts";
 import { parseFile } from "../src/symbols/index/parser.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../src/symbols/model.ts";
+import {
+  finishSiblings,
+  fromCompact,
+  lineStarts,
+  namePathOf,
+  offsetAt,
+  SymbolKind as K,
+  type SymbolNode,
+  walkSymbols,
+} from "../src/symbols/model.ts";
 import { mapLimit, SymbolLookup } from "../src/symbols/lookup.ts";
+import { isNativeTypeScript } from "../src/symbols/typescript_native.ts";
 import { Project } from "../src/project/project.ts";
 
 /**
@@ -44,6 +64,108 @@ export function answerFields(roots: readonly SymbolNode[]): string[] {
     `${n.range.end.line}:${n.range.end.character} name=${n.selectionRange.start.line}:` +
     `${n.selectionRange.start.character}`
   );
+}
+
+/** Names TypeScript 7 never merges (`isAnonymousName` in its documentSymbol). */
+const NATIVE_ANONYMOUS =
+  /^(?:<function>|<class>|export=|default|constructor|\(\)|new\(\)|\[\])$|\) callback$/;
+
+/** `name:` after a member's name: a property assignment, which TypeScript 7 lists as a Property. */
+const ASSIGNED_MEMBER = /^\s*\??\s*:/;
+const ACCESSOR_MEMBER = /^(?:(?:static|public|private|protected|override|abstract)\s+)*[gs]et\s/;
+
+/**
+ * Import and export specifiers' names (`import a, { b as c } from`, `import * as d`,
+ * `import e = require()`, `export { f as g }`): TypeScript 7 lists each at the top level (the
+ * normaliser drops them), where they take part in its merge.
+ */
+export function topLevelAliases(text: string): Set<string> {
+  const names = new Set<string>();
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+  const clause =
+    /(?:^|[;\n])\s*(import|export)\s+(?:type\s+)?([\w$]+\s*,\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\}|[\w$]+)?/g;
+  for (const m of code.matchAll(clause)) {
+    const [, keyword, first, rest] = m;
+    if (keyword === "import" && first) names.add(first.replace(/[\s,]/g, ""));
+    if (!rest) continue;
+    if (rest.startsWith("*")) names.add(rest.replace(/^\*\s*as\s+/, ""));
+    else if (rest.startsWith("{")) {
+      for (const spec of rest.slice(1, -1).split(",")) {
+        const name = /([\w$]+)\s*$/.exec(spec.trim())?.[1];
+        if (name) names.add(name);
+      }
+    } else if (keyword === "import") names.add(rest);
+  }
+  return names;
+}
+
+/**
+ * tsserver's outline (the index's tree) as TypeScript 7 lists it after
+ * normalizeNativeTypeScript: the one thing the normaliser cannot restore, because TypeScript 7
+ * drops it from its answer, is its merge of "expandos". In every list of siblings, a property
+ * (a property or spread assignment, a shorthand, a property whose value is a function, an
+ * accessor: what TypeScript 7 calls a Property) that has the name of a class, function or
+ * variable of the same list (a type alias, an import or export specifier at the top level) is
+ * not listed; its children are added to that declaration's, in document order. Members of
+ * `export default {...}` are top-level siblings for this, as TypeScript 7 lists them there.
+ * Returns a new tree; `roots` are left as they are.
+ */
+export function asNativeTypeScriptLists(roots: readonly SymbolNode[], text: string): SymbolNode[] {
+  const starts = lineStarts(text);
+  const after = (n: SymbolNode) => text.slice(offsetAt(text, starts, n.selectionRange.end));
+  const source = (n: SymbolNode) =>
+    text.slice(offsetAt(text, starts, n.range.start), offsetAt(text, starts, n.range.end));
+  const isProperty = (n: SymbolNode) =>
+    n.kind === K.Property ||
+    n.kind === K.Method && (ASSIGNED_MEMBER.test(after(n)) || ACCESSOR_MEMBER.test(source(n)));
+  const isTarget = (n: SymbolNode) =>
+    n.kind === K.Class || n.kind === K.Function || n.kind === K.Variable || n.kind === K.Constant;
+  const merge = (list: SymbolNode[], aliases: ReadonlySet<string>): SymbolNode[] => {
+    const targets = new Map<string, SymbolNode[]>();
+    for (const n of list) {
+      if (NATIVE_ANONYMOUS.test(n.name) || !isTarget(n)) continue;
+      targets.set(n.name, [...targets.get(n.name) ?? [], n]);
+    }
+    const kept: SymbolNode[] = [];
+    for (const n of list) {
+      n.children = merge(n.children, new Set());
+      const into = NATIVE_ANONYMOUS.test(n.name) || !isProperty(n)
+        ? undefined
+        : targets.get(n.name);
+      if (into) {
+        for (const t of into) {
+          t.children = merge([...t.children, ...n.children.map(clone)], new Set());
+        }
+      } else if (!(aliases.has(n.name) && isProperty(n))) {
+        kept.push(n);
+      }
+    }
+    return kept;
+  };
+  const tree = roots.map(clone);
+  // TypeScript 7 lists the members of `export default {...}` at the top level.
+  const exported = tree.find((n) => n.name === "default" && n.kind === K.Constant);
+  const top = exported ? [...tree, ...exported.children] : tree;
+  if (exported) exported.children = [];
+  const merged = merge(top, topLevelAliases(text));
+  const out: SymbolNode[] = [];
+  for (const n of merged) {
+    if (exported && n !== exported && tree.indexOf(n) < 0) exported.children.push(n);
+    else out.push(n);
+  }
+  return reparent(finishSiblings(out), null);
+}
+
+function clone(n: SymbolNode): SymbolNode {
+  return { ...n, children: n.children.map(clone) };
+}
+
+function reparent(nodes: SymbolNode[], parent: SymbolNode | null): SymbolNode[] {
+  for (const n of nodes) {
+    n.parent = parent;
+    reparent(n.children, n);
+  }
+  return nodes;
 }
 
 /** The kind of file a row counts: its extension, `.d.ts` apart. */
@@ -75,6 +197,15 @@ export interface Row {
   failed: number;
   /** Not exact, compared (`--all`), and equal anyway. */
   agreeAnyway: number;
+  /** Exact, and equal to TypeScript 7's answer only with what its merge leaves out left out. */
+  nativeMerged: number;
+  /**
+   * Exact, but the file's grammar is not proven against the server that answered
+   * (PROVEN_SERVERS): the index never answers for it, so it is compared for information only.
+   */
+  unproven: number;
+  /** Of those, how many differ from the server's answer. */
+  unprovenDiffer: number;
 }
 
 /** What {@linkcode agreement} found on a tree. */
@@ -92,6 +223,12 @@ export interface AgreementResult {
   failures: string[];
   /** With `reason`: not exact files for that reason that differ (at most `show`). */
   unexplained: string[];
+  /**
+   * The servers that answered (`serverInfo` name and version, or the command), with how many
+   * files each, and which of them answered for TypeScript or JavaScript files.
+   */
+  servers: Map<string, number>;
+  typescriptServers: Set<string>;
   parseMs: number;
   serverMs: number;
 }
@@ -116,7 +253,16 @@ async function copyTree(from: string, to: string): Promise<void> {
 }
 
 function emptyRow(): Row {
-  return { files: 0, exact: 0, disagree: 0, failed: 0, agreeAnyway: 0 };
+  return {
+    files: 0,
+    exact: 0,
+    disagree: 0,
+    failed: 0,
+    agreeAnyway: 0,
+    nativeMerged: 0,
+    unproven: 0,
+    unprovenDiffer: 0,
+  };
 }
 
 /**
@@ -147,8 +293,13 @@ export async function agreement(
     const disagreements: string[] = [];
     const failures: string[] = [];
     const unexplained: string[] = [];
+    const servers = new Map<string, number>();
+    const typescriptServers = new Set<string>();
     const parseStart = performance.now();
-    const parsed = new Map<string, { exact: boolean; why: Set<string>; fields: string[] }>();
+    const parsed = new Map<
+      string,
+      { exact: boolean; why: Set<string>; fields: string[]; native: () => string[] }
+    >();
     for (const relPath of files) {
       const raw = await Deno.readTextFile(project.absolute(relPath));
       const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
@@ -158,14 +309,21 @@ export async function agreement(
         if (found.untrusted && found.untrusted !== "syntax error") {
           why.add(`untrusted: ${found.untrusted.replace(/'.*'/, "'…'")}`);
         }
+        const roots = fromCompact(found.symbols, relPath);
         parsed.set(relPath, {
           exact: found.exact,
           why,
-          fields: answerFields(fromCompact(found.symbols, relPath)),
+          fields: answerFields(roots),
+          native: () => answerFields(asNativeTypeScriptLists(roots, text)),
         });
       } catch {
         // The index leaves such a file to the server too (a grammar's scanner failing).
-        parsed.set(relPath, { exact: false, why: new Set(["the parser failed"]), fields: [] });
+        parsed.set(relPath, {
+          exact: false,
+          why: new Set(["the parser failed"]),
+          fields: [],
+          native: () => [],
+        });
       }
     }
     const parseMs = performance.now() - parseStart;
@@ -198,8 +356,25 @@ export async function agreement(
           return;
         }
       }
-      const diff = firstDifferences(ours.fields, theirs);
-      if (ours.exact) {
+      const running = await pool.serverFor(relPath);
+      const info = (running as { serverInfo?: { name?: string; version?: string } }).serverInfo;
+      const server = `${info?.name ?? basename(running.command)} ${info?.version ?? ""}`.trim();
+      servers.set(server, (servers.get(server) ?? 0) + 1);
+      if (/^(?:typescript|tsx|javascript)$/.test(grammarFor(relPath)!)) {
+        typescriptServers.add(server);
+      }
+      let diff = firstDifferences(ours.fields, theirs);
+      // TypeScript 7 leaves out what its merge takes (see asNativeTypeScriptLists): the index's
+      // tree with exactly that left out must be its answer.
+      if (diff.length > 0 && isNativeTypeScript(running)) {
+        diff = firstDifferences(ours.native(), theirs);
+        if (diff.length === 0 && ours.exact) row.nativeMerged++;
+      }
+      const proven = PROVEN_SERVERS[grammarFor(relPath)!] ?? [];
+      if (ours.exact && !proven.includes(basename(running.command))) {
+        row.unproven++;
+        if (diff.length > 0) row.unprovenDiffer++;
+      } else if (ours.exact) {
         if (diff.length > 0) {
           row.disagree++;
           if (disagreements.length < show) disagreements.push(`${relPath}\n${diff.join("\n")}`);
@@ -229,6 +404,8 @@ export async function agreement(
       disagreements,
       failures,
       unexplained,
+      servers,
+      typescriptServers,
       parseMs,
       serverMs: performance.now() - serverStart,
     };
@@ -243,15 +420,17 @@ export function reportLines(source: string, result: AgreementResult, all = false
   const out: string[] = [
     `${source}: ${result.files} files (parsed in ${result.parseMs.toFixed(0)} ms, ` +
     `server answers in ${result.serverMs.toFixed(0)} ms)`,
+    `servers: ${[...result.servers].map(([s, n]) => `${s} (${n} files)`).join(", ") || "none"}`,
     `${"kind".padEnd(8)} ${"files".padStart(6)} ${"exact".padStart(6)} ${"%".padStart(6)} ` +
-    `${"disagree".padStart(8)} ${"failed".padStart(6)}${all ? "  not exact but agree" : ""}`,
+    `${"disagree".padStart(8)} ${"failed".padStart(6)} ${"merged".padStart(6)} ` +
+    `${"unproven (differ)".padStart(17)}${all ? "  not exact but agree" : ""}`,
   ];
   const line = (name: string, r: Row) =>
     `${name.padEnd(8)} ${String(r.files).padStart(6)} ${String(r.exact).padStart(6)} ${
       (100 * r.exact / Math.max(r.files, 1)).toFixed(1).padStart(6)
-    } ${String(r.disagree).padStart(8)} ${String(r.failed).padStart(6)}${
-      all ? `  ${r.agreeAnyway}` : ""
-    }`;
+    } ${String(r.disagree).padStart(8)} ${String(r.failed).padStart(6)} ${
+      String(r.nativeMerged).padStart(6)
+    } ${`${r.unproven} (${r.unprovenDiffer})`.padStart(17)}${all ? `  ${r.agreeAnyway}` : ""}`;
   for (const [kind, r] of [...result.rows].sort()) out.push(line(kind, r));
   out.push(line("all", result.total));
   if (result.reasons.size > 0) {
@@ -267,6 +446,23 @@ export function reportLines(source: string, result: AgreementResult, all = false
   return out;
 }
 
+/**
+ * Gives a copied tree TypeScript 7 as its own dependency, from the test cache (the registry then
+ * runs its `tsc --lsp`). Imported only here: the test helpers set `SEXTANT_LSP_PATH` on load.
+ */
+async function linkTypeScript7Into(root: string): Promise<void> {
+  const lspPath = Deno.env.get(LSP_PATH_ENV);
+  const { hasTypeScript7, linkTypeScript7 } = await import("../tests/helpers/lsp.ts");
+  if (lspPath !== undefined) Deno.env.set(LSP_PATH_ENV, lspPath);
+  if (!hasTypeScript7()) {
+    throw new Error("TypeScript 7 is not in .cache/lsp/ts7: run scripts/test_setup.ts");
+  }
+  for (const old of ["typescript", ".bin/tsc"]) {
+    await Deno.remove(join(root, "node_modules", old), { recursive: true }).catch(() => {});
+  }
+  await linkTypeScript7(root);
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     args: Deno.args,
@@ -279,12 +475,23 @@ async function main(): Promise<number> {
       // With --all: also print the differences of files not exact for this reason.
       reason: { type: "string" },
       concurrency: { type: "string", default: "8" },
+      // 7: the copy depends on TypeScript 7 (the test cache's), so its own server answers.
+      typescript: { type: "string" },
     },
     allowPositionals: true,
   });
   const dir = positionals[0];
   if (!dir) {
     console.error("usage: deno run -A scripts/index_agreement.ts <project dir> [--ext .ts,.js]");
+    return 2;
+  }
+  const native = values.typescript === "7";
+  if (values.typescript !== undefined && !native) {
+    console.error("--typescript: only 7 (TypeScript 7's own server) can be chosen");
+    return 2;
+  }
+  if (native && values["in-place"]) {
+    console.error("--typescript 7 links TypeScript 7 into the copy: not with --in-place");
     return 2;
   }
   if (!Deno.env.get(LSP_PATH_ENV)) {
@@ -297,6 +504,7 @@ async function main(): Promise<number> {
     temp = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-agreement-" }));
     root = join(temp, basename(source));
     await copyTree(source, root);
+    if (native) await linkTypeScript7Into(root);
   }
   try {
     const result = await agreement(root, {
@@ -310,6 +518,11 @@ async function main(): Promise<number> {
     });
     for (const f of result.failures) console.error(f);
     for (const line of reportLines(source, result, values.all)) console.log(line);
+    const others = [...result.typescriptServers].filter((s) => !s.startsWith("typescript-go"));
+    if (native && others.length > 0) {
+      console.log(`\nasked for TypeScript 7, but other servers answered: ${others.join(", ")}`);
+      return 1;
+    }
     if (result.unexplained.length > 0) {
       console.log(`\nfiles not exact for '${values.reason}' that differ from the server:`);
       for (const d of result.unexplained) console.log(d);

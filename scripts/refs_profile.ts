@@ -139,6 +139,25 @@ if (import.meta.main) {
     project,
   });
   if (values["no-index-build"]) session.services(project).symbols.startDeclarations = () => {};
+  // The requests the tools send their servers, by method: how many outlines a call asks.
+  const requests = new Map<string, number>();
+  const pool = session.services(project).pool;
+  const serverFor = pool.serverFor.bind(pool);
+  const counted = new WeakSet<object>();
+  pool.serverFor = async (relPath, options) => {
+    const server = await serverFor(relPath, options);
+    if (!counted.has(server)) {
+      counted.add(server);
+      const request = server.request.bind(server);
+      server.request = (method, params, opts) => {
+        requests.set(method, (requests.get(method) ?? 0) + 1);
+        return request(method, params, opts);
+      };
+    }
+    return server;
+  };
+  const requestCounts = () =>
+    [...requests].map(([method, n]) => `${method.replace(/^textDocument\//, "")} ${n}`).join(", ");
   const controller = new AbortController();
   const ctx: ToolContext = {
     session,
@@ -178,6 +197,8 @@ if (import.meta.main) {
     // Our servers are this process's children (the raw server is one too: subtracted).
     const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
     console.log(`answer: ${cold.text.length} characters`);
+    console.log(`server requests of the cold call: ${requestCounts() || "none"}`);
+    requests.clear();
     console.log(
       `cold CPU: raw server ${rawCpu} ms; ours: this process ${ownCold} ms, its server ` +
         `${serverCpu} ms`,

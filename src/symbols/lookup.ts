@@ -21,7 +21,11 @@ import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
 import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./model.ts";
-import { isNativeTypeScript, normalizeNativeTypeScript } from "./typescript_native.ts";
+import {
+  isNativeTypeScript,
+  NATIVE_NORMALISATION,
+  normalizeNativeTypeScript,
+} from "./typescript_native.ts";
 import type { LanguageServer, LanguageServerPool, RequestOptions } from "../lsp/language_server.ts";
 
 /** The symbols of one file, with the text they were computed for. */
@@ -133,7 +137,10 @@ function identityOf(server: LanguageServer): string {
     serverInfo?: { name?: string; version?: string };
   };
   const version = s.version ?? s.serverInfo?.version ?? "";
-  return [server.id, server.command, version].join("|");
+  const identity = [server.id, server.command, version];
+  // Cached outlines are normalised ones: a change of the normalisation makes them stale.
+  if (isNativeTypeScript(server)) identity.push(`normalised@${NATIVE_NORMALISATION}`);
+  return identity.join("|");
 }
 
 /** A server's outline in the shape the tools answer with (see typescript_native.ts). */
@@ -383,7 +390,7 @@ export class SymbolLookup {
   }
 
   /**
-   * Whether the server this project runs for a file is the one its grammar's rules were proven
+   * Whether the server this project runs for a file is one its grammar's rules were proven
    * against (PROVEN_SERVERS): the first installed command of its spec (none installed: no).
    * Decided once per server spec.
    */
@@ -401,7 +408,7 @@ export class SymbolLookup {
       command = "command" in resolved ? basename(resolved.command.command) : "";
       this.#specCommands.set(spec.id, command);
     }
-    return command === proven;
+    return proven.includes(command);
   }
 
   #remember(relPath: string, hash: string, roots: SymbolNode[]): void {

@@ -7,11 +7,11 @@
  * which files the server is asked about), and ranges (the server's answer is what tools print).
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { fixtureProject, hasServer } from "../helpers/lsp.ts";
+import { fixtureProject, hasServer, hasTypeScript7 } from "../helpers/lsp.ts";
 import { SymbolLookup } from "../../src/symbols/lookup.ts";
 import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/symbols/model.ts";
 import { contentHash } from "../../src/symbols/cache.ts";
-import { DeclarationIndex } from "../../src/symbols/index/mod.ts";
+import { DeclarationIndex, PROVEN_SERVERS } from "../../src/symbols/index/mod.ts";
 import {
   BASH_SAMPLES,
   BASH_UNMODELLED,
@@ -30,6 +30,8 @@ import { EXACT_GRAMMARS } from "../../src/symbols/index/extract.ts";
 import { grammarFor } from "../../src/symbols/index/grammars.ts";
 import { java21Env } from "../helpers/java.ts";
 import { skipUnless } from "../helpers/lsp.ts";
+import { asNativeTypeScriptLists } from "../../scripts/index_agreement.ts";
+import { isNativeTypeScript } from "../../src/symbols/typescript_native.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);
 
@@ -249,3 +251,45 @@ for (const { fixture, server, samples, unmodelled } of EXACT_CASES) {
     }
   });
 }
+
+Deno.test({
+  name: "declarations marked exact are TypeScript 7's documentSymbol, but for its merge, on " +
+    "fixtures/typescript",
+  ignore: skipUnless(hasTypeScript7(), "TypeScript 7"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using fx = await fixtureProject("typescript", { typescript: 7 });
+  for (const [relPath, text] of Object.entries({ ...TS_SAMPLES, ...TS_UNMODELLED })) {
+    await Deno.writeTextFile(fx.path(relPath), text);
+  }
+  const index = new DeclarationIndex(fx.project, { watch: false, persist: false });
+  try {
+    await index.ready();
+    const symbols = new SymbolLookup(fx.project, fx.pool);
+    const files = index.indexedFiles().filter((f) => fx.pool.handles(f));
+    const merged: string[] = [];
+    const asNative: Record<string, string[]> = {};
+    const fromServer: Record<string, string[]> = {};
+    for (const relPath of files) {
+      const text = await Deno.readTextFile(fx.path(relPath));
+      const exact = index.exactDeclarations(
+        relPath,
+        await contentHash(new TextEncoder().encode(text)),
+      );
+      // JavaScript is proven against tsserver only (PROVEN_SERVERS).
+      if (exact === undefined || !PROVEN_SERVERS[grammarFor(relPath)!]?.includes("tsc")) continue;
+      const roots = fromCompact(exact, relPath);
+      asNative[relPath] = answerFields(asNativeTypeScriptLists(roots, text));
+      if (asNative[relPath]!.join("\n") !== answerFields(roots).join("\n")) merged.push(relPath);
+      fromServer[relPath] = answerFields((await symbols.fileSymbols(relPath)).roots);
+    }
+    assert(isNativeTypeScript(await fx.pool.serverFor("src/sample_merged.ts")));
+    assertEquals(asNative, fromServer);
+    // Not vacuous: the merge took properties out, with children, and into the top level.
+    assert(merged.includes("src/sample_merged.ts"), `merged: ${merged.join(", ")}`);
+    assert(Object.keys(asNative).length >= 10, "few exact files");
+  } finally {
+    await index.dispose();
+  }
+});

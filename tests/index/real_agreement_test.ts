@@ -1,11 +1,19 @@
 /**
  * The declaration index on real code: every file it marks exact has the tree its server's
  * documentSymbol gives (scripts/index_agreement.ts's check, on the real projects the test set-up
- * fetches into `.cache/real/`: cobra for gopls, csv for rust-analyzer). The other trees the index
- * was checked on are recorded in docs/index-agreement.md.
+ * fetches into `.cache/real/`: cobra for gopls, csv for rust-analyzer), and on Sextant's own
+ * sources for TypeScript 7's server. The other trees the index was checked on are recorded in
+ * docs/index-agreement.md.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { hasServer } from "../helpers/lsp.ts";
+import { join } from "node:path";
+import {
+  hasServer,
+  hasTypeScript7,
+  linkTypeScript7,
+  REPO_ROOT,
+  skipUnless,
+} from "../helpers/lsp.ts";
 import { realCopy, realOrReason, type RealProject } from "../helpers/real_code.ts";
 import { agreement, reportLines } from "../../scripts/index_agreement.ts";
 
@@ -56,3 +64,32 @@ for (const { id, server, probe, minExact } of CASES) {
     );
   });
 }
+
+Deno.test({
+  name: "declaration index: exact files are TypeScript 7's documentSymbol, but for its merge, " +
+    "on Sextant's own sources",
+  ignore: skipUnless(hasTypeScript7(), "TypeScript 7"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  // A copy of src/ (with no deno.json, so a TypeScript project) depending on TypeScript 7.
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ts7-agreement-" }));
+  try {
+    const root = join(parent, "src");
+    const copied = await new Deno.Command("cp", { args: ["-a", join(REPO_ROOT, "src"), root] })
+      .output();
+    assert(copied.success, "src/ could not be copied");
+    await linkTypeScript7(root);
+    const result = await agreement(root, { concurrency: 4 });
+    console.log(reportLines("Sextant src/ on TypeScript 7", result).join("\n"));
+    assertEquals(result.failures, [], "the server failed on some files");
+    assertEquals([...result.typescriptServers].map((s) => s.split(" ")[0]), ["typescript-go"]);
+    assertEquals(result.disagreements, [], "exact files that disagree with TypeScript 7");
+    assertEquals(result.total.disagree, 0);
+    assert(result.total.exact >= 100, `only ${result.total.exact} of ${result.files} are exact`);
+    // Not vacuous: TypeScript 7's merge left properties out of many of them.
+    assert(result.total.nativeMerged >= 10, `merged in ${result.total.nativeMerged} files`);
+  } finally {
+    await Deno.remove(parent, { recursive: true }).catch(() => {});
+  }
+});
