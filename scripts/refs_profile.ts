@@ -199,6 +199,9 @@ if (import.meta.main) {
     const cpuRaw: number[] = [];
     /** The document sync every request does first (the open documents checked against disk). */
     const syncs: number[] = [];
+    /** The declaration index made current (its watcher's barrier), as a warm call could do. */
+    const settles: number[] = [];
+    const cpuSettle: number[] = [];
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
       const before = process.cpuUsage();
       await fn();
@@ -220,6 +223,13 @@ if (import.meta.main) {
           )),
       async () => syncs.push((await timed(() => server.syncFiles([tree.file])))[0]),
       async () => {
+        const declarations = index.declarations;
+        if (!declarations?.built) return;
+        await withCpu(cpuSettle, async () => {
+          settles.push((await timed(() => declarations.ready()))[0]);
+        });
+      },
+      async () => {
         if (!rawServer) return;
         await withCpu(cpuRaw, async () => {
           rawWarm.push((await timed(() => rawServer.references(tree.file, pos, native)))[0]);
@@ -236,7 +246,11 @@ if (import.meta.main) {
       `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
         (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
         `; engine median ${median(engine).toFixed(2)} ms; document sync alone median ` +
-        `${median(syncs).toFixed(2)} ms`,
+        `${median(syncs).toFixed(2)} ms` +
+        (settles.length
+          ? `; index settled (barrier) median ${median(settles).toFixed(2)} ms, CPU ` +
+            `${median(cpuSettle).toFixed(2)} ms`
+          : ""),
     );
     console.log(
       `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +
