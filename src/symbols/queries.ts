@@ -267,7 +267,7 @@ async function referencesOf(
   mark("server ready");
   const prepared = await prepareNameQuery(index, server, target, options);
   mark("candidate files");
-  const result = await server.request<unknown>(
+  const request = server.request<unknown>(
     "textDocument/references",
     {
       textDocument: { uri: server.uriOf(relPath) },
@@ -279,6 +279,10 @@ async function referencesOf(
     },
     { ...options, sync: [relPath, ...prepared.openNow] },
   );
+  // The change feed's barrier runs while the server answers: the referencing files read by
+  // earlier queries and unchanged since are then named without a stat each.
+  const settling = index.changes?.settle() ?? null;
+  const result = await request;
   mark("references request");
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
@@ -297,6 +301,7 @@ async function referencesOf(
     if (list) list.push(start);
     else byFile.set(rel, [start]);
   }
+  const barrier = await settling?.catch(() => null) ?? null;
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
@@ -305,7 +310,7 @@ async function referencesOf(
     try {
       // Opened for its outline only (transient): a referencing file left open would be one
       // more document for the server to hold and for every later query to check against disk.
-      file = rel === relPath ? target.file : index.memoizedSymbols(rel) ??
+      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier) ??
         await index.fileSymbols(rel, { ...options, transient: true });
     } catch (error) {
       if (options.signal?.aborted) throw error;
