@@ -305,17 +305,7 @@ async function referencesOf(
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
-  const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
-    let file: FileSymbols;
-    try {
-      // Opened for its outline only (transient): a referencing file left open would be one
-      // more document for the server to hold and for every later query to check against disk.
-      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier) ??
-        await index.fileSymbols(rel, { ...options, transient: true });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      return [];
-    }
+  const named = (rel: string, file: FileSymbols): ReferenceHit[] => {
     const containerOf = containerFinder(file.roots);
     let whole: SymbolNode | null = null;
     const out: ReferenceHit[] = [];
@@ -334,6 +324,32 @@ async function referencesOf(
       });
     }
     return out;
+  };
+  // The files whose trees are in memory are named in one synchronous pass (a warm query: no
+  // promise per file); the others are read and asked for, a few at once.
+  const hits: ReferenceHit[][] = new Array(files.length);
+  const missing: number[] = [];
+  for (const [i, rel] of files.entries()) {
+    let file: FileSymbols | null = null;
+    try {
+      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier);
+    } catch { /* fileSymbols below tells */ }
+    if (file) hits[i] = named(rel, file);
+    else missing.push(i);
+  }
+  await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
+    const rel = files[i]!;
+    let file: FileSymbols;
+    try {
+      // Opened for its outline only (transient): a referencing file left open would be one
+      // more document for the server to hold and for every later query to check against disk.
+      file = await index.fileSymbols(rel, { ...options, transient: true });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      hits[i] = [];
+      return;
+    }
+    hits[i] = named(rel, file);
   });
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
