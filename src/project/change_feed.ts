@@ -45,6 +45,7 @@ export class ChangeFeed {
   readonly #last = new Map<string, number>();
   readonly #waiting = new Set<() => void>();
   #touches = 0;
+  #chain: Promise<unknown> = Promise.resolve();
 
   /** `root`: the project's real path; the marker lives in `cacheFolder` below it. */
   constructor(root: string, cacheFolder = join(root, ".sextant", "cache")) {
@@ -85,6 +86,15 @@ export class ChangeFeed {
       return null;
     }
     if (this.#watcher === null) return null; // still starting
+    // One barrier at a time: a marker event then answers the touch of the barrier waiting for it,
+    // never an earlier one (whose changes may be queued behind it).
+    const run = this.#chain.then(() => this.#barrier());
+    this.#chain = run.catch(() => {});
+    return await run;
+  }
+
+  async #barrier(): Promise<Settled | null> {
+    if (this.#dead) return null;
     const seen = new Promise<boolean>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -107,7 +117,14 @@ export class ChangeFeed {
       this.#stop();
       return null;
     }
-    if (!(await seen) || this.#dead) return null;
+    if (!(await seen)) {
+      // Its event may still come and would then answer a later barrier too early: no more
+      // barriers (files are stat'ed again, as without a feed).
+      log.debug(`change feed of ${this.#root}: the marker's event is late; stopped`);
+      this.#stop();
+      return null;
+    }
+    if (this.#dead) return null;
     const voidThrough = this.#voidThrough;
     return {
       unchanged: (relPath, stamp) => {

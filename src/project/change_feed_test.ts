@@ -41,6 +41,13 @@ Deno.test({
     settled = await barrier(feed);
     assert(!settled.unchanged("src/deep/b.ts", later), "a folder above it moved");
     assert(!settled.unchanged("src/a.ts", -1), "a missing stamp vouches for nothing");
+    // Barriers asked for at once: the second one covers the write made after the first began.
+    const before = feed.stamp();
+    const first = feed.settle();
+    Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 3;\n");
+    const second = feed.settle();
+    assert((await first) !== null);
+    assert(!(await second)!.unchanged("src/a.ts", before), "seen by the later barrier");
     // Links may lead outside the watched tree: never vouched for.
     Deno.symlinkSync(`${root}/src/a.ts`, `${root}/src/link.ts`);
     assert(feed.watchable(`${root}/src/a.ts`));
