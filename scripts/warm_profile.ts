@@ -3,9 +3,10 @@
  * on a front (`deno task start`'s command line, the shared service behind it, on a runtime
  * folder of its own) and on a standalone server (`--standalone`), beside the raw server's
  * `textDocument/references` (engine_bench.ts's RawServer), in a rotating order. Per call: wall
- * time, and the CPU time of the front and of the service process (their threads' on-CPU time
- * from /proc, nanoseconds; language servers excluded): Sextant's own work, however loaded the
- * machine. refs_profile.ts splits the tool's share into stages.
+ * time, and the CPU time of the front and of the service process (language servers excluded):
+ * the median per call of their live threads' on-CPU time (/proc, nanoseconds), and the mean over
+ * the run with exited threads included (10 ms ticks, summed): Sextant's own work, however
+ * loaded the machine. refs_profile.ts splits the tool's share into stages.
  *
  *     deno run -A scripts/warm_profile.ts [--size 1000] [--runs 21] [--typescript 7]
  *       [--service-cpu-prof DIR]
@@ -33,6 +34,20 @@ export function threadCpu(pid: number): number {
     }
   } catch { /* process gone */ }
   return ns / 1e6;
+}
+
+/**
+ * CPU time (ms) of a process, exited threads included, from /proc/<pid>/stat (10 ms ticks: for
+ * totals over many calls).
+ */
+function processCpu(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 function median(values: number[]): number {
@@ -197,19 +212,31 @@ if (import.meta.main) {
       },
     ];
     if (values["front-only"]) steps.length = 1;
+    const totals0 = [front.pid, service, standalone.pid].map(processCpu);
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
     }
+    // Per call on average, exited threads included (the medians above count live threads only).
+    const [frontMean, serviceMean, standaloneMean] = [front.pid, service, standalone.pid].map(
+      (pid, i) => (processCpu(pid) - totals0[i]!) / runs,
+    );
     const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
     const ms = (v: number[]) => `${median(v).toFixed(2)} ms (min ${Math.min(...v).toFixed(2)})`;
     console.log(`warm, median of ${runs} (load ${load}):`);
     if (rows.raw.length) console.log(`  raw references                ${ms(rows.raw)}`);
     console.log(`  MCP via front + service       ${ms(rows.front)}`);
-    console.log(`    CPU of the front            ${ms(rows.frontCpu)}`);
-    console.log(`    CPU of the service          ${ms(rows.serviceCpu)}`);
+    console.log(
+      `    CPU of the front            ${ms(rows.frontCpu)}; mean ${frontMean!.toFixed(2)}`,
+    );
+    console.log(
+      `    CPU of the service          ${ms(rows.serviceCpu)}; mean ${serviceMean!.toFixed(2)}`,
+    );
     if (rows.standalone.length) {
       console.log(`  MCP standalone                ${ms(rows.standalone)}`);
-      console.log(`    CPU of the standalone       ${ms(rows.standaloneCpu)}`);
+      console.log(
+        `    CPU of the standalone       ${ms(rows.standaloneCpu)}; mean ` +
+          standaloneMean!.toFixed(2),
+      );
       const gap = median(rows.front) - median(rows.raw);
       console.log(`  front + service over raw: +${gap.toFixed(2)} ms`);
     }
