@@ -287,7 +287,8 @@ async function referencesOf(
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
   const pathOf = projectPaths(index, server);
-  for (const loc of normalizeLocations(result)) {
+  const locations = normalizeLocations(result);
+  for (const loc of locations) {
     const rel = pathOf(loc.uri);
     if (rel === null) continue;
     const start = loc.range.start;
@@ -354,7 +355,7 @@ async function referencesOf(
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
   if (check && prepared.target !== null) {
-    const listed = listedPositions(normalizeLocations(result), pathOf);
+    const listed = listedPositions(locations, pathOf);
     notAnalysed = await unexplainedOccurrences(
       index,
       server,
