@@ -6,7 +6,9 @@
  * The MCP framing is what bench_scale.ts's rows add on top (`--only refs`).
  *
  *     deno run -A scripts/refs_profile.ts [--size 3000 | --real typeorm] [--runs 7] [--no-raw]
- *       [--no-index-build] [--typescript 7]
+ *       [--no-index-build] [--typescript 7] [--python]
+ *
+ * `--python`: a generated Python tree of the same shape, on the default Python server (pyright).
  *
  * `--typescript 7` gives the generated project TypeScript 7 (from the test setup's cache), so
  * that both the tools and the raw client run its own server.
@@ -33,6 +35,48 @@ import {
 } from "./bench_project.ts";
 import { RawServer } from "./engine_bench.ts";
 import { linkTypeScript7 } from "../tests/helpers/lsp.ts";
+
+/**
+ * A generated Python project of `files` modules in 30 packages: `core.py` declares class Core,
+ * every tenth module imports and uses it (the TypeScript tree's shape, for pyright).
+ */
+async function pythonTree(files: number): Promise<BenchTree> {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-py-" }));
+  const root = join(parent, "project");
+  const pkg = (i: number) => `pkg${String(i % 30).padStart(2, "0")}`;
+  for (let p = 0; p < 30; p++) {
+    await Deno.mkdir(join(root, pkg(p)), { recursive: true });
+    await Deno.writeTextFile(join(root, pkg(p), "__init__.py"), "");
+  }
+  await Deno.writeTextFile(join(root, "pyproject.toml"), '[project]\nname = "bench"\n');
+  await Deno.writeTextFile(
+    join(root, "core.py"),
+    '"""The core every tenth module uses."""\n\n\nclass Core:\n' +
+      "    def __init__(self, name: str) -> None:\n        self.name = name\n\n" +
+      "    def run(self, value: int) -> int:\n        return value * 2\n",
+  );
+  for (let i = 0; i < files; i++) {
+    const lines = [`"""Generated module ${i}."""`];
+    if (i % 10 === 0) lines.push("from core import Core");
+    lines.push("", "", `class Widget${i}:`, `    count = ${i}`, "");
+    lines.push("    def grow(self, by: int) -> int:", "        self.count += by");
+    lines.push("        return self.count");
+    if (i % 10 === 0) {
+      lines.push("", "", `def use_core${i}() -> int:`, `    core = Core("m${i}")`);
+      lines.push(`    return core.run(${i})`);
+    }
+    await Deno.writeTextFile(join(root, pkg(i), `mod${i}.py`), lines.join("\n") + "\n");
+  }
+  return {
+    name: `generated Python ${files + 1}`,
+    root,
+    server: "python",
+    file: "core.py",
+    symbol: "Core",
+    files: files + 1,
+    dispose: () => Deno.remove(parent, { recursive: true }).catch(() => {}),
+  };
+}
 
 /** Stage durations of one call (ms), in stage order, with the total. */
 type Stages = Map<string, number>;
@@ -121,14 +165,19 @@ if (import.meta.main) {
       /** Keep the declaration index from building during the cold call (an experiment). */
       "no-index-build": { type: "boolean", default: false },
       typescript: { type: "string", default: "5" },
+      /** A generated Python tree (pyright) instead of the TypeScript one. */
+      python: { type: "boolean", default: false },
     },
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   const runs = Number(values.runs);
+  const size = Number(values.size ?? "3000");
   const tree: BenchTree = values.real === "typeorm"
     ? await typeormTree()
-    : await generatedTree(Number(values.size ?? "3000"));
-  const native = values.typescript === "7";
+    : values.python
+    ? await pythonTree(size)
+    : await generatedTree(size);
+  const native = values.typescript === "7" && !values.python;
   if (native) await linkTypeScript7(tree.root);
   const settings = await loadSettings({ projectRoot: tree.root, globalFile: null });
   const project = Project.open(tree.root, settings);
@@ -220,6 +269,9 @@ if (import.meta.main) {
     const cpuRaw: number[] = [];
     /** The document sync every request does first (the open documents checked against disk). */
     const syncs: number[] = [];
+    /** The declaration index made current (its watcher's barrier), as a warm call could do. */
+    const settles: number[] = [];
+    const cpuSettle: number[] = [];
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
       const before = process.cpuUsage();
       await fn();
@@ -241,6 +293,13 @@ if (import.meta.main) {
           )),
       async () => syncs.push((await timed(() => server.syncFiles([tree.file])))[0]),
       async () => {
+        const declarations = index.declarations;
+        if (!declarations?.built) return;
+        await withCpu(cpuSettle, async () => {
+          settles.push((await timed(() => declarations.ready()))[0]);
+        });
+      },
+      async () => {
         if (!rawServer) return;
         await withCpu(cpuRaw, async () => {
           rawWarm.push((await timed(() => rawServer.references(tree.file, pos, native)))[0]);
@@ -257,7 +316,11 @@ if (import.meta.main) {
       `  minimums: tool ${min(totals).toFixed(2)} ms, engine ${min(engine).toFixed(2)} ms` +
         (rawWarm.length ? `, raw ${min(rawWarm).toFixed(2)} ms` : "") +
         `; engine median ${median(engine).toFixed(2)} ms; document sync alone median ` +
-        `${median(syncs).toFixed(2)} ms`,
+        `${median(syncs).toFixed(2)} ms` +
+        (settles.length
+          ? `; index settled (barrier) median ${median(settles).toFixed(2)} ms, CPU ` +
+            `${median(cpuSettle).toFixed(2)} ms`
+          : ""),
     );
     console.log(
       `  CPU of this process per call (median): tool ${median(cpuTool).toFixed(2)} ms, ` +

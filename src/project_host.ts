@@ -18,6 +18,7 @@ import { log } from "./log.ts";
 import { ServerPool } from "./lsp/pool.ts";
 import { SymbolLookup } from "./symbols/lookup.ts";
 import type { Project } from "./project/project.ts";
+import { ChangeFeed } from "./project/change_feed.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -30,6 +31,8 @@ export class ProjectServices {
    * started, only on the first folder-wide `find_symbol`.
    */
   readonly declarations: DeclarationIndex;
+  /** What changed on disk, from a watcher started on the first warm query that asks. */
+  readonly changes: ChangeFeed;
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
   /** When a session last used the project (ms since the epoch). */
@@ -39,7 +42,8 @@ export class ProjectServices {
     this.project = project;
     this.pool = new ServerPool(project);
     this.declarations = new DeclarationIndex(project);
-    this.symbols = new SymbolLookup(project, this.pool, this.declarations);
+    this.changes = new ChangeFeed(project.root);
+    this.symbols = new SymbolLookup(project, this.pool, this.declarations, this.changes);
   }
 
   /** Our own tools wrote these files: the servers see the new content before this resolves. */
@@ -61,10 +65,11 @@ export class ProjectServices {
   }
 
   /**
-   * Save the symbol cache and the declaration index, stop the index's watcher and parse
-   * workers, then stop every language server.
+   * Stop the change feed's watcher, save the symbol cache and the declaration index, stop the
+   * index's watcher and parse workers, then stop every language server.
    */
   async dispose(): Promise<void> {
+    this.changes.dispose();
     await Promise.all([
       this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error)),
       this.declarations.dispose().catch((error) =>

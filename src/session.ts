@@ -263,6 +263,24 @@ export class Session {
    * tool is reached through `repl`'s API.
    */
   activeTools(): Tool[] {
+    // Asked on every call: kept while what it depends on stays (each is replaced, not changed).
+    const settings = this.project?.settings ?? this.settings;
+    const memo = this.#active;
+    if (
+      memo !== null && memo.settings === settings && memo.context === this.context &&
+      memo.modes === this.modes
+    ) {
+      return memo.tools;
+    }
+    const tools = this.#selectActive();
+    this.#active = { settings, context: this.context, modes: this.modes, tools };
+    return tools;
+  }
+
+  #active: { settings: Settings; context: string; modes: readonly string[]; tools: Tool[] } | null =
+    null;
+
+  #selectActive(): Tool[] {
     const exposed = this.exposedTools();
     if ((this.project?.settings ?? this.settings).agent_interface !== "repl") {
       return exposed.filter((t) => t.name !== "repl");

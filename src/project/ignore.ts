@@ -23,6 +23,9 @@ export interface IgnoreOptions {
   useGitignore?: boolean;
 }
 
+/** Verdicts kept at most (then forgotten all at once: a walk of a large tree passes through). */
+const MAX_VERDICTS = 4096;
+
 /** Answers "is this project-relative path ignored?", reading `.gitignore` files lazily once. */
 export class IgnoreRules {
   readonly #root: string;
@@ -30,6 +33,11 @@ export class IgnoreRules {
   readonly #configured: Ignore;
   /** `.gitignore` matcher per folder (project-relative, "" for the root); null when none. */
   readonly #perDir = new Map<string, Ignore | null>();
+  /**
+   * Verdicts by probe (a folder's with a trailing `/`): a reference answer asks about the same
+   * few hundred files on every call. Valid as long as the `.gitignore` contents they came from.
+   */
+  readonly #verdicts = new Map<string, boolean>();
 
   constructor(root: string, options: IgnoreOptions = {}) {
     this.#root = root;
@@ -49,9 +57,10 @@ export class IgnoreRules {
     return matcher;
   }
 
-  /** Forget cached `.gitignore` contents (after files changed). */
+  /** Forget cached `.gitignore` contents and the verdicts drawn from them (after files changed). */
   reset(): void {
     this.#perDir.clear();
+    this.#verdicts.clear();
   }
 
   /**
@@ -60,10 +69,20 @@ export class IgnoreRules {
    */
   isIgnored(relPath: string, isDir: boolean): boolean {
     if (relPath === "." || relPath === "") return false;
+    const probe = isDir ? `${relPath}/` : relPath;
+    let verdict = this.#verdicts.get(probe);
+    if (verdict === undefined) {
+      verdict = this.#decide(relPath, probe, isDir);
+      if (this.#verdicts.size >= MAX_VERDICTS) this.#verdicts.clear();
+      this.#verdicts.set(probe, verdict);
+    }
+    return verdict;
+  }
+
+  #decide(relPath: string, probe: string, isDir: boolean): boolean {
     const parts = relPath.split("/");
     const base = parts[parts.length - 1]!;
     if (isDir && ALWAYS_IGNORED_DIRS.has(base)) return true;
-    const probe = isDir ? `${relPath}/` : relPath;
     if (this.#configured.ignores(probe)) return true;
     if (!this.#useGitignore) return false;
     // As in git, a deeper .gitignore overrides its parents (e.g. re-includes with `!`).

@@ -17,6 +17,7 @@ import { basename } from "node:path";
 import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "./index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
+import type { ChangeFeed, Settled } from "../project/change_feed.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
@@ -167,7 +168,17 @@ export class SymbolLookup {
    * Size, mtime and text of files {@linkcode memoizedSymbols} read, by path, most recent last: a
    * file whose stat is unchanged is not read and hashed again.
    */
-  readonly #seen = new Map<string, { hash: string; mtime: number; size: number; text: string }>();
+  readonly #seen = new Map<
+    string,
+    {
+      hash: string;
+      mtime: number;
+      size: number;
+      text: string;
+      /** The change feed's stamp taken before the read (-1: none, or not watchable). */
+      stamp: number;
+    }
+  >();
   readonly #serverGate = new Gate(SERVER_CONCURRENCY);
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
   /** Per server spec id, the name of the command the project runs. */
@@ -175,14 +186,22 @@ export class SymbolLookup {
   /** The declaration index failed to build once (said once in the log). */
   #declarationsFailed = false;
 
+  /**
+   * What changed on disk, from a watcher: a file read earlier and vouched for by it since needs
+   * no stat ({@linkcode memoizedSymbols}).
+   */
+  readonly changes: ChangeFeed | null;
+
   constructor(
     project: Project,
     pool: LanguageServerPool,
     declarations: DeclarationIndex | null = null,
+    changes: ChangeFeed | null = null,
   ) {
     this.project = project;
     this.pool = pool;
     this.declarations = declarations;
+    this.changes = changes;
   }
 
   /** The registry id of the server for a file without starting it; null if none handles it. */
@@ -254,12 +273,28 @@ export class SymbolLookup {
    * awaiting (a query naming the containing symbols of many files does them in one pass, with
    * no round trip per file through the I/O threads); null when it is not in memory, or not
    * UTF-8 (then {@linkcode fileSymbols}). Added for find_referencing_symbols.
+   *
+   * `barrier`: the change feed's word, taken by the caller after its query began. A file it
+   * vouches for (no event since it was read) is answered without a stat; one it says changed is
+   * read again, whatever its stat says.
    */
-  memoizedSymbols(relPath: string): FileSymbols | null {
+  memoizedSymbols(relPath: string, barrier: Settled | null = null): FileSymbols | null {
     const memo = this.#trees.get(relPath);
     if (!memo || !this.pool.handles(relPath)) return null;
     if (!/^utf-?8$/i.test(this.project.settings.encoding)) return null;
+    const known = this.#seen.get(relPath);
+    let vouched: boolean | null = null;
+    if (barrier !== null && known !== undefined && known.stamp >= 0) {
+      vouched = barrier.unchanged(relPath, known.stamp);
+      if (vouched && known.hash === memo.hash) {
+        this.#remember(relPath, memo.hash, memo.roots);
+        return { relPath, text: known.text, roots: memo.roots, cached: true };
+      }
+    }
     const abs = this.project.absolute(relPath);
+    const feed = this.changes;
+    // Noted before the stat and the read: an event after it voids what they find.
+    const stamp = barrier !== null && feed !== null ? feed.stamp() : -1;
     let stat: Deno.FileInfo;
     try {
       // Synchronous: a few µs, where the read and hash below cost several times more.
@@ -269,12 +304,13 @@ export class SymbolLookup {
     }
     const mtime = stat.mtime?.getTime() ?? 0;
     const settled = Date.now() - mtime >= RACY_MS;
-    const seen = this.#seen.get(relPath);
+    const seen = known;
     if (
-      settled && seen !== undefined && seen.hash === memo.hash && seen.mtime === mtime &&
-      seen.size === stat.size
+      vouched !== false && settled && seen !== undefined && seen.hash === memo.hash &&
+      seen.mtime === mtime && seen.size === stat.size
     ) {
       // Unchanged on disk since it was read: the same content, without reading it again.
+      if (seen.stamp < 0 && stamp >= 0 && feed!.watchable(abs)) seen.stamp = stamp;
       this.#remember(relPath, memo.hash, memo.roots);
       return { relPath, text: seen.text, roots: memo.roots, cached: true };
     }
@@ -295,7 +331,8 @@ export class SymbolLookup {
     // stat was taken before the read, so a write between them shows as a changed mtime.
     if (settled && bytes.length === stat.size) {
       this.#seen.delete(relPath);
-      this.#seen.set(relPath, { hash: memo.hash, mtime, size: stat.size, text });
+      const trusted = stamp >= 0 && feed!.watchable(abs) ? stamp : -1;
+      this.#seen.set(relPath, { hash: memo.hash, mtime, size: stat.size, text, stamp: trusted });
       if (this.#seen.size > SEEN_MEMO) this.#seen.delete(this.#seen.keys().next().value!);
     }
     return { relPath, text, roots: memo.roots, cached: true };

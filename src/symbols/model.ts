@@ -376,8 +376,10 @@ export function containingSymbol(roots: readonly SymbolNode[], pos: Position): S
 export function fileSymbol(relPath: string, text: string): SymbolNode {
   const base = relPath.slice(relPath.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
-  const lines = text.split("\n");
-  const end = { line: lines.length, character: lines[lines.length - 1]!.length };
+  // Counted, not split: a reference answer makes one per importing file.
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  const end = { line: lines, character: text.length - text.lastIndexOf("\n") - 1 };
   return {
     name: dot > 0 ? base.slice(0, dot) : base,
     kind: SymbolKind.File,

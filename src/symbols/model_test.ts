@@ -181,5 +181,9 @@ Deno.test("symbol model: containing symbol prefers definitions, else the outermo
   assertEquals(file.name, "util.test");
   assertEquals(symbolKindName(file.kind), "File");
   assertEquals(file.range.end, { line: 14, character: 0 });
+  // Serena's end: the number of `\n`-separated lines, and the last one's length.
+  assertEquals(fileSymbol("a.py", "x = 1").range.end, { line: 1, character: 5 });
+  assertEquals(fileSymbol("a.py", "x\nyz").range.end, { line: 2, character: 2 });
+  assertEquals(fileSymbol("a.py", "").range.end, { line: 1, character: 0 });
   assert(symbolKindName(99) === "Kind99");
 });

@@ -267,7 +267,7 @@ async function referencesOf(
   mark("server ready");
   const prepared = await prepareNameQuery(index, server, target, options);
   mark("candidate files");
-  const result = await server.request<unknown>(
+  const request = server.request<unknown>(
     "textDocument/references",
     {
       textDocument: { uri: server.uriOf(relPath) },
@@ -279,11 +279,16 @@ async function referencesOf(
     },
     { ...options, sync: [relPath, ...prepared.openNow] },
   );
+  // The change feed's barrier runs while the server answers: the referencing files read by
+  // earlier queries and unchanged since are then named without a stat each.
+  const settling = index.changes?.settle() ?? null;
+  const result = await request;
   mark("references request");
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
   const pathOf = projectPaths(index, server);
-  for (const loc of normalizeLocations(result)) {
+  const locations = normalizeLocations(result);
+  for (const loc of locations) {
     const rel = pathOf(loc.uri);
     if (rel === null) continue;
     const start = loc.range.start;
@@ -297,20 +302,11 @@ async function referencesOf(
     if (list) list.push(start);
     else byFile.set(rel, [start]);
   }
+  const barrier = await settling?.catch(() => null) ?? null;
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
-  const hits = await mapLimit(files, FILE_CONCURRENCY, async (rel) => {
-    let file: FileSymbols;
-    try {
-      // Opened for its outline only (transient): a referencing file left open would be one
-      // more document for the server to hold and for every later query to check against disk.
-      file = rel === relPath ? target.file : index.memoizedSymbols(rel) ??
-        await index.fileSymbols(rel, { ...options, transient: true });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      return [];
-    }
+  const named = (rel: string, file: FileSymbols): ReferenceHit[] => {
     const containerOf = containerFinder(file.roots);
     let whole: SymbolNode | null = null;
     const out: ReferenceHit[] = [];
@@ -329,11 +325,37 @@ async function referencesOf(
       });
     }
     return out;
+  };
+  // The files whose trees are in memory are named in one synchronous pass (a warm query: no
+  // promise per file); the others are read and asked for, a few at once.
+  const hits: ReferenceHit[][] = new Array(files.length);
+  const missing: number[] = [];
+  for (const [i, rel] of files.entries()) {
+    let file: FileSymbols | null = null;
+    try {
+      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier);
+    } catch { /* fileSymbols below tells */ }
+    if (file) hits[i] = named(rel, file);
+    else missing.push(i);
+  }
+  await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
+    const rel = files[i]!;
+    let file: FileSymbols;
+    try {
+      // Opened for its outline only (transient): a referencing file left open would be one
+      // more document for the server to hold and for every later query to check against disk.
+      file = await index.fileSymbols(rel, { ...options, transient: true });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      hits[i] = [];
+      return;
+    }
+    hits[i] = named(rel, file);
   });
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
   if (check && prepared.target !== null) {
-    const listed = listedPositions(normalizeLocations(result), pathOf);
+    const listed = listedPositions(locations, pathOf);
     notAnalysed = await unexplainedOccurrences(
       index,
       server,

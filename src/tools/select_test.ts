@@ -262,3 +262,21 @@ Deno.test("session: the project's config chooses the starting context and modes"
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("Session.activeTools follows a context assigned and a project's settings", async () => {
+  const session = new Session({ settings: settings(), tools: TOOLS });
+  const active = () => session.activeTools().map((t) => t.name);
+  const before = active();
+  assertEquals(session.activeTools(), session.activeTools(), "kept while nothing changes");
+  const other = session.context === "claude-code" ? "desktop-app" : "claude-code";
+  session.context = other;
+  assertEquals(active(), names(other, session.modes));
+  assert(active().join() !== before.join(), "the contexts differ in their tools");
+  const root = Deno.makeTempDirSync({ prefix: "sextant-select-" });
+  try {
+    await session.setProject(Project.open(root, settings({ read_only: true })));
+    assert(!active().some((t) => EDITING.includes(t)), "a read-only project hides editing");
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

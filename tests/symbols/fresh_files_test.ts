@@ -1,7 +1,7 @@
 /**
  * Answers are never stale: a file created on disk (here as a shell command or an editor would,
- * outside Sextant's tools) is part of the very next query's answer, and a deleted one is gone from
- * it, with no wait. Against the real servers (typescript-language-server, pyright) on copies of
+ * outside Sextant's tools) is part of the very next query's answer, an edited one is answered as
+ * it is now, and a deleted one is gone from it, with no wait. Against the real servers (typescript-language-server, pyright) on copies of
  * fixtures/typescript and fixtures/python.
  */
 import { assertEquals } from "../helpers/assert.ts";
@@ -11,6 +11,10 @@ import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 
 type Json = Record<string, unknown>;
+type Entry = {
+  body_location: { start_line: number; end_line: number };
+  content_around_reference: string;
+};
 
 const CASES = [
   {
@@ -83,6 +87,25 @@ for (const c of CASES) {
       assertEquals(await refsIn(c.file), undefined);
       await Deno.writeTextFile(h.path(c.file), c.text);
       assertEquals(await refsIn(c.file), c.expected);
+    });
+
+    await t.step("edited outside Sextant between two warm calls: answered fresh", async () => {
+      // Warm: the file read once, then taken from memory on the change feed's word.
+      await refsIn(c.file);
+      await refsIn(c.file);
+      await Deno.writeTextFile(h.path(c.file), "\n" + c.text);
+      const after = await refsIn(c.file) as Record<string, Entry[]>;
+      const expected = c.expected as Record<string, Entry[]>;
+      const marked = (entries: Entry[]) =>
+        entries.map((e) => Number(/ {2}>\s+(\d+):/.exec(e.content_around_reference)![1]));
+      for (const [kind, entries] of Object.entries(expected)) {
+        assertEquals(
+          after[kind]?.map((e) => e.body_location.end_line),
+          entries.map((e) => e.body_location.end_line + 1),
+          kind,
+        );
+        assertEquals(marked(after[kind] ?? []), marked(entries).map((n) => n + 1), kind);
+      }
     });
 
     await t.step("deleted outside Sextant: gone at once", async () => {

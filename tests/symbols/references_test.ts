@@ -204,6 +204,47 @@ for (const generation of TS_GENERATIONS) {
   });
 }
 
+for (const generation of TS_GENERATIONS) {
+  Deno.test({
+    name: "memoizedSymbols with the change feed's barrier: a file vouched for is not stat'ed; " +
+      `one edited on disk since is read again, whatever its stat says (${generation.name})`,
+    ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    await using h = await toolHarness(await fixtureTree("typescript"));
+    if (generation.typescript === 7) await linkTypeScript7(h.root);
+    const index = h.session.services(h.project).symbols;
+    const feed = index.changes!;
+    const barrier = async () => {
+      for (let i = 0; i < 100; i++) {
+        const settled = await feed.settle();
+        if (settled) return settled;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("the change feed never settled");
+    };
+    const rel = "src/shapes.ts";
+    const abs = h.path(rel);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    Deno.utimeSync(abs, hourAgo, hourAgo);
+    const file = await index.fileSymbols(rel);
+    assertEquals(index.memoizedSymbols(rel, await barrier())?.text, file.text, "read once");
+    assertEquals(index.memoizedSymbols(rel, await barrier())?.text, file.text, "vouched for");
+    // Other bytes of the same size under the old mtime: a stat cannot tell, the feed can.
+    const original = Deno.readTextFileSync(abs);
+    const forged = original.replace("Circle", "Cercle");
+    Deno.writeTextFileSync(abs, forged);
+    Deno.utimeSync(abs, hourAgo, hourAgo);
+    assertEquals(index.memoizedSymbols(rel, await barrier()), null, "edited: read again");
+    assertEquals(index.memoizedSymbols(rel, await barrier()), null, "and again");
+    Deno.writeTextFileSync(abs, original);
+    Deno.utimeSync(abs, hourAgo, hourAgo);
+    assertEquals(index.memoizedSymbols(rel, await barrier())?.text, file.text, "back as it was");
+    await disposeAndCheck(h);
+  });
+}
+
 Deno.test("projectPaths: the same paths as projectPathOf, ignore rules included", async () => {
   await using h = await toolHarness({
     ".gitignore": "build/\n*.gen.ts\n",

@@ -1,0 +1,62 @@
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { ChangeFeed, type Settled } from "./change_feed.ts";
+
+/** The feed's barrier, once its watcher runs (the first call only starts it). */
+async function barrier(feed: ChangeFeed): Promise<Settled> {
+  for (let i = 0; i < 100; i++) {
+    const settled = await feed.settle();
+    if (settled) return settled;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("the change feed never settled");
+}
+
+Deno.test({
+  name: "ChangeFeed: a file, or a folder above it, changed after a stamp is not vouched for",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-feed-" }));
+  const feed = new ChangeFeed(root);
+  try {
+    Deno.mkdirSync(`${root}/src/deep`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 1;\n");
+    Deno.writeTextFileSync(`${root}/src/deep/b.ts`, "export const b = 1;\n");
+    assertEquals(await feed.settle(), null, "the first call starts the watcher");
+    await barrier(feed);
+    const stamp = feed.stamp();
+    assert(stamp >= 0);
+    let settled = await barrier(feed);
+    assert(settled.unchanged("src/a.ts", stamp), "nothing happened");
+    assert(settled.unchanged("src/deep/b.ts", stamp));
+    // Written right before the barrier: seen, with no wait in between.
+    Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 2;\n");
+    settled = await barrier(feed);
+    assert(!settled.unchanged("src/a.ts", stamp), "an edit between two calls is seen");
+    assert(settled.unchanged("src/deep/b.ts", stamp));
+    const later = feed.stamp();
+    assert(settled.unchanged("src/a.ts", later), "read again after the edit: vouched for");
+    // A folder renamed reports itself, not the files in it.
+    Deno.renameSync(`${root}/src/deep`, `${root}/src/moved`);
+    settled = await barrier(feed);
+    assert(!settled.unchanged("src/deep/b.ts", later), "a folder above it moved");
+    assert(!settled.unchanged("src/a.ts", -1), "a missing stamp vouches for nothing");
+    // Barriers asked for at once: the second one covers the write made after the first began.
+    const before = feed.stamp();
+    const first = feed.settle();
+    Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 3;\n");
+    const second = feed.settle();
+    assert((await first) !== null);
+    assert(!(await second)!.unchanged("src/a.ts", before), "seen by the later barrier");
+    // Links may lead outside the watched tree: never vouched for.
+    Deno.symlinkSync(`${root}/src/a.ts`, `${root}/src/link.ts`);
+    assert(feed.watchable(`${root}/src/a.ts`));
+    assert(!feed.watchable(`${root}/src/link.ts`));
+    assert(!feed.watchable(`${root}/src`), "a folder is not a file");
+    feed.dispose();
+    assertEquals(await feed.settle(), null, "disposed: nothing is vouched for");
+  } finally {
+    feed.dispose();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
