@@ -352,13 +352,32 @@ async function completeCount(root: string, file: string, pos: Position, g: Gener
   }
 }
 
+/**
+ * The JSON answer at the start of a tool's text (the notes a call may have come after it, in
+ * blocks of their own that the client joins), or undefined.
+ */
+function leadingJson(text: string): unknown {
+  let end = text.length;
+  while (end > 0 && text.length - end < 100_000) {
+    try {
+      return JSON.parse(text.slice(0, end));
+    } catch { /* try the text up to the previous closing bracket */ }
+    end = Math.max(text.lastIndexOf("}", end - 2), text.lastIndexOf("]", end - 2)) + 1;
+  }
+  return undefined;
+}
+
 /** Files and entries of a find_referencing_symbols answer. */
 function describeAnswer(text: string): string {
   try {
-    const value = JSON.parse(text);
+    const value = leadingJson(text) as
+      | Record<string, unknown>
+      | Array<{ relative_path?: string } | null>
+      | undefined;
+    if (value === undefined) throw new Error("not JSON");
     const files = Array.isArray(value) ? new Set(value.map((v) => v?.relative_path)).size : Object
       .keys(value).length;
-    return `${countEntries(text)} referencing symbols in ${files} files`;
+    return `${countEntries(JSON.stringify(value))} referencing symbols in ${files} files`;
   } catch {
     return `${text.length} chars`;
   }
@@ -403,7 +422,9 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
     });
     const sextant = ours! as Sextant;
     const servers = childGroups(sextant.pid).map((c) => c.name);
-    const wrong = servers.includes(g.process)
+    // The project's own tsc may run through `npm exec` (the permission set names programs on
+    // PATH): the name is then part of a longer command line.
+    const wrong = servers.some((name) => name.includes(g.process))
       ? ""
       : `; Sextant's server is ${servers.join(", ") || "none"}, not ${g.process}`;
     add({
@@ -415,7 +436,8 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
       rawName: "raw references, cold (spawn to first complete answer)",
       unit: "ms",
       target: g.native ? COLD_NATIVE : OLD,
-      note: `ours ${describeAnswer(oursAnswer)} (initialize ${fmt(initMs)} ms); raw ` +
+      note: `ours ${describeAnswer(oursAnswer)} (initialize ${fmt(initMs)} ms; its server ` +
+        `${servers.join(", ")}); raw ` +
         `${rawAnswer.length} locations in ${filesOf(rawAnswer)} files after ${asks} asks` +
         (rawAnswer.length < complete ? ` (INCOMPLETE: settled ${complete})` : "") + wrong,
     });
@@ -498,6 +520,19 @@ async function privateService() {
   return { env, servicePid, stop };
 }
 
+/**
+ * VmHWM (MB) of TypeScript 7's native program below `pid` (its `tsc` executable; the node
+ * scripts that start it, and `npm exec` when the service runs it so, are left out), or NaN.
+ */
+function nativePeak(pid: number): number {
+  for (const p of descendants(pid, processTree())) {
+    try {
+      if (Deno.readLinkSync(`/proc/${p}/exe`).split("/").pop() === "tsc") return memoryOf(p).hwm;
+    } catch { /* gone, or not ours to read */ }
+  }
+  return NaN;
+}
+
 /** Summed VmHWM (MB) of distinct processes. */
 function peakOf(pids: Iterable<number>): number {
   let sum = 0;
@@ -546,15 +581,15 @@ async function memoryRows(): Promise<void> {
       ...descendants(servicePid, processTree()),
     ];
     const groups = childGroups(servicePid);
-    const native = groups.find((g) => g.name === TS7.process);
+    const native = nativePeak(servicePid);
     const own = memoryOf(fronts[0]!.pid).hwm + memoryOf(servicePid).hwm;
     add({
       row: "Sextant's own peak RSS (front + service), default mode",
       tree: tree.name,
       server: TS7.label,
       ours: own,
-      raw: native?.hwm ?? NaN,
-      rawName: "the native server's peak RSS (the service's own tsc, same session)",
+      raw: native,
+      rawName: "the native server's peak RSS (the service's own native tsc, same session)",
       unit: "MB",
       target: { times: 1, max: 100, text: "≤ 100 MB and ≤ raw" },
       note: `VmHWM: front ${fmt(memoryOf(fronts[0]!.pid).hwm)} MB, service ` +
