@@ -388,7 +388,8 @@ if (import.meta.main) {
   console.log(
     `deno task bench: tool rows and engine rows on ${Number(values.files) + 1} generated files; ` +
       `scale rows on generated sizes ${values.sizes} and real trees ${values.real || "(none)"}.\n` +
-      "The default run takes about 15 minutes on 2 cores; the large rows are behind flags: " +
+      "The default run takes about 25 minutes on 2 cores (the server-generation rows about 9 of " +
+      "them; --no-generations leaves them out); the large rows are behind flags: " +
       "--sizes 3000,20000,50000 --real typeorm,aws (add about 30 minutes).",
   );
   const startRss = Deno.memoryUsage().rss;
