@@ -10,6 +10,11 @@
  * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
  *    declaration index, start-up, cold and warm references and find_symbol beside the raw
  *    server, and peak RSS of Sextant and of each server.
+ * 4. the server-generation rows (bench_generations.ts): TypeScript 7's own server and the Python
+ *    default beside the old TypeScript servers on typeorm, hono and flask — cold and warm
+ *    references, Sextant's own RSS in the default mode, 4 sessions against 1, and a new name's
+ *    warm global find_symbol at 20,000 files — each beside its raw baseline, with its target and
+ *    PASS or MISS.
  *
  * Every recorded row carries its baseline from the same run; the rows are saved as JSON
  * (`--out`, default `bench-results/<date>.json`) and `--compare FILE` prints them beside a saved
@@ -18,9 +23,10 @@
  * Options: `--files N` (default 3000), `--runs N` warm repetitions (default 5), `--keep` keeps
  * the generated project, `--sizes 3000,20000,50000` the generated scale rows (default 3000),
  * `--real typeorm,aws` the real trees (default typeorm; `--real ""` none), `--no-engine`,
- * `--no-scale`, `--languages rust,go,c` the real-code rows per language (bench_languages.ts;
- * `--languages ""` none), `--out FILE`, `--compare FILE`, `--only new-errors` runs just the
- * new-errors report rows.
+ * `--no-scale`, `--no-generations`, `--languages rust,go,c` the real-code rows per language
+ * (bench_languages.ts; `--languages ""` none), `--out FILE`, `--compare FILE`, `--only new-errors`
+ * runs just the new-errors report rows, `--only generations` just the server-generation rows
+ * (`--generation-files N` sets their generated project's size, default 20000).
  * @module
  */
 import { join } from "node:path";
@@ -56,6 +62,7 @@ import {
 } from "./bench_results.ts";
 import { RawServer, runEngineBench } from "./engine_bench.ts";
 import { runScaleBench } from "./bench_scale.ts";
+import { runGenerationBench } from "./bench_generations.ts";
 
 /** The generator is bench_project.ts's (one for every benchmark); re-exported for old callers. */
 export { generate };
@@ -370,6 +377,8 @@ if (import.meta.main) {
       real: { type: "string", default: "typeorm" },
       "no-engine": { type: "boolean", default: false },
       "no-scale": { type: "boolean", default: false },
+      "no-generations": { type: "boolean", default: false },
+      "generation-files": { type: "string", default: "20000" },
       out: { type: "string" },
       compare: { type: "string" },
       only: { type: "string" },
@@ -379,7 +388,8 @@ if (import.meta.main) {
   console.log(
     `deno task bench: tool rows and engine rows on ${Number(values.files) + 1} generated files; ` +
       `scale rows on generated sizes ${values.sizes} and real trees ${values.real || "(none)"}.\n` +
-      "The default run takes about 15 minutes on 2 cores; the large rows are behind flags: " +
+      "The default run takes about 25 minutes on 2 cores (the server-generation rows about 9 of " +
+      "them; --no-generations leaves them out); the large rows are behind flags: " +
       "--sizes 3000,20000,50000 --real typeorm,aws (add about 30 minutes).",
   );
   const startRss = Deno.memoryUsage().rss;
@@ -391,13 +401,21 @@ if (import.meta.main) {
     console.error(`--languages: unknown ${unknown.join(", ")} (known: rust, go, c)`);
     Deno.exit(2);
   }
-  if (values.only !== undefined && values.only !== "new-errors") {
-    console.error(`--only: unknown part '${values.only}' (known: new-errors)`);
+  if (values.only !== undefined && !["new-errors", "generations"].includes(values.only)) {
+    console.error(`--only: unknown part '${values.only}' (known: new-errors, generations)`);
     Deno.exit(2);
   }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   if (values.only === "new-errors") {
     await onlyNewErrors(files, runs);
+    Deno.exit(0);
+  }
+  const generations = () =>
+    runGenerationBench({ runs: values.runs, files: values["generation-files"] });
+  if (values.only === "generations") {
+    await generations();
+    await saveResults(values.out ?? defaultOut(), Deno.args);
+    if (values.compare) await compareWith(values.compare);
     Deno.exit(0);
   }
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-" }));
@@ -608,6 +626,7 @@ if (import.meta.main) {
   if (!values["no-scale"]) {
     await runScaleBench({ sizes: values.sizes, real: values.real, runs: values.runs });
   }
+  if (!values["no-generations"]) await generations();
   if (languages.length > 0) {
     const { benchLanguages } = await import("./bench_languages.ts");
     await benchLanguages({ runs, only: languages as RealId[] });

@@ -86,7 +86,7 @@ export function memoryOf(pid: number): { hwm: number; rss: number } {
 }
 
 /** Children of every process, from /proc. */
-function processTree(): Map<number, number[]> {
+export function processTree(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const e of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(e.name)) continue;
@@ -101,7 +101,8 @@ function processTree(): Map<number, number[]> {
   return children;
 }
 
-function descendants(pid: number, tree: Map<number, number[]>): number[] {
+/** `pid` and every process below it in `tree`. */
+export function descendants(pid: number, tree: Map<number, number[]>): number[] {
   const out = [pid];
   for (const child of tree.get(pid) ?? []) out.push(...descendants(child, tree));
   return out;
@@ -128,20 +129,28 @@ export function childGroups(pid: number): Array<{ name: string; hwm: number }> {
   }));
 }
 
-/** Sextant in a child process, over MCP. */
-class Sextant {
+/**
+ * Sextant in a child process, over MCP: standalone by default; `standalone: false` starts a
+ * front of the shared service (give it a service folder of its own with `env.XDG_RUNTIME_DIR`).
+ */
+export class Sextant {
   private constructor(readonly client: Client, readonly pid: number) {}
 
-  static async start(root: string): Promise<Sextant> {
+  static async start(
+    root: string,
+    options: { standalone?: boolean; env?: Record<string, string> } = {},
+  ): Promise<Sextant> {
+    const mode = options.standalone === false ? [] : ["--standalone"];
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
-      args: [...startTaskArgs(), "--standalone", "--project", root, "--log-level", "warn"],
+      args: [...startTaskArgs(), ...mode, "--project", root, "--log-level", "warn"],
       env: withLspPath({
         ...Deno.env.toObject(),
         ...startTaskEnv(),
         XDG_CONFIG_HOME: join(root, ".sextant", "bench-xdg"),
         GOMODCACHE,
         GOFLAGS: "-modcacherw",
+        ...options.env,
       }),
       stderr: "inherit",
     });
@@ -162,13 +171,15 @@ class Sextant {
   }
 }
 
-function median(values: number[]): number {
+/** The median of `values`. */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+/** Milliseconds `fn` took, and its value. */
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t0 = performance.now();
   const value = await fn();
   return [performance.now() - t0, value];
