@@ -55,6 +55,8 @@ export interface RoleMemory {
   peak: number;
   /** The largest VmHWM of one live process of the role (for servers: the server itself). */
   top: number;
+  /** Proportional set size summed over the role's processes now (shared pages split). */
+  pss: number;
 }
 
 /** One step of the session and every role's memory after it. */
@@ -65,6 +67,11 @@ export interface StepMemory {
   roles: Record<Role, RoleMemory>;
   /** The highest sampled sum of every process so far. */
   allPeak: number;
+  /**
+   * Every process's proportional set size now, summed (MB): pages shared between processes
+   * (the deno executable's, mapped by every front and the service) are counted once in all.
+   */
+  allPss: number;
 }
 
 /** What one run measured. */
@@ -278,9 +285,11 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
           hwm: mem.reduce((s, m) => s + m.hwm, 0),
           peak: peaks[role],
           top: mem.reduce((s, m) => Math.max(s, m.hwm), 0),
+          pss: members[role].reduce((s, p) => s + pssOf(p), 0),
         };
       }
-      result.push({ step, ms: now - since, roles, allPeak });
+      const allPss = ROLES.reduce((sum, role) => sum + roles[role].pss, 0);
+      result.push({ step, ms: now - since, roles, allPeak, allPss });
       since = now;
     };
 
@@ -327,6 +336,16 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
     if (servicePid !== null) await stopService(servicePid);
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
     if (!options.tree) await tree.dispose();
+  }
+}
+
+/** A process's proportional set size (MB; 0 when it is gone). */
+function pssOf(pid: number): number {
+  try {
+    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
+    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
   }
 }
 
@@ -408,6 +427,11 @@ export async function runMemoryRows(
       four.steps.at(-1)!.allPeak,
       last.allPeak,
     ),
+    row(
+      `all processes' PSS MB after the session, 4 sessions vs 1, ${one.project}`,
+      four.steps.at(-1)!.allPss,
+      last.allPss,
+    ),
   ];
 }
 
@@ -422,18 +446,20 @@ export function renderRun(run: MemoryRun): string {
     `\n${run.project}, TypeScript ${
       run.typescript === 7 ? "7 (native server)" : "5 (tsserver)"
     }, ` +
-    `${run.sessions} session(s), default mode (fronts + shared service); MB, RSS now / peak`,
-    "| step | ms | front | service | children | servers | server process | all, peak |",
-    "|---|---|---|---|---|---|---|---|",
+    `${run.sessions} session(s), default mode (fronts + shared service); MB, RSS now / peak ` +
+    "(PSS now in brackets)",
+    "| step | ms | front | service | children | servers | server process | all, peak | all, PSS |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const s of run.steps) {
-    const cell = (m: RoleMemory) => `${m.rss.toFixed(0)} / ${Math.max(m.hwm, m.peak).toFixed(0)}`;
+    const cell = (m: RoleMemory) =>
+      `${m.rss.toFixed(0)} / ${Math.max(m.hwm, m.peak).toFixed(0)} (${m.pss.toFixed(0)})`;
     lines.push(
       `| ${s.step} | ${s.ms.toFixed(0)} | ${cell(s.roles.front)} | ${cell(s.roles.service)} | ` +
         `${cell(s.roles.children)} | ${cell(s.roles.servers)} | ${
           s.roles.servers.top.toFixed(0)
         } | ` +
-        `${s.allPeak.toFixed(0)} |`,
+        `${s.allPeak.toFixed(0)} | ${s.allPss.toFixed(0)} |`,
     );
   }
   return lines.join("\n");
