@@ -52,7 +52,8 @@ export type CompileTarget = typeof COMPILE_TARGETS[number];
 
 /** The repository root. */
 export const REPO_ROOT: string = fileURLToPath(new URL("../", import.meta.url));
-const MAIN = join(REPO_ROOT, "main.ts");
+/** The compiled program's entry point: main.ts, with the modules it loads lazily (src/cli/lazy.ts). */
+export const MAIN = join(REPO_ROOT, "main_bundle.ts");
 const CONFIG = join(REPO_ROOT, "deno.json");
 
 /** Whether `value` is a target `deno compile` accepts. */

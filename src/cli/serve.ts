@@ -8,11 +8,16 @@
  */
 import { log, setLogLevel } from "../log.ts";
 import type { CliOptions } from "../config/cli_options.ts";
+import { lazyImport } from "./lazy.ts";
 
 /** Serve in this process: one session, its own language servers. */
 export async function serveStandalone(options: CliOptions): Promise<void> {
-  const { DenoStdioTransport } = await import("../mcp/stdio.ts");
-  const { openSession } = await import("../service/sessions.ts");
+  const { DenoStdioTransport } = await lazyImport<typeof import("../mcp/stdio.ts")>(
+    "src/mcp/stdio.ts",
+  );
+  const { openSession } = await lazyImport<typeof import("../service/sessions.ts")>(
+    "src/service/sessions.ts",
+  );
   const { session, server } = await openSession(options, {
     cwd: Deno.cwd(),
     initCwd: Deno.env.get("INIT_CWD"),
@@ -47,11 +52,13 @@ export async function serveStandalone(options: CliOptions): Promise<void> {
 export async function serve(options: CliOptions): Promise<void> {
   if (options.logLevel) setLogLevel(options.logLevel);
   if (options.http !== undefined) {
-    const { serveHttp } = await import("../service/http.ts");
+    const { serveHttp } = await lazyImport<typeof import("../service/http.ts")>(
+      "src/service/http.ts",
+    );
     return await serveHttp(options);
   }
   if (options.standalone) return await serveStandalone(options);
-  const { relay } = await import("./relay.ts");
+  const { relay } = await lazyImport<typeof import("./relay.ts")>("src/cli/relay.ts");
   const relayed = await relay(options);
   if (!relayed) await serveStandalone(options);
 }

@@ -21,6 +21,7 @@ import {
   COMPILE_TARGETS,
   compileArgs,
   hostTarget,
+  MAIN,
   outputName,
   stageIndexAssets,
 } from "../../scripts/compile.ts";
@@ -208,7 +209,7 @@ Deno.test("compileArgs: bundled, with the worker-options feature code mode needs
   // Code mode's child needs no file of its own (a compiled Sextant runs it as main.ts's hidden
   // command, src/repl/child.ts), so nothing needs --include; the entry point is the last argument.
   assert(!args.some((a) => a.startsWith("--include")), args.join(" "));
-  assertEquals(args.at(-1), join(REPO_ROOT, "main.ts"));
+  assertEquals(args.at(-1), join(REPO_ROOT, "main_bundle.ts"));
   assertEquals(args.slice(-5, -1), [
     "--target",
     "x86_64-unknown-linux-gnu",
@@ -292,7 +293,7 @@ Deno.test("the bundled program (what compile --bundle embeds) serves MCP", async
   try {
     const bundle = join(dir, "sextant.js");
     const built = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform=deno", "-o", bundle, join(REPO_ROOT, "main.ts")],
+      args: ["bundle", "--quiet", "--platform=deno", "-o", bundle, MAIN],
       cwd: REPO_ROOT,
       stdout: "piped",
       stderr: "piped",

@@ -1,0 +1,70 @@
+/**
+ * The front's module graph: `deno run main.ts` loads the modules main.ts reaches through code
+ * imports (dynamic ones with a literal specifier included) before it runs anything, so main.ts
+ * must not reach the session, the tools or the MCP SDK that way: they load when a command needs
+ * them (src/cli/lazy.ts). The bundled program's entry, main_bundle.ts, must reach every one of
+ * them, or the bundler leaves them out.
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { assert } from "../helpers/assert.ts";
+import { LAZY_MODULES } from "../../src/cli/lazy.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{ code?: { specifier: string } }>;
+}
+
+/** The specifiers `entry` reaches through code imports (type-only imports are not loaded). */
+async function codeGraph(entry: string): Promise<Set<string>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", join(ROOT, "deno.json"), join(ROOT, entry)],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: InfoModule[];
+    redirects?: Record<string, string>;
+  };
+  const byUrl = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const queue = [new URL(entry, `file://${ROOT}`).href];
+  while (queue.length > 0) {
+    const url = queue.pop()!;
+    const target = info.redirects?.[url] ?? url;
+    if (seen.has(target)) continue;
+    seen.add(target);
+    for (const dep of byUrl.get(target)?.dependencies ?? []) {
+      if (dep.code) queue.push(dep.code.specifier);
+    }
+  }
+  return seen;
+}
+
+const url = (path: string) => new URL(path, `file://${ROOT}`).href;
+
+Deno.test("main.ts loads neither the session, the tools nor any npm package before a command needs them", async () => {
+  const graph = await codeGraph("main.ts");
+  for (const path of LAZY_MODULES) assert(!graph.has(url(path)), `main.ts reaches ${path}`);
+  const npm = [...graph].filter((s) => s.startsWith("npm:"));
+  assert(npm.length === 0, `main.ts reaches ${npm.join(", ")}`);
+  assert(!graph.has(url("src/session.ts")), "main.ts reaches src/session.ts");
+});
+
+Deno.test("the relay loads no session, tool or npm package either", async () => {
+  const graph = await codeGraph("src/cli/relay.ts");
+  const npm = [...graph].filter((s) => s.startsWith("npm:"));
+  assert(npm.length === 0, `the relay reaches ${npm.join(", ")}`);
+  assert(!graph.has(url("src/session.ts")), "the relay reaches src/session.ts");
+  assert(!graph.has(url("src/service/sessions.ts")), "the relay reaches src/service/sessions.ts");
+});
+
+Deno.test("main_bundle.ts reaches every lazily loaded module, for the bundler", async () => {
+  const graph = await codeGraph("main_bundle.ts");
+  for (const path of LAZY_MODULES) assert(graph.has(url(path)), `main_bundle.ts misses ${path}`);
+  assert(graph.has(url("main.ts")));
+});
