@@ -152,8 +152,21 @@ function nativeTypeScript(command: string): ServerCommand {
     install: "npm install -g typescript@7.0.2 (TypeScript 7 or later: its own server, tsc --lsp)",
     accepts: (path) => (tscMajor(path) ?? 0) >= 7,
     directBinary: nativeTscBinary,
+    settings: NATIVE_TYPESCRIPT_SETTINGS,
   };
 }
+
+/**
+ * What TypeScript 7's server asks with `workspace/configuration`: no automatic type acquisition.
+ * For files no tsconfig owns it would otherwise `npm install` typings into the user's cache in
+ * the middle of a question (as typescript-language-server's `disableAutomaticTypingAcquisition`
+ * prevents for tsserver). Both spellings: the unified `js/ts` setting and the older one.
+ */
+const NATIVE_TYPESCRIPT_SETTINGS = {
+  "js/ts": { tsserver: { automaticTypeAcquisition: { enabled: false } } },
+  "ts/js": { tsserver: { automaticTypeAcquisition: { enabled: false } } },
+  typescript: { disableAutomaticTypeAcquisition: true },
+};
 
 const NODE_PLATFORMS: Record<string, string> = { windows: "win32" };
 const NODE_ARCHS: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };

@@ -165,6 +165,15 @@ Deno.test("registry: the project's TypeScript generation chooses its server", as
   const native = typescriptCommands(seven.path);
   assertEquals(native.map((c) => basename(c.command)), ["tsc", "typescript-language-server"]);
   assertEquals(native[0]!.args, ["--lsp", "--stdio"]);
+  // No automatic type acquisition (an npm install of typings in the middle of a question), in
+  // the sections TypeScript 7's server asks for.
+  const settings = native[0]!.settings;
+  assertEquals(lookupSection(settings, "typescript"), { disableAutomaticTypeAcquisition: true });
+  for (const section of ["js/ts", "ts/js"]) {
+    assertEquals(lookupSection(settings, section), {
+      tsserver: { automaticTypeAcquisition: { enabled: false } },
+    });
+  }
   assertEquals(tscMajor(join(seven.path, "node_modules", ".bin", "tsc")), 7);
   const spec = serverSpecs(seven.path).find((s) => s.id === "typescript")!;
   const resolved = resolveCommand(spec, seven.path);
