@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { importsAreDeclarations } from "./typescript_native.ts";
+import { importsAreDeclarations, isNativeTypeScript } from "./typescript_native.ts";
 import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
@@ -216,6 +216,14 @@ export async function prepareNameQuery(
   // Opened first, so that a cold server starts loading its project during the scan.
   if (!(server.openDocuments?.().includes(relPath) ?? false)) {
     await server.syncFiles([relPath], options);
+    // tsserver loads a file's project when it is opened; TypeScript 7's server only at the next
+    // question about it. A question that needs the program, not awaited, starts that load now.
+    if (isNativeTypeScript(server)) {
+      server.request("textDocument/definition", {
+        textDocument: { uri: server.uriOf(relPath) },
+        position: at,
+      }, { ...options, transient: true }).catch(() => {});
+    }
   }
   const candidates = await candidateFiles(index, server, target.node.name, options);
   const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
