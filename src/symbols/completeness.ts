@@ -108,7 +108,10 @@ export async function candidateFiles(
   const declarations = index.declarations;
   const memory = memoryOf(index);
   if (declarations !== null && declarations.built) {
-    if (declarations.pendingChanges) await declarations.ready({ signal: options.signal });
+    // Every change made before the question counts: the watcher's events come a moment after
+    // a write (a file created just before the question would otherwise be missed), so the
+    // index settles behind its barrier first.
+    await declarations.ready({ signal: options.signal });
     const generation = declarations.generation;
     const key = `${server.id}\0${name}`;
     const known = memory.scans.get(key);
