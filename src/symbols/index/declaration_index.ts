@@ -8,10 +8,10 @@
  * Freshness: the project's watcher (project_watch.ts, shared with the change feed and the
  * language servers) marks changed paths; before an answer the index makes sure every change made
  * before the question has been seen (the watcher's barrier: events arrive in order), then
- * re-indexes what changed. A changed
- * folder is walked again, since a folder created or renamed into place may hold files the
- * watcher never reported. Without a watcher (or after it lost events) every answer re-checks the
- * whole tree (sizes and modification times), which is correct but slower.
+ * re-indexes what changed. A changed folder is walked again, since a folder created or renamed
+ * into place may hold files the watcher never reported. Without a watcher (or after it lost
+ * events) every answer re-checks the whole tree (sizes and modification times), which is correct
+ * but slower.
  *
  * The build walks the tree and sends the files to the workers in chunks, while it walks. A search
  * that comes before the build is done does not wait for all of it ({@linkcode
