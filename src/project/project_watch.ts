@@ -42,6 +42,9 @@ export interface WatchSubscriber {
   ended?(): void;
 }
 
+/** Makes a recursive watcher: Deno's, or in tests a wrapper of it. */
+export type OpenWatcher = (root: string, options: { recursive: boolean }) => Deno.FsWatcher;
+
 /** See the module documentation. */
 export class ProjectWatch {
   /** Recursive watchers open in this process now (a test checks there is one per project). */
@@ -66,9 +69,19 @@ export class ProjectWatch {
   /** The next barrier, queued and not touched yet: later callers share it. */
   #queued: Promise<boolean> | null = null;
 
-  /** `root`: the project's real path; the marker lives in `cacheFolder` below it. */
-  constructor(root: string, cacheFolder = join(root, ".sextant", "cache")) {
+  readonly #openWatcher: OpenWatcher;
+
+  /**
+   * `root`: the project's real path; the marker lives in `cacheFolder` below it. `open` makes the
+   * recursive watcher (tests wrap Deno's to lose events on purpose).
+   */
+  constructor(
+    root: string,
+    cacheFolder = join(root, ".sextant", "cache"),
+    open: OpenWatcher = Deno.watchFs,
+  ) {
     this.root = root;
+    this.#openWatcher = open;
     this.#marker = join(cacheFolder, `watch-marker-${Deno.pid}-${++ProjectWatch.#made}`);
   }
 
@@ -115,7 +128,7 @@ export class ProjectWatch {
     }
     let watcher: Deno.FsWatcher;
     try {
-      watcher = Deno.watchFs(this.root, { recursive: true });
+      watcher = this.#openWatcher(this.root, { recursive: true });
     } catch (error) {
       log.debug(`watcher of ${this.root} not started: ${String(error)}`);
       this.#end();
