@@ -86,7 +86,10 @@ export class ChangeFeed {
     const voidThrough = this.#voidThrough;
     return {
       unchanged: (relPath, stamp) => {
-        if (this.#disposed || stamp < 0 || stamp <= voidThrough || stamp <= this.#voidThrough) {
+        if (
+          this.#disposed || !this.#watch.watching || stamp < 0 || stamp <= voidThrough ||
+          stamp <= this.#voidThrough
+        ) {
           return false;
         }
         // The path and every folder above it.
