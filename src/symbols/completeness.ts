@@ -108,7 +108,10 @@ export async function candidateFiles(
   const declarations = index.declarations;
   const memory = memoryOf(index);
   if (declarations !== null && declarations.built) {
-    if (declarations.pendingChanges) await declarations.ready({ signal: options.signal });
+    // Always through the watcher's barrier (a marker's timestamp touched, ~0.1 ms): a change
+    // made before the question may not have been reported yet, and the file hashes the index
+    // vouches for below (occurrencesOf) must include it.
+    await declarations.ready({ signal: options.signal });
     const generation = declarations.generation;
     const key = `${server.id}\0${name}`;
     const known = memory.scans.get(key);
