@@ -19,6 +19,7 @@ import { ServerPool } from "./lsp/pool.ts";
 import { SymbolLookup } from "./symbols/lookup.ts";
 import type { Project } from "./project/project.ts";
 import { ChangeFeed } from "./project/change_feed.ts";
+import { ProjectWatch } from "./project/project_watch.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -31,7 +32,12 @@ export class ProjectServices {
    * started, only on the first folder-wide `find_symbol`.
    */
   readonly declarations: DeclarationIndex;
-  /** What changed on disk, from a watcher started on the first warm query that asks. */
+  /**
+   * The project's one recursive file watcher, shared by the declaration index, the change feed
+   * and the servers that ask for file events; started by the first of them that needs it.
+   */
+  readonly watch: ProjectWatch;
+  /** What changed on disk, from the watcher (started on the first warm query that asks). */
   readonly changes: ChangeFeed;
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
@@ -40,9 +46,10 @@ export class ProjectServices {
 
   constructor(project: Project) {
     this.project = project;
-    this.pool = new ServerPool(project);
-    this.declarations = new DeclarationIndex(project);
-    this.changes = new ChangeFeed(project.root);
+    this.watch = new ProjectWatch(project.root);
+    this.pool = new ServerPool(project, undefined, {}, this.watch);
+    this.declarations = new DeclarationIndex(project, { projectWatch: this.watch });
+    this.changes = new ChangeFeed(this.watch);
     this.symbols = new SymbolLookup(project, this.pool, this.declarations, this.changes);
   }
 
@@ -65,18 +72,22 @@ export class ProjectServices {
   }
 
   /**
-   * Stop the change feed's watcher, save the symbol cache and the declaration index, stop the
-   * index's watcher and parse workers, then stop every language server.
+   * Save the symbol cache and the declaration index, stop the index's parse workers, stop every
+   * language server, then the file watcher.
    */
   async dispose(): Promise<void> {
-    this.changes.dispose();
+    await this.changes.dispose();
     await Promise.all([
       this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error)),
       this.declarations.dispose().catch((error) =>
         log.debug("declaration index save failed:", error)
       ),
     ]);
-    await this.pool.dispose();
+    try {
+      await this.pool.dispose();
+    } finally {
+      await this.watch.dispose();
+    }
   }
 }
 

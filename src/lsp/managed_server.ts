@@ -32,6 +32,7 @@ import type {
   RequestOptions,
 } from "./language_server.ts";
 import { ProjectWatcher } from "./watcher.ts";
+import type { ProjectWatch } from "../project/project_watch.ts";
 
 /** Time limits of a managed server; tests shorten them. */
 export interface ServerTimeouts {
@@ -81,11 +82,20 @@ export class ManagedServer implements LanguageServer {
   #disposed = false;
   #applyEdit: ApplyEditHandler | null = null;
 
-  constructor(spec: ServerSpec, project: Project, timeouts: Partial<ServerTimeouts> = {}) {
+  /** The project's shared watcher, if it has one (else a forwarder watches on its own). */
+  readonly #watch: ProjectWatch | undefined;
+
+  constructor(
+    spec: ServerSpec,
+    project: Project,
+    timeouts: Partial<ServerTimeouts> = {},
+    watch?: ProjectWatch,
+  ) {
     this.id = spec.id;
     this.spec = spec;
     this.#project = project;
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.#watch = watch;
   }
 
   /** Executable name of the first candidate (or the one running), for messages. */
@@ -344,7 +354,7 @@ export class ManagedServer implements LanguageServer {
     );
     if (!asked) return;
     try {
-      this.#watcher = new ProjectWatcher(this.#project.root, (changes) => {
+      this.#watcher = new ProjectWatcher(this.#watch ?? this.#project.root, (changes) => {
         void client.notify("workspace/didChangeWatchedFiles", { changes });
       });
     } catch (error) {

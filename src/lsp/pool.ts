@@ -8,6 +8,7 @@ import { extname } from "node:path";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
+import type { ProjectWatch } from "../project/project_watch.ts";
 import type {
   LanguageServer,
   LanguageServerPool,
@@ -23,12 +24,20 @@ export class ServerPool implements LanguageServerPool {
   readonly #specs: ServerSpec[];
   readonly #servers = new Map<string, ManagedServer>();
   readonly #timeouts: Partial<ServerTimeouts>;
+  /** The project's shared file watcher, for servers that ask for file events. */
+  readonly #watch: ProjectWatch | undefined;
   #disposed = false;
 
-  constructor(project: Project, specs?: ServerSpec[], timeouts: Partial<ServerTimeouts> = {}) {
+  constructor(
+    project: Project,
+    specs?: ServerSpec[],
+    timeouts: Partial<ServerTimeouts> = {},
+    watch?: ProjectWatch,
+  ) {
     this.project = project;
     this.#specs = specs ?? serverSpecs(project.root, project.settings.language_servers);
     this.#timeouts = timeouts;
+    this.#watch = watch;
   }
 
   get disposed(): boolean {
@@ -130,7 +139,7 @@ export class ServerPool implements LanguageServerPool {
     if (this.#disposed) throw new ToolError("The language-server pool is shut down.");
     let server = this.#servers.get(spec.id);
     if (!server) {
-      server = new ManagedServer(spec, this.project, this.#timeouts);
+      server = new ManagedServer(spec, this.project, this.#timeouts, this.#watch);
       this.#servers.set(spec.id, server);
     }
     return server;

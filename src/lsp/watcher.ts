@@ -4,48 +4,57 @@
  * watcher): changes below the project root made by anyone are forwarded, batched. Documents
  * Sextant has open are also checked before every query, and closed ones it knows now and then
  * (see documents.ts); this covers the rest, such as a file created by a shell command.
+ *
+ * The events come from the project's one watcher (project_watch.ts), subscribed to only while a
+ * server asked for them.
  * @module
  */
-import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { log } from "../log.ts";
+import { ProjectWatch, type WatchEvent } from "../project/project_watch.ts";
 
 /** Folders whose churn no language server needs to hear about. */
 const SKIPPED = /(^|\/)(\.git|\.sextant|\.serena|node_modules|__pycache__|target|\.cache)(\/|$)/;
 const BATCH_MS = 50;
 
 export class ProjectWatcher {
-  readonly #watcher: Deno.FsWatcher;
-  readonly #done: Promise<void>;
+  readonly root: string;
+  readonly #watch: ProjectWatch;
+  readonly #ownWatch: boolean;
+  readonly #unsubscribe: () => void;
   readonly #pending = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Watch `root` recursively; `send` gets LSP `FileEvent`s. Throws when watching is impossible. */
+  /**
+   * Forward the events of `watch`, the project's shared watcher (started now if nobody did), or,
+   * given a root, of a watcher of its own; `send` gets LSP `FileEvent`s. Throws when watching is
+   * impossible.
+   */
   constructor(
-    readonly root: string,
+    watch: ProjectWatch | string,
     readonly send: (changes: Array<{ uri: string; type: number }>) => void,
   ) {
-    this.#watcher = Deno.watchFs(root, { recursive: true });
-    this.#done = this.#loop();
+    this.#ownWatch = typeof watch === "string";
+    this.#watch = typeof watch === "string" ? new ProjectWatch(watch) : watch;
+    this.root = this.#watch.root;
+    this.#unsubscribe = this.#watch.subscribe({ event: (event) => this.#noticed(event) });
+    if (!this.#watch.start()) {
+      this.#unsubscribe();
+      if (this.#ownWatch) void this.#watch.dispose();
+      throw new Error(`${this.root} cannot be watched.`);
+    }
   }
 
-  async #loop(): Promise<void> {
-    try {
-      for await (const event of this.#watcher) {
-        const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
-        if (event.kind === "access" || event.kind === "other") continue;
-        for (const path of event.paths) {
-          const rel = relative(this.root, path).split("\\").join("/");
-          if (!rel || rel.startsWith("..") || SKIPPED.test(rel)) continue;
-          // A create followed by changes stays a create; a remove wins.
-          const before = this.#pending.get(path);
-          this.#pending.set(path, before === 1 && type === 2 ? 1 : type);
-        }
-        if (this.#pending.size > 0) this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
-      }
-    } catch (error) {
-      log.debug(`file watcher on ${this.root} ended: ${String(error)}`);
-    }
+  #noticed(event: WatchEvent): void {
+    if (event.kind === "other") return;
+    const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
+    event.rels.forEach((rel, i) => {
+      if (!rel || rel.startsWith("..") || SKIPPED.test(rel)) return;
+      const path = event.paths[i]!;
+      // A create followed by changes stays a create; a remove wins.
+      const before = this.#pending.get(path);
+      this.#pending.set(path, before === 1 && type === 2 ? 1 : type);
+    });
+    if (this.#pending.size > 0) this.#timer ??= setTimeout(() => this.#flush(), BATCH_MS);
   }
 
   #flush(): void {
@@ -58,12 +67,11 @@ export class ProjectWatcher {
     if (changes.length > 0) this.send(changes);
   }
 
+  /** Stop forwarding (and stop the watcher, when it is this forwarder's own). */
   async close(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    try {
-      this.#watcher.close();
-    } catch { /* already closed */ }
-    await this.#done;
+    this.#unsubscribe();
+    if (this.#ownWatch) await this.#watch.dispose();
   }
 }

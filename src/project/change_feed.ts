@@ -9,18 +9,16 @@
  * file is unchanged since then when neither it nor a folder above it had an event after that
  * number (a folder renamed or removed reports itself, not each file below it).
  *
- * Events arrive late: a write is in the kernel's queue when it returns, but reaches this process
- * a moment later. {@linkcode ChangeFeed.settle} is the barrier: it touches a marker file and waits
- * for the marker's event (a watcher's events come in order), so every change made before the call
- * has been counted when it resolves. Only its answer may vouch for a file; without one (no
- * watcher, an overflow of the kernel's queue, a slow event) callers check the disk as before.
+ * Events arrive late: {@linkcode ChangeFeed.settle} waits for the project watcher's barrier
+ * (project_watch.ts), so every change made before the call has been counted when it resolves.
+ * Only its answer may vouch for a file; without one (no watcher, an overflow of the kernel's
+ * queue, a slow event) callers check the disk as before.
  *
  * Not trusted, ever: a path that was not the real path of a regular file when it was read (a link
  * may lead out of the watched tree) — callers check that with {@linkcode ChangeFeed.watchable}.
  * @module
  */
-import { join, relative } from "node:path";
-import { log } from "../log.ts";
+import { ProjectWatch, type WatchEvent } from "./project_watch.ts";
 
 /** How long a barrier waits for the marker's event before giving up (ms). */
 const SETTLE_TIMEOUT_MS = 250;
@@ -34,28 +32,30 @@ export interface Settled {
 }
 
 export class ChangeFeed {
-  readonly #root: string;
-  readonly #marker: string;
-  #watcher: Deno.FsWatcher | null = null;
-  #started = false;
-  #dead = false;
-  #seq = 0;
+  readonly #watch: ProjectWatch;
+  readonly #ownWatch: boolean;
+  readonly #unsubscribe: () => void;
+  #disposed = false;
   /** Stamps at or before this are void (an overflow, a forgotten path list). */
   #voidThrough = -1;
   readonly #last = new Map<string, number>();
-  readonly #waiting = new Set<() => void>();
-  #touches = 0;
-  #chain: Promise<unknown> = Promise.resolve();
 
-  /** `root`: the project's real path; the marker lives in `cacheFolder` below it. */
-  constructor(root: string, cacheFolder = join(root, ".sextant", "cache")) {
-    this.#root = root;
-    this.#marker = join(cacheFolder, `change-feed-${Deno.pid}`);
+  /**
+   * Count the events of `watch`, the project's shared watcher (or, given a root, a watcher of
+   * the feed's own). The watcher starts on the first {@linkcode settle}, if nobody started it.
+   */
+  constructor(watch: ProjectWatch | string) {
+    this.#ownWatch = typeof watch === "string";
+    this.#watch = typeof watch === "string" ? new ProjectWatch(watch) : watch;
+    this.#unsubscribe = this.#watch.subscribe({
+      event: (event) => this.#noticed(event),
+      overflow: (seq) => this.#voidAll(seq),
+    });
   }
 
   /** The current sequence number, to note before reading a file (-1 when not watching). */
   stamp(): number {
-    return this.#watcher !== null && !this.#dead ? this.#seq : -1;
+    return this.#watch.watching && !this.#disposed ? this.#watch.seq : -1;
   }
 
   /**
@@ -77,58 +77,19 @@ export class ChangeFeed {
    * cold query does not wait for the watches of a large tree.
    */
   async settle(): Promise<Settled | null> {
-    if (this.#dead) return null;
-    if (!this.#started) {
-      this.#started = true;
-      // After the caller's own work is under way (the watches of a large tree take a while).
-      const timer = setTimeout(() => this.#start(), 0);
-      Deno.unrefTimer(timer);
+    if (this.#disposed) return null;
+    if (!this.#watch.started) {
+      this.#watch.startSoon();
       return null;
     }
-    if (this.#watcher === null) return null; // still starting
-    // One barrier at a time: a marker event then answers the touch of the barrier waiting for it,
-    // never an earlier one (whose changes may be queued behind it).
-    const run = this.#chain.then(() => this.#barrier());
-    this.#chain = run.catch(() => {});
-    return await run;
-  }
-
-  async #barrier(): Promise<Settled | null> {
-    if (this.#dead) return null;
-    const seen = new Promise<boolean>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiting.delete(done);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.#waiting.delete(done);
-        resolve(false);
-      }, SETTLE_TIMEOUT_MS);
-      this.#waiting.add(done);
-    });
-    try {
-      // A timestamp change is an event of the marker's own: cheaper than creating a file.
-      const at = ++this.#touches;
-      Deno.utimeSync(this.#marker, at, at);
-    } catch (error) {
-      for (const waiter of [...this.#waiting]) waiter();
-      log.debug(`change feed of ${this.#root}: the marker cannot be touched: ${String(error)}`);
-      this.#stop();
-      return null;
-    }
-    if (!(await seen)) {
-      // Its event may still come and would then answer a later barrier too early: no more
-      // barriers (files are stat'ed again, as without a feed).
-      log.debug(`change feed of ${this.#root}: the marker's event is late; stopped`);
-      this.#stop();
-      return null;
-    }
-    if (this.#dead) return null;
+    if (!(await this.#watch.barrier(SETTLE_TIMEOUT_MS)) || this.#disposed) return null;
     const voidThrough = this.#voidThrough;
     return {
       unchanged: (relPath, stamp) => {
-        if (this.#dead || stamp < 0 || stamp <= voidThrough || stamp <= this.#voidThrough) {
+        if (
+          this.#disposed || !this.#watch.watching || stamp < 0 || stamp <= voidThrough ||
+          stamp <= this.#voidThrough
+        ) {
           return false;
         }
         // The path and every folder above it.
@@ -143,67 +104,28 @@ export class ChangeFeed {
     };
   }
 
-  #start(): void {
-    if (this.#dead) return;
-    try {
-      Deno.mkdirSync(join(this.#marker, ".."), { recursive: true });
-      Deno.writeFileSync(this.#marker, new Uint8Array());
-      this.#watcher = Deno.watchFs(this.#root, { recursive: true });
-    } catch (error) {
-      log.debug(`change feed of ${this.#root} not started: ${String(error)}`);
-      this.#stop();
-      return;
+  #noticed(event: WatchEvent): void {
+    // An event of no known kind: anything may have changed.
+    if (event.kind === "other") this.#voidAll(event.seq);
+    for (const rel of event.rels) {
+      if (rel.startsWith("..")) continue;
+      if (rel === "") this.#voidThrough = event.seq; // the root itself (moved, removed)
+      else this.#last.set(rel, event.seq);
     }
-    void this.#loop(this.#watcher);
+    if (this.#last.size > MAX_PATHS) this.#voidAll(event.seq);
   }
 
-  async #loop(watcher: Deno.FsWatcher): Promise<void> {
-    try {
-      for await (const event of watcher) {
-        // Reads (and the close after a write, which a modify event precedes) change nothing.
-        if (event.kind === "access") continue;
-        const seq = ++this.#seq;
-        if (event.flag === "rescan" || event.kind === "other") {
-          // The kernel's queue overflowed, or an event of no known kind: anything may have
-          // changed.
-          this.#voidThrough = seq;
-          this.#last.clear();
-        }
-        for (const path of event.paths) {
-          if (path === this.#marker) {
-            for (const waiter of [...this.#waiting]) waiter();
-            continue;
-          }
-          const rel = relative(this.#root, path).split("\\").join("/");
-          if (rel.startsWith("..")) continue;
-          if (rel === "") this.#voidThrough = seq; // the root itself (moved, removed)
-          else this.#last.set(rel, seq);
-        }
-        if (this.#last.size > MAX_PATHS) {
-          this.#voidThrough = seq;
-          this.#last.clear();
-        }
-      }
-    } catch (error) {
-      log.debug(`change feed of ${this.#root} ended: ${String(error)}`);
-    }
-    this.#stop();
+  #voidAll(seq: number): void {
+    this.#voidThrough = seq;
+    this.#last.clear();
   }
 
-  #stop(): void {
-    this.#dead = true;
-    try {
-      this.#watcher?.close();
-    } catch { /* closed already */ }
-    this.#watcher = null;
-  }
-
-  /** Stop watching and remove the marker. */
-  dispose(): void {
-    this.#stop();
-    for (const waiter of [...this.#waiting]) waiter();
-    try {
-      Deno.removeSync(this.#marker);
-    } catch { /* never made, or gone */ }
+  /** Stop counting (and stop the watcher, when it is the feed's own). */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#unsubscribe();
+    this.#last.clear();
+    if (this.#ownWatch) await this.#watch.dispose();
   }
 }

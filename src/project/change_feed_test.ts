@@ -53,10 +53,10 @@ Deno.test({
     assert(feed.watchable(`${root}/src/a.ts`));
     assert(!feed.watchable(`${root}/src/link.ts`));
     assert(!feed.watchable(`${root}/src`), "a folder is not a file");
-    feed.dispose();
+    await feed.dispose();
     assertEquals(await feed.settle(), null, "disposed: nothing is vouched for");
   } finally {
-    feed.dispose();
+    await feed.dispose();
     Deno.removeSync(root, { recursive: true });
   }
 });

@@ -108,9 +108,10 @@ export async function candidateFiles(
   const declarations = index.declarations;
   const memory = memoryOf(index);
   if (declarations !== null && declarations.built) {
-    // Every change made before the question counts: the watcher's events come a moment after
-    // a write (a file created just before the question would otherwise be missed), so the
-    // index settles behind its barrier first.
+    // Always through the watcher's barrier (a marker's timestamp touched, ~0.1 ms): a change
+    // made before the question may not have been reported yet, and the file hashes the index
+    // vouches for below (occurrencesOf) must include it: a file written just before a rename
+    // was missed, and the rename left it behind.
     await declarations.ready({ signal: options.signal });
     const generation = declarations.generation;
     const key = `${server.id}\0${name}`;

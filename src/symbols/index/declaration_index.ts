@@ -5,12 +5,13 @@
  * symbol named X" in microseconds, without a language server; the server then gives the exact
  * answer for just those files.
  *
- * Freshness: the watcher marks changed paths; before an answer the index makes sure every change
- * made before the question has been seen (it writes a marker file in its cache folder and waits
- * for the watcher to report it: events arrive in order), then re-indexes what changed. A changed
- * folder is walked again, since a folder created or renamed into place may hold files the
- * watcher never reported. Without a watcher every answer re-checks the whole tree (sizes and
- * modification times), which is correct but slower.
+ * Freshness: the project's watcher (project_watch.ts, shared with the change feed and the
+ * language servers) marks changed paths; before an answer the index makes sure every change made
+ * before the question has been seen (the watcher's barrier: events arrive in order), then
+ * re-indexes what changed. A changed folder is walked again, since a folder created or renamed
+ * into place may hold files the watcher never reported. Without a watcher (or after it lost
+ * events) every answer re-checks the whole tree (sizes and modification times), which is correct
+ * but slower.
  *
  * The build walks the tree and sends the files to the workers in chunks, while it walks. A search
  * that comes before the build is done does not wait for all of it ({@linkcode
@@ -23,12 +24,13 @@
  * object whose parts share private fields; parsing, workers and persistence live beside it.
  * @module
  */
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { log } from "../../log.ts";
 import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
+import { ProjectWatch, type WatchEvent } from "../../project/project_watch.ts";
 import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
@@ -41,6 +43,8 @@ export interface DeclarationIndexOptions {
   workers?: ParseWorkers | ParseWorkersOptions;
   /** Watch the project for outside changes (default true). */
   watch?: boolean;
+  /** The project's shared watcher (default: one of the index's own, when `watch`). */
+  projectWatch?: ProjectWatch;
   /** Read and write `.sextant/cache/declarations.jsonl` (default true). */
   persist?: boolean;
 }
@@ -86,7 +90,6 @@ const SCAN_CHUNK = 128;
  */
 const PUMPS = 4;
 const SAVE_DELAY_MS = 2000;
-const BARRIER_TIMEOUT_MS = 1000;
 
 function inScope(relPath: string, scope: string): boolean {
   return scope === "." || scope === "" || relPath === scope || relPath.startsWith(scope + "/");
@@ -146,12 +149,12 @@ export class DeclarationIndex {
   #build: Promise<void> | null = null;
   #built = false;
   readonly #progress = new Set<(message: string) => void>();
-  #watcher: Deno.FsWatcher | null = null;
-  #watchLoop: Promise<void> | null = null;
+  readonly #projectWatch: ProjectWatch | null;
+  readonly #ownWatch: boolean;
+  /** Set while the index hears the watcher's events (from the first build on). */
+  #unsubscribe: (() => void) | null = null;
   readonly #dirty = new Set<string>();
   #rescanAll = false;
-  readonly #barriers = new Map<string, () => void>();
-  #barrierSeq = 0;
   /** Serializes change application. */
   #applying: Promise<void> = Promise.resolve();
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -167,6 +170,10 @@ export class DeclarationIndex {
     this.#ownWorkers = !(workers instanceof ParseWorkers);
     this.#workers = workers instanceof ParseWorkers ? workers : new ParseWorkers(workers);
     this.#watch = options.watch ?? true;
+    this.#ownWatch = this.#watch && !options.projectWatch;
+    this.#projectWatch = !this.#watch
+      ? null
+      : options.projectWatch ?? new ProjectWatch(project.root, cacheDir(project.root));
     this.#persist = options.persist ?? true;
   }
 
@@ -706,67 +713,36 @@ export class DeclarationIndex {
   // --- keeping current ------------------------------------------------------------------------
 
   #startWatcher(): void {
-    try {
-      // The marker files of #barrier live here; the folder must exist before watching starts.
-      Deno.mkdirSync(cacheDir(this.project.root), { recursive: true });
-      this.#watcher = Deno.watchFs(this.project.root, { recursive: true });
-    } catch (error) {
-      log.debug(`The symbol index cannot watch ${this.project.root}: ${String(error)}`);
-      this.#watcher = null;
-      return;
-    }
-    const watcher = this.#watcher;
-    this.#watchLoop = (async () => {
-      try {
-        for await (const event of watcher) {
-          if (event.kind === "access") continue;
-          for (const path of event.paths) this.#noticed(path);
-        }
-      } catch (error) {
-        log.debug(`The symbol index's watcher ended: ${String(error)}`);
-      }
-      if (this.#watcher === watcher) this.#watcher = null;
-    })();
+    const watch = this.#projectWatch;
+    if (watch === null || this.#unsubscribe !== null) return;
+    this.#unsubscribe = watch.subscribe({
+      event: (event) => this.#noticed(event),
+      // Events were lost, or none will come: the next answer walks the tree again.
+      overflow: () => this.#rescanAll = true,
+      ended: () => this.#rescanAll = true,
+    });
+    if (!watch.start()) log.debug(`The symbol index cannot watch ${this.project.root}.`);
   }
 
-  #noticed(path: string): void {
-    const rel = relative(this.project.root, path).split("\\").join("/");
-    if (!rel || rel.startsWith("..")) return;
-    const waiter = this.#barriers.get(rel);
-    if (waiter) {
-      waiter();
-      return;
+  #noticed(event: WatchEvent): void {
+    for (const rel of event.rels) {
+      if (!rel || rel.startsWith("..")) continue;
+      const parts = rel.split("/");
+      if (parts.slice(0, -1).some((p) => ALWAYS_IGNORED_DIRS.has(p))) continue;
+      if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) continue;
+      if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
+      this.#dirty.add(rel);
     }
-    const parts = rel.split("/");
-    if (parts.slice(0, -1).some((p) => ALWAYS_IGNORED_DIRS.has(p))) return;
-    if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) return;
-    if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
-    this.#dirty.add(rel);
   }
 
   /**
-   * Wait until the watcher has reported every change made before now: write a marker file and
-   * wait for its event. False when there is no watcher or it did not answer in time.
+   * Wait until the watcher has reported every change made before now (its barrier). False when
+   * there is no watcher or it did not answer in time.
    */
   async #barrier(): Promise<boolean> {
-    if (this.#watcher === null) return false;
-    const rel = `.sextant/cache/index-marker-${Deno.pid}-${++this.#barrierSeq}`;
-    const abs = join(this.project.root, rel);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const seen = new Promise<boolean>((resolve) => {
-      this.#barriers.set(rel, () => resolve(true));
-      timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
-    });
-    try {
-      await Deno.writeFile(abs, new Uint8Array());
-      return await seen;
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-      this.#barriers.delete(rel);
-      Deno.remove(abs).catch(() => {});
-    }
+    const watch = this.#projectWatch;
+    if (watch === null || this.#unsubscribe === null) return false;
+    return await watch.barrier();
   }
 
   /** Apply the changes made so far (see the module documentation). */
@@ -879,12 +855,9 @@ export class DeclarationIndex {
     } catch { /* nothing to save */ }
     await this.#applying.catch(() => {});
     await this.flush();
-    const watcher = this.#watcher;
-    this.#watcher = null;
-    try {
-      watcher?.close();
-    } catch { /* already closed */ }
-    await this.#watchLoop;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    if (this.#ownWatch) await this.#projectWatch?.dispose();
   }
 }
 
