@@ -39,7 +39,7 @@ import {
   REPO,
   typeormTree,
 } from "./bench_project.ts";
-import { memoryOf, startTaskArgs, startTaskEnv } from "./bench_scale.ts";
+import { memoryOf, processTree, startTaskArgs, startTaskEnv } from "./bench_scale.ts";
 
 /** A process's role in the measurement (see the module documentation). */
 export type Role = "front" | "service" | "children" | "servers";
@@ -100,22 +100,6 @@ export interface MemoryOptions {
   v8?: string;
   /** A tree to use instead of preparing one (the caller disposes of it). */
   tree?: BenchTree;
-}
-
-/** Children of every process, from /proc. */
-function processTree(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(e.name));
-      children.set(ppid, list);
-    } catch { /* gone */ }
-  }
-  return children;
 }
 
 function descendants(pid: number, tree: Map<number, number[]>): number[] {

@@ -58,16 +58,25 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Run the service rows on `root` (a generated project whose `src/core.ts` has class Core). */
-export async function printServiceBench(root: string, runs: number): Promise<void> {
-  const runtime = await Deno.makeTempDir({ prefix: "sextant-bench-rt-" });
+/**
+ * The environment of fronts that share a service of their own: its folder below `runtime`
+ * (`XDG_RUNTIME_DIR`), so a user's service is never touched; the test set-up's servers first on
+ * PATH.
+ */
+export function privateServiceEnv(runtime: string): Record<string, string> {
   const lsp = Deno.env.get("SEXTANT_LSP_PATH") ?? join(REPO, ".cache", "lsp");
-  const env = {
+  return {
     ...Deno.env.toObject(),
     XDG_RUNTIME_DIR: runtime,
     SEXTANT_LSP_PATH: lsp,
     PATH: [join(lsp, "node_modules", ".bin"), Deno.env.get("PATH") ?? ""].join(delimiter),
   };
+}
+
+/** Run the service rows on `root` (a generated project whose `src/core.ts` has class Core). */
+export async function printServiceBench(root: string, runs: number): Promise<void> {
+  const runtime = await Deno.makeTempDir({ prefix: "sextant-bench-rt-" });
+  const env = privateServiceEnv(runtime);
   const fronts: Front[] = [];
   const front = async (): Promise<Front> => {
     const transport = new StdioClientTransport({

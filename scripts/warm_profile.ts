@@ -15,12 +15,13 @@
  * stops), for a flame graph of its warm calls.
  * @module
  */
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client, frontArgs, StdioClientTransport } from "../tests/helpers/mcp.ts";
 import { linkTypeScript7 } from "../tests/helpers/lsp.ts";
 import { declarationPosition, generatedTree, REPO } from "./bench_project.ts";
 import { RawServer } from "./engine_bench.ts";
+import { privateServiceEnv } from "./service_bench.ts";
 import { SEXTANT_V8_FLAGS } from "../src/cli/permission_flags.ts";
 
 /** On-CPU time (ms) of every thread of one process (not its children); 0 when it is gone. */
@@ -80,13 +81,7 @@ if (import.meta.main) {
   const native = values.typescript === "7";
   if (native) await linkTypeScript7(tree.root);
   const runtime = await Deno.makeTempDir({ prefix: "sextant-warm-rt-" });
-  const lsp = Deno.env.get("SEXTANT_LSP_PATH") ?? join(REPO, ".cache", "lsp");
-  const env = {
-    ...Deno.env.toObject(),
-    XDG_RUNTIME_DIR: runtime,
-    SEXTANT_LSP_PATH: lsp,
-    PATH: [join(lsp, "node_modules", ".bin"), Deno.env.get("PATH") ?? ""].join(delimiter),
-  };
+  const env = privateServiceEnv(runtime);
   const clients: Mcp[] = [];
   const connect = async (extra: string[]): Promise<Mcp> => {
     const args = frontArgs(["--project", tree.root, "--log-level", "error", ...extra]);
