@@ -52,12 +52,14 @@ const SERVER_CONCURRENCY = 8;
 /** How many files are read at once. */
 const READ_CONCURRENCY = 32;
 /** Decoded symbol trees kept in memory (the persistent cache holds every file). */
-const TREE_MEMO = 500;
+const TREE_MEMO = 2000;
 /**
- * Texts kept for {@linkcode SymbolLookup.memoizedSymbols} at most: the files of a few recent
- * reference answers, not the project.
+ * Texts kept for {@linkcode SymbolLookup.memoizedSymbols} at most, by count and by characters:
+ * the files of a few recent reference answers (a name used in a thousand files is answered
+ * warm without reading them again), not the project.
  */
-const SEEN_MEMO = 200;
+const SEEN_MEMO = 2000;
+const SEEN_CHARS = 16_000_000;
 /**
  * Files modified this recently are read and hashed even when size and mtime look unchanged:
  * mtime has a coarse resolution on some file systems.
@@ -168,6 +170,7 @@ export class SymbolLookup {
    * Size, mtime and text of files {@linkcode memoizedSymbols} read, by path, most recent last: a
    * file whose stat is unchanged is not read and hashed again.
    */
+  #seenChars = 0;
   readonly #seen = new Map<
     string,
     {
@@ -330,10 +333,13 @@ export class SymbolLookup {
     // later: a second write within the same tick would leave size and mtime as they are. The
     // stat was taken before the read, so a write between them shows as a changed mtime.
     if (settled && bytes.length === stat.size) {
-      this.#seen.delete(relPath);
+      this.#forgetSeen(relPath);
       const trusted = stamp >= 0 && feed!.watchable(abs) ? stamp : -1;
       this.#seen.set(relPath, { hash: memo.hash, mtime, size: stat.size, text, stamp: trusted });
-      if (this.#seen.size > SEEN_MEMO) this.#seen.delete(this.#seen.keys().next().value!);
+      this.#seenChars += text.length;
+      while (this.#seen.size > SEEN_MEMO || this.#seenChars > SEEN_CHARS) {
+        this.#forgetSeen(this.#seen.keys().next().value!);
+      }
     }
     return { relPath, text, roots: memo.roots, cached: true };
   }
@@ -446,6 +452,13 @@ export class SymbolLookup {
       this.#specCommands.set(spec.id, command);
     }
     return proven.includes(command);
+  }
+
+  #forgetSeen(relPath: string): void {
+    const seen = this.#seen.get(relPath);
+    if (seen === undefined) return;
+    this.#seen.delete(relPath);
+    this.#seenChars -= seen.text.length;
   }
 
   #remember(relPath: string, hash: string, roots: SymbolNode[]): void {
@@ -611,7 +624,7 @@ export class SymbolLookup {
       }
       for (const relPath of [...this.#seen.keys()]) {
         if (relPath === move.from || relPath.startsWith(move.from + "/")) {
-          this.#seen.delete(relPath);
+          this.#forgetSeen(relPath);
         }
       }
     }
