@@ -27,7 +27,7 @@
  * differences of a few that do not, among the files not exact for reason R. The tree is copied to a
  * temporary folder first (the engine writes its caches into `.sextant/`) unless `--in-place`.
  * Exit status 1 when an exact file disagrees or could not be compared (its server failed: the
- * files are named on stderr). tests/index/real_agreement_test.ts runs {@linkcode agreement} on
+ * files are named on stderr). tests/symbols/index/real_agreement_test.ts runs {@linkcode agreement} on
  * the real trees the test set-up fetches, and on Sextant's own sources with TypeScript 7.
  * @module
  */

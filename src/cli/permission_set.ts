@@ -1,7 +1,7 @@
 /**
  * Sextant's Deno permissions as a value the program can use: the front starts the shared
  * service with exactly these. deno.json's `sextant` set (what `deno task start` and the
- * compile use) must equal it; tests/permissions_test.ts checks that they do. (Importing
+ * compile use) must equal it; tests/cli/permissions_test.ts checks that they do. (Importing
  * deno.json instead would make a run from a URL fetch the configuration file.)
  * @module
  */

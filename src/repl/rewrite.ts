@@ -17,8 +17,6 @@
  * Type-only declarations (`type`, `interface`) are left as they are: Deno does not type-check the
  * cell, so a later cell may name them freely. `enum` and `namespace` do not persist.
  *
- * One file past the usual size: one scanner over the agent's code, whose statement, string,
- * template and comment states depend on each other.
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * What a tool is: a name, a zod parameter shape, a short description, annotations, markers and
- * a handler. Each tool is defined once with {@linkcode defineTool}; `registry.ts` lists them all.
+ * a handler. Each tool is defined once with {@linkcode defineTool}; `mod.ts` lists them all.
  * @module
  */
 import { ToolError } from "../errors.ts";

@@ -3,7 +3,7 @@
  * proxy (pinned; its dependencies in a module cache of its own, used offline;
  * tests/helpers/real_code.ts) through MCP on real gopls and go. References are checked against
  * the raw gopls's own `textDocument/references` answer on another copy; a definition leads into
- * a dependency (pflag) where the raw server's does. Then seed 000's three workflows as an agent
+ * a dependency (pflag) where the raw server's does. Then the dev-tools workflow's three flows as an agent
  * runs them in the devtools context: understanding code, fixing errors with a quick fix executed
  * by id, a rename preview executed by id, with test_project filtered by test name.
  * @module
@@ -134,7 +134,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "real go: seed 000's workflows on cobra over MCP (devtools context)",
+  name: "real go: the dev-tools workflows on cobra over MCP (devtools context)",
   ignore: typeof real === "string",
   async fn(t) {
     if (typeof real === "string") return;

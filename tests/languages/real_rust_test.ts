@@ -3,7 +3,7 @@
  * Cargo.lock and vendored dependencies; tests/helpers/real_code.ts) through MCP on real
  * rust-analyzer and cargo. References are checked against the raw rust-analyzer's own
  * `textDocument/references` answer on another copy; a definition leads into a dependency
- * (serde_core) where the raw server's does. Then seed 000's three workflows as an agent runs
+ * (serde_core) where the raw server's does. Then the dev-tools workflow's three flows as an agent runs
  * them in the devtools context: understanding code, fixing a warning with a quick fix executed by
  * id, a rename preview executed by id, with test_project filtered by test name.
  * @module
@@ -105,7 +105,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "real rust: seed 000's workflows on csv over MCP (devtools context)",
+  name: "real rust: the dev-tools workflows on csv over MCP (devtools context)",
   ignore: typeof real === "string",
   async fn(t) {
     if (typeof real === "string") return;

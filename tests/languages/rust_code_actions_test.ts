@@ -1,5 +1,5 @@
 /**
- * Seed 000's workflows 1 and 2 in the `devtools` context, over MCP with real rust-analyzer and
+ * The dev-tools workflow's flows 1 and 2 in the `devtools` context, over MCP with real rust-analyzer and
  * cargo: check_project(include_fixes) → list_code_actions → execute_code_action → check_project
  * clean; rename preview → list_code_actions → execute_code_action. Between the steps the
  * code-action cache is brought up to date (stale ids dropped, fixes asked again) and the client
@@ -19,7 +19,7 @@ interface Listed {
 }
 
 Deno.test({
-  name: "rust: seed 000's code-action workflows in the devtools context",
+  name: "rust: the dev-tools code-action workflows in the devtools context",
   ignore: skipUnless(available, "the Rust code-action workflow test (rust-analyzer, cargo)"),
   async fn(t) {
     await using s = await langSession("rust/broken", { args: ["--context", "devtools"] });

@@ -1,5 +1,5 @@
 /**
- * Seed 000's workflow on Rust, end to end over MCP as an agent runs it: manage_projects adds the
+ * The dev-tools workflow on Rust, end to end over MCP as an agent runs it: manage_projects adds the
  * crates; get_symbol_info and find_symbol_usages with a file_hint; check_project with fixes, a
  * fix executed by id, check_project clean; test_project naming the failing test, and with a
  * test_name filter; rename preview, then execute_code_action.
@@ -13,7 +13,7 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 const available = hasServer("rust-analyzer", ["--version"]) && hasServer("cargo", ["--version"]);
 
 Deno.test({
-  name: "rust: the seed-000 workflow over MCP",
+  name: "rust: the dev-tools workflow over MCP",
   ignore: skipUnless(available, "the Rust workflow test (rust-analyzer, cargo)"),
   async fn(t) {
     await using s = await langSession("workspace", {

@@ -1,5 +1,5 @@
 /**
- * Seed 000's rename workflow exactly as the seed writes it, over MCP on real servers: in the
+ * The dev-tools workflow's rename exactly as docs/tools.md describes it, over MCP on real servers: in the
  * devtools context, a Rust crate loaded by manage_projects (not the active project) is renamed
  * by symbol name — preview, list_code_actions shows it, execute_code_action with the seed's
  * descriptive id, cargo check clean — and with execute_immediately=true; calls mixing Serena's
@@ -26,7 +26,7 @@ const SUMS_RS = "fn add3(a: i32, b: i32, c: i32) -> i32 {\n    a + b + c\n}\n\n"
   "#[test]\nfn sums() {\n    assert_eq!(add3(1, 2, 3), 6);\n}\n";
 
 Deno.test({
-  name: "seed 000 rename: preview → list → execute by id, and execute_immediately, on Rust",
+  name: "the dev-tools rename: preview → list → execute by id, and execute_immediately, on Rust",
   ignore: skipUnless(rust, "the seed rename test on Rust (rust-analyzer, cargo)"),
   async fn(t) {
     await using s = await langSession("seed", {
@@ -209,7 +209,7 @@ Deno.test({
 
 for (const generation of TS_GENERATIONS) {
   Deno.test({
-    name: "seed 000 rename on TypeScript: symbol_name accepted in the default context " +
+    name: "the dev-tools rename on TypeScript: symbol_name accepted in the default context " +
       `(${generation.name})`,
     ignore: skipUnless(
       generation.typescript === 7 ? hasTypeScript7() : typescript,

@@ -1,6 +1,6 @@
 /**
  * Every built-in context lists its workflow whole, from the real tool registry with the default
- * settings and modes: the IDE tools in `ide`, seed 000's workflow in `devtools`, the `ada_*`
+ * settings and modes: the IDE tools in `ide`, the dev-tools workflow in `devtools`, the `ada_*`
  * names and check_project in `ada`, and what Claude Code and Codex lack in theirs.
  * @module
  */
@@ -76,7 +76,7 @@ Deno.test("ide lists every IDE navigation and refactoring tool and the symbolic 
   assert(!listed("ide").includes("read_file"), "the IDE reads files itself");
 });
 
-Deno.test("devtools lists seed 000's workflow whole and the symbolic tools", () => {
+Deno.test("devtools lists the dev-tools workflow whole and the symbolic tools", () => {
   assertLists("devtools", [...DEVTOOLS_WORKFLOW, ...SYMBOLIC]);
   assert(!listed("devtools").includes("read_file"), "the client reads files itself");
 });

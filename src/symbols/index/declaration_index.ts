@@ -20,8 +20,6 @@
  * unchanged since the store on disk was written (same size and modification time) are taken from
  * it on the walk itself, so a start from disk sends nothing to the workers.
  *
- * One file past the usual size: the index's state (entries, name table, build, freshness) is one
- * object whose parts share private fields; parsing, workers and persistence live beside it.
  * @module
  */
 import { relative } from "node:path";

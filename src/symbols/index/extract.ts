@@ -91,7 +91,7 @@ export interface Extracted {
 
 /**
  * The grammars whose rules reproduce their server's documentSymbol exactly, for files that hold
- * only modelled constructs (tests/index/agreement_test.ts proves it on the fixtures, server by
+ * only modelled constructs (tests/symbols/index/agreement_test.ts proves it on the fixtures, server by
  * server). Others are used only to choose which files the server is asked about.
  */
 export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([

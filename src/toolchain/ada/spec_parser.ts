@@ -3,8 +3,6 @@
  * what needs no body (types, records, objects, representation clauses, generic formal parts) and
  * records subprograms, entries and nested units.
  *
- * One file past the usual size: a recursive-descent parser of one grammar (Ada specs), whose
- * rules call each other; splitting it would scatter one grammar over several files.
  * @module
  */
 import { LineIndex, type Token, tokenize } from "./lexer.ts";

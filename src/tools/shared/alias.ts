@@ -60,7 +60,7 @@ interface ParamListing {
 const listings = new WeakMap<z.ZodType, ParamListing>();
 
 /**
- * A parameter every context accepts but lists only in `contexts` (seed 000's form of
+ * A parameter every context accepts but lists only in `contexts` (the dev-tools workflow's form of
  * rename_symbol, listed in `devtools`); in the other contexts it is listed as `otherwise`, or
  * left out of the schema when that is omitted. Returns `schema`, registered.
  */

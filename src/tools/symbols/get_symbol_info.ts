@@ -5,7 +5,6 @@
  * found by name path in the selected project (smart project selection), optionally narrowed by
  * a file hint; an ambiguous name answers with the candidates.
  *
- * One file past the usual size: the two tools share their symbol search by name and file hint.
  * @module
  */
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
@@ -172,7 +171,7 @@ async function findIn(
 }
 
 /**
- * Find the symbol a name (and optional hint) means in the project (also rename_symbol's seed-000
+ * Find the symbol a name (and optional hint) means in the project (also rename_symbol's dev-tools
  * form).
  */
 export async function resolveSymbol(

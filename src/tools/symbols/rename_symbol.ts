@@ -3,7 +3,7 @@
  *
  * One tool, two forms (never mixed in one call):
  * - Serena's: `name_path` + `relative_path`, `preview` (default false: apply);
- * - seed 000's (the dev-tools workflow): `symbol_name` found in the project as get_symbol_info
+ * - the dev-tools workflow's: `symbol_name` found in the project as get_symbol_info
  *   finds it (`file_hint` narrows it), `project_name` by smart project selection, and
  *   `execute_immediately` (default false: a preview stored as a code action, executed by id with
  *   execute_code_action). Its parameters are listed in the `devtools` context only (the default
@@ -34,7 +34,7 @@ import { listedIn } from "../shared/alias.ts";
 import { forProject, selectProject } from "../shared/project_selection.ts";
 import { baseNamePath, resolveSymbol, type SymbolGroup } from "./get_symbol_info.ts";
 
-/** Contexts that list seed 000's parameters (every context accepts them). */
+/** Contexts that list the dev-tools workflow's parameters (every context accepts them). */
 const SEED_CONTEXTS = ["devtools"];
 /** Parameters of each form; giving parameters of both is an error. */
 const SERENA_KEYS = ["name_path", "relative_path", "preview"] as const;
@@ -251,7 +251,7 @@ function ambiguous(project: Project, name: string, groups: readonly SymbolGroup[
 }
 
 /**
- * The id a seed-form preview is stored under: seed 000's descriptive `rename_OLD_to_NEW` when no
+ * The id a seed-form preview is stored under: the dev-tools workflow's descriptive `rename_OLD_to_NEW` when no
  * loaded project's cache holds another current action with that id (a new preview of the same
  * symbol replaces its own); else the cache's id (title slug and hash), so ids never collide.
  */
@@ -285,7 +285,7 @@ function affectedFiles(files: Record<string, number>): Array<{ file: string; edi
   return Object.entries(files).map(([file, edits]) => ({ file, edits }));
 }
 
-/** Seed 000's form: find the symbol by name, then preview (stored by id) or apply the rename. */
+/** The dev-tools workflow's form: find the symbol by name, then preview (stored by id) or apply the rename. */
 async function renameByName(
   args: Args,
   symbolName: string,

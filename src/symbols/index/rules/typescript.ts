@@ -1,6 +1,6 @@
 /**
  * TypeScript and TSX rules: tsserver's navigation tree, as typescript-language-server sends it
- * (checked against it by tests/index/agreement_test.ts). JavaScript adds to them
+ * (checked against it by tests/symbols/index/agreement_test.ts). JavaScript adds to them
  * (`javascript.ts`).
  * @module
  */
@@ -57,7 +57,7 @@ function boundIdentifiers(pattern: Node, out: Bound[] = [], element: Node | null
 const CONTAINERS: ReadonlySet<number> = new Set([K.Class, K.Interface, K.Struct, K.Object]);
 
 // TypeScript, TSX and JavaScript (tsserver's navigation tree, as typescript-language-server
-// sends it: checked against it by tests/index/agreement_test.ts).
+// sends it: checked against it by tests/symbols/index/agreement_test.ts).
 
 /** A declaration wrapped in `export`, `export default` or `declare` starts at the wrapper. */
 function tsOuter(node: Node): Node {

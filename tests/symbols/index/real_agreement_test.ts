@@ -5,7 +5,7 @@
  * sources for TypeScript 7's server. The other trees the index was checked on are recorded in
  * docs/index-agreement.md.
  */
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
 import { join } from "node:path";
 import {
   hasServer,
@@ -13,9 +13,9 @@ import {
   linkTypeScript7,
   REPO_ROOT,
   skipUnless,
-} from "../helpers/lsp.ts";
-import { realCopy, realOrReason, type RealProject } from "../helpers/real_code.ts";
-import { agreement, reportLines } from "../../scripts/index_agreement.ts";
+} from "../../helpers/lsp.ts";
+import { realCopy, realOrReason, type RealProject } from "../../helpers/real_code.ts";
+import { agreement, reportLines } from "../../../scripts/index_agreement.ts";
 
 const CASES: Array<{ id: "go" | "rust"; server: string; probe: string[]; minExact: number }> = [
   // cobra v1.8.1: 34 of its 36 files are exact.

@@ -4,10 +4,10 @@
  * function or variable of their list (or an import at the top level), with their children moved
  * there, and nothing else.
  */
-import { assertEquals } from "../helpers/assert.ts";
-import { asNativeTypeScriptLists, topLevelAliases } from "../../scripts/index_agreement.ts";
-import { parseFile } from "../../src/symbols/index/parser.ts";
-import { fromCompact, namePathOf, walkSymbols } from "../../src/symbols/model.ts";
+import { assertEquals } from "../../helpers/assert.ts";
+import { asNativeTypeScriptLists, topLevelAliases } from "../../../scripts/index_agreement.ts";
+import { parseFile } from "../../../src/symbols/index/parser.ts";
+import { fromCompact, namePathOf, walkSymbols } from "../../../src/symbols/model.ts";
 
 async function listed(text: string): Promise<{ tsserver: string[]; native: string[] }> {
   const roots = fromCompact((await parseFile(text, "typescript")).symbols, "a.ts");

@@ -8,11 +8,11 @@
  * the language server (listed with the files the index does not parse).
  */
 import { join } from "node:path";
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
-import { loadSettings } from "../../src/config/load.ts";
-import { Project } from "../../src/project/project.ts";
-import { DeclarationIndex, ParseWorkers } from "../../src/symbols/index/mod.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { tempDir, writeTree } from "../../helpers/tool_ctx.ts";
+import { loadSettings } from "../../../src/config/load.ts";
+import { Project } from "../../../src/project/project.ts";
+import { DeclarationIndex, ParseWorkers } from "../../../src/symbols/index/mod.ts";
 
 async function openProject(root: string): Promise<Project> {
   return Project.open(root, await loadSettings({ projectRoot: root, globalFile: null }));

@@ -6,12 +6,17 @@
  * inside function bodies (the index lists local declarations liberally, since it only picks
  * which files the server is asked about), and ranges (the server's answer is what tools print).
  */
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { fixtureProject, hasServer, hasTypeScript7 } from "../helpers/lsp.ts";
-import { SymbolLookup } from "../../src/symbols/lookup.ts";
-import { fromCompact, namePathOf, type SymbolNode, walkSymbols } from "../../src/symbols/model.ts";
-import { contentHash } from "../../src/symbols/cache.ts";
-import { DeclarationIndex, PROVEN_SERVERS } from "../../src/symbols/index/mod.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { fixtureProject, hasServer, hasTypeScript7 } from "../../helpers/lsp.ts";
+import { SymbolLookup } from "../../../src/symbols/lookup.ts";
+import {
+  fromCompact,
+  namePathOf,
+  type SymbolNode,
+  walkSymbols,
+} from "../../../src/symbols/model.ts";
+import { contentHash } from "../../../src/symbols/cache.ts";
+import { DeclarationIndex, PROVEN_SERVERS } from "../../../src/symbols/index/mod.ts";
 import {
   BASH_SAMPLES,
   BASH_UNMODELLED,
@@ -26,12 +31,12 @@ import {
   TS_SAMPLES,
   TS_UNMODELLED,
 } from "./samples.ts";
-import { EXACT_GRAMMARS } from "../../src/symbols/index/extract.ts";
-import { grammarFor } from "../../src/symbols/index/grammars.ts";
-import { java21Env } from "../helpers/java.ts";
-import { skipUnless } from "../helpers/lsp.ts";
-import { asNativeTypeScriptLists } from "../../scripts/index_agreement.ts";
-import { isNativeTypeScript } from "../../src/symbols/typescript_native.ts";
+import { EXACT_GRAMMARS } from "../../../src/symbols/index/extract.ts";
+import { grammarFor } from "../../../src/symbols/index/grammars.ts";
+import { java21Env } from "../../helpers/java.ts";
+import { skipUnless } from "../../helpers/lsp.ts";
+import { asNativeTypeScriptLists } from "../../../scripts/index_agreement.ts";
+import { isNativeTypeScript } from "../../../src/symbols/typescript_native.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);
 
