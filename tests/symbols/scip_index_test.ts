@@ -10,6 +10,7 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferences } from "../../src/tools/ide/find_references.ts";
+import { gotoDefinition, implementation } from "../../src/tools/ide/goto_definition.ts";
 import { buildIndex } from "../../src/symbols/scip/build.ts";
 import { manifestPath } from "../../src/symbols/scip/freshness.ts";
 
@@ -147,5 +148,60 @@ Deno.test({
   const answer: Answer = JSON.parse(await h.call(findReferences, ARGS));
   assertEquals(answer.note, undefined);
   assert(answer.references.length > 5);
+  await h.session.dispose();
+});
+
+interface Located {
+  found: boolean;
+  file?: string;
+  line?: number;
+  column?: number;
+  locations?: Array<{ file: string; line: number; column: number }>;
+}
+
+const places = (a: Located) =>
+  (a.locations ?? [a]).map((l) => `${l.file}:${l.line}:${l.column}`).sort();
+
+Deno.test({
+  name:
+    "goto_definition and implementation from a SCIP index agree with the live server (one recorded difference)",
+  ignore: skipUnless(
+    hasServer("typescript-language-server") && hasServer("npm", ["--version"]),
+    "typescript-language-server and npm",
+  ),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const tree = await fixtureTree("typescript");
+  // ShapeRegistry imported in main.ts, and the interface Shape's implementations.
+  const definitionArgs = { relative_path: "src/main.ts", line: 3, column: 12 };
+  const implementationArgs = { relative_path: "src/shapes.ts", name_path: "Shape" };
+  const live: Located[] = [];
+  {
+    await using h = await toolHarness(tree);
+    live.push(JSON.parse(await h.call(gotoDefinition, definitionArgs)));
+    live.push(JSON.parse(await h.call(implementation, implementationArgs)));
+    await h.session.dispose();
+  }
+  assertEquals(places(live[0]!), ["src/registry.ts:4:14"]);
+  // tsserver also names an expression typed by the interface (registry.ts's `[]` of type
+  // Circle[]): an implementation in its sense, not a declaration. SCIP records only declared
+  // `implements` and `extends` relationships: the index's answer has the two classes.
+  const liveImplementations = places(live[1]!);
+  assertEquals(liveImplementations, [
+    "src/registry.ts:16:29",
+    "src/shapes.ts:27:14",
+    "src/shapes.ts:9:14",
+  ]);
+  const { index, manifest } = await fixtureIndex();
+  await using h = await toolHarness(tree);
+  await h.write(".sextant/index.scip", index);
+  await h.write(".sextant/index.scip.files", manifest);
+  assertEquals(places(JSON.parse(await h.call(gotoDefinition, definitionArgs))), places(live[0]!));
+  assertEquals(
+    places(JSON.parse(await h.call(implementation, implementationArgs))),
+    liveImplementations.filter((p) => !p.startsWith("src/registry.ts")),
+  );
+  assertEquals(h.session.services(h.project).pool.running().length, 0);
   await h.session.dispose();
 });

@@ -13,6 +13,7 @@ import { containsWord, wordOccurrences } from "../../symbols/occurrences.ts";
 import { matchesNamePath, namePathOfSymbol } from "../../symbols/scip/descriptors.ts";
 import { SymbolRole } from "../../symbols/scip/decode.ts";
 import type { ScipState } from "../../symbols/scip/project_scip.ts";
+import type { ScipLocation } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
 import { wordAt } from "../../lsp/positions.ts";
 
@@ -44,14 +45,22 @@ interface PositionArgs {
   name_path?: string | undefined;
 }
 
+/** The symbol a question is about, found in the index, and what the index knows now. */
+interface IndexTarget {
+  state: ScipState;
+  symbol: number;
+  /** The name path asked, or the identifier at the position. */
+  shownName: string;
+  /** The identifier of the symbol (for text scans of changed files). */
+  word: string;
+}
+
 /**
- * The index's answer, or null when the index cannot answer this question (no index, the file
- * changed since it was built, or no symbol at the position): the caller asks the live server.
+ * The symbol at the position (or of the name path) from the index, or null when the index
+ * cannot say: no index, the file changed since it was built, no symbol there, or a name path
+ * that is not exactly one definition in the file. The caller then asks the live server.
  */
-export async function referencesFromIndex(
-  ctx: ToolContext,
-  args: PositionArgs & { include_declaration: boolean },
-): Promise<IndexedReferences | null> {
+async function indexTarget(ctx: ToolContext, args: PositionArgs): Promise<IndexTarget | null> {
   const project = ctx.project();
   const services = ctx.session.services(project);
   if ((await services.scip.locate()) === null) return null;
@@ -82,12 +91,9 @@ export async function referencesFromIndex(
     shownName = wordAt(lines[position.line] ?? "", position.character);
   }
   if (symbol === null) return null;
-  const occurrences = referenceSymbols(state, symbol).flatMap((id) =>
-    state.index.occurrencesOf(id).filter((o) =>
-      id === symbol || (o.roles & SymbolRole.Definition) === 0
-    )
-  ).filter((o) => !state.stale.has(o.relPath));
-  const definition = occurrences.find((o) => o.relPath === rel) ?? occurrences[0];
+  // The identifier as written where the symbol is defined (a name path may be Outer/name).
+  const definition = state.index.definitionsOf(symbol).find((o) => !state.stale.has(o.relPath)) ??
+    state.index.occurrencesOf(symbol).find((o) => o.relPath === rel);
   const word = definition
     ? wordAt(
       (await linesOf(project.root, definition.relPath, rel, lines))[definition.range[0]] ?? "",
@@ -95,29 +101,79 @@ export async function referencesFromIndex(
     )
     : shownName;
   if (word === "") return null;
+  return { state, symbol, shownName, word };
+}
+
+/** Occurrences as find_references' location entries (1-based, code-point columns). */
+async function locationEntries(
+  ctx: ToolContext,
+  occurrences: readonly ScipLocation[],
+): Promise<IndexedReference[]> {
+  const project = ctx.project();
   const reader = new LineReader(project.settings.encoding);
-  const references: IndexedReference[] = [];
+  const out: IndexedReference[] = [];
   for (const o of occurrences) {
-    const isDefinition = (o.roles & SymbolRole.Definition) !== 0;
-    if (isDefinition && !args.include_declaration) continue;
     const fileLines = await reader.lines(pathToFileURL(project.absolute(o.relPath)).href);
     const at = fileLines
       ? toAgentPosition(fileLines, { line: o.range[0], character: o.range[1] })
       : { line: o.range[0] + 1, column: o.range[1] + 1 };
-    references.push({
+    out.push({
       file: o.relPath,
       line: at.line,
       column: at.column,
       preview: preview(fileLines?.[o.range[0]] ?? ""),
-      is_definition: isDefinition,
+      is_definition: (o.roles & SymbolRole.Definition) !== 0,
     });
   }
-  const live = await changedMentioning(project.root, state, word);
+  return out;
+}
+
+/**
+ * Where the symbol is defined (`definitions`) or implemented (`implementations`), from the
+ * index; null when the index cannot vouch for the whole answer: a file changed since it was built
+ * mentions the name (it may define or implement it now), or the index knows no definition (a
+ * library's symbol: the server reads the library).
+ */
+export async function locationsFromIndex(
+  ctx: ToolContext,
+  args: PositionArgs,
+  what: "definitions" | "implementations",
+): Promise<IndexedReference[] | null> {
+  const target = await indexTarget(ctx, args);
+  if (target === null) return null;
+  const { state, symbol, word } = target;
+  if ((await changedMentioning(ctx.project().root, state, word)).length > 0) return null;
+  const symbols = what === "definitions" ? [symbol] : state.index.implementationsOf(symbol);
+  const found = symbols.flatMap((id) => state.index.definitionsOf(id));
+  if (found.length === 0 && what === "definitions") return null;
+  return await locationEntries(ctx, found);
+}
+
+/**
+ * find_references' answer from the index, or null when the index cannot answer this question
+ * (see {@linkcode indexTarget}): the caller asks the live server.
+ */
+export async function referencesFromIndex(
+  ctx: ToolContext,
+  args: PositionArgs & { include_declaration: boolean },
+): Promise<IndexedReferences | null> {
+  const target = await indexTarget(ctx, args);
+  if (target === null) return null;
+  const { state, symbol, shownName, word } = target;
+  const occurrences = referenceSymbols(state, symbol).flatMap((id) =>
+    state.index.occurrencesOf(id).filter((o) =>
+      id === symbol || (o.roles & SymbolRole.Definition) === 0
+    )
+  ).filter((o) => !state.stale.has(o.relPath)).filter((o) =>
+    args.include_declaration || (o.roles & SymbolRole.Definition) === 0
+  );
+  const references = await locationEntries(ctx, occurrences);
+  const live = await changedMentioning(ctx.project().root, state, word);
   const tool = [...state.index.tools].join(", ") || "an indexer";
   const note = `Answered from the SCIP index (${tool}) for the files unchanged since it was ` +
     `built; ${state.stale.size} changed since` +
     (live.length > 0 ? `, ${live.length} of them mentioning '${word}' asked of the server.` : ".");
-  return { symbol: namePath || shownName, word, references, live, note };
+  return { symbol: args.name_path?.trim() || shownName, word, references, live, note };
 }
 
 /**
