@@ -68,7 +68,13 @@ export interface ScipMetadata {
 /** What {@linkcode readScipIndex} hands its caller, in file order. */
 export interface ScipHandlers {
   metadata?(metadata: ScipMetadata): void;
-  document(document: ScipDocument): void;
+  /** Each document, decoded. */
+  document?(document: ScipDocument): void;
+  /**
+   * Each document's bytes, undecoded (a loader that decodes only what it keeps); valid only
+   * during the call.
+   */
+  documentBytes?(bytes: Uint8Array): void;
   /** Bytes read so far, of `total`. */
   progress?(read: number, total: number): void;
 }
@@ -254,7 +260,10 @@ export async function readScipIndex(path: string, handlers: ScipHandlers): Promi
       const body = buffer.subarray(length.next, length.next + length.value);
       start = length.next + length.value;
       if (field === 1) handlers.metadata?.(decodeMetadata(body));
-      else if (field === 2) handlers.document(decodeDocument(body));
+      else if (field === 2) {
+        if (handlers.documentBytes) handlers.documentBytes(body);
+        else handlers.document?.(decodeDocument(body));
+      }
       // 3: external symbols (hover text of dependencies): not needed by the answers.
     }
   } finally {

@@ -56,6 +56,11 @@ export class Freshness {
     this.#expected = expected;
   }
 
+  /** The files the manifest lists. */
+  paths(): IterableIterator<string> {
+    return this.#expected.keys();
+  }
+
   /** How many files the manifest lists. */
   get size(): number {
     return this.#expected.size;

@@ -14,6 +14,11 @@ import type { ProjectWatch } from "../../project/project_watch.ts";
 import { Freshness, manifestPath, parseManifest } from "./freshness.ts";
 import { ScipIndex, type ScipLoadProgress } from "./scip_index.ts";
 
+/** Files hashed at once when the project is checked against the manifest. */
+const SCAN_CONCURRENCY = 16;
+/** Files whose lines are kept for previews (the unchanged ones an answer lists). */
+const LINE_CACHE_FILES = 4096;
+
 /** Where a project's index is looked for, in this order (relative to its root). */
 export const INDEX_LOCATIONS: readonly string[] = ["index.scip", ".sextant/index.scip"];
 
@@ -56,6 +61,8 @@ export class ProjectScip {
   #loading: Promise<Loaded | null> | null = null;
   /** The stamp of an index that failed to load (not tried again until it changes). */
   #failed: string | null = null;
+  /** Lines of unchanged files, for previews; a file the watcher reports is dropped. */
+  readonly #lines = new Map<string, string[]>();
 
   constructor(project: Project, watch: ProjectWatch) {
     this.#project = project;
@@ -116,20 +123,29 @@ export class ProjectScip {
     }
     try {
       const started = performance.now();
-      const index = await ScipIndex.load(path, onProgress);
-      const freshness = new Freshness(this.#project.root, parseManifest(manifestText));
-      const extensions = new Set(index.paths().map((p) => extname(p)).filter((e) => e !== ""));
+      const expected = parseManifest(manifestText);
+      const freshness = new Freshness(this.#project.root, expected);
+      const extensions = new Set([...expected.keys()].map((p) => extname(p)).filter((e) => e));
+      // The files are checked against the manifest while the index decodes.
+      const [index, stale] = await Promise.all([
+        ScipIndex.load(path, onProgress),
+        this.#scan(freshness, extensions),
+      ]);
+      // The manifest may list every file of the repository: what matters is the index's languages.
+      const indexed = new Set(index.paths().map((p) => extname(p)).filter((e) => e));
+      for (const rel of stale) if (!indexed.has(extname(rel))) stale.delete(rel);
       const loaded: Loaded = {
         index,
         path,
         stamp,
         freshness,
-        extensions,
-        stale: new Set(),
+        extensions: indexed,
+        stale,
         dirty: new Set(),
-        recheckAll: true,
+        recheckAll: false,
         unsubscribe: () => {},
       };
+      for (const rel of index.paths()) if (!expected.has(rel)) stale.add(rel);
       loaded.unsubscribe = this.#watch.subscribe({
         event: (e) => {
           for (const rel of e.rels) if (extensions.has(extname(rel))) loaded.dirty.add(rel);
@@ -154,32 +170,71 @@ export class ProjectScip {
     }
   }
 
+  /**
+   * The files of the index's languages that are not as indexed: changed, new, or (named in the
+   * manifest) gone. Files are hashed a few at a time.
+   */
+  async #scan(freshness: Freshness, extensions: ReadonlySet<string>): Promise<Set<string>> {
+    const files: string[] = [];
+    for await (const entry of this.#project.walk(".")) {
+      if (!entry.isDirectory && extensions.has(extname(entry.path))) files.push(entry.path);
+    }
+    const stale = new Set<string>();
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        const rel = files[next++]!;
+        if (!(await freshness.isFresh(rel))) stale.add(rel);
+      }
+    };
+    await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, worker));
+    const seen = new Set(files);
+    for (const rel of freshness.paths()) if (!seen.has(rel)) stale.add(rel);
+    return stale;
+  }
+
   async #refresh(loaded: Loaded): Promise<void> {
     if (loaded.recheckAll || !this.#watch.watching) {
-      // Every file of the index's languages on disk, and every file the manifest names.
-      loaded.recheckAll = this.#watch.watching ? false : true;
+      // Events were lost, or nothing watches: every file is checked again (hashed only when
+      // its size or time changed since it was last hashed).
+      loaded.recheckAll = false;
       loaded.dirty.clear();
-      const stale = new Set<string>();
-      const seen = new Set<string>();
-      for await (const entry of this.#project.walk(".")) {
-        if (entry.isDirectory || !loaded.extensions.has(extname(entry.path))) continue;
-        seen.add(entry.path);
-        if (!(await loaded.freshness.isFresh(entry.path))) stale.add(entry.path);
-      }
-      for (const rel of loaded.index.paths()) if (!seen.has(rel)) stale.add(rel);
-      loaded.stale = stale;
+      loaded.stale = await this.#scan(loaded.freshness, loaded.extensions);
+      this.#lines.clear();
       return;
     }
     if (loaded.dirty.size === 0) return;
     const dirty = [...loaded.dirty];
     loaded.dirty.clear();
     for (const rel of dirty) {
+      this.#lines.delete(rel);
       if (await loaded.freshness.isFresh(rel)) loaded.stale.delete(rel);
       else loaded.stale.add(rel);
     }
   }
 
+  /**
+   * The lines of an unchanged file (`\n`-split), kept while the file stays unchanged; null when
+   * it cannot be read.
+   */
+  async linesOf(relPath: string): Promise<string[] | null> {
+    const known = this.#lines.get(relPath);
+    if (known) return known;
+    let lines: string[];
+    try {
+      lines = (await Deno.readTextFile(join(this.#project.root, relPath))).split(/\r?\n/);
+    } catch {
+      return null;
+    }
+    if (this.#lines.size >= LINE_CACHE_FILES) {
+      this.#lines.delete(this.#lines.keys().next().value!);
+    }
+    this.#lines.set(relPath, lines);
+    return lines;
+  }
+
   #drop(): void {
+    this.#lines.clear();
     this.#loaded?.unsubscribe();
     this.#loaded = null;
   }

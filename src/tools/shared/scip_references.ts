@@ -6,8 +6,7 @@
  * live answer's shape, with a one-line note saying where it came from.
  * @module
  */
-import { pathToFileURL } from "node:url";
-import { LineReader, splitLines, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
+import { splitLines, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import { preview } from "../../lsp/positions.ts";
 import { containsWord, wordOccurrences } from "../../symbols/occurrences.ts";
 import { matchesNamePath, namePathOfSymbol } from "../../symbols/scip/descriptors.ts";
@@ -109,11 +108,10 @@ async function locationEntries(
   ctx: ToolContext,
   occurrences: readonly ScipLocation[],
 ): Promise<IndexedReference[]> {
-  const project = ctx.project();
-  const reader = new LineReader(project.settings.encoding);
+  const scip = ctx.session.services(ctx.project()).scip;
   const out: IndexedReference[] = [];
   for (const o of occurrences) {
-    const fileLines = await reader.lines(pathToFileURL(project.absolute(o.relPath)).href);
+    const fileLines = await scip.linesOf(o.relPath);
     const at = fileLines
       ? toAgentPosition(fileLines, { line: o.range[0], character: o.range[1] })
       : { line: o.range[0] + 1, column: o.range[1] + 1 };
