@@ -205,3 +205,34 @@ Deno.test({
   assertEquals(h.session.services(h.project).pool.running().length, 0);
   await h.session.dispose();
 });
+
+Deno.test({
+  name: "find_references from a scip-python index agrees with pyright's (differences recorded)",
+  ignore: skipUnless(
+    hasServer("pyright-langserver") && hasServer("npm", ["--version"]),
+    "pyright-langserver and npm (scip-python comes through npm exec)",
+  ),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const tree = await fixtureTree("python");
+  const args = { relative_path: "shapes/circle.py", name_path: "Circle" };
+  let live: Answer;
+  {
+    await using h = await toolHarness(tree);
+    live = JSON.parse(await h.call(findReferences, args));
+    await h.session.dispose();
+  }
+  await using h = await toolHarness(tree);
+  const result = await buildIndex(h.root, { languages: ["python"] });
+  assertEquals(result.runs.map((r) => r.ok), [true], JSON.stringify(result.runs));
+  const answer: Answer = JSON.parse(await h.call(findReferences, args));
+  assert(answer.note?.startsWith("Answered from the SCIP index"), answer.note);
+  assertEquals(h.session.services(h.project).pool.running().length, 0);
+  // pyright counts the string "Circle" in shapes/__init__.py's `__all__` as a reference;
+  // scip-python records names in code only. Every other reference is the same.
+  const inAll = "shapes/__init__.py:6:22";
+  assert(keys(live).includes(inAll), JSON.stringify(keys(live)));
+  assertEquals(keys(answer), keys(live).filter((k) => k !== inAll));
+  await h.session.dispose();
+});
