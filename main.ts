@@ -43,6 +43,11 @@ export async function main(args: string[]): Promise<void> {
           "src/cli/doctor.ts",
         );
         Deno.exit(await doctor(options));
+      } else if (options.command === "index") {
+        const { indexCommand } = await lazyImport<typeof import("./src/cli/index_command.ts")>(
+          "src/cli/index_command.ts",
+        );
+        Deno.exit(await indexCommand(options));
       } else if (options.command === "service") {
         const { service } = await lazyImport<typeof import("./src/cli/service_command.ts")>(
           "src/cli/service_command.ts",

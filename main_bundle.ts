@@ -10,6 +10,7 @@ import { registerLazyModules } from "./src/cli/lazy.ts";
 registerLazyModules({
   "src/cli/doctor.ts": () => import("./src/cli/doctor.ts"),
   "src/cli/hook.ts": () => import("./src/cli/hook.ts"),
+  "src/cli/index_command.ts": () => import("./src/cli/index_command.ts"),
   "src/cli/relay.ts": () => import("./src/cli/relay.ts"),
   "src/cli/serve.ts": () => import("./src/cli/serve.ts"),
   "src/cli/service_command.ts": () => import("./src/cli/service_command.ts"),

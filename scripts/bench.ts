@@ -15,6 +15,8 @@
  *    references, Sextant's own RSS in the default mode, 4 sessions against 1, and a new name's
  *    warm global find_symbol at 20,000 files — each beside its raw baseline, with its target and
  *    PASS or MISS.
+ * 5. the SCIP index rows (scip_bench.ts): a 50,000-module monorepo's index built in CI: load,
+ *    memory, references from a fresh session and warm, a file edited after indexing.
  *
  * Every recorded row carries its baseline from the same run; the rows are saved as JSON
  * (`--out`, default `bench-results/<date>.json`) and `--compare FILE` prints them beside a saved
@@ -26,7 +28,9 @@
  * `--no-scale`, `--no-generations`, `--languages rust,go,c` the real-code rows per language
  * (bench_languages.ts; `--languages ""` none), `--out FILE`, `--compare FILE`, `--only new-errors`
  * runs just the new-errors report rows, `--only generations` just the server-generation rows
- * (`--generation-files N` sets their generated project's size, default 20000).
+ * (`--generation-files N` sets their generated project's size, default 20000), `--only scip` just
+ * the SCIP index rows (scip_bench.ts; `--scip-files N`, default 50000; `--no-scip` leaves them
+ * out; the first run indexes the monorepo with scip-typescript, about 6 minutes, then cached).
  * @module
  */
 import { join } from "node:path";
@@ -63,6 +67,7 @@ import {
 import { RawServer, runEngineBench } from "./engine_bench.ts";
 import { runScaleBench } from "./bench_scale.ts";
 import { runGenerationBench } from "./bench_generations.ts";
+import { runScipBench } from "./scip_bench.ts";
 
 /** The generator is bench_project.ts's (one for every benchmark); re-exported for old callers. */
 export { generate };
@@ -379,6 +384,8 @@ if (import.meta.main) {
       "no-scale": { type: "boolean", default: false },
       "no-generations": { type: "boolean", default: false },
       "generation-files": { type: "string", default: "20000" },
+      "no-scip": { type: "boolean", default: false },
+      "scip-files": { type: "string", default: "50000" },
       out: { type: "string" },
       compare: { type: "string" },
       only: { type: "string" },
@@ -401,8 +408,10 @@ if (import.meta.main) {
     console.error(`--languages: unknown ${unknown.join(", ")} (known: rust, go, c)`);
     Deno.exit(2);
   }
-  if (values.only !== undefined && !["new-errors", "generations"].includes(values.only)) {
-    console.error(`--only: unknown part '${values.only}' (known: new-errors, generations)`);
+  if (
+    values.only !== undefined && !["new-errors", "generations", "scip"].includes(values.only)
+  ) {
+    console.error(`--only: unknown part '${values.only}' (known: new-errors, generations, scip)`);
     Deno.exit(2);
   }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
@@ -412,6 +421,12 @@ if (import.meta.main) {
   }
   const generations = () =>
     runGenerationBench({ runs: values.runs, files: values["generation-files"] });
+  const scip = () => runScipBench({ files: Number(values["scip-files"]), runs });
+  if (values.only === "scip") {
+    await scip();
+    await saveResults(values.out ?? defaultOut(), Deno.args);
+    Deno.exit(0);
+  }
   if (values.only === "generations") {
     await generations();
     await saveResults(values.out ?? defaultOut(), Deno.args);
@@ -627,6 +642,7 @@ if (import.meta.main) {
     await runScaleBench({ sizes: values.sizes, real: values.real, runs: values.runs });
   }
   if (!values["no-generations"]) await generations();
+  if (!values["no-scip"]) await scip();
   if (languages.length > 0) {
     const { benchLanguages } = await import("./bench_languages.ts");
     await benchLanguages({ runs, only: languages as RealId[] });

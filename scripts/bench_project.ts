@@ -32,7 +32,15 @@ export function modPath(i: number): string {
  * `makeWidget<i>`, imports its predecessor's widget, and every tenth module uses `Core` (an
  * import and a `new Core`: `Core` has `2 * ceil(files / 10)` references).
  */
-export async function generate(root: string, files: number): Promise<void> {
+export async function generate(
+  root: string,
+  files: number,
+  options: { importStep?: number } = {},
+): Promise<void> {
+  // Module i imports module i - step: one chain by default; a step of PACKAGES makes one chain
+  // per package, short enough for indexers that recurse along it (scip-typescript's checker
+  // overflows its stack on a 50,000-module chain).
+  const step = options.importStep ?? 1;
   for (let p = 0; p < PACKAGES; p++) {
     await Deno.mkdir(join(root, "src", `pkg${String(p).padStart(2, "0")}`), { recursive: true });
   }
@@ -63,7 +71,9 @@ export async function generate(root: string, files: number): Promise<void> {
     const lines: string[] = [`/** Generated module ${i}. */`];
     lines.push('import type { Renderable } from "../core.ts";');
     if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
-    if (i > 0) lines.push(`import { Widget${i - 1} } from "../${modPath(i - 1).slice(4)}";`);
+    if (i >= step) {
+      lines.push(`import { Widget${i - step} } from "../${modPath(i - step).slice(4)}";`);
+    }
     lines.push("");
     lines.push(`export interface Options${i} {\n  size: number;\n  label: string;\n}`);
     lines.push("");
@@ -92,9 +102,9 @@ export async function generate(root: string, files: number): Promise<void> {
       lines.push(`  return core.run(${i});`);
       lines.push("}");
     }
-    if (i > 0) {
+    if (i >= step) {
       lines.push("");
-      lines.push(`export const previous${i} = new Widget${i - 1}({ size: 1, label: "p" });`);
+      lines.push(`export const previous${i} = new Widget${i - step}({ size: 1, label: "p" });`);
     }
     writes.push(Deno.writeTextFile(join(root, modPath(i)), lines.join("\n") + "\n"));
     if (writes.length >= 64) await Promise.all(writes.splice(0));

@@ -29,3 +29,6 @@ export type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
 
 // TOML (Cargo.toml, pyproject.toml, alire.toml) for the toolchain tools.
 export { parse as parseToml } from "npm:smol-toml@1.9.1";
+
+// Protobuf's wire format, for SCIP code indexes built in CI (src/symbols/scip/).
+export { BinaryReader, BinaryWriter, WireType } from "npm:@bufbuild/protobuf@2.17.0/wire";

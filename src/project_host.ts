@@ -20,6 +20,7 @@ import { SymbolLookup } from "./symbols/lookup.ts";
 import type { Project } from "./project/project.ts";
 import { ChangeFeed } from "./project/change_feed.ts";
 import { ProjectWatch } from "./project/project_watch.ts";
+import { ProjectScip } from "./symbols/scip/project_scip.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -39,6 +40,8 @@ export class ProjectServices {
   readonly watch: ProjectWatch;
   /** What changed on disk, from the watcher (started on the first warm query that asks). */
   readonly changes: ChangeFeed;
+  /** The SCIP index built in CI, when the project has one (loaded on first need). */
+  readonly scip: ProjectScip;
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
   /** When a session last used the project (ms since the epoch). */
@@ -51,6 +54,7 @@ export class ProjectServices {
     this.declarations = new DeclarationIndex(project, { projectWatch: this.watch });
     this.changes = new ChangeFeed(this.watch);
     this.symbols = new SymbolLookup(project, this.pool, this.declarations, this.changes);
+    this.scip = new ProjectScip(project, this.watch);
   }
 
   /** Our own tools wrote these files: the servers see the new content before this resolves. */
@@ -76,6 +80,7 @@ export class ProjectServices {
    * language server, then the file watcher.
    */
   async dispose(): Promise<void> {
+    this.scip.dispose();
     await this.changes.dispose();
     await Promise.all([
       this.symbols.dispose().catch((error) => log.debug("symbol index save failed:", error)),

@@ -18,6 +18,9 @@ Usage:
                                  and the MCP clients set up on this machine; --install: print
                                  the install commands of missing servers, --yes: run them
   sextant service status|stop    show or stop the shared service of this user
+  sextant index build [--project PATH] [--output FILE]
+                                 build the project's SCIP code index (.sextant/index.scip)
+                                 with each language's indexer, and its manifest (docs/scale.md)
   sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
                                  register Sextant with claude-code, codex, cursor, vscode,
                                  claude-desktop or gemini-cli (--hooks: also its hooks)
@@ -76,6 +79,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
         scope: { type: "string" },
         hooks: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
+        output: { type: "string" },
         force: { type: "boolean", default: false },
         install: { type: "boolean", default: false },
         yes: { type: "boolean", default: false },
@@ -88,7 +92,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (!["serve", "doctor", "service", "setup", "hook"].includes(command)) {
+  if (!["serve", "doctor", "service", "setup", "hook", "index"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
   let serviceAction: ServiceAction | undefined;
@@ -98,6 +102,15 @@ export function parseCommandLine(argv: string[]): CliOptions {
       throw new UsageError(`'sextant service' takes status or stop.\n\n${USAGE}`);
     }
     serviceAction = action;
+  }
+  let indexAction: "build" | undefined;
+  if (command === "index") {
+    const action = rest.shift();
+    if (action !== "build") throw new UsageError(`'sextant index' takes build.\n\n${USAGE}`);
+    indexAction = action;
+  }
+  if (values.output !== undefined && command !== "index") {
+    throw new UsageError("--output is an option of 'sextant index build'.");
   }
   let idleTimeout: number | undefined;
   if (values["idle-timeout"] !== undefined) {
@@ -151,6 +164,8 @@ export function parseCommandLine(argv: string[]): CliOptions {
     http: values.http,
     allowRemote: values["allow-remote"],
     ...(serviceAction ? { serviceAction } : {}),
+    ...(indexAction ? { indexAction } : {}),
+    ...(values.output !== undefined ? { output: values.output } : {}),
     agentInterface,
     client: command === "setup" ? word : values.client,
     event: command === "hook" ? word : undefined,

@@ -17,6 +17,7 @@
 export const LAZY_MODULES = [
   "src/cli/doctor.ts",
   "src/cli/hook.ts",
+  "src/cli/index_command.ts",
   "src/cli/relay.ts",
   "src/cli/serve.ts",
   "src/cli/service_command.ts",

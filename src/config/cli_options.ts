@@ -10,12 +10,24 @@ import type { LogLevel } from "../log.ts";
 export type ServiceAction = "run" | "status" | "stop";
 
 /** The commands. */
-export type Command = "serve" | "doctor" | "service" | "setup" | "hook" | "help" | "version";
+export type Command =
+  | "serve"
+  | "doctor"
+  | "service"
+  | "setup"
+  | "hook"
+  | "index"
+  | "help"
+  | "version";
 
 export interface CliOptions {
   command: Command;
   /** With `command: "service"`. */
   serviceAction?: ServiceAction | undefined;
+  /** With `command: "index"`: only `build` so far. */
+  indexAction?: "build" | undefined;
+  /** `index build --output PATH`. */
+  output?: string | undefined;
   project?: string | undefined;
   noProject: boolean;
   context?: string | undefined;

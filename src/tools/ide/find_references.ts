@@ -17,6 +17,14 @@ import {
   showCandidates,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
+import type { ToolAnswer, ToolContext } from "../tool.ts";
+import {
+  changedSinceIndex,
+  type IndexedReferences,
+  referencesFromIndex,
+} from "../shared/scip_references.ts";
+
+type Reference = LocationDict & { is_definition: boolean };
 
 export const findReferences = defineTool({
   name: "find_references",
@@ -35,6 +43,9 @@ export const findReferences = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
+    // A SCIP index built in CI answers for the files unchanged since (tools/shared/scip_references.ts).
+    const indexed = await referencesFromIndex(ctx, args);
+    if (indexed !== null) return await answerFromIndex(ctx, args, indexed);
     const target = await resolvePosition(ctx, args);
     // The files that may hold the name, shown to the server first (symbols/completeness.ts).
     const index = indexOf(ctx);
@@ -81,7 +92,7 @@ export const findReferences = defineTool({
         !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
       );
     }
-    const references: Array<LocationDict & { is_definition: boolean }> = [];
+    const references: Reference[] = [];
     for (const l of locations) {
       const key = `${l.uri}:${l.range.start.line}:${l.range.start.character}`;
       references.push({
@@ -89,9 +100,6 @@ export const findReferences = defineTool({
         is_definition: definitions.has(key),
       });
     }
-    references.sort((a, b) =>
-      a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
-    );
     const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
@@ -101,26 +109,80 @@ export const findReferences = defineTool({
       (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       target.options,
     );
-    const symbol = symbolName(target);
-    const unexplained = notAnalysed.length === 0 ? {} : {
-      not_analysed: notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`),
-    };
-    const full = { symbol, references, totalCount: references.length, ...unexplained };
-    return {
-      text: toJson(full),
-      shorter: [{
-        note: "Too long with previews; references as file → [line:column]:",
-        text: () => {
-          const byFile: Record<string, string[]> = {};
-          for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
-          return toJson({
-            symbol,
-            references: byFile,
-            totalCount: references.length,
-            ...unexplained,
-          });
-        },
-      }],
-    };
+    return render(
+      symbolName(target),
+      references,
+      notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`),
+    );
   },
 });
+
+/** The answer: references sorted by file and position, and a shorter form for the limit. */
+function render(
+  symbol: string,
+  references: Reference[],
+  notAnalysed: string[],
+  note?: string,
+): ToolAnswer {
+  references.sort((a, b) =>
+    a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
+  );
+  const unexplained = notAnalysed.length === 0 ? {} : { not_analysed: notAnalysed };
+  const source = note === undefined ? {} : { note };
+  const full = { symbol, references, totalCount: references.length, ...unexplained, ...source };
+  return {
+    text: toJson(full),
+    shorter: [{
+      note: "Too long with previews; references as file → [line:column]:",
+      text: () => {
+        const byFile: Record<string, string[]> = {};
+        for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
+        return toJson({
+          symbol,
+          references: byFile,
+          totalCount: references.length,
+          ...unexplained,
+          ...source,
+        });
+      },
+    }],
+  };
+}
+
+/**
+ * The index's answer, completed for the files changed since it was built: the live server is
+ * shown them and asked, and only its locations in those files are taken. When no server can
+ * run, their occurrences of the name are named as not analysed.
+ */
+async function answerFromIndex(
+  ctx: ToolContext,
+  args: Parameters<typeof referencesFromIndex>[1],
+  indexed: IndexedReferences,
+): Promise<ToolAnswer> {
+  const references: Reference[] = [...indexed.references];
+  let notAnalysed: string[] = [];
+  if (indexed.live.length > 0) {
+    try {
+      const target = await resolvePosition(ctx, args);
+      const index = indexOf(ctx);
+      await showCandidates(index, target.server, indexed.live, target.options);
+      const result = await ask<unknown>(
+        target,
+        "textDocument/references",
+        { ...textDocumentPosition(target), context: { includeDeclaration: true } },
+        "referencesProvider",
+        "finding references",
+      );
+      const live = new Set(indexed.live);
+      for (const l of uniqueLocations(normalizeLocations(result))) {
+        const rel = target.server.relPathOf(l.uri);
+        if (rel === null || !live.has(rel)) continue;
+        references.push({ ...(await locationDict(target, l.uri, l.range)), is_definition: false });
+      }
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      notAnalysed = await changedSinceIndex(ctx.project().root, indexed.live, indexed.word);
+    }
+  }
+  return render(indexed.symbol, references, notAnalysed, indexed.note);
+}

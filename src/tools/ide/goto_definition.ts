@@ -16,6 +16,14 @@ import {
 import { defineTool, type Tool } from "../tool.ts";
 import { textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
+import { locationsFromIndex } from "../shared/scip_references.ts";
+
+/** The answer's shape: the first location flat, all of them under `locations` when several. */
+function located(dicts: readonly LocationDict[]): string {
+  const answer: Record<string, unknown> = { found: true, ...dicts[0] };
+  if (dicts.length > 1) answer.locations = dicts;
+  return toJson(answer);
+}
 
 function locationTool(spec: {
   name: string;
@@ -24,6 +32,8 @@ function locationTool(spec: {
   what: string;
   description: string;
   optional?: boolean;
+  /** What a SCIP index built in CI can answer for unchanged files (shared/scip_references.ts). */
+  fromIndex?: "definitions" | "implementations";
 }): Tool {
   return defineTool({
     name: spec.name,
@@ -32,6 +42,12 @@ function locationTool(spec: {
     markers: spec.optional ? ["symbolic-read", "optional"] : ["symbolic-read"],
     readOnly: true,
     async handler(args, ctx) {
+      if (spec.fromIndex) {
+        const indexed = await locationsFromIndex(ctx, args, spec.fromIndex);
+        if (indexed !== null && indexed.length > 0) {
+          return located(indexed.map(({ is_definition: _, ...at }) => at));
+        }
+      }
       const target = await resolvePosition(ctx, args);
       const result = await ask<unknown>(
         target,
@@ -49,9 +65,7 @@ function locationTool(spec: {
       }
       const dicts: LocationDict[] = [];
       for (const l of locations) dicts.push(await locationDict(target, l.uri, l.range));
-      const answer: Record<string, unknown> = { found: true, ...dicts[0] };
-      if (dicts.length > 1) answer.locations = dicts;
-      return toJson(answer);
+      return located(dicts);
     },
   });
 }
@@ -61,6 +75,7 @@ export const gotoDefinition = locationTool({
   method: "textDocument/definition",
   capability: "definitionProvider",
   what: "definition",
+  fromIndex: "definitions",
   description: "Where the symbol at a position (1-based line/column, or name_path) is defined, " +
     "across files and into libraries.",
 });
@@ -82,6 +97,7 @@ export const implementation = locationTool({
   capability: "implementationProvider",
   what: "implementation",
   optional: true,
+  fromIndex: "implementations",
   description: "Finds the implementations of the interface, abstract method or declaration at " +
     "a position. Position: relative_path + 1-based line/column, or name_path. Returns " +
     '{"found", "file", "line", "column", "preview"} ("locations" lists all when several).',

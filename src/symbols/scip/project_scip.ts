@@ -1,0 +1,245 @@
+/**
+ * A project's SCIP index, when it has one (`index.scip` at the root or under `.sextant/`, with
+ * its manifest `index.scip.files` beside it, see freshness.ts): loaded on first need, loaded
+ * again when the file changes, and kept honest by the project's file watcher. At load every file
+ * of the index's languages is compared with the manifest; a file changed or created since then
+ * is *stale* and never answered from the index. The watcher marks each file it hears of, and the
+ * next question checks those again, behind the watcher's barrier.
+ * @module
+ */
+import { extname, join } from "node:path";
+import { log } from "../../log.ts";
+import type { Project } from "../../project/project.ts";
+import type { ProjectWatch } from "../../project/project_watch.ts";
+import { Freshness, manifestPath, parseManifest } from "./freshness.ts";
+import { ScipIndex, type ScipLoadProgress } from "./scip_index.ts";
+
+/** Files hashed at once when the project is checked against the manifest. */
+const SCAN_CONCURRENCY = 16;
+/** Files whose lines are kept for previews (the unchanged ones an answer lists). */
+const LINE_CACHE_FILES = 4096;
+
+/** Where a project's index is looked for, in this order (relative to its root). */
+export const INDEX_LOCATIONS: readonly string[] = ["index.scip", ".sextant/index.scip"];
+
+/** A loaded index and what it can vouch for now. */
+export interface ScipState {
+  index: ScipIndex;
+  /** The index file, absolute. */
+  path: string;
+  /** Files of the index's languages whose content is not the indexed one (or that are new). */
+  stale: ReadonlySet<string>;
+}
+
+interface Loaded {
+  index: ScipIndex;
+  path: string;
+  stamp: string;
+  freshness: Freshness;
+  extensions: Set<string>;
+  stale: Set<string>;
+  /** Files the watcher reported since the last question. */
+  dirty: Set<string>;
+  /** The watcher lost events or ended: every file must be checked again. */
+  recheckAll: boolean;
+  unsubscribe: () => void;
+}
+
+async function stampOf(path: string): Promise<string | null> {
+  try {
+    const stat = await Deno.stat(path);
+    return stat.isFile ? `${stat.size}:${stat.mtime?.getTime() ?? 0}` : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ProjectScip {
+  readonly #project: Project;
+  readonly #watch: ProjectWatch;
+  #loaded: Loaded | null = null;
+  #loading: Promise<Loaded | null> | null = null;
+  /** The stamp of an index that failed to load (not tried again until it changes). */
+  #failed: string | null = null;
+  /** Lines of unchanged files, for previews; a file the watcher reports is dropped. */
+  readonly #lines = new Map<string, string[]>();
+
+  constructor(project: Project, watch: ProjectWatch) {
+    this.#project = project;
+    this.#watch = watch;
+  }
+
+  /** The index file that applies, if any (absolute). */
+  async locate(): Promise<{ path: string; stamp: string } | null> {
+    for (const rel of INDEX_LOCATIONS) {
+      const path = join(this.#project.root, rel);
+      const stamp = await stampOf(path);
+      if (stamp !== null) return { path, stamp };
+    }
+    return null;
+  }
+
+  /**
+   * The index as it stands now, or null when the project has none, it has no manifest, or it
+   * failed to load (logged). Loads it (with progress) on first need or when the file changed.
+   */
+  async state(onProgress?: (p: ScipLoadProgress) => void): Promise<ScipState | null> {
+    const found = await this.locate();
+    if (found === null) {
+      this.#drop();
+      return null;
+    }
+    let loaded = this.#loaded;
+    if (loaded === null || loaded.path !== found.path || loaded.stamp !== found.stamp) {
+      if (this.#failed === `${found.path}\0${found.stamp}`) return null;
+      this.#loading ??= this.#load(found.path, found.stamp, onProgress).finally(() => {
+        this.#loading = null;
+      });
+      loaded = await this.#loading;
+      if (loaded === null) return null;
+    }
+    // Every change made before the question has been reported once the barrier returns.
+    if (this.#watch.watching) await this.#watch.barrier();
+    await this.#refresh(loaded);
+    return { index: loaded.index, path: loaded.path, stale: loaded.stale };
+  }
+
+  async #load(
+    path: string,
+    stamp: string,
+    onProgress?: (p: ScipLoadProgress) => void,
+  ): Promise<Loaded | null> {
+    this.#drop();
+    let manifestText: string;
+    try {
+      manifestText = await Deno.readTextFile(manifestPath(path));
+    } catch {
+      log.warn(
+        `SCIP index ${path} has no manifest (${manifestPath(path)}): it is not used, because ` +
+          "nothing could tell which files changed since it was built.",
+      );
+      this.#failed = `${path}\0${stamp}`;
+      return null;
+    }
+    try {
+      const started = performance.now();
+      const expected = parseManifest(manifestText);
+      const freshness = new Freshness(this.#project.root, expected);
+      const extensions = new Set([...expected.keys()].map((p) => extname(p)).filter((e) => e));
+      // The files are checked against the manifest while the index decodes.
+      const [index, stale] = await Promise.all([
+        ScipIndex.load(path, onProgress),
+        this.#scan(freshness, extensions),
+      ]);
+      // The manifest may list every file of the repository: what matters is the index's languages.
+      const indexed = new Set(index.paths().map((p) => extname(p)).filter((e) => e));
+      for (const rel of stale) if (!indexed.has(extname(rel))) stale.delete(rel);
+      const loaded: Loaded = {
+        index,
+        path,
+        stamp,
+        freshness,
+        extensions: indexed,
+        stale,
+        dirty: new Set(),
+        recheckAll: false,
+        unsubscribe: () => {},
+      };
+      for (const rel of index.paths()) if (!expected.has(rel)) stale.add(rel);
+      loaded.unsubscribe = this.#watch.subscribe({
+        event: (e) => {
+          for (const rel of e.rels) if (extensions.has(extname(rel))) loaded.dirty.add(rel);
+        },
+        overflow: () => void (loaded.recheckAll = true),
+        ended: () => void (loaded.recheckAll = true),
+      });
+      this.#watch.start();
+      this.#loaded = loaded;
+      log.info(
+        `SCIP index ${path} loaded: ${index.documentCount} documents from ` +
+          `${[...index.tools].join(", ") || "an unnamed indexer"} in ` +
+          `${Math.round(performance.now() - started)} ms`,
+      );
+      return loaded;
+    } catch (error) {
+      log.warn(
+        `SCIP index ${path} could not be read: ${error instanceof Error ? error.message : error}`,
+      );
+      this.#failed = `${path}\0${stamp}`;
+      return null;
+    }
+  }
+
+  /**
+   * The files of the index's languages that are not as indexed: changed, new, or (named in the
+   * manifest) gone. Files are hashed a few at a time.
+   */
+  async #scan(freshness: Freshness, extensions: ReadonlySet<string>): Promise<Set<string>> {
+    const files: string[] = [];
+    for await (const entry of this.#project.walk(".")) {
+      if (!entry.isDirectory && extensions.has(extname(entry.path))) files.push(entry.path);
+    }
+    const stale = new Set<string>();
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        const rel = files[next++]!;
+        if (!(await freshness.isFresh(rel))) stale.add(rel);
+      }
+    };
+    await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, worker));
+    const seen = new Set(files);
+    for (const rel of freshness.paths()) if (!seen.has(rel)) stale.add(rel);
+    return stale;
+  }
+
+  async #refresh(loaded: Loaded): Promise<void> {
+    if (loaded.recheckAll || !this.#watch.watching) {
+      // Events were lost, or nothing watches: every file is checked again (hashed only when
+      // its size or time changed since it was last hashed).
+      loaded.recheckAll = false;
+      loaded.dirty.clear();
+      loaded.stale = await this.#scan(loaded.freshness, loaded.extensions);
+      this.#lines.clear();
+      return;
+    }
+    if (loaded.dirty.size === 0) return;
+    const dirty = [...loaded.dirty];
+    loaded.dirty.clear();
+    for (const rel of dirty) {
+      this.#lines.delete(rel);
+      if (await loaded.freshness.isFresh(rel)) loaded.stale.delete(rel);
+      else loaded.stale.add(rel);
+    }
+  }
+
+  /**
+   * The lines of an unchanged file (`\n`-split), kept while the file stays unchanged; null when
+   * it cannot be read.
+   */
+  async linesOf(relPath: string): Promise<string[] | null> {
+    const known = this.#lines.get(relPath);
+    if (known) return known;
+    let lines: string[];
+    try {
+      lines = (await Deno.readTextFile(join(this.#project.root, relPath))).split(/\r?\n/);
+    } catch {
+      return null;
+    }
+    if (this.#lines.size >= LINE_CACHE_FILES) {
+      this.#lines.delete(this.#lines.keys().next().value!);
+    }
+    this.#lines.set(relPath, lines);
+    return lines;
+  }
+
+  #drop(): void {
+    this.#lines.clear();
+    this.#loaded?.unsubscribe();
+    this.#loaded = null;
+  }
+
+  dispose(): void {
+    this.#drop();
+  }
+}
