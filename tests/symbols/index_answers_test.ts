@@ -14,7 +14,7 @@ import { fixtureTree } from "../helpers/symbols.ts";
 import { tempDir, toolHarness } from "../helpers/tool_ctx.ts";
 import { join } from "node:path";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
-import { TS_SAMPLES, TS_UNMODELLED } from "../index/samples.ts";
+import { TS_SAMPLES, TS_UNMODELLED } from "./index/samples.ts";
 
 const CALLS: Array<Record<string, unknown>> = [
   { name_path_pattern: "Circle" },
