@@ -39,18 +39,52 @@ interface ChildReport {
   documents: number;
 }
 
+async function git(root: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", { args, cwd: root, stdout: "null", stderr: "piped" })
+    .output();
+  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+/**
+ * A checkout, as CI indexes one: the tree committed to git (its `.git/index` records each file's
+ * blob, which the load checks against the manifest without reading the file).
+ */
+async function committed(root: string): Promise<void> {
+  try {
+    await Deno.stat(join(root, ".git", "index"));
+    return;
+  } catch {
+    // Not a checkout yet.
+  }
+  await Deno.writeTextFile(join(root, ".gitignore"), ".sextant/\n");
+  await git(root, "init", "-q");
+  await git(root, "add", ".");
+  await git(
+    root,
+    "-c",
+    "user.name=bench",
+    "-c",
+    "user.email=bench@localhost",
+    "commit",
+    "-qm",
+    "x",
+  );
+}
+
 /** The cached tree and index of `files` modules, built when missing. */
 async function preparedTree(files: number): Promise<string> {
   const root = join(REPO, ".cache", "bench", `scip-${files}`);
   const done = join(root, ".sextant", "index.scip.files");
   try {
     await Deno.stat(done);
+    await committed(root);
     return root;
   } catch {
     // Not built yet.
   }
   await Deno.remove(root, { recursive: true }).catch(() => {});
   await generate(root, files, { importStep: PACKAGES });
+  await committed(root);
   console.error(`scip bench: indexing ${files + 1} files with scip-typescript (once, cached)`);
   const started = performance.now();
   const result = await buildIndex(root, {

@@ -9,6 +9,7 @@
  * @module
  */
 import { join } from "node:path";
+import { type GitIndex, matchesEntry } from "../../project/git_index.ts";
 
 /** The manifest's path for an index at `indexPath`. */
 export function manifestPath(indexPath: string): string {
@@ -51,9 +52,13 @@ export class Freshness {
   /** relative path → the stamp and blob id last computed for it. */
   readonly #seen = new Map<string, { stamp: string; id: string | null }>();
 
-  constructor(root: string, expected: ReadonlyMap<string, string>) {
+  /** Git's record of the checkout, when it has one: a file git vouches for is not read. */
+  readonly #git: GitIndex | null;
+
+  constructor(root: string, expected: ReadonlyMap<string, string>, git: GitIndex | null = null) {
     this.#root = root;
     this.#expected = expected;
+    this.#git = git;
   }
 
   /** The files the manifest lists. */
@@ -77,9 +82,16 @@ export class Freshness {
     } catch {
       return false;
     }
-    const stamp = `${stat.size}:${stat.mtime?.getTime() ?? 0}`;
+    const mtimeMs = stat.mtime?.getTime() ?? 0;
+    const stamp = `${stat.size}:${mtimeMs}`;
     const cached = this.#seen.get(relPath);
     if (cached?.stamp === stamp) return cached.id === expected;
+    const tracked = this.#git?.entries.get(relPath);
+    if (tracked && matchesEntry(this.#git!, tracked, { size: stat.size, mtimeMs })) {
+      // Unchanged since git hashed it: its content is git's blob.
+      this.#seen.set(relPath, { stamp, id: tracked.blob });
+      return tracked.blob === expected;
+    }
     let id: string | null = null;
     try {
       id = await gitBlobId(await Deno.readFile(full));

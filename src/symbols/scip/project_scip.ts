@@ -12,6 +12,7 @@ import { log } from "../../log.ts";
 import type { Project } from "../../project/project.ts";
 import type { ProjectWatch } from "../../project/project_watch.ts";
 import { Freshness, manifestPath, parseManifest } from "./freshness.ts";
+import { readGitIndex } from "../../project/git_index.ts";
 import { ScipIndex, type ScipLoadProgress } from "./scip_index.ts";
 
 /** Files hashed at once when the project is checked against the manifest. */
@@ -124,7 +125,11 @@ export class ProjectScip {
     try {
       const started = performance.now();
       const expected = parseManifest(manifestText);
-      const freshness = new Freshness(this.#project.root, expected);
+      const freshness = new Freshness(
+        this.#project.root,
+        expected,
+        await readGitIndex(this.#project.root),
+      );
       const extensions = new Set([...expected.keys()].map((p) => extname(p)).filter((e) => e));
       // The files are checked against the manifest while the index decodes.
       const [index, stale] = await Promise.all([
