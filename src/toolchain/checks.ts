@@ -21,6 +21,8 @@ import type { Diagnostic, ToolchainId } from "./types.ts";
 export interface CheckPlan {
   toolchain: ToolchainId;
   argv: string[];
+  /** The command as the answer shows it, when it differs from `argv` (a launcher before it). */
+  display?: string[];
   env: Record<string, string>;
   /** Diagnostics from the finished run; null when the output could not be read at all. */
   parse(result: RunResult, root: string): Diagnostic[] | null;

@@ -12,6 +12,7 @@ import {
   fixtureTree,
   hasPytest,
   type Json,
+  pytestPython,
   skipWithout,
   waitFor,
 } from "../helpers/toolchain.ts";
@@ -122,6 +123,25 @@ def test_sleeps():
       progress.some((m) => /pytest: \d+ s, \d+ lines/.test(m)),
       `progress: ${progress.join(" | ")}`,
     );
+  },
+});
+
+Deno.test({
+  name: "test_project: a .venv without pytest is reported, never replaced by another Python",
+  ignore: pytestPython === null && (console.log("skipping: no Python with pytest"), true),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("python_check"));
+    // Without --system-site-packages: the venv cannot see the pytest of the Python it came from.
+    const venv = await new Deno.Command(pytestPython!, {
+      args: ["-m", "venv", "--without-pip", ".venv"],
+      cwd: h.root,
+    }).output();
+    assert(venv.success, new TextDecoder().decode(venv.stderr));
+    const result = await callJson(h, testProject);
+    assertEquals(result.ok, false);
+    assertEquals(result.runs[0].status, "skipped");
+    assertStringIncludes(result.runs[0].reason, "virtual environment .venv has no pytest");
+    assertStringIncludes(result.runs[0].reason, ".venv/bin/python -m pip install pytest");
   },
 });
 
