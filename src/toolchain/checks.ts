@@ -17,6 +17,7 @@ import type { RunResult } from "./run.ts";
 import type { ToolchainId } from "./types.ts";
 
 import { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
+import { configuredPyrightEnv, findVirtualEnv } from "./python_env.ts";
 import { planTypeScriptChecks } from "./typescript_check.ts";
 
 export { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
@@ -73,12 +74,21 @@ function planCheck(
       const pyright = findExecutable("pyright", { projectRoot: root }) ??
         findExecutable("basedpyright", { projectRoot: root });
       if (!pyright) return missing("python", "pyright", "npm i -g pyright");
-      return {
+      // Imports resolve in the project's own environment, as its own pyright run there does
+      // (unless its pyright config names one); else pyright asks whatever python is on PATH.
+      const venv = configuredPyrightEnv(root) ? null : findVirtualEnv(root);
+      const plan: CheckPlan = {
         toolchain: "python",
-        argv: projectProgram(pyright, ["--outputjson"], root),
+        argv: projectProgram(
+          pyright,
+          ["--outputjson", ...(venv ? ["--pythonpath", venv.python] : [])],
+          root,
+        ),
         env,
         parse: (result) => parsePyright(result.stdout, root),
       };
+      if (venv) plan.note = `Imports resolved in the project's environment ${venv.label}.`;
+      return plan;
     }
     case "go": {
       const go = findExecutable("go", { useToolCache: false });

@@ -13,6 +13,7 @@
  * @module
  */
 import { delimiter, join, relative } from "node:path";
+import { jsonc, parseToml } from "../deps.ts";
 import { findExecutable, isExecutableFile, runGranted } from "../executables.ts";
 import { pathExists } from "./reported_paths.ts";
 
@@ -89,6 +90,28 @@ export function findVirtualEnv(root: string): VirtualEnv | null {
     if (python) return { dir: active, python, label: `$VIRTUAL_ENV (${active})` };
   }
   return null;
+}
+
+/**
+ * Whether the project's pyright config chooses its environment itself (`venv` or `venvPath` in
+ * `pyrightconfig.json` or `[tool.pyright]` of `pyproject.toml`).
+ */
+export function configuredPyrightEnv(root: string): boolean {
+  const names = (table: unknown) =>
+    !!table && typeof table === "object" && ("venv" in table || "venvPath" in table);
+  try {
+    const text = Deno.readTextFileSync(join(root, "pyrightconfig.json"));
+    if (names(jsonc.parse(text, [], { allowTrailingComma: true }))) return true;
+  } catch {
+    // No such file.
+  }
+  try {
+    const pyproject = parseToml(Deno.readTextFileSync(join(root, "pyproject.toml")));
+    const tool = (pyproject as { tool?: { pyright?: unknown } }).tool;
+    return names(tool?.pyright);
+  } catch {
+    return false;
+  }
 }
 
 /** How to start a program: the command line before its own arguments. */

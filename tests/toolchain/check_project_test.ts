@@ -91,6 +91,35 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "check_project: pyright resolves imports in the project's .venv",
+  ignore: skipWithout("pyright") || skipWithout("python3"),
+  async fn() {
+    await using h = await toolHarness({
+      "pyproject.toml": '[project]\nname = "venvcheck"\nversion = "0"\n',
+      "app/main.py": "import onlyinvenv\n\nvalue: int = onlyinvenv.NAME\n",
+    });
+    const venv = await new Deno.Command("python3", {
+      args: ["-m", "venv", "--without-pip", ".venv"],
+      cwd: h.root,
+    }).output();
+    assert(venv.success, new TextDecoder().decode(venv.stderr));
+    const lib = h.path(".venv/lib");
+    const [pythonDir] = [...Deno.readDirSync(lib)].map((e) => e.name);
+    await Deno.writeTextFile(
+      join(lib, pythonDir!, "site-packages", "onlyinvenv.py"),
+      'NAME: str = "venv"\n',
+    );
+    const result = await callJson(h, checkProject);
+    // Found in the venv, the module's type is known: a str is not an int.
+    assertEquals(
+      result.diagnostics.map((d: Json) => [d.file, d.line, d.code]),
+      [["app/main.py", 3, "reportAssignmentType"]],
+    );
+    assertStringIncludes(result.checks[0].note, "the project's environment .venv");
+  },
+});
+
 const GO_PROJECT: FileTree = {
   "go.mod": "module example.com/demo\n\ngo 1.21\n",
   "calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
