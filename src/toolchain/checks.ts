@@ -13,40 +13,14 @@ import { parseDenoCheck } from "./parsers/deno.ts";
 import { parseGnat } from "./parsers/gnat.ts";
 import { parseGoVet } from "./parsers/go_tool.ts";
 import { parsePyright } from "./parsers/pyright.ts";
-import { parseTsc } from "./parsers/tsc.ts";
 import type { RunResult } from "./run.ts";
-import type { Diagnostic, ToolchainId } from "./types.ts";
+import type { ToolchainId } from "./types.ts";
 
-/** A command to run, and how to read what it prints. */
-export interface CheckPlan {
-  toolchain: ToolchainId;
-  argv: string[];
-  env: Record<string, string>;
-  /** Diagnostics from the finished run; null when the output could not be read at all. */
-  parse(result: RunResult, root: string): Diagnostic[] | null;
-  /** Something the agent should know about this check. */
-  note?: string;
-  /** Which output lines belong in the raw output tail (default all). */
-  keepInTail?: (line: string) => boolean;
-}
+import { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
+import { configuredPyrightEnv, findVirtualEnv } from "./python_env.ts";
+import { planTypeScriptChecks } from "./typescript_check.ts";
 
-/** Leaves cargo's JSON messages out of the output tail. */
-export const notCargoJson = (line: string): boolean => !line.startsWith('{"reason":');
-
-/** A toolchain that is present but cannot be checked here, and why. */
-export interface SkippedPlan {
-  toolchain: ToolchainId;
-  skipped: string;
-}
-
-/** Environment that keeps tools' output plain (no colours, no progress bars). */
-export const PLAIN_ENV: Readonly<Record<string, string>> = {
-  NO_COLOR: "1",
-  CARGO_TERM_COLOR: "never",
-  CARGO_TERM_PROGRESS_WHEN: "never",
-  // Not FORCE_COLOR: some tools (Deno among them) take any value of it as "force colours on".
-  CI: "1",
-};
+export { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
 
 const both = (result: RunResult) => `${result.stdout}\n${result.stderr}`;
 
@@ -55,11 +29,24 @@ function missing(toolchain: ToolchainId, program: string, install: string): Skip
 }
 
 /**
- * The check of one toolchain: `cargo check --message-format=json`, `deno check`,
- * `tsc --noEmit --pretty false`, `pyright --outputjson`, `go vet ./...`, the C/C++ build
+ * The checks of one toolchain: `cargo check --message-format=json`, `deno check`, for TypeScript
+ * and Node the project's declared check script or tsc on each config of its build
+ * (src/toolchain/typescript_check.ts), `pyright --outputjson`, `go vet ./...`, the C/C++ build
  * (`ctest --build-and-test` for CMake, `make -k`), `gprbuild -p -q`.
  */
-export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan | SkippedPlan {
+export function planChecks(
+  root: string,
+  toolchain: DetectedToolchain,
+): Array<CheckPlan | SkippedPlan> {
+  const { id, marker } = toolchain;
+  if (id === "typescript" || id === "node") return planTypeScriptChecks(root, toolchain);
+  return [planCheck(root, { id, marker })];
+}
+
+function planCheck(
+  root: string,
+  toolchain: { id: Exclude<ToolchainId, "typescript" | "node">; marker: string },
+): CheckPlan | SkippedPlan {
   const env = { ...PLAIN_ENV, RUST_BACKTRACE: "0" };
   switch (toolchain.id) {
     case "rust": {
@@ -83,31 +70,25 @@ export function planCheck(root: string, toolchain: DetectedToolchain): CheckPlan
         parse: (result) => parseDenoCheck(both(result), root),
       };
     }
-    case "typescript": {
-      const tsc = findExecutable("tsc", { projectRoot: root });
-      if (!tsc) return missing("typescript", "tsc", "run npm install, or npm i -g typescript");
-      return {
-        toolchain: "typescript",
-        argv: projectProgram(tsc, ["--noEmit", "--pretty", "false", "-p", toolchain.marker], root),
-        env,
-        parse: (result) => parseTsc(result.stdout, root),
-      };
-    }
-    case "node":
-      return {
-        toolchain: "node",
-        skipped: "plain JavaScript has no type checker here (add a tsconfig.json to use tsc).",
-      };
     case "python": {
       const pyright = findExecutable("pyright", { projectRoot: root }) ??
         findExecutable("basedpyright", { projectRoot: root });
       if (!pyright) return missing("python", "pyright", "npm i -g pyright");
-      return {
+      // Imports resolve in the project's own environment, as its own pyright run there does
+      // (unless its pyright config names one); else pyright asks whatever python is on PATH.
+      const venv = configuredPyrightEnv(root) ? null : findVirtualEnv(root);
+      const plan: CheckPlan = {
         toolchain: "python",
-        argv: projectProgram(pyright, ["--outputjson"], root),
+        argv: projectProgram(
+          pyright,
+          ["--outputjson", ...(venv ? ["--pythonpath", venv.python] : [])],
+          root,
+        ),
         env,
         parse: (result) => parsePyright(result.stdout, root),
       };
+      if (venv) plan.note = `Imports resolved in the project's environment ${venv.label}.`;
+      return plan;
     }
     case "go": {
       const go = findExecutable("go", { useToolCache: false });

@@ -7,6 +7,7 @@ import { join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
 import { chooseGpr, readAlire, readGprFiles } from "./ada/ada_project.ts";
 import { detectToolchains, listDir } from "./detect.ts";
+import { findVirtualEnv } from "./python_env.ts";
 import { pathExists } from "./reported_paths.ts";
 
 type Json = Record<string, unknown>;
@@ -195,8 +196,8 @@ function pythonInfo(root: string): Json {
   for (const file of ["setup.py", "setup.cfg", "pyrightconfig.json"]) {
     if (pathExists(join(root, file))) ((info.files ??= []) as string[]).push(file);
   }
-  const venv = [".venv", "venv"].find((v) => pathExists(join(root, v, "bin", "python")));
-  if (venv) info.virtualenv = venv;
+  const venv = findVirtualEnv(root);
+  if (venv) info.virtualenv = venv.label;
   return info;
 }
 

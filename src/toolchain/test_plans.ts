@@ -3,10 +3,11 @@
  * output becomes a summary (counts, failures with messages and locations, build errors).
  * @module
  */
-import { delimiter, join } from "node:path";
+import { join, relative } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
 import { cTests } from "./c_projects.ts";
 import { findExecutable, projectProgram, runGranted } from "../executables.ts";
+import { activationEnv, canImport, findVirtualEnv, launchProjectProgram } from "./python_env.ts";
 import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
 import { pathExists } from "./reported_paths.ts";
@@ -28,6 +29,8 @@ export interface TestOutcome {
 export interface TestPlan {
   toolchain: ToolchainId;
   argv: string[];
+  /** The command as the answer shows it, when it differs from `argv` (a launcher before it). */
+  display?: string[];
   env: Record<string, string>;
   parse(result: RunResult, root: string): TestOutcome;
   /** Something the agent should know (e.g. the filter could not be applied). */
@@ -54,103 +57,70 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
-/** An interpreter to run pytest with, and the environment that gives it the project's venv. */
-interface PythonRun {
-  python: string;
-  env: Record<string, string>;
-}
-
-async function canImportPytest(run: PythonRun): Promise<boolean> {
-  try {
-    const probe = await new Deno.Command(run.python, {
-      args: ["-c", "import pytest"],
-      env: run.env,
-      stdout: "null",
-      stderr: "null",
-      stdin: "null",
-    }).output();
-    return probe.success;
-  } catch {
-    return false; // not runnable
-  }
-}
-
-async function minorVersion(python: string): Promise<string | null> {
-  try {
-    const out = await new Deno.Command(python, {
-      args: ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-      stdout: "piped",
-      stderr: "null",
-      stdin: "null",
-    }).output();
-    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The ways to run a project's virtual environment (`.venv` or `venv`): its own interpreter when
- * the permissions allow it; else, as the `sextant` set allows only the `python3` and `python`
- * found on PATH, that interpreter when it is the venv's Python version, with the venv's
- * site-packages first on its path (and the venv's `bin` first on PATH), as activating it would.
- */
-async function venvRuns(root: string, system: readonly string[]): Promise<PythonRun[]> {
-  const runs: PythonRun[] = [];
-  for (const name of [".venv", "venv"]) {
-    const venv = join(root, name);
-    const own = join(venv, "bin", "python");
-    if (!pathExists(own)) continue;
-    if (runGranted(own)) {
-      runs.push({ python: own, env: {} });
-      continue;
-    }
-    let version: string | undefined;
-    try {
-      const cfg = Deno.readTextFileSync(join(venv, "pyvenv.cfg"));
-      version = /^version(?:_info)?\s*=\s*(\d+\.\d+)/m.exec(cfg)?.[1];
-    } catch { /* not a venv */ }
-    if (!version) continue;
-    const sitePackages: string[] = [];
-    try {
-      for (const entry of Deno.readDirSync(join(venv, "lib"))) {
-        if (entry.name === `python${version}`) {
-          sitePackages.push(join(venv, "lib", entry.name, "site-packages"));
-        }
-      }
-    } catch { /* no lib folder */ }
-    if (sitePackages.length === 0) continue;
-    for (const python of system) {
-      if (await minorVersion(python) !== version) continue;
-      const path = [join(venv, "bin"), Deno.env.get("PATH") ?? ""].filter(Boolean).join(delimiter);
-      runs.push({
-        python,
-        env: {
-          VIRTUAL_ENV: venv,
-          PATH: path,
-          // In place of any PYTHONPATH of ours (which the permission set does not let us read).
-          PYTHONPATH: sitePackages.join(delimiter),
-        },
-      });
-      break;
-    }
-  }
-  return runs;
-}
-
-/** A Python that can import pytest: the project's venv first, then PATH. */
-async function pythonWithPytest(root: string): Promise<PythonRun | null> {
-  const system = [
+/** A Python on PATH that can import pytest (for a project without a virtual environment). */
+async function systemPythonWithPytest(): Promise<string | null> {
+  const candidates = [
     findExecutable("python3", { useToolCache: false }),
     findExecutable("python", { useToolCache: false }),
     "/usr/bin/python3",
-  ].filter((p): p is string => p !== null && pathExists(p));
-  const runs = [
-    ...await venvRuns(root, [...new Set(system)]),
-    ...[...new Set(system)].map((python) => ({ python, env: {} })),
-  ];
-  for (const run of runs) if (await canImportPytest(run)) return run;
+  ].filter((p): p is string => p !== null && pathExists(p) && runGranted(p));
+  for (const python of new Set(candidates)) {
+    if (await canImport([python], {}, "pytest")) return python;
+  }
   return null;
+}
+
+/** How pytest runs: the command before pytest's own arguments, and how the answer names it. */
+interface PytestRun {
+  launch: string[];
+  env: Record<string, string>;
+  interpreter: string;
+  note: string;
+}
+
+/**
+ * The interpreter pytest runs with: the project's virtual environment's own (never another one in
+ * its place: a refusal says why and how to allow it), else a Python on PATH with pytest.
+ */
+async function pytestRun(root: string): Promise<PytestRun | SkippedPlan> {
+  const venv = findVirtualEnv(root);
+  if (!venv) {
+    const python = await systemPythonWithPytest();
+    if (!python) {
+      return {
+        toolchain: "python",
+        skipped: "no virtual environment in the project (.venv, venv, or a folder with a " +
+          "pyvenv.cfg), and no Python on PATH with pytest (apt-get install python3-pytest, or " +
+          "make a .venv with pytest).",
+      };
+    }
+    return {
+      launch: [python],
+      env: {},
+      interpreter: python,
+      note: `No virtual environment in the project (.venv, venv, or a folder with a ` +
+        `pyvenv.cfg): pytest ran with ${python} from PATH.`,
+    };
+  }
+  const interpreter = relative(root, venv.python).startsWith("..")
+    ? venv.python
+    : relative(root, venv.python);
+  const launch = launchProjectProgram(venv.python, root);
+  if ("refused" in launch) return { toolchain: "python", skipped: launch.refused };
+  const env = activationEnv(venv);
+  if (!await canImport(launch.argv, env, "pytest")) {
+    return {
+      toolchain: "python",
+      skipped: `the project's virtual environment ${venv.label} has no pytest: install it there ` +
+        `(${interpreter} -m pip install pytest, or the project's test dependencies).`,
+    };
+  }
+  return {
+    launch: launch.argv,
+    env,
+    interpreter,
+    note: `pytest ran with the project's interpreter ${interpreter} (${venv.label}).`,
+  };
 }
 
 function goModulePath(root: string): string {
@@ -257,23 +227,20 @@ export async function planTests(
     case "typescript":
       return { toolchain: "typescript", skipped: "no package.json with a test script." };
     case "python": {
-      const run = await pythonWithPytest(root);
-      if (!run) {
-        return {
-          toolchain: "python",
-          skipped: "no Python with pytest was found (apt-get install python3-pytest, or pip).",
-        };
-      }
-      const argv = [run.python, "-m", "pytest", "-rfE", "--color=no"];
+      const run = await pytestRun(root);
+      if ("skipped" in run) return run;
+      const args = ["-m", "pytest", "-rfE", "--color=no"];
       if (name) {
         // A node id (tests/test_x.py::test_y) selects exactly; a bare name is a -k expression.
-        if (name.includes("::") || name.endsWith(".py")) argv.push(name);
-        else argv.push("-k", name);
+        if (name.includes("::") || name.endsWith(".py")) args.push(name);
+        else args.push("-k", name);
       }
       return {
         toolchain: "python",
-        argv,
+        argv: [...run.launch, ...args],
+        display: [run.interpreter, ...args],
         env: { ...PLAIN_ENV, ...run.env, PYTHONDONTWRITEBYTECODE: "1" },
+        note: run.note,
         parse: (result) => ({ summary: parsePytest(result.stdout, root), buildErrors: [] }),
       };
     }

@@ -119,7 +119,7 @@ async function exists(path: string): Promise<boolean> {
  * Build `dir` once: when its stamp names `pin`, it is ready; else `build` fills a fresh sibling
  * folder that then replaces it (a failed or interrupted build leaves nothing half-made).
  */
-async function once(dir: string, pin: string, build: (tmp: string) => Promise<void>) {
+export async function once(dir: string, pin: string, build: (tmp: string) => Promise<void>) {
   const stamp = join(dir, ".pin");
   if ((await Deno.readTextFile(stamp).catch(() => "")) === pin) return;
   await Deno.mkdir(REAL_CACHE, { recursive: true });

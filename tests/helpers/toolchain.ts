@@ -51,21 +51,24 @@ export async function callJson(
   return JSON.parse(await h.call(tool, args));
 }
 
-export const hasPytest = (() => {
+/** The first of `python3` (on PATH) and `/usr/bin/python3` that can import pytest, if any. */
+export const pytestPython: string | null = (() => {
   for (const python of ["python3", "/usr/bin/python3"]) {
     try {
       if (
         new Deno.Command(python, { args: ["-c", "import pytest"], stderr: "null" }).outputSync()
           .success
       ) {
-        return true;
+        return python;
       }
     } catch {
       // try the next
     }
   }
-  return false;
+  return null;
 })();
+
+export const hasPytest = pytestPython !== null;
 
 /** Whether a process is alive (zombies count as dead). */
 export function alive(pid: number): boolean {

@@ -10,6 +10,7 @@ import { type FileTree, toolHarness } from "../helpers/tool_ctx.ts";
 import { callJson, FIXTURES, fixtureTree, type Json, skipWithout } from "../helpers/toolchain.ts";
 import { checkProject } from "../../src/tools/toolchain/check_project.ts";
 import { testProject } from "../../src/tools/toolchain/test_project.ts";
+import { hasTypeScript7, linkTypeScript7, LSP_CACHE } from "../helpers/lsp.ts";
 
 Deno.test({
   name: "check_project: Rust type error with file, line and code; warnings counted",
@@ -90,6 +91,35 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "check_project: pyright resolves imports in the project's .venv",
+  ignore: skipWithout("pyright") || skipWithout("python3"),
+  async fn() {
+    await using h = await toolHarness({
+      "pyproject.toml": '[project]\nname = "venvcheck"\nversion = "0"\n',
+      "app/main.py": "import onlyinvenv\n\nvalue: int = onlyinvenv.NAME\n",
+    });
+    const venv = await new Deno.Command("python3", {
+      args: ["-m", "venv", "--without-pip", ".venv"],
+      cwd: h.root,
+    }).output();
+    assert(venv.success, new TextDecoder().decode(venv.stderr));
+    const lib = h.path(".venv/lib");
+    const [pythonDir] = [...Deno.readDirSync(lib)].map((e) => e.name);
+    await Deno.writeTextFile(
+      join(lib, pythonDir!, "site-packages", "onlyinvenv.py"),
+      'NAME: str = "venv"\n',
+    );
+    const result = await callJson(h, checkProject);
+    // Found in the venv, the module's type is known: a str is not an int.
+    assertEquals(
+      result.diagnostics.map((d: Json) => [d.file, d.line, d.code]),
+      [["app/main.py", 3, "reportAssignmentType"]],
+    );
+    assertStringIncludes(result.checks[0].note, "the project's environment .venv");
+  },
+});
+
 const GO_PROJECT: FileTree = {
   "go.mod": "module example.com/demo\n\ngo 1.21\n",
   "calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
@@ -119,4 +149,106 @@ Deno.test("check_project: project_name must name a loaded project; no toolchain 
   const none = await h.run(testProject, {});
   assert(none.isError);
   assertStringIncludes(none.text, "No known toolchain");
+});
+
+const TS59_MODULES = join(LSP_CACHE, "node_modules");
+const hasTypeScript59 = (() => {
+  try {
+    return Deno.statSync(join(TS59_MODULES, "typescript", "bin", "tsc")).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+/** Give a project TypeScript 5.9 as its own dependency, linked to the test cache. */
+async function linkTypeScript59(root: string): Promise<void> {
+  const modules = join(root, "node_modules");
+  await Deno.mkdir(join(modules, ".bin"), { recursive: true });
+  await Deno.symlink(join(TS59_MODULES, "typescript"), join(modules, "typescript"));
+  await Deno.symlink(join(modules, "typescript", "bin", "tsc"), join(modules, ".bin", "tsc"));
+}
+
+const GENERATIONS = [
+  { name: "TypeScript 5.9", installed: hasTypeScript59, link: linkTypeScript59 },
+  { name: "TypeScript 7", installed: hasTypeScript7(), link: linkTypeScript7 },
+];
+
+/** src/utils/url.ts of fixtures/ts_solution with a type error (TS2322) on line 2. */
+const withTypeError = (text: string) =>
+  text.replace("MAX_PARTS: number = 16;", 'MAX_PARTS: number = "16";');
+
+for (const generation of GENERATIONS) {
+  Deno.test({
+    name: `check_project (${generation.name}): a solution tsconfig (files: [], references, as ` +
+      "hono's) checks each referenced config; an error in one is found",
+    ignore: !generation.installed && (console.log(`skipping: ${generation.name}`), true),
+    async fn() {
+      await using h = await toolHarness(fixtureTree("ts_solution"));
+      await generation.link(h.root);
+      const before = await h.listAll();
+      const clean = await callJson(h, checkProject);
+      const configs = (result: Json) =>
+        result.checks.map((c: Json) => [c.config, c.command, c.status]);
+      assertEquals(configs(clean), [
+        ["tsconfig.build.json", "tsc --noEmit --pretty false -p tsconfig.build.json", "ok"],
+        ["tsconfig.spec.json", "tsc --noEmit --pretty false -p tsconfig.spec.json", "ok"],
+      ]);
+      // The build config reads index.ts and url.ts; the spec config the test and what it imports.
+      assertEquals(clean.checks.map((c: Json) => c.files), [2, 2]);
+      assertEquals([clean.ok, clean.diagnostics], [true, []]);
+      // Nothing written into the project: no dist/, no .tsbuildinfo of the composite config.
+      assertEquals(await h.listAll(), before);
+
+      await h.write("src/utils/url.ts", withTypeError(await h.read("src/utils/url.ts")));
+      const broken = await callJson(h, checkProject);
+      assertEquals(broken.ok, false);
+      assertEquals(configs(broken), [
+        ["tsconfig.build.json", "tsc --noEmit --pretty false -p tsconfig.build.json", "errors"],
+        ["tsconfig.spec.json", "tsc --noEmit --pretty false -p tsconfig.spec.json", "errors"],
+      ]);
+      // Both configs read url.ts; its error is reported once.
+      assertEquals(
+        broken.diagnostics.map((d: Json) => [d.file, d.line, d.code]),
+        [["src/utils/url.ts", 2, "TS2322"]],
+      );
+    },
+  });
+}
+
+Deno.test({
+  name: "check_project: the project's own typecheck script of package.json, through npm run",
+  ignore: skipWithout("npm") || (!hasTypeScript7() && (console.log("skipping: TS 7"), true)),
+  async fn() {
+    const tree = fixtureTree("ts_solution");
+    const pkg = JSON.parse(new TextDecoder().decode(tree["package.json"] as Uint8Array));
+    pkg.scripts.typecheck = "tsc --noEmit -p tsconfig.spec.json";
+    tree["package.json"] = JSON.stringify(pkg, null, 2);
+    await using h = await toolHarness(tree);
+    await linkTypeScript7(h.root);
+    await h.write("src/utils/url.ts", withTypeError(await h.read("src/utils/url.ts")));
+    const result = await callJson(h, checkProject);
+    assertEquals(result.ok, false);
+    assertEquals(result.checks.length, 1);
+    assertEquals(result.checks[0].command, "npm run typecheck");
+    assertStringIncludes(result.checks[0].note, '"typecheck" script of package.json');
+    assertEquals(
+      result.diagnostics.map((d: Json) => [d.file, d.line, d.code]),
+      [["src/utils/url.ts", 2, "TS2322"]],
+    );
+  },
+});
+
+Deno.test({
+  name: "check_project: a tsconfig with nothing to check is never ok, and says why",
+  ignore: skipWithout("tsc"),
+  async fn() {
+    await using h = await toolHarness({
+      "tsconfig.json": '{ "files": [], "references": [] }\n',
+      "src/a.ts": "export const a: number = 'a';\n",
+    });
+    const result = await callJson(h, checkProject);
+    assertEquals(result.ok, false);
+    assertEquals(result.checks.map((c: Json) => c.status), ["skipped"]);
+    assertStringIncludes(result.checks[0].reason, "nothing to check: tsconfig.json has no input");
+  },
 });

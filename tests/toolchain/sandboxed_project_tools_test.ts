@@ -2,7 +2,7 @@
  * check_project and test_project on a project's own tools, over MCP with `main.ts` under the
  * `sextant` permission set, whose run list names programs on PATH only: a Node project's
  * `node_modules/.bin/tsc` and `vitest` run through `npm exec`, and a Python project's `.venv`
- * through the `python3` on PATH with the venv's packages. The Node project gets the real
+ * interpreter through `sh` (its own interpreter: no other Python in its place). The Node project gets the real
  * TypeScript from npm (`npm install`, from npm's cache when the test setup filled it); its vitest
  * is a stub script in `node_modules/.bin`, as what is tested is how it is started.
  * @module
@@ -10,7 +10,10 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { hasPytest, skipWithout } from "../helpers/toolchain.ts";
+import { copyTree } from "../helpers/real_code.ts";
+import { tempDir } from "../helpers/tool_ctx.ts";
+import { hasPytest, pytestPython, skipWithout } from "../helpers/toolchain.ts";
+import { editableVenv, FLASK, flaskSource } from "./real_toolchains.ts";
 
 type Connect = typeof import("../helpers/mcp.ts").connect;
 
@@ -84,7 +87,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "test_project: the project's .venv packages, through python3, sandboxed",
+  name: "test_project: the project's .venv interpreter, sandboxed",
   ignore: !hasPytest && (console.log("skipping: no Python with pytest"), true),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -96,7 +99,7 @@ Deno.test({
         "    assert onlyinvenv.WHERE == 'venv'\n",
     });
     // A venv that sees the interpreter's pytest, plus a module only it has.
-    const venv = await new Deno.Command("python3", {
+    const venv = await new Deno.Command(pytestPython!, {
       args: ["-m", "venv", "--system-site-packages", "--without-pip", ".venv"],
       cwd: h.root,
     }).output();
@@ -111,5 +114,57 @@ Deno.test({
     assert(!test.isError, test.text);
     const parsed = JSON.parse(test.text);
     assertEquals([parsed.summary?.passed, parsed.summary?.failed], [1, 0], test.text);
+    assertEquals(parsed.runs[0].command, ".venv/bin/python -m pytest -rfE --color=no");
+    assertStringIncludes(parsed.runs[0].note, "the project's interpreter .venv/bin/python");
+  },
+});
+
+/** flask from PyPI once (the test skips, with the reason, when it cannot be fetched). */
+const flask = await flaskSource().catch((error: Error) => {
+  console.log(`skipping the flask test: ${error.message}`);
+  return null;
+});
+
+Deno.test({
+  name: `test_project: flask ${FLASK.version} installed editable in its .venv, broken: the ` +
+    "failures the venv's own pytest reports, sandboxed",
+  ignore: flask === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using tmp = await tempDir();
+    const root = join(tmp.path, "flask");
+    await copyTree(flask!.template, root);
+    const python = await editableVenv(root, flask!);
+    // Nested blueprints lose their parents' names: the editable source is broken.
+    const helpers = join(root, "src", "flask", "helpers.py");
+    const source = await Deno.readTextFile(helpers);
+    const broken = source.replace(
+      'out.extend(_split_blueprint_path(name.rpartition(".")[0]))',
+      'out.extend(name.rpartition(".")[0])',
+    );
+    assert(broken !== source, "flask's _split_blueprint_path has changed");
+    await Deno.writeTextFile(helpers, broken);
+
+    // The judge: the venv's own pytest, as the project's developers run it.
+    const own = await new Deno.Command(python, {
+      args: ["-m", "pytest", "-q", "-rfE", "--color=no", "-p", "no:cacheprovider"],
+      cwd: root,
+      stdout: "piped",
+    }).output();
+    const ownText = new TextDecoder().decode(own.stdout);
+    const closing = /(\d+) failed, (\d+) passed/.exec(ownText);
+    assert(closing, ownText.slice(-2000));
+    const ownFailed = [...ownText.matchAll(/^FAILED (\S+)/gm)].map((m) => m[1]).sort();
+    assert(ownFailed.length > 0);
+
+    const test = await callTool(connect, root, "test_project");
+    assert(!test.isError, test.text);
+    const run = JSON.parse(test.text).runs[0];
+    assertEquals(run.command, ".venv/bin/python -m pytest -rfE --color=no");
+    assertEquals([run.failed, run.passed], [Number(closing[1]), Number(closing[2])], test.text);
+    assertEquals(run.failures.map((f: { name: string }) => f.name).sort(), ownFailed);
+    assertEquals(run.status, "failed");
   },
 });

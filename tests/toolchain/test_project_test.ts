@@ -11,12 +11,15 @@ import {
   callJson,
   fixtureTree,
   hasPytest,
+  type Json,
+  pytestPython,
   skipWithout,
   waitFor,
 } from "../helpers/toolchain.ts";
 import { z } from "../../src/deps.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { testProject } from "../../src/tools/toolchain/test_project.ts";
+import { VITEST_VERSION, vitestModules } from "./real_toolchains.ts";
 
 Deno.test({
   name: "test_project: the failing Rust test by name, message and location; a filter",
@@ -120,5 +123,61 @@ def test_sleeps():
       progress.some((m) => /pytest: \d+ s, \d+ lines/.test(m)),
       `progress: ${progress.join(" | ")}`,
     );
+  },
+});
+
+Deno.test({
+  name: "test_project: a .venv without pytest is reported, never replaced by another Python",
+  ignore: pytestPython === null && (console.log("skipping: no Python with pytest"), true),
+  async fn() {
+    await using h = await toolHarness(fixtureTree("python_check"));
+    // Without --system-site-packages: the venv cannot see the pytest of the Python it came from.
+    const venv = await new Deno.Command(pytestPython!, {
+      args: ["-m", "venv", "--without-pip", ".venv"],
+      cwd: h.root,
+    }).output();
+    assert(venv.success, new TextDecoder().decode(venv.stderr));
+    const result = await callJson(h, testProject);
+    assertEquals(result.ok, false);
+    assertEquals(result.runs[0].status, "skipped");
+    assertStringIncludes(result.runs[0].reason, "virtual environment .venv has no pytest");
+    assertStringIncludes(result.runs[0].reason, ".venv/bin/python -m pip install pytest");
+  },
+});
+
+/** Vitest from npm once (the test skips, with the reason, when it cannot be fetched). */
+const vitest = await vitestModules().catch((error: Error) => {
+  console.log(`skipping the Vitest test: ${error.message}`);
+  return null;
+});
+
+Deno.test({
+  name: `test_project: Vitest ${VITEST_VERSION}'s own failures, by name, message and location`,
+  ignore: vitest === null,
+  async fn() {
+    await using h = await toolHarness(fixtureTree("vitest_project"));
+    await Deno.symlink(vitest!, h.path("node_modules"));
+    const result = await callJson(h, testProject);
+    const run = result.runs[0];
+    assertEquals(result.ok, false);
+    assertEquals([run.toolchain, run.status, run.command], ["node", "failed", "vitest run"]);
+    // 6 failed tests, and the file that does not load; as the recorded run in fixtures/js_runners.
+    assertEquals([run.passed, run.failed, run.ignored], [1, 7, 1], run.output_tail);
+    const where = run.failures.map((f: Json) => `${f.name} @ ${f.file}:${f.line}`).sort();
+    assertEquals(where, [
+      "deep throw @ src/strings.ts:2",
+      "math > multiplies @ src/math.test.ts:8",
+      "math > nested > compares objects @ src/math.test.ts:15",
+      "shout upper-cases @ src/strings.test.ts:5",
+      "slow @ src/deep.test.ts:8",
+      "src/broken.test.ts @ src/broken.test.ts:2",
+      "throws @ src/strings.test.ts:9",
+    ]);
+    const multiplies = run.failures.find((f: Json) => f.name === "math > multiplies");
+    assertStringIncludes(multiplies.message, "expected 6 to be 5");
+
+    const one = await callJson(h, testProject, { test_name: "adds" });
+    assertEquals(one.runs[0].passed, 1, one.runs[0].output_tail);
+    assertEquals(one.runs[0].failures.map((f: Json) => f.name), ["src/broken.test.ts"]);
   },
 });

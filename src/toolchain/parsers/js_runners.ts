@@ -22,38 +22,53 @@ function countParts(text: string, separator: RegExp, summary: TestSummary): void
   }
 }
 
+/** A failure header: a test (`FAIL  file > suite > test`) or a file that failed to load. */
+const VITEST_HEAD = /^\s*FAIL\s+(\S+?)(?: > (.+)| \[ .+ \])\s*$/;
+/** A stack frame: ` ❯ file:line:col`, or ` ❯ fn file:line:col` below the code of a callee. */
+const VITEST_FRAME = /^\s*[❯›]\s+(?:\S.*?\s+)?(\S+?):(\d+):(\d+)\s*$/;
+/** The rule that closes each failure (`⎯⎯⎯[1/5]⎯`) or heads a section. */
+const VITEST_RULE = /^\s*⎯{3,}/;
+
+/**
+ * Vitest's failures: each block has its FAIL headers (several tests with the same error share
+ * one block), the error's message, then stack frames with code excerpts. The location is the
+ * first frame outside node_modules: where the error was thrown, in the test or in the code
+ * under test.
+ */
 function vitestFailures(lines: string[], root: string): TestFailure[] {
   const failures: TestFailure[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const head = /^\s*FAIL\s+(\S+) > (.+)$/.exec(lines[i]!);
-    if (!head) continue;
-    const message: string[] = [];
-    const failure: TestFailure = { name: head[2]!.trim(), message: "" };
-    failure.file = toProjectPath(root, head[1]!);
-    for (i++; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (/^\s*FAIL\s/.test(line) || /^[⎯-]{5,}/.test(line)) {
-        i--;
-        break;
-      }
-      const at = /^\s*[❯›>]\s+(\S+?):(\d+):(\d+)\s*$/.exec(line);
-      if (at) {
-        failure.file = toProjectPath(root, at[1]!);
-        failure.line = Number(at[2]);
-        failure.column = Number(at[3]);
-        // The code frame follows; the message is complete.
-        for (
-          i++;
-          i < lines.length && !/^\s*FAIL\s/.test(lines[i]!) && !/^[⎯-]{5,}/.test(lines[i]!);
-          i++
-        );
-        i--;
-        break;
-      }
-      if (line.trim()) message.push(line.trimEnd());
+    if (!VITEST_HEAD.test(lines[i]!)) continue;
+    const heads: TestFailure[] = [];
+    for (; i < lines.length; i++) {
+      const head = VITEST_HEAD.exec(lines[i]!);
+      if (!head) break;
+      const file = toProjectPath(root, head[1]!);
+      // A file that failed to load is named by its path.
+      heads.push({ name: head[2]?.trim() ?? file, message: "", file });
     }
-    failure.message = message.slice(0, 12).join("\n");
-    failures.push(failure);
+    const message: string[] = [];
+    let at: { file: string; line: number; column: number } | null = null;
+    let inFrames = false;
+    for (; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (VITEST_HEAD.test(line) || VITEST_RULE.test(line)) break;
+      const frame = VITEST_FRAME.exec(line);
+      if (frame) {
+        inFrames = true;
+        if (!at && !frame[1]!.includes("node_modules")) {
+          at = { file: toProjectPath(root, frame[1]!), line: Number(frame[2]), column: +frame[3]! };
+        }
+      } else if (!inFrames && line.trim()) {
+        message.push(line.trimEnd());
+      }
+    }
+    i--;
+    for (const failure of heads) {
+      failure.message = message.slice(0, 12).join("\n");
+      if (at) Object.assign(failure, at);
+      failures.push(failure);
+    }
   }
   return failures;
 }
@@ -132,17 +147,26 @@ function tapFailures(lines: string[], root: string): TestFailure[] {
 /**
  * Counts and failures from a JavaScript test run: Vitest (`Tests  1 failed | 2 passed (3)`),
  * Jest (`Tests: 1 failed, 2 passed, 3 total`), Node's runner (TAP `# pass 2`, spec `ℹ pass 2`).
+ * A Vitest file that fails to load (`FAIL  file [ file ]`) runs none of its tests, and its
+ * `Tests` line does not count it: it counts as one failed test here, so that it is not lost.
  */
 export function parseJsTestOutput(output: string, root: string): TestSummary {
   const summary = emptySummary();
   const lines = output.replace(ANSI, "").split("\n");
+  const failedFiles = new Set<string>();
   for (const line of lines) {
     const vitest = /^\s*Tests\s+(.+?)\s+\(\d+\)\s*$/.exec(line);
+    const failedFile = /^\s*FAIL\s+(\S+) \[ .+ \]\s*$/.exec(line);
     const jest = /^Tests:\s+(.+?), \d+ total\s*$/.exec(line);
     const node = /^(?:#|ℹ) (pass|fail|skipped|todo) (\d+)$/.exec(line.trim());
     if (vitest) {
       summary.recognized = true;
       countParts(vitest[1]!, /\s*\|\s*/, summary);
+    } else if (/^\s*Tests\s+no tests\s*$/.test(line)) {
+      summary.recognized = true;
+    } else if (failedFile && !failedFiles.has(failedFile[1]!)) {
+      failedFiles.add(failedFile[1]!);
+      summary.failed++;
     } else if (jest) {
       summary.recognized = true;
       countParts(jest[1]!, /,\s*/, summary);

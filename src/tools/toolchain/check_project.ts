@@ -1,11 +1,12 @@
 /**
- * check_project: runs the project's own checkers (cargo, deno, tsc, pyright, go vet, gprbuild)
- * and returns their diagnostics in one shape, optionally with the language server's fixes as
- * executable code-action ids.
+ * check_project: runs what the project's own build checks (its declared type-check script, tsc on
+ * each config of its build, cargo, deno, pyright, go vet, gprbuild) and returns the diagnostics in
+ * one shape, optionally with the language server's fixes as executable code-action ids. It is
+ * never ok when nothing was checked.
  * @module
  */
 import { z } from "../../deps.ts";
-import { type CheckPlan, planCheck, type SkippedPlan } from "../../toolchain/checks.ts";
+import { type CheckPlan, planChecks, type SkippedPlan } from "../../toolchain/checks.ts";
 import {
   dedupeDiagnostics,
   type Diagnostic,
@@ -14,9 +15,10 @@ import {
   sortDiagnostics,
 } from "../../toolchain/types.ts";
 import { fixesFor, fixesNote } from "./fixes.ts";
-import { defineTool, type ToolAnswer } from "../tool.ts";
+import type { Project } from "../../project/project.ts";
+import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { displayCommand, runPlan, seconds, tailText } from "./plans.ts";
+import { runPlan, seconds, shownCommand, tailText } from "./plans.ts";
 import { projectToolchains } from "./plans.ts";
 
 function countBySeverity(diagnostics: Diagnostic[]): Record<Severity, number> {
@@ -27,8 +29,12 @@ function countBySeverity(diagnostics: Diagnostic[]): Record<Severity, number> {
 
 interface CheckEntry {
   toolchain: string;
-  status: "ok" | "errors" | "failed" | "timed_out" | "skipped";
+  status: "ok" | "errors" | "failed" | "timed_out" | "skipped" | "nothing_checked";
   command?: string;
+  /** The config checked (tsconfig.build.json), where a toolchain checks several. */
+  config?: string;
+  /** How many of the project's files the check read, where the tool says. */
+  files?: number;
   exit_code?: number | null;
   duration_s?: number;
   diagnostics?: number;
@@ -37,12 +43,52 @@ interface CheckEntry {
   output_tail?: string;
 }
 
+/** Run one check; its entry in the answer and its diagnostics. */
+async function runCheck(
+  ctx: ToolContext,
+  project: Project,
+  plan: CheckPlan,
+): Promise<{ entry: CheckEntry; found: Diagnostic[] }> {
+  const result = await runPlan(ctx, project, plan);
+  const parsed = plan.parse(result, project.root);
+  const found = dedupeDiagnostics(parsed ?? []);
+  const errors = found.filter((d) => d.severity === "error").length;
+  const files = plan.checkedFiles?.(result);
+  const entry: CheckEntry = {
+    toolchain: plan.toolchain,
+    status: result.timedOut
+      ? "timed_out"
+      : errors > 0
+      ? "errors"
+      : result.code !== 0
+      ? "failed"
+      : files === 0
+      ? "nothing_checked"
+      : "ok",
+    command: shownCommand(plan),
+    ...(plan.config ? { config: plan.config } : {}),
+    ...(files !== undefined ? { files } : {}),
+    exit_code: result.code,
+    duration_s: seconds(result.durationMs),
+    diagnostics: found.length,
+  };
+  if (entry.status === "nothing_checked") {
+    entry.reason = `tsc read none of the project's files for ${plan.config ?? "this check"}.`;
+  }
+  if (plan.note) entry.note = plan.note;
+  // Without parsed errors a failure must still be explained: show what the tool said.
+  if (entry.status === "failed" || entry.status === "timed_out" || parsed === null) {
+    entry.output_tail = tailText(result);
+  }
+  return { entry, found };
+}
+
 export const checkProject = defineTool({
   name: "check_project",
   description:
-    "Runs the project's own checker (cargo, deno, tsc, pyright, go vet, gprbuild); diagnostics " +
-    "with 1-based lines, and with include_fixes quick-fix ids for execute_code_action. " +
-    "Build scripts run too.",
+    "Runs the project's own checks (typecheck script, tsc per tsconfig, cargo, deno, pyright, " +
+    "go vet, gprbuild); 1-based diagnostics; include_fixes: fix ids for execute_code_action. " +
+    "Build scripts run.",
   params: {
     project_name: projectNameParam,
     include_fixes: z.boolean().default(false).describe(
@@ -62,40 +108,25 @@ export const checkProject = defineTool({
     const checked = toolchains.some((t) => t.id === "typescript")
       ? toolchains.filter((t) => t.id !== "node")
       : toolchains;
-    for (const toolchain of checked) {
-      const plan: CheckPlan | SkippedPlan = planCheck(project.root, toolchain);
-      if ("skipped" in plan) {
-        checks.push({ toolchain: plan.toolchain, status: "skipped", reason: plan.skipped });
-        continue;
+    const plans: Array<CheckPlan | SkippedPlan> = [];
+    try {
+      for (const toolchain of checked) plans.push(...planChecks(project.root, toolchain));
+      for (const plan of plans) {
+        if ("skipped" in plan) {
+          checks.push({ toolchain: plan.toolchain, status: "skipped", reason: plan.skipped });
+          continue;
+        }
+        const { entry, found } = await runCheck(ctx, project, plan);
+        checks.push(entry);
+        diagnostics.push(...found);
       }
-      const result = await runPlan(ctx, project, plan);
-      const parsed = plan.parse(result, project.root);
-      const found = dedupeDiagnostics(parsed ?? []);
-      const errors = found.filter((d) => d.severity === "error").length;
-      const entry: CheckEntry = {
-        toolchain: plan.toolchain,
-        status: result.timedOut
-          ? "timed_out"
-          : errors > 0
-          ? "errors"
-          : result.code !== 0
-          ? "failed"
-          : "ok",
-        command: displayCommand(plan.argv),
-        exit_code: result.code,
-        duration_s: seconds(result.durationMs),
-        diagnostics: found.length,
-      };
-      if (plan.note) entry.note = plan.note;
-      // Without parsed errors a failure must still be explained: show what the tool said.
-      if (entry.status === "failed" || entry.status === "timed_out" || parsed === null) {
-        entry.output_tail = tailText(result);
-      }
-      checks.push(entry);
-      diagnostics.push(...found);
+    } finally {
+      for (const plan of plans) if ("cleanup" in plan) plan.cleanup?.();
     }
-    diagnostics = sortDiagnostics(diagnostics);
-    const ran = checks.filter((c) => c.status !== "skipped");
+    // Several configs that read one file report its errors once each.
+    diagnostics = sortDiagnostics(dedupeDiagnostics(diagnostics));
+    // A check that read none of the project's files proves nothing: it does not make the answer ok.
+    const ran = checks.filter((c) => c.status !== "skipped" && c.status !== "nothing_checked");
     const summary = countBySeverity(diagnostics);
     const fixes = args.include_fixes ? await fixesFor(ctx, project, diagnostics) : null;
     const withFixes = (d: Diagnostic) => {

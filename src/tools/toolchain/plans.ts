@@ -43,6 +43,12 @@ export function displayCommand(argv: string[]): string {
     .join(" ");
 }
 
+/** A plan's command as the answer shows it: its `display` form (as written) when it has one. */
+export function shownCommand(plan: { argv: string[]; display?: string[] }): string {
+  if (!plan.display) return displayCommand(plan.argv);
+  return plan.display.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+}
+
 /** Run a plan in the project root with progress, cancellation and the tool timeout. */
 export async function runPlan(
   ctx: ToolContext,
@@ -50,7 +56,8 @@ export async function runPlan(
   plan: CheckPlan | TestPlan,
 ): Promise<RunResult> {
   // "cargo test", "python3 -m pytest": the program and what it was asked to do.
-  const label = displayCommand(plan.argv.slice(0, plan.argv[1] === "-m" ? 3 : 2));
+  const shown = plan.display ?? plan.argv;
+  const label = displayCommand(shown.slice(0, shown[1] === "-m" ? 3 : 2));
   await ctx.progress(0, undefined, `${label}: started`);
   try {
     return await runCommand(plan.argv, {

@@ -12,7 +12,7 @@ import {
 } from "../../toolchain/types.ts";
 import { defineTool } from "../tool.ts";
 import { projectNameParam } from "../shared/params.ts";
-import { displayCommand, runPlan, seconds, tailText } from "./plans.ts";
+import { runPlan, seconds, shownCommand, tailText } from "./plans.ts";
 import { projectToolchains } from "./plans.ts";
 
 interface RunEntry {
@@ -86,7 +86,7 @@ export const testProject = defineTool({
       const entry: RunEntry = {
         toolchain: plan.toolchain,
         status,
-        command: displayCommand(plan.argv),
+        command: shownCommand(plan),
         exit_code: result.code,
         duration_s: seconds(result.durationMs),
         passed: summary.passed,

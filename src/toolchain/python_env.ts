@@ -1,0 +1,168 @@
+/**
+ * The project's own Python: its virtual environment, and how to start that environment's
+ * interpreter under Sextant's Deno permissions.
+ *
+ * Only the environment's own interpreter reads its `.pth` files (an editable install, what
+ * `pip install -e .` and `uv sync` give), so the tests import the project's code and not a
+ * released copy of it. Deno's `--allow-run` list allows exact paths: a name on it is looked up on
+ * PATH when Sextant starts, and a path is compared as written (`python3` on the list does not
+ * allow `/p/.venv/bin/python3`, even as a symbolic link to the same file; see
+ * tests/toolchain/python_env_test.ts). No entry can allow every project's environment, so when
+ * the interpreter is not allowed itself it is started through `sh` (on the list), which replaces
+ * itself with it (`exec`): the way `npm exec` starts a project's `node_modules/.bin` programs.
+ * @module
+ */
+import { delimiter, join, relative } from "node:path";
+import { jsonc, parseToml } from "../deps.ts";
+import { findExecutable, isExecutableFile, runGranted } from "../executables.ts";
+import { pathExists } from "./reported_paths.ts";
+
+const windows = Deno.build.os === "windows";
+
+/** A virtual environment of the project. */
+export interface VirtualEnv {
+  /** Its folder (absolute). */
+  dir: string;
+  /** Its interpreter (absolute). */
+  python: string;
+  /** How the answer names it: the folder relative to the root, or `$VIRTUAL_ENV (path)`. */
+  label: string;
+}
+
+/** The interpreter inside environment `dir`, if it has one. */
+function interpreterIn(dir: string): string | null {
+  const candidates = windows
+    ? [join(dir, "Scripts", "python.exe")]
+    : [join(dir, "bin", "python"), join(dir, "bin", "python3")];
+  return candidates.find(isExecutableFile) ?? null;
+}
+
+/**
+ * Folders of `root` that are virtual environments (`pyvenv.cfg` in them; `.venv` and `venv` also
+ * without one, as conda makes them), `.venv` and `venv` first.
+ */
+function environmentsIn(root: string): string[] {
+  const found: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(root)) {
+      if (!entry.isDirectory) continue;
+      const dir = join(root, entry.name);
+      const named = entry.name === ".venv" || entry.name === "venv";
+      if (pathExists(join(dir, "pyvenv.cfg")) || (named && interpreterIn(dir))) {
+        found.push(entry.name);
+      }
+    }
+  } catch {
+    return [];
+  }
+  const rank = (name: string) => (name === ".venv" ? 0 : name === "venv" ? 1 : 2);
+  return found.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `$VIRTUAL_ENV`, when this process may read it (the `sextant` permission set does not). */
+function activatedEnvironment(): string | null {
+  try {
+    return Deno.env.get("VIRTUAL_ENV") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The project's virtual environment: a folder of the root with a `pyvenv.cfg` (`.venv` first,
+ * then `venv`, then others by name; uv and `poetry config virtualenvs.in-project` make `.venv`),
+ * else the activated one (`$VIRTUAL_ENV`, when Sextant may read it). Null when there is none.
+ *
+ * @example
+ * ```ts
+ * findVirtualEnv("/work/flask"); // { dir: "/work/flask/.venv", python: ".../bin/python", label: ".venv" }
+ * ```
+ */
+export function findVirtualEnv(root: string): VirtualEnv | null {
+  for (const name of environmentsIn(root)) {
+    const dir = join(root, name);
+    const python = interpreterIn(dir);
+    if (python) return { dir, python, label: name };
+  }
+  const active = activatedEnvironment();
+  if (active) {
+    const python = interpreterIn(active);
+    if (python) return { dir: active, python, label: `$VIRTUAL_ENV (${active})` };
+  }
+  return null;
+}
+
+/**
+ * Whether the project's pyright config chooses its environment itself (`venv` or `venvPath` in
+ * `pyrightconfig.json` or `[tool.pyright]` of `pyproject.toml`).
+ */
+export function configuredPyrightEnv(root: string): boolean {
+  const names = (table: unknown) =>
+    !!table && typeof table === "object" && ("venv" in table || "venvPath" in table);
+  try {
+    const text = Deno.readTextFileSync(join(root, "pyrightconfig.json"));
+    if (names(jsonc.parse(text, [], { allowTrailingComma: true }))) return true;
+  } catch {
+    // No such file.
+  }
+  try {
+    const pyproject = parseToml(Deno.readTextFileSync(join(root, "pyproject.toml")));
+    const tool = (pyproject as { tool?: { pyright?: unknown } }).tool;
+    return names(tool?.pyright);
+  } catch {
+    return false;
+  }
+}
+
+/** How to start a program: the command line before its own arguments. */
+export type Launch = { argv: string[] } | { refused: string };
+
+/** `sh` replaces itself with the program named after the script; arguments are never parsed. */
+const EXEC_SCRIPT = 'exec "$0" "$@"';
+
+/**
+ * How to start `program` (an interpreter in the project): as it is when the permissions allow it,
+ * else through `sh` when that is allowed; else refused, with the flag that would allow it.
+ */
+export function launchProjectProgram(program: string, root: string): Launch {
+  if (runGranted(program)) return { argv: [program] };
+  if (!windows) {
+    const sh = findExecutable("sh", { useToolCache: false });
+    if (sh && runGranted(sh)) return { argv: [sh, "-c", EXEC_SCRIPT, program] };
+  }
+  const shown = relative(root, program).startsWith("..") ? program : relative(root, program);
+  return {
+    refused: `Sextant may not start the project's interpreter ${shown}: it is not on Deno's ` +
+      `--allow-run list${windows ? "" : ", nor is sh"}. Add "${program}" to the --allow-run list ` +
+      "in your MCP client's config (or build the executable with " +
+      `SEXTANT_EXTRA_RUN=${program} deno task compile).`,
+  };
+}
+
+/** The environment variables that activating `env` sets (its `bin` first on PATH). */
+export function activationEnv(env: VirtualEnv): Record<string, string> {
+  const bin = join(env.dir, windows ? "Scripts" : "bin");
+  const path = [bin, Deno.env.get("PATH") ?? ""].filter(Boolean).join(delimiter);
+  return { VIRTUAL_ENV: env.dir, PATH: path };
+}
+
+/** Whether `module` imports with the interpreter that `launch` starts. */
+export async function canImport(
+  launch: string[],
+  env: Record<string, string>,
+  module: string,
+): Promise<boolean> {
+  const [program, ...args] = launch;
+  try {
+    const probe = await new Deno.Command(program!, {
+      args: [...args, "-c", `import ${module}`],
+      env,
+      stdout: "null",
+      stderr: "null",
+      stdin: "null",
+    }).output();
+    return probe.success;
+  } catch {
+    return false; // not runnable
+  }
+}

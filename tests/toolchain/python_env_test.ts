@@ -1,0 +1,114 @@
+/**
+ * The project's own Python (src/toolchain/python_env.ts): which virtual environment is the
+ * project's, and how its interpreter starts under a restricted `--allow-run` list. The Deno facts
+ * the design stands on are tested too, with a real `deno run` under such a list.
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
+import { findExecutable } from "../../src/executables.ts";
+import { findVirtualEnv } from "../../src/toolchain/python_env.ts";
+
+const PYTHON_ENV = fileURLToPath(new URL("../../src/toolchain/python_env.ts", import.meta.url));
+const python3 = findExecutable("python3", { useToolCache: false });
+/** The interpreter itself (python3 on PATH may be a launcher script, as pyenv's shims are). */
+const interpreter = python3 === null ? null : new TextDecoder().decode(
+  new Deno.Command(python3, { args: ["-c", "import sys; print(sys.executable)"] }).outputSync()
+    .stdout,
+).trim();
+
+/** A venv as `python -m venv --without-pip` makes it: `pyvenv.cfg` and a link to the interpreter. */
+async function fakeVenv(dir: string): Promise<void> {
+  await Deno.mkdir(join(dir, "bin"), { recursive: true });
+  await Deno.writeTextFile(join(dir, "pyvenv.cfg"), `home = ${interpreter}/..\n`);
+  await Deno.symlink(interpreter!, join(dir, "bin", "python"));
+}
+
+/**
+ * Run `code` as a script with only these permissions (`deno run`: `deno eval` would grant all);
+ * its stdout, trimmed.
+ */
+async function underPermissions(flags: string[], code: string): Promise<string> {
+  await using tmp = await tempDir();
+  const script = join(tmp.path, "probe.ts");
+  await Deno.writeTextFile(script, code);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-config", "--no-prompt", ...flags, script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test({
+  name: "Deno's --allow-run: a name allows the program found on PATH only, not a venv's link to it",
+  ignore: python3 === null || Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await tempDir();
+    const venvPython = join(tmp.path, ".venv", "bin", "python3");
+    await Deno.mkdir(join(tmp.path, ".venv", "bin"), { recursive: true });
+    await Deno.symlink(python3!, venvPython);
+    const query = (command: string) =>
+      `Deno.permissions.querySync({ name: "run", command: ${JSON.stringify(command)} }).state`;
+    const states = await underPermissions(
+      ["--allow-run=python3"],
+      `console.log([${query("python3")}, ${query(python3!)}, ${query(venvPython)}].join(" "))`,
+    );
+    // The same file through a symbolic link in a venv is a different program to Deno.
+    assertEquals(states, "granted granted prompt");
+  },
+});
+
+Deno.test("findVirtualEnv: .venv first, then venv, then any folder with a pyvenv.cfg", async () => {
+  await using tmp = await tempDir();
+  // A folder with an interpreter but no pyvenv.cfg is not an environment (unless named venv).
+  await writeTree(tmp.path, { "tools/bin/python": "" });
+  await Deno.chmod(join(tmp.path, "tools/bin/python"), 0o755);
+  assertEquals(findVirtualEnv(tmp.path), null);
+  await fakeVenv(join(tmp.path, "env"));
+  assertEquals(findVirtualEnv(tmp.path)?.label, "env");
+  await fakeVenv(join(tmp.path, "venv"));
+  assertEquals(findVirtualEnv(tmp.path)?.label, "venv");
+  await fakeVenv(join(tmp.path, ".venv"));
+  const found = findVirtualEnv(tmp.path);
+  assertEquals(found?.label, ".venv");
+  assertEquals(found?.python, join(tmp.path, ".venv", "bin", "python"));
+});
+
+Deno.test({
+  name: "launchProjectProgram: the venv's interpreter through sh when only sh is allowed; " +
+    "refused, with the flag, when neither is",
+  ignore: python3 === null || Deno.build.os === "windows",
+  async fn() {
+    await using tmp = await tempDir();
+    await fakeVenv(join(tmp.path, ".venv"));
+    const venvPython = join(tmp.path, ".venv", "bin", "python");
+    const code = `import { launchProjectProgram } from ${JSON.stringify(PYTHON_ENV)};
+console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, ${
+      JSON.stringify(tmp.path)
+    })));`;
+    const viaSh = JSON.parse(
+      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=sh"], code),
+    );
+    assertEquals(viaSh.argv.slice(1), ["-c", 'exec "$0" "$@"', venvPython]);
+    // The launch line really starts the venv's interpreter, as the venv (sys.prefix).
+    const [sh, ...args] = viaSh.argv as string[];
+    const prefix = await new Deno.Command(sh!, {
+      args: [...args, "-c", "import sys; print(sys.prefix)"],
+      stdout: "piped",
+    }).output();
+    assertEquals(new TextDecoder().decode(prefix.stdout).trim(), join(tmp.path, ".venv"));
+
+    const refused = JSON.parse(
+      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=python3"], code),
+    );
+    assertStringIncludes(refused.refused, ".venv/bin/python");
+    assertStringIncludes(refused.refused, `Add "${venvPython}" to the --allow-run list`);
+
+    const direct = JSON.parse(await underPermissions(["--allow-all"], code));
+    assertEquals(direct.argv, [venvPython]);
+  },
+});
