@@ -10,6 +10,8 @@ import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
   fileSymbol,
+  lineStarts,
+  offsetAt,
   type Position,
   type Range,
   rangeContains,
@@ -429,11 +431,7 @@ export async function findImplementations(
       if (options.signal?.aborted) throw error;
       continue;
     }
-    // A declaration: the location is the symbol's name, or a range around its name. Other
-    // locations (tsserver also reports e.g. array literals typed by an interface) are skipped.
-    const chain = symbolsAt(file.roots, loc.range.start);
-    const node = chain.find((n) => rangeContainsPosition(n.selectionRange, loc.range.start)) ??
-      [...walkSymbols(file.roots)].find((n) => rangeContains(loc.range, n.selectionRange));
+    const node = implementingSymbol(file, loc.range);
     if (!node || seen.has(node) || node === target.node) continue;
     seen.add(node);
     out.push({ node, file });
@@ -443,6 +441,26 @@ export async function findImplementations(
       ? (a.node.relPath < b.node.relPath ? -1 : 1)
       : comparePositions(a.node.range.start, b.node.range.start)
   );
+}
+
+/**
+ * The symbol an implementation location stands for. A location is the implementing symbol's
+ * name (gopls, jdtls, a class declaration for tsserver), or the range of a value: a class
+ * expression, a function or an object literal, whose symbol is the variable or property it
+ * initialises (the innermost symbol whose range ends with the value's), not a method or local
+ * declared inside it, whose names also lie in the range. tsserver also reports array literals
+ * typed by an interface: those stand for no symbol. A range around several symbols: the first
+ * symbol named within it.
+ */
+export function implementingSymbol(file: FileSymbols, range: Range): SymbolNode | null {
+  const chain = symbolsAt(file.roots, range.start);
+  const named = chain.find((n) => rangeContainsPosition(n.selectionRange, range.start));
+  if (named) return named;
+  const starts = lineStarts(file.text);
+  if (file.text[offsetAt(file.text, starts, range.start)] === "[") return null;
+  return chain.find((n) =>
+    rangeContains(n.range, range) && comparePositions(n.range.end, range.end) === 0
+  ) ?? [...walkSymbols(file.roots)].find((n) => rangeContains(range, n.selectionRange)) ?? null;
 }
 
 /**

@@ -16,9 +16,9 @@ import { disposeAndCheck, fixtureTree, flattenReferences } from "../helpers/symb
 import {
   insertAfterSymbol,
   insertBeforeSymbol,
-  reindent,
   replaceSymbolBody,
 } from "../../src/tools/symbols/replace_symbol_body.ts";
+import { reindent } from "../../src/tools/symbols/body_indent.ts";
 import { renameSymbol } from "../../src/tools/symbols/rename_symbol.ts";
 import { safeDeleteSymbol } from "../../src/tools/symbols/safe_delete_symbol.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";

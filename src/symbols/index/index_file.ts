@@ -17,9 +17,21 @@ import type { ParseJob, ParseResult } from "./worker_messages.ts";
 const decoder = new TextDecoder("utf-8");
 const GO_METHOD = /^\(\*?[^)]*\)\.(.+)$/;
 
-/** Every name a forest declares, each once, as a JSON array; and how many declarations. */
-export function declaredNames(symbols: readonly CompactSymbol[]): { names: string; count: number } {
-  const names = new Set<string>();
+const WORD = /[\p{L}\p{N}_$]+/gu;
+
+/**
+ * Every name a forest declares, each once, as a JSON array; and how many declarations. With
+ * `text` (a file whose declarations are not exact, see extract.ts): every word of the text too.
+ * The rules leave out what they do not model (tsserver lists a function value's destructured
+ * parameters and their type literal's members; pyright lists names the rules skip), so such a
+ * file's declarations are no proof that it declares nothing else: a search reads it whenever its
+ * text holds the name, as it would without an index.
+ */
+export function declaredNames(
+  symbols: readonly CompactSymbol[],
+  text?: string,
+): { names: string; count: number } {
+  const names = new Set<string>(text === undefined ? [] : text.match(WORD) ?? []);
   let count = 0;
   const visit = (forest: readonly CompactSymbol[]) => {
     for (const s of forest) {
@@ -86,7 +98,7 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
       return { relPath, status: "untrusted", hash, size, mtime, error: found.untrusted };
     }
     const symbols = JSON.stringify(found.symbols);
-    const { names, count } = declaredNames(found.symbols);
+    const { names, count } = declaredNames(found.symbols, found.exact ? undefined : text);
     return {
       relPath,
       status: "parsed",

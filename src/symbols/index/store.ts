@@ -5,9 +5,10 @@
  *
  * Format: a header line `{"format":3,"parser":"<grammars and rules version>"}`, then one line per
  * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<exact: 1 or 0>\t<count>\t<names as
- * JSON>\t<declarations as JSON>`. The names (each declared name once) and the count let a start
- * from disk build the name table without parsing every file's declarations. A file of another
- * format or parser version is ignored (and replaced on the next save).
+ * JSON>\t<declarations as JSON>`. The names (each declared name once; every word of a file that is
+ * not exact) and the count let a start from disk build the name table without parsing every
+ * file's declarations. A file of another format or parser version is ignored (and replaced on the
+ * next save).
  * @module
  */
 import { join } from "node:path";
@@ -17,7 +18,7 @@ import { cacheDir } from "../cache.ts";
 
 const FORMAT = 3;
 /** Bump with the grammars or with extract.ts's rules: stored declarations would differ. */
-export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@5;names@2";
+export const PARSER_VERSION = "web-tree-sitter@0.25.10;tree-sitter-wasms@0.1.13;rules@5;names@3";
 
 /** What the index holds per file. */
 export interface StoredFile {
@@ -26,7 +27,10 @@ export interface StoredFile {
   mtime: number;
   /** CompactSymbol[] as JSON. */
   symbols: string;
-  /** The names declared, each once, as a JSON array of strings. */
+  /**
+   * The names declared, each once, as a JSON array of strings; for a file that is not exact,
+   * every word of its text (see index_file.ts's declaredNames).
+   */
   names: string;
   /** How many declarations. */
   count: number;

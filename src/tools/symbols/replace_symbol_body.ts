@@ -7,44 +7,25 @@
 import { extname } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { lineStarts, offsetAt, SymbolKind, type SymbolNode } from "../../symbols/model.ts";
+import {
+  lineStarts,
+  namePathOf,
+  offsetAt,
+  positionAt,
+  SymbolKind,
+  type SymbolNode,
+} from "../../symbols/model.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
-import { type BodyRange, fitBody } from "./body_fit.ts";
-
-/** Languages whose indentation is syntax (re-indenting rules differ, see reindent). */
-const INDENTATION_SYNTAX = new Set([".py", ".pyi"]);
-/** Languages with `#` line comments. */
-const HASH_COMMENTS = new Set([".py", ".pyi", ".sh", ".bash", ".rb", ".pl", ".r", ".yaml", ".yml"]);
-
-function indentOf(line: string): string {
-  return /^[ \t]*/.exec(line)![0];
-}
-
-export function isBlank(line: string | undefined): boolean {
-  return line === undefined || line.trim() === "";
-}
-
-/**
- * Fit a body's indentation to a symbol indented by `anchor`. A body whose first line is flush
- * left is either written relative to column 0 (then every line is indented by `anchor`) or copied
- * from a symbol body (later lines already absolute, as find_symbol shows them). `firstAlready`:
- * the first line lands after existing indentation (replace), so it never gets `anchor`.
- */
-export function reindent(body: string, anchor: string, ext: string, firstAlready: boolean): string {
-  const lines = body.split("\n");
-  if (anchor === "" || indentOf(lines[0]!) !== "") return body;
-  const rest = lines.slice(1).filter((l) => !isBlank(l));
-  const restMin = rest.length === 0 ? Infinity : Math.min(...rest.map((l) => indentOf(l).length));
-  const copied = rest.length > 0 &&
-    (INDENTATION_SYNTAX.has(ext) ? restMin > anchor.length : restMin >= anchor.length);
-  return lines.map((line, i) => {
-    if (isBlank(line)) return line;
-    if (i === 0) return firstAlready ? line : anchor + line;
-    return copied ? line : anchor + line;
-  }).join("\n");
-}
+import { fitBody } from "./body_fit.ts";
+import { indentOf, reindent } from "./body_indent.ts";
+import {
+  type Declaration,
+  declarationIn,
+  leadSyntaxFor,
+  type SymbolSpan,
+} from "./declaration_parts.ts";
 
 function siblingsOf(node: SymbolNode, roots: readonly SymbolNode[]): readonly SymbolNode[] {
   return node.parent ? node.parent.children : roots;
@@ -74,23 +55,44 @@ function minBlankLines(node: SymbolNode): number {
   return SEPARATED_KINDS.has(node.kind) ? 1 : 0;
 }
 
+/** The previous sibling's last line, or the parent's first: a lead above the symbol starts below. */
+function floorLine(node: SymbolNode, roots: readonly SymbolNode[]): number {
+  const siblings = siblingsOf(node, roots);
+  const prev = siblings[siblings.indexOf(node) - 1];
+  return prev ? lastLine(prev) : node.parent ? node.parent.range.start.line : -1;
+}
+
+/** The parts of a symbol's declaration in the file's text (see declaration_parts.ts). */
+export function declarationOf(
+  node: SymbolNode,
+  roots: readonly SymbolNode[],
+  text: string,
+  starts: readonly number[] = lineStarts(text),
+): Declaration {
+  const floor = floorLine(node, roots);
+  const span: SymbolSpan = {
+    start: offsetAt(text, starts, node.range.start),
+    end: offsetAt(text, starts, node.range.end),
+    nameStart: offsetAt(text, starts, node.selectionRange.start),
+    nameEnd: offsetAt(text, starts, node.selectionRange.end),
+    floor: floor < 0 ? 0 : (starts[floor + 1] ?? text.length),
+  };
+  return declarationIn(text, span, leadSyntaxFor(node.relPath));
+}
+
 /**
- * The first line of a symbol including the comments and decorators directly above it (no blank
- * line between), never reaching into the previous sibling or the parent's first line.
+ * The first line of a symbol including its lead: the doc comments, comments, attributes and
+ * decorators directly above it (no blank line between), never reaching into the previous
+ * sibling or the parent's first line.
  */
 export function attachedStart(
   node: SymbolNode,
   roots: readonly SymbolNode[],
-  lines: readonly string[],
+  text: string,
 ): number {
-  const siblings = siblingsOf(node, roots);
-  const prev = siblings[siblings.indexOf(node) - 1];
-  const floor = prev ? lastLine(prev) : node.parent ? node.parent.range.start.line : -1;
-  const hash = HASH_COMMENTS.has(extname(node.relPath).toLowerCase());
-  const attached = hash ? /^(#|@)/ : /^(\/\/|\/\*|\*|@)/;
-  let line = node.range.start.line;
-  while (line - 1 > floor && attached.test(lines[line - 1]!.trim())) line--;
-  return line;
+  const starts = lineStarts(text);
+  const first = declarationOf(node, roots, text, starts).lead[0];
+  return first ? positionAt(starts, first.from).line : node.range.start.line;
 }
 
 function leadingNewlines(text: string): number {
@@ -106,38 +108,14 @@ function trimBlock(body: string): string {
   return body.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
 }
 
-/** The symbol's range and what stands around it, for {@linkcode fitBody}. */
-function bodyRange(
-  node: SymbolNode,
-  text: string,
-  lines: readonly string[],
-  starts: readonly number[],
-): BodyRange {
-  const { start, end } = node.range;
-  const first = lines[start.line] ?? "";
-  const decoratorsAbove: string[] = [];
-  for (let line = start.line - 1; line >= 0 && /^\s*@/.test(lines[line]!); line--) {
-    decoratorsAbove.unshift(lines[line]!.trim());
-  }
-  return {
-    rangeText: text.slice(offsetAt(text, starts, start), offsetAt(text, starts, end)),
-    prefix: first.slice(indentOf(first).length, Math.max(indentOf(first).length, start.character)),
-    decoratorsAbove,
-    where: `${node.relPath}, line ${start.line + 1} column ${start.character + 1} to line ` +
-      `${end.line + 1} column ${end.character + 1}`,
-  };
-}
-
 export const replaceSymbolBody = defineTool({
   name: "replace_symbol_body",
   description:
-    "Replaces a symbol's definition as find_symbol shows it (Python: with decorators; no " +
-    "comments above); may repeat what precedes it on its line (export const). Returns OK.",
+    "Replaces a symbol's definition, signature included. Its doc comments, attributes and " +
+    "decorators stay unless the body brings its own. Returns OK.",
   params: {
     ...symbolEditParams,
-    body: z.string().describe(
-      "The new definition, signature included, without the comments above.",
-    ),
+    body: z.string().describe("The new definition from its signature (or its doc comment) on."),
   },
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
@@ -150,14 +128,17 @@ export const replaceSymbolBody = defineTool({
     const { node } = target;
     await editAt(ctx, target, (text) => {
       const starts = lineStarts(text);
-      const lines = text.split("\n");
-      const anchor = indentOf(lines[node.range.start.line] ?? "");
-      const fit = fitBody(body, bodyRange(node, text, lines, starts));
+      const ext = extname(node.relPath).toLowerCase();
+      const fit = fitBody(body, {
+        text,
+        declaration: declarationOf(node, target.file.roots, text, starts),
+        syntax: leadSyntaxFor(node.relPath),
+        ext,
+        namePath: namePathOf(node),
+        relPath: node.relPath,
+      });
       if ("refused" in fit) throw new ToolError(fit.refused);
-      const fitted = reindent(fit.body, anchor, extname(node.relPath).toLowerCase(), true);
-      const from = offsetAt(text, starts, node.range.start);
-      const to = offsetAt(text, starts, node.range.end);
-      return text.slice(0, from) + fitted + text.slice(to);
+      return text.slice(0, fit.from) + fit.text + text.slice(fit.to);
     });
     return SUCCESS_RESULT;
   },
@@ -166,7 +147,6 @@ export const replaceSymbolBody = defineTool({
 /** What an insert next to a symbol works with: the file now, and the body fitted to it. */
 interface InsertSite {
   text: string;
-  lines: string[];
   starts: number[];
   /** The body, trimmed and indented like the symbol. */
   fitted: string;
@@ -185,10 +165,10 @@ async function insertNear(
   const target = await locate(ctx, args.name_path, args.relative_path);
   const { node, file } = target;
   await editAt(ctx, target, (text) => {
-    const lines = text.split("\n");
-    const anchor = indentOf(lines[node.range.start.line] ?? "");
-    const fitted = reindent(block, anchor, extname(node.relPath).toLowerCase(), false);
-    return place({ text, lines, starts: lineStarts(text), fitted, node, file });
+    const starts = lineStarts(text);
+    const line = text.slice(starts[node.range.start.line] ?? text.length);
+    const fitted = reindent(block, indentOf(line), extname(node.relPath).toLowerCase(), false);
+    return place({ text, starts, fitted, node, file });
   });
 }
 
@@ -230,10 +210,10 @@ export const insertBeforeSymbol = defineTool({
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
   async handler(args, ctx) {
-    await insertNear(ctx, args, ({ text, lines, starts, fitted, node, file }) => {
+    await insertNear(ctx, args, ({ text, starts, fitted, node, file }) => {
       // Serena's rule: the blank lines the body ends with, at least one before a definition.
       const gap = Math.max(trailingNewlines(args.body) - 1, minBlankLines(node));
-      const offset = starts[attachedStart(node, file.roots, lines)] ?? text.length;
+      const offset = starts[attachedStart(node, file.roots, text)] ?? text.length;
       return text.slice(0, offset) + fitted + "\n" + "\n".repeat(gap) + text.slice(offset);
     });
     return SUCCESS_RESULT;

@@ -10,7 +10,8 @@ import { notAnalysedText } from "../../symbols/completeness.ts";
 import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, SUCCESS_RESULT } from "../tool.ts";
 import { editAt, locate } from "../shared/symbols.ts";
-import { attachedStart, isBlank, lastLine } from "./replace_symbol_body.ts";
+import { attachedStart, lastLine } from "./replace_symbol_body.ts";
+import { isBlank } from "./body_indent.ts";
 import { walkSymbols } from "../../symbols/model.ts";
 import { toJson } from "../shared/json.ts";
 
@@ -58,8 +59,7 @@ export const safeDeleteSymbol = defineTool({
       return `Cannot delete ${namePathOf(node)}: nothing refers to it as far as the language ` +
         `server sees, but it does not see everything. ${notAnalysedText(node.name, notAnalysed)}`;
     }
-    const lines = file.text.split("\n");
-    const first = attachedStart(node, file.roots, lines);
+    const first = attachedStart(node, file.roots, file.text);
     const last = lastLine(node);
     const sharing = [...walkSymbols(file.roots)].filter((s) => {
       if (s === node || s.relPath !== node.relPath) return false;
