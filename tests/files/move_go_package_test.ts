@@ -47,7 +47,7 @@ Deno.test({
     assertEquals(await goBuildVet(s.root, real.env), "", "cobra builds before the move");
     const text = await s.ok("rename_file", { relative_path: "doc", new_relative_path: "docgen" });
     assert(text.startsWith("OK\n"), text);
-    assertStringIncludes(text, "Moved 'doc' to 'docgen'; updated 1 import in 1 file");
+    assertStringIncludes(text, "Moved 'doc' to 'docgen'; updated its importers, 1 edit in 1 file");
     assertStringIncludes(text, "doc/man_examples_test.go (1)");
     assertStringIncludes(text, "Checked with gopls: no new errors");
     const example = await Deno.readTextFile(join(s.root, "docgen", "man_examples_test.go"));

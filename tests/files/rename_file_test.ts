@@ -237,7 +237,10 @@ Deno.test({
         new_relative_path: "pkg/geometry.py",
       });
       assert(text.startsWith("OK\n"), text);
-      assertStringIncludes(text, "updated 3 imports in 2 files: app.py (1), other.py (2).");
+      assertStringIncludes(
+        text,
+        "updated its importers, 3 edits in 2 files: app.py (1), other.py (2).",
+      );
       assertStringIncludes(text, "Checked with pyright-langserver: no new errors");
       assertEquals(await h.read("app.py"), "from pkg.geometry import area\n\nprint(area(2.0))\n");
       assertEquals(

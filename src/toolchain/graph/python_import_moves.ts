@@ -282,9 +282,9 @@ function rewriteImport(
     if (oldName === null) continue;
     for (const item of statement.items) {
       const name = item.name.text;
-      const below = name === oldName || name.startsWith(oldName + ".");
-      const above = oldName.startsWith(name + ".");
-      if (!below && !above) continue;
+      // `import a` alone reaches `a.b` through `a`'s own namespace, which the rewrite of `a`'s
+      // imports keeps (`from . import b2 as b`): only imports of the module or below it change.
+      if (name !== oldName && !name.startsWith(oldName + ".")) continue;
       if (newName === null) {
         plan.problems.push(
           `'${plan.newModule}' is not below the source root '${root || "."}', so ` +
@@ -292,8 +292,8 @@ function rewriteImport(
         );
         continue;
       }
-      if (below) file.replace(item.name.start, item.name.end, newName + name.slice(oldName.length));
-      // `import a.b` (or `import a` with `a.b` loaded elsewhere) binds `a`: uses say `a.b.f`.
+      file.replace(item.name.start, item.name.end, newName + name.slice(oldName.length));
+      // `import a.b` binds `a`: uses say `a.b.f`.
       if (item.alias === null) uses.set(oldName, newName);
     }
   }

@@ -207,14 +207,14 @@ export const renameFile = defineTool({
       0,
     );
     const leftBroken = [
-      broken.length === 0 ? "" : brokenText(unsupported, broken, Infinity),
+      broken.length === 0 ? "" : brokenText(unsupported, broken, Infinity, true),
       unexplained.length === 0 ? "" : notUpdatedText(unexplained, Infinity),
       ...problems,
       introduced.length === 0 ? "" : `New errors after the move: ${errorsText(introduced)}.`,
     ].filter(Boolean).join(" ");
     return `OK\nMoved '${from}' to '${to}'` +
       (updated.length > 0
-        ? `; updated ${count} import${count === 1 ? "" : "s"} in ${updated.length} ` +
+        ? `; updated its importers, ${count} edit${count === 1 ? "" : "s"} in ${updated.length} ` +
           `file${updated.length === 1 ? "" : "s"}: ${
             updated.map((f) => `${f.relPath} (${f.editCount})`).join(", ")
           }.`
@@ -430,12 +430,16 @@ function brokenText(
   servers: readonly LanguageServer[],
   sites: readonly ImportSite[],
   shownAtMost: number,
+  moved = false,
 ): string {
   const names = [...new Set(servers.map((s) => `${s.id} (${s.command})`))].join(", ");
   const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
   const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
   return `The ${names} language server cannot update imports on a move ` +
-    `(no workspace/willRenameFiles); these imports would break: ${shown.join("; ")}${more}.`;
+    `(no workspace/willRenameFiles); ${
+      moved ? "these imports are now broken" : "these imports would break"
+    }: ` +
+    `${shown.join("; ")}${more}.`;
 }
 
 function uriOf(root: string, relPath: string): string {

@@ -15,6 +15,9 @@ import type { ToolContext } from "../tool.ts";
 /** Files checked per server, at most; the answer names how many more were not. */
 export const MAX_PROVEN_FILES = 150;
 
+/** Files whose errors are asked for at once. */
+const PARALLEL_CHECKS = 8;
+
 /** A server's errors per file (project-relative), each message counted. */
 export type ErrorCounts = Map<string, Map<string, { count: number; line: number }>>;
 
@@ -38,7 +41,7 @@ export async function errorsOf(
 ): Promise<ErrorCounts> {
   const out: ErrorCounts = new Map();
   const options = { ...requestOptions(ctx), transient: true };
-  for (const relPath of files) {
+  const count = async (relPath: string) => {
     const counts = new Map<string, { count: number; line: number }>();
     for (const d of await server.diagnostics(relPath, options)) {
       if (d.severity !== 1) continue;
@@ -47,6 +50,10 @@ export async function errorsOf(
       else counts.set(keyOf(d), { count: 1, line: d.range.start.line + 1 });
     }
     out.set(relPath, counts);
+  };
+  // A few at a time: the server checks files while others wait, within its open-file budget.
+  for (let i = 0; i < files.length; i += PARALLEL_CHECKS) {
+    await Promise.all(files.slice(i, i + PARALLEL_CHECKS).map(count));
   }
   return out;
 }
