@@ -230,6 +230,28 @@ Deno.test({
   assertEquals(before, ["12.0\n", "3.0\n"]);
 
   await t.step(
+    "a preview shows Sextant's edits, says they are unchecked, changes nothing",
+    async () => {
+      const text = await h.call(renameFile, {
+        relative_path: "pkg/shapes.py",
+        new_relative_path: "pkg/geometry.py",
+        preview: true,
+      });
+      const preview = JSON.parse(text) as {
+        changes: Array<{ file: string; line: number; newText: string }>;
+        warning?: string;
+      };
+      assert(
+        preview.changes.some((c) => c.file === "app.py" && c.newText === "pkg.geometry"),
+        text,
+      );
+      assertStringIncludes(preview.warning ?? "", "execute_code_action does not");
+      assert(await h.exists("pkg/shapes.py"));
+      assertEquals(await runs(), before);
+    },
+  );
+
+  await t.step(
     "a module move rewrites `from` imports and dotted uses of plain imports",
     async () => {
       const text = await h.call(renameFile, {

@@ -64,8 +64,8 @@ interface OwnEdits {
 
 export const renameFile = defineTool({
   name: "rename_file",
-  description: "Moves a file or folder and updates its importers via the language server; all " +
-    "or nothing. Without server support it lists the importers that would break.",
+  description: "Moves a file or folder and updates its importers (language server, or Sextant " +
+    "for Go/Python); all or nothing. Else it lists the imports that would break.",
   params: {
     relative_path: z.string().describe("File or folder to move."),
     new_relative_path: z.string().describe("Its new path."),
@@ -167,7 +167,12 @@ export const renameFile = defineTool({
         relPathOf,
         { title: `Move '${from}' to '${to}'`, kind: "refactor.move", relPath: from, line: 1 },
       );
-      const warning = [blocking, notes].filter(Boolean).join(" ");
+      const unproven = own.some((o) => o.edits.length > 0)
+        ? `Sextant wrote the import edits itself (${serverNames(own)}: no ` +
+          "workspace/willRenameFiles); rename_file checks them with the server's errors when it " +
+          "applies them, execute_code_action does not."
+        : "";
+      const warning = [blocking, unproven, notes].filter(Boolean).join(" ");
       return toJson(warning ? { ...preview, warning } : preview);
     }
     if (blocking && !args.force) {
