@@ -31,6 +31,11 @@ export interface ImportMovePlan {
    * ones a proof of the edits must look at, since a lexical reader may miss a form of import.
    */
   candidates?: string[];
+  /**
+   * Places in code that name the moved module but are not imports (a string such as
+   * `mock.patch("a.b.f")`): no server checks them, so they are listed, not edited.
+   */
+  notUpdated?: Array<{ relPath: string; line: number; text: string }>;
   /** Set when the planner cannot make every import follow (the move then waits for force). */
   problem?: string;
 }

@@ -240,6 +240,7 @@ export async function pythonImportMoves(
   const lastName = posix.basename(plan.oldModule);
   const edits: ImportEdit[] = [];
   const candidates: string[] = [];
+  const notUpdated: NonNullable<ImportMovePlan["notUpdated"]> = [];
   for (const relPath of await filesWithExtensions(project, PY_EXTENSIONS, signal)) {
     const moved = isMoved(move, relPath);
     const text = await readOrNull(project, relPath);
@@ -248,9 +249,38 @@ export async function pythonImportMoves(
     const file = new FileEdits(relPath, text);
     rewriteFile(plan, file, moved);
     edits.push(...file.edits());
+    notUpdated.push(...stringsNaming(plan, relPath, text));
   }
   const problem = [...new Set(plan.problems)].join(" ");
-  return problem ? { edits, candidates, problem } : { edits, candidates };
+  return { edits, candidates, notUpdated, ...(problem ? { problem } : {}) };
+}
+
+/**
+ * String literals that are a dotted path into the moved module (`"a.b"`, `"a.b.f"`,
+ * `"a.b:main"`): targets of `mock.patch`, `import_module`, entry points. Prose that mentions the
+ * module (a docstring) is not one.
+ */
+function stringsNaming(
+  plan: PythonMove,
+  relPath: string,
+  text: string,
+): Array<{ relPath: string; line: number; text: string }> {
+  const names = plan.roots().map((root) => plan.dotted(plan.oldModule, root))
+    .filter((name): name is string => name !== null && name.includes("."));
+  if (names.length === 0) return [];
+  const lines = text.split("\n");
+  const out: Array<{ relPath: string; line: number; text: string }> = [];
+  const alternatives = names.map((n) => n.replaceAll(".", "\\.")).join("|");
+  const pattern = new RegExp(`(["'])(?:${alternatives})(?:[.:][\\w.:]*)?\\1`, "g");
+  const at = positionsOf(text);
+  const seen = new Set<number>();
+  for (const m of text.matchAll(pattern)) {
+    const { line } = at(m.index!);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    out.push({ relPath, line: line + 1, text: lines[line]!.trim() });
+  }
+  return out;
 }
 
 function rewriteFile(plan: PythonMove, file: FileEdits, importerMoved: boolean): void {

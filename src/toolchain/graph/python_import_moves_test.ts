@@ -56,7 +56,17 @@ const FILES = {
 };
 
 Deno.test("python moves: a module renamed in its package", async () => {
-  const { edits, after, problem } = await plan(FILES, "src/pkg/shapes.py", "src/pkg/geometry.py");
+  const { edits, after, problem, notUpdated } = await plan(
+    FILES,
+    "src/pkg/shapes.py",
+    "src/pkg/geometry.py",
+  );
+  // A string that is the module's dotted name is listed, not edited (no server checks it).
+  assertEquals(notUpdated, [{
+    relPath: "tests/test_shapes.py",
+    line: 10,
+    text: 'assert pkg.shapes.area(1) == s.area(1) == "pkg.shapes"[0:0] or 1',
+  }]);
   assertEquals(problem, undefined);
   assertEquals(
     after["src/pkg/__init__.py"],

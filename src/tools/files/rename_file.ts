@@ -93,6 +93,8 @@ export const renameFile = defineTool({
     const unsupported: LanguageServer[] = [];
     const own: OwnEdits[] = [];
     const problems: string[] = [];
+    /** Strings in code that name the moved module (listed, never edited). */
+    const inStrings: PathMention[] = [];
     // Every import line that names the moved files, in any language: the candidates.
     const importers = await findImporters(project, [{ relPath: from, folder }], () => true, {
       signal: ctx.signal,
@@ -111,6 +113,7 @@ export const renameFile = defineTool({
         }
         const plan = await planner(project, move, ctx.signal);
         if (plan.problem !== undefined) problems.push(plan.problem);
+        inStrings.push(...plan.notUpdated ?? []);
         const ofServer = carried.filter((f) => pool.serverIdFor(f) === server.id);
         own.push({
           server,
@@ -158,7 +161,11 @@ export const renameFile = defineTool({
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
       ...problems,
     ].filter(Boolean).join(" ");
-    const notes = mentions.length === 0 ? "" : mentionsText(mentions);
+    const notes = [
+      mentions.length === 0 ? "" : mentionsText(mentions),
+      inStrings.length === 0 ? "" : `Not updated, strings naming the old module (no server ` +
+        `checks them): ${inStrings.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")}.`,
+    ].filter(Boolean).join(" ");
     if (args.preview) {
       const preview = await previewWorkspaceEdit(
         ctx.session.codeActions(project),
