@@ -381,7 +381,7 @@ Deno.test({
       const [first, report, ...more] = answer.split("\n");
       assertStringIncludes(
         first!,
-        "Successfully renamed 'getPath' to 'urlPath' (17 changes applied)",
+        "Successfully renamed 'getPath' to 'urlPath' (33 edits in 17 files)",
       );
       assertEquals(more, []);
       const found = await tscErrors(h.root, "tsconfig.spec.json");

@@ -2,8 +2,8 @@
  * rename_file against real servers: TypeScript (typescript-language-server) moves of a file and
  * a folder update relative and path-mapped importers and leave tsc clean; a preview applied
  * with execute_code_action; Rust (rust-analyzer) updates `mod`/`use` sites; Python (pyright,
- * no willRenameFiles) names the importers that would break and moves only with force; every
- * refusal changes nothing.
+ * no willRenameFiles) gets its imports rewritten by Sextant, proven by pyright, and the move is
+ * undone when pyright finds an import left behind; every refusal changes nothing.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -200,36 +200,98 @@ Deno.test({
   assertEquals(await h.read("docs/sub/c.txt"), "c\n");
 });
 
+/** What `python3 <file>` prints in the project (its own run of the importers). */
+async function pythonRun(root: string, file: string): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: [file],
+    cwd: root,
+    env: { PYTHONDONTWRITEBYTECODE: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+}
+
 Deno.test({
-  name: "rename_file on Python (pyright): names the importers that break, moves with force",
+  name: "rename_file on Python (pyright, no willRenameFiles): Sextant rewrites the imports, " +
+    "proven by pyright; edits pyright does not accept are undone",
   ignore: skipUnless(HAS_PY, "pyright-langserver"),
   sanitizeResources: false,
   sanitizeOps: false,
-}, async () => {
+}, async (t) => {
   await using h = await toolHarness({
     "pkg/__init__.py": "",
     "pkg/shapes.py": "def area(r: float) -> float:\n    return 3.0 * r * r\n",
     "app.py": "from pkg.shapes import area\n\nprint(area(2.0))\n",
     "other.py": "import pkg.shapes\n\nprint(pkg.shapes.area(1.0))\n",
   });
-  const refused = await h.run(renameFile, {
-    relative_path: "pkg/shapes.py",
-    new_relative_path: "pkg/geometry.py",
-  });
-  assert(refused.isError, refused.text);
-  assertStringIncludes(refused.text, "cannot update imports on a move");
-  assertStringIncludes(refused.text, "app.py:1 from pkg.shapes import area");
-  assertStringIncludes(refused.text, "other.py:1 import pkg.shapes");
-  assert(await h.exists("pkg/shapes.py"));
-  const forced = await h.call(renameFile, {
-    relative_path: "pkg/shapes.py",
-    new_relative_path: "pkg/geometry.py",
-    force: true,
-  });
-  assert(forced.startsWith("OK\n"), forced);
-  assertStringIncludes(forced, "these imports would break");
-  assert(await h.exists("pkg/geometry.py"));
-  assertEquals(await h.read("app.py"), "from pkg.shapes import area\n\nprint(area(2.0))\n");
+  const runs = async () => [await pythonRun(h.root, "app.py"), await pythonRun(h.root, "other.py")];
+  const before = await runs();
+  assertEquals(before, ["12.0\n", "3.0\n"]);
+
+  await t.step(
+    "a preview shows Sextant's edits, says they are unchecked, changes nothing",
+    async () => {
+      const text = await h.call(renameFile, {
+        relative_path: "pkg/shapes.py",
+        new_relative_path: "pkg/geometry.py",
+        preview: true,
+      });
+      const preview = JSON.parse(text) as {
+        changes: Array<{ file: string; line: number; newText: string }>;
+        warning?: string;
+      };
+      assert(
+        preview.changes.some((c) => c.file === "app.py" && c.newText === "pkg.geometry"),
+        text,
+      );
+      assertStringIncludes(preview.warning ?? "", "execute_code_action does not");
+      assert(await h.exists("pkg/shapes.py"));
+      assertEquals(await runs(), before);
+    },
+  );
+
+  await t.step(
+    "a module move rewrites `from` imports and dotted uses of plain imports",
+    async () => {
+      const text = await h.call(renameFile, {
+        relative_path: "pkg/shapes.py",
+        new_relative_path: "pkg/geometry.py",
+      });
+      assert(text.startsWith("OK\n"), text);
+      assertStringIncludes(
+        text,
+        "updated its importers, 3 edits in 2 files: app.py (1), other.py (2).",
+      );
+      assertStringIncludes(text, "Checked with pyright-langserver: no new errors");
+      assertEquals(await h.read("app.py"), "from pkg.geometry import area\n\nprint(area(2.0))\n");
+      assertEquals(
+        await h.read("other.py"),
+        "import pkg.geometry\n\nprint(pkg.geometry.area(1.0))\n",
+      );
+      assertEquals(await runs(), before);
+    },
+  );
+
+  await t.step(
+    "an import the rewrite misses is caught by pyright, and the move undone",
+    async () => {
+      // A compound line: the import after `;` is not at a line's start, so it is not rewritten.
+      await h.write("bad.py", "x = 1; import pkg.geometry\nprint(x, pkg.geometry.area(1.0))\n");
+      const app = await h.read("app.py");
+      const refused = await h.run(renameFile, {
+        relative_path: "pkg/geometry.py",
+        new_relative_path: "pkg/circle.py",
+      });
+      assert(refused.isError, refused.text);
+      assertStringIncludes(refused.text, "bad.py:1");
+      assertStringIncludes(refused.text, "undone");
+      assert(await h.exists("pkg/geometry.py"));
+      assert(!(await h.exists("pkg/circle.py")));
+      assertEquals(await h.read("app.py"), app);
+      assertEquals(await runs(), before);
+    },
+  );
   await h.session.dispose();
 });
 

@@ -152,7 +152,7 @@ for (const generation of TS_GENERATIONS) {
       });
       assertEquals(
         message,
-        "Successfully renamed 'Circle' to 'Round' (6 changes applied)",
+        "Successfully renamed 'Circle' to 'Round' (22 edits in 6 files)",
       );
       for (const file of ["broken", "docs", "geometry", "main", "registry", "shapes"]) {
         const text = await h.read(`src/${file}.ts`);
@@ -333,7 +333,7 @@ Deno.test({
     });
     assertEquals(
       message,
-      "Successfully renamed 'ShapeRegistry' to 'Registry' (2 changes applied)",
+      "Successfully renamed 'ShapeRegistry' to 'Registry' (3 edits in 2 files)",
     );
     assertStringIncludes(
       await h.read("app.py"),

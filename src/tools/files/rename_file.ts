@@ -1,13 +1,16 @@
 /**
- * rename_file: moves a file or folder and lets the language servers that implement
- * `workspace/willRenameFiles` (typescript-language-server, rust-analyzer) update every import of
- * it; the move and their edits land as one all-or-nothing change through the write path, then
- * the servers hear `workspace/didRenameFiles`. Where no server computes the edits, the importers
- * that would break are named and the move waits for `force`.
+ * rename_file: moves a file or folder and updates every import of it. Servers that implement
+ * `workspace/willRenameFiles` (typescript-language-server, rust-analyzer) compute the edits; for
+ * Go and Python, whose servers (gopls, pyright) do not, Sextant rewrites the import lines itself
+ * (toolchain/graph/go_package_moves.ts, python_import_moves.ts) and proves them with the server's
+ * errors before and after (rename_file_proof.ts), undoing the move when they do not hold. The
+ * move and the edits land as one all-or-nothing change through the write path, then the servers
+ * hear `workspace/didRenameFiles`. Importers no one can update are named and the move waits for
+ * `force`; manifests and build files that name the old path are listed as not updated.
  * @module
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { join, posix, relative } from "node:path";
+import { extname, join, posix, relative } from "node:path";
 import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
@@ -16,20 +19,53 @@ import { offersWillRename } from "../../lsp/managed_server.ts";
 import type { LanguageServer } from "../../lsp/language_server.ts";
 import type { LspTextEdit, LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
+import type { Project } from "../../project/project.ts";
 import { isWithin } from "../../project/sandbox.ts";
 import { findImporters, type ImportSite } from "../../toolchain/graph/importers.ts";
+import { goImportMoves } from "../../toolchain/graph/go_package_moves.ts";
+import {
+  type ImportEdit,
+  type ImportMovePlan,
+  movedPath,
+  type PathMove,
+} from "../../toolchain/graph/move_edits.ts";
+import { type PathMention, pathMentions } from "../../toolchain/graph/path_mentions.ts";
+import { movedModuleNames, pythonImportMoves } from "../../toolchain/graph/python_import_moves.ts";
 import { toJson } from "../shared/json.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
+import {
+  errorsOf,
+  type IntroducedError,
+  introducedErrors,
+  MAX_PROVEN_FILES,
+  undoMove,
+} from "./rename_file_proof.ts";
 
-/** Importers named in a refusal, at most. */
+/** Importers named in a refusal, at most (a forced move names every one it left broken). */
 const SHOWN_IMPORTERS = 20;
+
+/** Sextant's own import rewriting, by the extension of the files that move. */
+const PLANNERS: Readonly<
+  Record<
+    string,
+    (project: Project, move: PathMove, signal?: AbortSignal) => Promise<ImportMovePlan>
+  >
+> = { ".go": goImportMoves, ".py": pythonImportMoves, ".pyi": pythonImportMoves };
+
+/** Import edits Sextant planned itself for the files of one server, to be proven by it. */
+interface OwnEdits {
+  server: LanguageServer;
+  edits: ImportEdit[];
+  /** Files whose errors prove the edits (old paths). */
+  files: string[];
+}
 
 export const renameFile = defineTool({
   name: "rename_file",
-  description: "Moves a file or folder and updates its importers via the language server; all " +
-    "or nothing. Without server support it lists the importers that would break.",
+  description: "Moves a file or folder and updates its importers (language server, or Sextant " +
+    "for Go/Python); all or nothing. Else it lists the imports that would break.",
   params: {
     relative_path: z.string().describe("File or folder to move."),
     new_relative_path: z.string().describe("Its new path."),
@@ -42,7 +78,8 @@ export const renameFile = defineTool({
   readOnly: false,
   async handler(args, ctx) {
     const project = ctx.project();
-    const { from, to, folder } = checkMove(ctx, args.relative_path, args.new_relative_path);
+    const move = checkMove(ctx, args.relative_path, args.new_relative_path);
+    const { from, to, folder } = move;
     const pool = ctx.session.services(project).pool;
     const options = requestOptions(ctx);
     // The files the move carries, by the server that handles them.
@@ -54,6 +91,10 @@ export const renameFile = defineTool({
     }
     const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
+    const own: OwnEdits[] = [];
+    const problems: string[] = [];
+    /** Strings in code that name the moved module (listed, never edited). */
+    const inStrings: PathMention[] = [];
     // Every import line that names the moved files, in any language: the candidates.
     const importers = await findImporters(project, [{ relPath: from, folder }], () => true, {
       signal: ctx.signal,
@@ -63,11 +104,31 @@ export const renameFile = defineTool({
     const unexplained: ImportSite[] = [];
     for (const sample of byServer.values()) {
       const server = await pool.serverFor(sample, options);
+      const mine = importers.filter((s) => pool.serverIdFor(s.relPath) === server.id);
       if (!offersWillRename(server.capabilities)) {
-        unsupported.push(server);
+        const planner = PLANNERS[extname(sample).toLowerCase()];
+        if (planner === undefined) {
+          unsupported.push(server);
+          continue;
+        }
+        const plan = await planner(project, move, ctx.signal);
+        if (plan.problem !== undefined) problems.push(plan.problem);
+        inStrings.push(...plan.notUpdated ?? []);
+        const ofServer = carried.filter((f) => pool.serverIdFor(f) === server.id);
+        own.push({
+          server,
+          edits: plan.edits,
+          files: [
+            ...new Set([
+              ...plan.edits.map((e) => e.relPath),
+              ...plan.candidates ?? [],
+              ...ofServer,
+              ...mine.map((s) => s.relPath),
+            ]),
+          ],
+        });
         continue;
       }
-      const mine = importers.filter((s) => pool.serverIdFor(s.relPath) === server.id);
       await showImporters(ctx, server, mine);
       const answer = await server.request<LspWorkspaceEdit | null>("workspace/willRenameFiles", {
         files: [{ oldUri: server.uriOf(from), newUri: server.uriOf(to) }],
@@ -76,8 +137,17 @@ export const renameFile = defineTool({
       edits.push(...found);
       unexplained.push(...notUpdated(mine, found, from, folder, server));
     }
+    for (const o of own) edits.push(...lspEditsOf(project.root, o.edits));
     const broken = importers.filter((site) =>
       unsupported.some((s) => pool.serverIdFor(site.relPath) === s.id)
+    );
+    const mentions = await pathMentions(
+      project,
+      move,
+      own.some((o) => o.edits.some((e) => /\.pyi?$/.test(e.relPath))) || /\.pyi?$/.test(from)
+        ? movedModuleNames(project, move)
+        : [],
+      ctx.signal,
     );
     const edit: LspWorkspaceEdit = {
       documentChanges: [
@@ -86,9 +156,15 @@ export const renameFile = defineTool({
       ],
     };
     const relPathOf = (uri: string) => projectRelative(project.root, uri);
-    const warning = [
-      broken.length === 0 ? "" : brokenText(unsupported, broken),
+    const blocking = [
+      broken.length === 0 ? "" : brokenText(unsupported, broken, SHOWN_IMPORTERS),
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
+      ...problems,
+    ].filter(Boolean).join(" ");
+    const notes = [
+      mentions.length === 0 ? "" : mentionsText(mentions),
+      inStrings.length === 0 ? "" : `Not updated, strings naming the old module (no server ` +
+        `checks them): ${inStrings.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")}.`,
     ].filter(Boolean).join(" ");
     if (args.preview) {
       const preview = await previewWorkspaceEdit(
@@ -98,26 +174,122 @@ export const renameFile = defineTool({
         relPathOf,
         { title: `Move '${from}' to '${to}'`, kind: "refactor.move", relPath: from, line: 1 },
       );
+      const unproven = own.some((o) => o.edits.length > 0)
+        ? `Sextant wrote the import edits itself (${serverNames(own)}: no ` +
+          "workspace/willRenameFiles); rename_file checks them with the server's errors when it " +
+          "applies them, execute_code_action does not."
+        : "";
+      const warning = [blocking, unproven, notes].filter(Boolean).join(" ");
       return toJson(warning ? { ...preview, warning } : preview);
     }
-    if ((broken.length > 0 || unexplained.length > 0) && !args.force) {
+    if (blocking && !args.force) {
       throw new ToolError(
-        `${warning} Nothing was moved. Fix those imports yourself after moving with force: ` +
+        `${blocking} Nothing was moved. Fix those imports yourself after moving with force: ` +
           "true, or move differently.",
       );
     }
+    // The errors Sextant's own edits are proven against, before the move.
+    const proving = own.filter((o) => o.files.length > 0);
+    const before = [];
+    for (const o of proving) {
+      before.push(await errorsOf(ctx, o.server, o.files.slice(0, MAX_PROVEN_FILES)));
+    }
     const changed = await applyWorkspaceEdit(ctx, edit, { relPathOf });
+    const introduced: IntroducedError[] = [];
+    for (const [i, o] of proving.entries()) {
+      const after = await errorsOf(
+        ctx,
+        o.server,
+        o.files.slice(0, MAX_PROVEN_FILES).map((f) => movedPath(move, f)),
+      );
+      introduced.push(...introducedErrors(before[i]!, after, (f) => movedPath(move, f)));
+    }
+    if (introduced.length > 0 && !args.force) {
+      await undoMove(ctx, changed, to);
+      throw new ToolError(
+        `After the move and Sextant's own import edits, ${serverNames(proving)} reported ` +
+          `new errors: ${errorsText(introduced)}. The move and its edits were undone; nothing ` +
+          "was changed. Move with force: true to keep them and fix the rest yourself.",
+      );
+    }
     const updated = changed.filter((f) => f.movedTo === undefined);
     const count = updated.reduce((n, f) => n + f.editCount, 0);
+    const unchecked = proving.reduce(
+      (n, o) => n + Math.max(0, o.files.length - MAX_PROVEN_FILES),
+      0,
+    );
+    const leftBroken = [
+      broken.length === 0 ? "" : brokenText(unsupported, broken, Infinity, true),
+      unexplained.length === 0 ? "" : notUpdatedText(unexplained, Infinity),
+      ...problems,
+      introduced.length === 0 ? "" : `New errors after the move: ${errorsText(introduced)}.`,
+    ].filter(Boolean).join(" ");
     return `OK\nMoved '${from}' to '${to}'` +
-      (updated.length === 0
-        ? "; no imports needed updating."
-        : `; updated ${count} import(s) in ${updated.length} file(s): ${
-          updated.map((f) => `${f.relPath} (${f.editCount})`).join(", ")
-        }.`) +
-      (warning ? ` Warning: ${warning}` : "");
+      (updated.length > 0
+        ? `; updated its importers, ${count} edit${count === 1 ? "" : "s"} in ${updated.length} ` +
+          `file${updated.length === 1 ? "" : "s"}: ${
+            updated.map((f) => `${f.relPath} (${f.editCount})`).join(", ")
+          }.`
+        : leftBroken
+        ? "; updated no imports."
+        : "; no imports needed updating.") +
+      (proving.length > 0 ? ` ${proofText(proving, own, introduced.length, unchecked)}` : "") +
+      (leftBroken ? ` Moved with force; left broken: ${leftBroken}` : "") +
+      (notes ? ` ${notes}` : "");
   },
 });
+
+/** What proves an answer whose imports Sextant wrote itself. */
+function proofText(
+  proving: readonly OwnEdits[],
+  own: readonly OwnEdits[],
+  introduced: number,
+  unchecked: number,
+): string {
+  const wrote = own.some((o) => o.edits.length > 0)
+    ? `Sextant wrote the imports itself (${serverNames(own)}: no workspace/willRenameFiles). `
+    : "";
+  const checked = proving.reduce((n, o) => n + Math.min(o.files.length, MAX_PROVEN_FILES), 0);
+  return wrote + `Checked with ${serverNames(proving)}: ` +
+    (introduced === 0 ? "no new errors" : `${introduced} new errors`) +
+    ` in the ${checked} files that name the moved code` +
+    (unchecked > 0 ? `; ${unchecked} more not checked.` : ".");
+}
+
+function serverNames(own: readonly OwnEdits[]): string {
+  return [...new Set(own.map((o) => o.server.command))].join(" and ");
+}
+
+function errorsText(errors: readonly IntroducedError[]): string {
+  return errors.map((e) => `${e.relPath}:${e.line} ${e.message}`).join("; ");
+}
+
+function mentionsText(mentions: readonly PathMention[]): string {
+  return `Not updated (they name the old path; Sextant does not edit manifests and build files): ${
+    mentions.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")
+  }.`;
+}
+
+/** Sextant's own edits as a WorkspaceEdit's text edits, per file. */
+function lspEditsOf(
+  root: string,
+  edits: readonly ImportEdit[],
+): Array<{ uri: string; edits: LspTextEdit[] }> {
+  const byFile = new Map<string, LspTextEdit[]>();
+  for (const e of edits) {
+    const lines = e.oldText.split("\n");
+    const end = lines.length === 1
+      ? { line: e.line, character: e.character + e.oldText.length }
+      : { line: e.line + lines.length - 1, character: lines[lines.length - 1]!.length };
+    const list = byFile.get(e.relPath) ?? [];
+    list.push({
+      range: { start: { line: e.line, character: e.character }, end },
+      newText: e.newText,
+    });
+    byFile.set(e.relPath, list);
+  }
+  return [...byFile].map(([relPath, list]) => ({ uri: uriOf(root, relPath), edits: list }));
+}
 
 /** Refusals: both paths in the sandbox, not protected or ignored, source there, target not. */
 function checkMove(
@@ -237,9 +409,9 @@ function namesExactly(site: ImportSite, from: string, folder: boolean): boolean 
   return module.endsWith("." + spec) || (folder && ("." + spec).startsWith(module + "."));
 }
 
-function notUpdatedText(sites: readonly ImportSite[]): string {
-  const shown = sites.slice(0, SHOWN_IMPORTERS).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > SHOWN_IMPORTERS ? ` and ${sites.length - SHOWN_IMPORTERS} more` : "";
+function notUpdatedText(sites: readonly ImportSite[], shownAtMost = SHOWN_IMPORTERS): string {
+  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
+  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
   return `The language server's edits for the move leave these imports naming the old path: ` +
     `${shown.join("; ")}${more}.`;
 }
@@ -266,12 +438,20 @@ function textEditsOf(
   return out.filter((e) => e.edits.length > 0);
 }
 
-function brokenText(servers: readonly LanguageServer[], sites: readonly ImportSite[]): string {
+function brokenText(
+  servers: readonly LanguageServer[],
+  sites: readonly ImportSite[],
+  shownAtMost: number,
+  moved = false,
+): string {
   const names = [...new Set(servers.map((s) => `${s.id} (${s.command})`))].join(", ");
-  const shown = sites.slice(0, SHOWN_IMPORTERS).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > SHOWN_IMPORTERS ? ` and ${sites.length - SHOWN_IMPORTERS} more` : "";
+  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
+  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
   return `The ${names} language server cannot update imports on a move ` +
-    `(no workspace/willRenameFiles); these imports would break: ${shown.join("; ")}${more}.`;
+    `(no workspace/willRenameFiles); ${
+      moved ? "these imports are now broken" : "these imports would break"
+    }: ` +
+    `${shown.join("; ")}${more}.`;
 }
 
 function uriOf(root: string, relPath: string): string {

@@ -198,9 +198,11 @@ export const renameSymbol = defineTool({
     // back with the answer (see tools/new_errors.ts).
     ctx.signal.throwIfAborted();
     const changed = await applyWorkspaceEdit(ctx, edit, planOptions);
-    // Serena 2.1's message, its "changes" being the files changed.
+    // Serena 2.1's message, whose "(N changes applied)" counts files: Sextant counts both.
+    const edits = changed.reduce((n, f) => n + f.editCount, 0);
     return `Successfully renamed '${args.name_path}' to '${newName}' ` +
-      `(${changed.length} changes applied)` +
+      `(${edits} edit${edits === 1 ? "" : "s"} in ${changed.length} ` +
+      `file${changed.length === 1 ? "" : "s"})` +
       (notAnalysed.length > 0
         ? `\nApplied with force; left as they were: ${
           notAnalysedText(target.node.name, notAnalysed)
