@@ -61,15 +61,13 @@ async function resolveTarget(arg: string): Promise<Target> {
 
 export const activateProject = defineTool({
   name: "activate_project",
-  description:
-    "Activates a project by registered or loaded name, or by folder path (a new path gets " +
-    "registered).",
+  description: "Activates a project by name or folder path (a new path gets registered).",
   params: {
     project: z.string().min(1).describe(
-      "Name of a registered or loaded project, or path to its folder.",
+      "Project name or folder path.",
     ),
     session: z.string().min(1).optional().describe(
-      "Your session id, as initial_instructions states it (Serena 2.1); optional.",
+      "Session id from initial_instructions.",
     ),
   },
   markers: ["no-project"],

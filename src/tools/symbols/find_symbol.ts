@@ -25,20 +25,19 @@ export const findSymbol = defineTool({
   name: "find_symbol",
   aliases: { name_path: "name_path_pattern" },
   description:
-    "Finds symbols by name path in the project, a folder or a file: 'name', 'Outer/name' " +
-    "(suffix), '/Outer/name' (absolute), 'name[1]' (overload). JSON with 0-based lines; " +
-    "body and children on request.",
+    "Finds symbols by name path: 'name', 'Outer/name' (suffix), '/Outer/name' (absolute), " +
+    "'name[1]' (overload). JSON, 0-based lines.",
   params: {
     name_path_pattern: z.string().describe(
-      "Name or name path ('Class/method', '/Class/method').",
+      "e.g. 'method', 'Class/method'.",
     ),
     depth: z.number().int().min(0).default(0).describe(
-      "Child levels to include.",
+      "Child levels.",
     ),
     relative_path: z.string().default("").describe(
-      "Search only this file or folder; '': the project.",
+      "Only this file or folder; '': all.",
     ),
-    include_body: z.boolean().default(false).describe("Include the symbols' source code."),
+    include_body: z.boolean().default(false).describe("Include source code."),
     include_info: z.boolean().default(false).describe("Include hover info (signature, docs)."),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
