@@ -30,6 +30,7 @@ import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
+import { markedFolders } from "../../project/non_project.ts";
 import { ProjectWatch, type WatchEvent } from "../../project/project_watch.ts";
 import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
@@ -732,6 +733,12 @@ export class DeclarationIndex {
       if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) continue;
       if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
       this.#dirty.add(rel);
+      // A pyvenv.cfg or a package.json may turn a folder into one that is not the project's.
+      const marked = markedFolders(rel);
+      if (marked.length > 0) {
+        this.project.nonProject.reset();
+        for (const folder of marked) this.#dirty.add(folder);
+      }
     }
   }
 
@@ -753,6 +760,7 @@ export class DeclarationIndex {
         this.#rescanAll = false;
         this.#dirty.clear();
         this.project.ignore.reset();
+        this.project.nonProject.reset();
         await this.#rescan(".");
         return;
       }
@@ -769,7 +777,7 @@ export class DeclarationIndex {
   async #rescan(folder: string): Promise<void> {
     const present = new Set<string>();
     const jobs: ParseJob[] = [];
-    const ignored = folder !== "." && this.project.ignore.isIgnoredDeep(folder, true);
+    const ignored = folder !== "." && this.project.isLeftOut(folder, true);
     if (!ignored) {
       for await (const entry of this.project.walk(folder)) {
         if (entry.isDirectory) continue;
@@ -810,7 +818,7 @@ export class DeclarationIndex {
         await this.#rescan(rel);
         continue;
       }
-      if (this.project.ignore.isIgnoredDeep(rel, false)) {
+      if (this.project.isLeftOut(rel, false)) {
         this.#remove(rel);
       } else if (grammarFor(rel) === null) {
         this.#addOther(rel);

@@ -14,7 +14,7 @@ export const findFile = defineTool({
     file_mask: z.string().min(1).describe("e.g. '*.ts', 'config.?son'."),
     relative_path: z.string().describe("The directory; '.' for the root."),
     skip_ignored_files: z.boolean().default(false).describe(
-      "Skip ignored files (.gitignore, ignored_paths).",
+      "Skip ignored files, environments, build output.",
     ),
   },
   readOnly: true,

@@ -17,7 +17,7 @@ export const listDir = defineTool({
     ),
     recursive: z.boolean().describe("Include sub-directories."),
     skip_ignored_files: z.boolean().default(false).describe(
-      "Skip ignored files (.gitignore, ignored_paths).",
+      "Skip ignored files, environments, build output.",
     ),
     max_answer_chars: maxAnswerChars,
   },
