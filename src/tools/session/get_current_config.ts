@@ -102,6 +102,7 @@ export const getCurrentConfig = defineTool({
       lines.push(`Tool names in the configuration that match no tool: ${unknown.join(", ")}`);
     }
     if (project) lines.push(...(await languageServerSummary(ctx, project)));
+    for (const notice of project?.ignore.notices() ?? []) lines.push(`Notice: ${notice}`);
     return lines.join("\n");
   },
 });
