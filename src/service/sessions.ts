@@ -8,12 +8,13 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
-import type { SettingsFile } from "../config/schema.ts";
+import type { Settings, SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
 import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
+import { projectNameFor } from "../project/project_name.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
@@ -93,7 +94,7 @@ export async function openSession(
   const follows = options.project === undefined && !options.noProject;
   if (!options.noProject && root !== "" && !follows) {
     const settings = await loadSettings({ projectRoot: root, overrides });
-    project = Project.open(root, settings);
+    project = openNamed(root, settings);
   }
   const session = new Session({
     settings: globalSettings,
@@ -140,7 +141,7 @@ async function followRoots(
       // As a project given at start would: its config may choose the context and modes.
       session.context = settings.context;
       session.modes = [...settings.modes];
-      await session.setProject(Project.open(fallback, settings));
+      await session.setProject(openNamed(fallback, settings));
     } catch (error) {
       log.warn(`${fallback} could not be opened as a project (use activate_project):`, error);
     }
@@ -154,7 +155,7 @@ async function followRoots(
   }
   if (session.project && Deno.realPathSync(session.project.root) === real) return;
   const settings = await loadSettings({ projectRoot: real, overrides });
-  await session.setProject(Project.open(real, settings));
+  await session.setProject(openNamed(real, settings));
   log.info(`following the client's root: ${real}`);
 }
 
@@ -169,4 +170,16 @@ async function clientRoot(server: Server): Promise<string | null> {
     return null;
   }
   return root === null || isBroadRoot(root) ? null : root;
+}
+
+/**
+ * Open a project folder under the name it goes by (registered, or its `.serena/project.yml`'s
+ * `project_name`), as activate_project would name it.
+ */
+function openNamed(root: string, settings: Settings): Project {
+  let real = root;
+  try {
+    real = Deno.realPathSync(root);
+  } catch { /* Project.open explains */ }
+  return Project.open(root, settings, projectNameFor(real, settings.projects).name);
 }

@@ -5,16 +5,13 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import {
-  readRegisteredProjects,
-  registerProject,
-  uniqueProjectName,
-} from "../../config/global_config.ts";
+import { readRegisteredProjects, registerProject } from "../../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import { readSerenaProject } from "../../project/serena_project.ts";
+import { projectNameFor } from "../../project/project_name.ts";
 import { memoriesOf } from "./project_memories.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
@@ -49,14 +46,10 @@ async function resolveTarget(arg: string): Promise<Target> {
           : "No projects are registered yet; give the path of a project folder."),
     );
   }
-  const byPath = registeredAt(registered, real);
-  if (byPath) return { entry: byPath };
   // A project Serena knows keeps the name its project file gives it.
-  const serenaName = readSerenaProject(real).projectName;
-  const name = serenaName && !registered.some((p) => p.name === serenaName)
-    ? serenaName
-    : uniqueProjectName(real, registered);
-  return { entry: { name, path: real }, register: file ?? null };
+  const known = projectNameFor(real, registered);
+  if (known.registered) return { entry: registeredAt(registered, real)! };
+  return { entry: { name: known.name, path: real }, register: file ?? null };
 }
 
 export const activateProject = defineTool({
@@ -103,8 +96,11 @@ export const activateProject = defineTool({
     }
     if (target.register) await registerProject(target.register, target.entry);
     await ctx.session.setProject(project);
-    // Serena 2.1's message, line for line (get_current_config shows where it is registered).
-    const lines = await activationMessage(ctx, project, target.register !== undefined);
+    // Serena 2.1's message, line for line (get_current_config shows where it is registered). A
+    // folder this session opened already (`--project`, the client's root) is not new to it, as
+    // Serena registers the project it starts with.
+    const created = target.register !== undefined && !existing;
+    const lines = await activationMessage(ctx, project, created);
     return `${lines.join("\n")}\n`;
   },
 });
