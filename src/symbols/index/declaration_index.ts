@@ -28,6 +28,7 @@ import { relative } from "node:path";
 import { log } from "../../log.ts";
 import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
+import { nameCloseness } from "../name_path.ts";
 import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import { markedFolders } from "../../project/non_project.ts";
@@ -317,6 +318,21 @@ export class DeclarationIndex {
   /** The indexed files in a scope, sorted. */
   indexedFiles(scope = "."): string[] {
     return [...this.#files.keys()].filter((f) => inScope(f, scope)).sort();
+  }
+
+  /**
+   * Declared names close to `wanted` (name_path.ts `nameCloseness`), closest first, at most
+   * `limit`: the hint of a search that matched nothing.
+   */
+  namesLike(wanted: string, limit = 10): string[] {
+    const lower = wanted.toLowerCase();
+    const scored: Array<{ name: string; score: number }> = [];
+    for (const name of this.#postings.keys()) {
+      const score = nameCloseness(name, lower);
+      if (score >= 0) scored.push({ name, score });
+    }
+    scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return scored.slice(0, limit).map((s) => s.name);
   }
 
   /** The files in a scope the index walked but does not parse (no grammar), sorted. */

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { parseNamePath } from "../../symbols/name_path.ts";
+import { parseNamePath, suggestNamePaths } from "../../symbols/name_path.ts";
 import { namePathOf } from "../../symbols/model.ts";
 import {
   checkKinds,
@@ -20,6 +20,7 @@ import { toJson } from "../shared/json.ts";
 import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
+import { closeDeclarations, noMatchNote } from "../../symbols/close_names.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",
@@ -101,6 +102,21 @@ export const findSymbol = defineTool({
     }
     // Serena's own (and last) form.
     shorter.push({ note: "Shortened result:", text: () => byFile() });
-    return { text: toJson(dicts(depth, args.include_body)), shorter };
+    const answer = { text: toJson(dicts(depth, args.include_body)), shorter };
+    if (matches.length > 0) return answer;
+    // Serena's `[]` stays the answer; the close names come beside it, as the edit tools give them.
+    const index = indexOf(ctx).declarations;
+    // A search that came before the index was whole answered from part of it; the hint needs
+    // all of it (an empty answer is the rare case that pays for the rest of the build).
+    const whole = index !== null &&
+      await index.ready(requestOptions(ctx)).then(() => true, () => false);
+    const close = scope.isDirectory
+      ? (whole ? closeDeclarations(index!, pattern, scope.relPath) : [])
+      : suggestNamePaths(
+        (await indexOf(ctx).fileSymbols(scope.relPath, requestOptions(ctx))).roots,
+        pattern,
+      ).map((path) => `${path} in ${scope.relPath}`);
+    const note = noMatchNote(pattern, close);
+    return note ? { ...answer, notes: [note] } : answer;
   },
 });
