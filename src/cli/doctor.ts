@@ -5,7 +5,8 @@
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
  * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding;
  * exit code 0 when every server the project needs is found and completes the handshake, 1
- * otherwise. With `--install` it then offers the install commands of
+ * otherwise. Servers of data and script files (JSON, YAML, Bash: not `primary`) are optional: a
+ * missing one is named, and the code stays 0. With `--install` it then offers the install commands of
  * the missing servers, and runs them with `--yes` (doctor_install.ts).
  * @module
  */
@@ -157,7 +158,7 @@ async function checkServer(
   const resolved = resolveCommand(spec, project.root);
   if ("error" in resolved) {
     const installs = spec.commands.map((c) => `${c.command}: ${c.install}`).join("; ");
-    write(`${label}: missing (${installs})`);
+    write(`${label}: missing${spec.primary ? "" : ", optional"} (${installs})`);
     return "missing";
   }
   const { command, path } = resolved;
@@ -241,11 +242,14 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   }
   const results: ServerCheck[] = [];
   const missing: ServerSpec[] = [];
+  const optionalMissing: string[] = [];
   for (const { spec, files } of languages) {
     write(`language ${spec.label}: ${files} file${files === 1 ? "" : "s"} (server id ${spec.id})`);
     const result = await checkServer(project, spec, write);
-    results.push(result);
     if (result === "missing") missing.push(spec);
+    // Without the server of its data or script files, the project's code is served all the same.
+    if (result === "missing" && !spec.primary) optionalMissing.push(spec.id);
+    else results.push(result);
   }
   const installed = options.install
     ? await offerInstalls(project.root, missing, options.yes ?? false, write)
@@ -258,6 +262,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   const code = failed > 0 || !installed || stillMissing ? 1 : 0;
   write(
     `summary: ${count("ok")} server(s) ok, ${failed} failed, ${count("missing")} missing` +
+      (optionalMissing.length > 0 ? `, optional missing: ${optionalMissing.join(", ")}` : "") +
       (options.yes && options.install ? `, install ${installed ? "done" : "incomplete"}` : "") +
       (code > 0 ? " (exit code 1)" : ""),
   );
