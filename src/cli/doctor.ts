@@ -18,6 +18,7 @@ import { LspClient } from "../lsp/client.ts";
 import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
 import { Project } from "../project/project.ts";
+import { callerPath, currentPlace } from "../project/caller_folder.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "../config/cli_options.ts";
 import { processEnv } from "./clients.ts";
@@ -272,5 +273,9 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
 /** `sextant doctor`: run the checks for the command line's project; resolves to the exit code. */
 export async function doctor(options: CliOptions): Promise<number> {
   setLogLevel(options.logLevel ?? "error");
-  return await runDoctor({ project: options.project, install: options.install, yes: options.yes });
+  return await runDoctor({
+    project: callerPath(currentPlace(), options.project),
+    install: options.install,
+    yes: options.yes,
+  });
 }

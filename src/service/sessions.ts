@@ -4,8 +4,6 @@
  * (`--standalone`) and the shared service build their sessions here, so both behave alike.
  * @module
  */
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
 import type { Settings, SettingsFile } from "../config/schema.ts";
@@ -14,18 +12,14 @@ import { createServer } from "../mcp/server.ts";
 import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
+import { callerFolder, callerPath, type FrontPlace } from "../project/caller_folder.ts";
 import { projectNameFor } from "../project/project_name.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
 import type { ProjectHost } from "../project_host.ts";
 
-/** Where the front was started: its folder, and the folder `deno task` was run from. */
-export interface FrontPlace {
-  cwd: string;
-  /** `INIT_CWD`, set by `deno task` (which runs in Sextant's own folder). */
-  initCwd?: string | undefined;
-}
+export type { FrontPlace };
 
 export function cliOverrides(options: CliOptions): SettingsFile {
   const overrides: SettingsFile = {};
@@ -35,21 +29,6 @@ export function cliOverrides(options: CliOptions): SettingsFile {
   if (options.enableShell) overrides.enable_shell = true;
   if (options.agentInterface) overrides.agent_interface = options.agentInterface;
   return overrides;
-}
-
-/**
- * The folder the front was started in; but `deno task start` runs in Sextant's own folder, so
- * there the folder the user ran it from (INIT_CWD) is meant.
- */
-export function defaultProjectRoot(place: FrontPlace): string {
-  const { cwd, initCwd } = place;
-  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
-  try {
-    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
-    return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
-  } catch {
-    return cwd;
-  }
 }
 
 function isBroadRoot(path: string): boolean {
@@ -81,8 +60,8 @@ export async function openSession(
   // Clients often start servers in `/` or the home folder: without --project, that is no
   // project, and the agent activates one.
   let root = options.project !== undefined
-    ? resolve(place.cwd, options.project)
-    : defaultProjectRoot(place);
+    ? callerPath(place, options.project)
+    : callerFolder(place);
   if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
     log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
     root = "";
