@@ -5,7 +5,8 @@
  * `initialize` handshake with the engine's own client, and reports the Deno permissions in
  * force, and the MCP clients set up on this machine. Plain text on stdout, one line per finding;
  * exit code 0 when every server the project needs is found and completes the handshake, 1
- * otherwise. With `--install` it then offers the install commands of
+ * otherwise. Servers of data and script files (JSON, YAML, Bash: not `primary`) are optional: a
+ * missing one is named, and the code stays 0. With `--install` it then offers the install commands of
  * the missing servers, and runs them with `--yes` (doctor_install.ts).
  * @module
  */
@@ -17,6 +18,7 @@ import { LspClient } from "../lsp/client.ts";
 import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
 import { Project } from "../project/project.ts";
+import { callerPath, currentPlace } from "../project/caller_folder.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "../config/cli_options.ts";
 import { processEnv } from "./clients.ts";
@@ -157,7 +159,7 @@ async function checkServer(
   const resolved = resolveCommand(spec, project.root);
   if ("error" in resolved) {
     const installs = spec.commands.map((c) => `${c.command}: ${c.install}`).join("; ");
-    write(`${label}: missing (${installs})`);
+    write(`${label}: missing${spec.primary ? "" : ", optional"} (${installs})`);
     return "missing";
   }
   const { command, path } = resolved;
@@ -241,11 +243,14 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   }
   const results: ServerCheck[] = [];
   const missing: ServerSpec[] = [];
+  const optionalMissing: string[] = [];
   for (const { spec, files } of languages) {
     write(`language ${spec.label}: ${files} file${files === 1 ? "" : "s"} (server id ${spec.id})`);
     const result = await checkServer(project, spec, write);
-    results.push(result);
     if (result === "missing") missing.push(spec);
+    // Without the server of its data or script files, the project's code is served all the same.
+    if (result === "missing" && !spec.primary) optionalMissing.push(spec.id);
+    else results.push(result);
   }
   const installed = options.install
     ? await offerInstalls(project.root, missing, options.yes ?? false, write)
@@ -258,6 +263,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   const code = failed > 0 || !installed || stillMissing ? 1 : 0;
   write(
     `summary: ${count("ok")} server(s) ok, ${failed} failed, ${count("missing")} missing` +
+      (optionalMissing.length > 0 ? `, optional missing: ${optionalMissing.join(", ")}` : "") +
       (options.yes && options.install ? `, install ${installed ? "done" : "incomplete"}` : "") +
       (code > 0 ? " (exit code 1)" : ""),
   );
@@ -267,5 +273,9 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
 /** `sextant doctor`: run the checks for the command line's project; resolves to the exit code. */
 export async function doctor(options: CliOptions): Promise<number> {
   setLogLevel(options.logLevel ?? "error");
-  return await runDoctor({ project: options.project, install: options.install, yes: options.yes });
+  return await runDoctor({
+    project: callerPath(currentPlace(), options.project),
+    install: options.install,
+    yes: options.yes,
+  });
 }

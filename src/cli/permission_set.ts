@@ -46,6 +46,7 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
     "jest",
     "sh",
     "kill",
+    "ps",
     "cmd",
     "taskkill",
     "claude",

@@ -13,6 +13,7 @@ import { unifiedDiff } from "../edit/diff.ts";
 import { writeFileAtomic } from "../edit/text_file.ts";
 import type { CliOptions } from "../config/cli_options.ts";
 import { UsageError } from "./args.ts";
+import { callerFolder, callerPath, currentPlace } from "../project/caller_folder.ts";
 import {
   CLIENT_IDS,
   type ClientEnv,
@@ -329,7 +330,7 @@ export async function runSetup(options: SetupOptions): Promise<number> {
   const write = options.write ?? ((line: string) => console.log(line));
   const client = CLIENTS[options.client];
   const scope = options.scope ?? "user";
-  const project = options.project ?? Deno.cwd();
+  const project = options.project ?? callerFolder(currentPlace());
   const env = options.env ?? processEnv();
   const launch = options.launch ?? sextantLaunch();
   const force = options.force ?? false;
@@ -429,7 +430,9 @@ export async function setup(options: CliOptions): Promise<number> {
     return await runSetup({
       client,
       scope: options.scope ?? "user",
-      ...(options.project !== undefined ? { project: options.project } : {}),
+      ...(options.project !== undefined
+        ? { project: callerPath(currentPlace(), options.project) }
+        : {}),
       dryRun: options.dryRun,
       force: options.force,
       hooks: options.hooks,

@@ -48,6 +48,10 @@ export type RegisteredProject = z.infer<typeof RegisteredProjectSchema>;
 export const SettingsSchema = z.strictObject({
   encoding: z.string().optional(),
   ignored_paths: z.array(z.string()).optional(),
+  included_paths: z.array(z.string()).optional().describe(
+    "Folders (gitignore syntax) that are the project's code though they look like an " +
+      "environment, a cache, build output or vendored dependencies.",
+  ),
   ignore_all_files_in_gitignore: z.boolean().optional(),
   default_max_tool_answer_chars: z.number().int().positive().optional(),
   tool_timeout: z.number().positive().optional().describe("Seconds before a tool call fails."),
@@ -86,6 +90,7 @@ export type SettingsFile = z.infer<typeof SettingsSchema>;
 export interface Settings {
   encoding: string;
   ignored_paths: string[];
+  included_paths: string[];
   ignore_all_files_in_gitignore: boolean;
   default_max_tool_answer_chars: number;
   tool_timeout: number;
@@ -112,6 +117,7 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   encoding: "utf-8",
   ignored_paths: [],
+  included_paths: [],
   ignore_all_files_in_gitignore: true,
   default_max_tool_answer_chars: 150_000,
   tool_timeout: 240,
@@ -138,6 +144,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 /** Keys whose lists add up across layers instead of replacing each other. */
 const ADDITIVE_KEYS = [
   "ignored_paths",
+  "included_paths",
   "included_tools",
   "excluded_tools",
   "included_apis",

@@ -73,8 +73,6 @@ const CLIENT_PROMPT = "Prefer Sextant's symbolic tools for code: get_symbols_ove
 const DESKTOP_APP_INCLUDED = ["find_declaration", "rename_memory"];
 const DESKTOP_APP_EXCLUDED = [
   "check_onboarding_performed",
-  "edit",
-  "rename_file",
   "goto_definition",
   "hover",
   "execute_code_action",
@@ -84,14 +82,14 @@ const DESKTOP_APP_EXCLUDED = [
 export const BUILTIN_CONTEXTS: Readonly<Record<string, ToolSetDefinition>> = {
   "desktop-app": {
     description: "A chat client (e.g. Claude Desktop) with no file tools of its own: Serena " +
-      "2.1's tool list, plus check_project and test_project.",
+      "2.1's tool list, plus edit, rename_file, check_project and test_project.",
     prompt: "You talk to the user through a chat window that does not show the code: keep " +
       "them informed with short summaries of what you found and what you changed.",
     // Serena 2.1's desktop-app list (it has no check_onboarding_performed any more); of
-    // Sextant's own tools, check_project and test_project fit the list's budget
+    // Sextant's own tools, edit and rename_file (a chat client has no other way to edit by
+    // exact strings or to move a file), check_project and test_project fit the list's budget
     // (tools/listing.ts). The others stay one `included_tools` away: find_declaration and
-    // find_symbol's include_info answer what goto_definition and hover would, replace_content
-    // what edit does.
+    // find_symbol's include_info answer what goto_definition and hover would.
     included_tools: DESKTOP_APP_INCLUDED,
     excluded_tools: DESKTOP_APP_EXCLUDED,
   },

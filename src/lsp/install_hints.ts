@@ -34,10 +34,10 @@ export const INSTALL_HINTS: Readonly<Record<string, Partial<Record<PackageManage
   ty: { pip: "pip install ty==0.0.104", pipx: "pipx install ty==0.0.104" },
   pyrefly: { pip: "pip install pyrefly==1.4.1", pipx: "pipx install pyrefly==1.4.1" },
   pylsp: { pip: "pip install python-lsp-server", pipx: "pipx install python-lsp-server" },
-  // typescript-language-server drives tsserver, which TypeScript 7 no longer ships.
-  "typescript-language-server": {
-    npm: "npm install -g typescript-language-server@6.0.2 typescript@5.9.3",
-  },
+  // typescript-language-server drives tsserver, which TypeScript 7 no longer ships: the
+  // project's own (node_modules/typescript, its first choice); a global typescript@5 beside it
+  // would replace a global TypeScript 7.
+  "typescript-language-server": { npm: "npm install -g typescript-language-server@6.0.2" },
   // TypeScript 7 and later: its own language server, `tsc --lsp --stdio`.
   tsc: { npm: "npm install -g typescript@7.0.2" },
   "bash-language-server": { npm: "npm install -g bash-language-server" },
@@ -179,6 +179,6 @@ export function typescriptMismatch(command: string, path: string, error: unknown
     "--stdio`), which Sextant runs when the project's TypeScript (node_modules/typescript), or " +
     "else the `tsc` on PATH, is version 7 or later: install it (npm install -g typescript@7.0.2) and " +
     "remove any language_servers.typescript.command that names typescript-language-server. For a " +
-    "project on TypeScript 6 or older, keep typescript-language-server with a TypeScript that has " +
-    "tsserver: npm install -g typescript-language-server@6.0.2 typescript@5.9.3.";
+    "project on TypeScript 6 or older, install its own TypeScript (npm install in the project): " +
+    "typescript-language-server runs the tsserver of the project's node_modules/typescript first.";
 }

@@ -21,7 +21,10 @@ Deno.test("install hints: typescript-language-server paired with TypeScript 7", 
   assert(text !== null);
   assertStringIncludes(text, "the TypeScript beside it is 7.0.2");
   assertStringIncludes(text, "tsc --lsp --stdio");
-  assertStringIncludes(text, "npm install -g typescript-language-server@6.0.2 typescript@5.9.3");
+  assertStringIncludes(text, "install its own TypeScript (npm install in the project)");
+  assertEquals(installCommands("typescript-language-server"), [
+    "npm install -g typescript-language-server@6.0.2",
+  ]);
   assertEquals(typescriptMismatch("typescript-language-server", bin, new Error("timeout")), null);
   assertEquals(typescriptMismatch("pyright-langserver", bin, refusal), null);
   assertEquals(installCommands("tsc"), ["npm install -g typescript@7.0.2"]);

@@ -98,12 +98,27 @@ const TS_LANGUAGE_IDS: Record<string, string> = {
   ".jsx": "javascriptreact",
 };
 
+/**
+ * How to get typescript-language-server for a project on TypeScript 6 or older. It drives the
+ * tsserver of the project's own `node_modules/typescript` (its first choice), so it is installed
+ * alone: a global `typescript@5` beside it would replace a global TypeScript 7 that other
+ * projects use. A project whose TypeScript is not installed yet needs its `npm install` first.
+ */
+function languageServerInstall(projectMajor: number | null): string {
+  const server = "npm install -g typescript-language-server@6.0.2";
+  if (projectMajor !== null) {
+    return `${server} (for TypeScript 6 or older; it runs the project's own TypeScript ` +
+      `${projectMajor} from node_modules)`;
+  }
+  return `npm install in the project (its own TypeScript, which typescript-language-server ` +
+    `runs), then ${server} (for TypeScript 6 or older)`;
+}
+
 /** typescript-language-server, which drives tsserver: TypeScript 6 and older. */
 const TYPESCRIPT_LANGUAGE_SERVER: ServerCommand = {
   command: "typescript-language-server",
   args: ["--stdio"],
-  install: "npm install -g typescript-language-server@6.0.2 typescript@5.9.3 " +
-    "(for TypeScript 6 or older)",
+  install: languageServerInstall(null),
   initializationOptions: {
     hostInfo: "sextant",
     // Rule 1: every query goes to the semantic server, never to the partial syntax server.
@@ -225,9 +240,10 @@ export function typescriptCommands(root: string): ServerCommand[] {
   const projectMajor = typescriptMajor(join(root, "node_modules", "typescript"));
   if (projectMajor !== null) {
     const own = nativeTypeScript(join(root, "node_modules", ".bin", "tsc"));
-    return projectMajor >= 7
-      ? [own, TYPESCRIPT_LANGUAGE_SERVER]
-      : [TYPESCRIPT_LANGUAGE_SERVER, nativeTypeScript("tsc")];
+    return projectMajor >= 7 ? [own, TYPESCRIPT_LANGUAGE_SERVER] : [
+      { ...TYPESCRIPT_LANGUAGE_SERVER, install: languageServerInstall(projectMajor) },
+      nativeTypeScript("tsc"),
+    ];
   }
   const tsc = findServerBinary("tsc", root);
   const major = tsc !== null ? tscMajor(tsc) : declaredTypeScriptMajor(root);

@@ -133,9 +133,10 @@ Deno.test("registry: binaries are found in SEXTANT_LSP_PATH and node_modules/.bi
     assertStringIncludes(resolved.error, "Other languages keep working");
     const ts = resolveCommand(serverSpecs(dir.path).find((s) => s.id === "typescript")!, "/");
     if ("error" in ts) {
-      assertStringIncludes(
-        ts.error,
-        "npm install -g typescript-language-server@6.0.2 typescript@5.9.3",
+      assertStringIncludes(ts.error, "npm install -g typescript-language-server@6.0.2");
+      assert(
+        !ts.error.includes("typescript@5"),
+        "a global TypeScript 5 would replace TypeScript 7",
       );
       assertStringIncludes(ts.error, "npm install -g typescript@7");
     }
@@ -185,6 +186,12 @@ Deno.test("registry: the project's TypeScript generation chooses its server", as
   await fakeTypeScript(five.path, "5.9.3");
   const old = typescriptCommands(five.path);
   assertEquals(old[0]!.command, "typescript-language-server");
+  // Installed alone: it runs the project's TypeScript; a global typescript@5 would replace 7.
+  assertEquals(
+    old[0]!.install,
+    "npm install -g typescript-language-server@6.0.2 (for TypeScript 6 or older; it runs the " +
+      "project's own TypeScript 5 from node_modules)",
+  );
   // TypeScript 5's tsc has no --lsp: never taken for TypeScript 7's server.
   assertEquals(old[1]!.accepts!(join(five.path, "node_modules", ".bin", "tsc")), false);
 
@@ -203,6 +210,11 @@ Deno.test("registry: the project's TypeScript generation chooses its server", as
     );
     assertEquals(first(), "typescript-language-server");
     assertEquals(declaredTypeScriptMajor(declared.path), 5);
+    // Declared but not installed: the project's own TypeScript first, which the server runs.
+    assertStringIncludes(
+      typescriptCommands(declared.path)[0]!.install,
+      "npm install in the project",
+    );
   } finally {
     if (saved === undefined) Deno.env.delete("PATH");
     else Deno.env.set("PATH", saved);

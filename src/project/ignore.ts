@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { type Ignore, ignore } from "../deps_start.ts";
+import { log } from "../log.ts";
 
 /** Folders no tool should ever walk into. */
 export const ALWAYS_IGNORED_DIRS: ReadonlySet<string> = new Set([
@@ -23,6 +24,15 @@ export interface IgnoreOptions {
   useGitignore?: boolean;
 }
 
+/**
+ * The most rules of one `.gitignore` applied, and the most bytes read of it. Each path is tested
+ * against every rule in turn, on the service's one thread: measured, 2,000 rules cost 0.2 ms a
+ * path, 5,000 cost 1.2 ms, and a generated 10 MB file (276,000 rules) 2.7 s to parse and 1.3 s a
+ * path, which stalled every session. Hand-written files stay far below the bound.
+ */
+export const MAX_GITIGNORE_RULES = 2_000;
+export const MAX_GITIGNORE_BYTES = 256 * 1024;
+
 /** Verdicts kept at most (then forgotten all at once: a walk of a large tree passes through). */
 const MAX_VERDICTS = 4096;
 
@@ -38,6 +48,8 @@ export class IgnoreRules {
    * few hundred files on every call. Valid as long as the `.gitignore` contents they came from.
    */
   readonly #verdicts = new Map<string, boolean>();
+  /** What was cut from `.gitignore` files over the bound, by folder. */
+  readonly #notices = new Map<string, string>();
 
   constructor(root: string, options: IgnoreOptions = {}) {
     this.#root = root;
@@ -49,12 +61,52 @@ export class IgnoreRules {
     let matcher = this.#perDir.get(dir);
     if (matcher !== undefined) return matcher;
     matcher = null;
-    try {
-      const text = Deno.readTextFileSync(join(this.#root, dir, ".gitignore"));
-      matcher = ignore().add(text);
-    } catch { /* no .gitignore here */ }
+    const rules = this.#rulesOf(dir);
+    if (rules !== null) matcher = ignore().add(rules);
     this.#perDir.set(dir, matcher);
     return matcher;
+  }
+
+  /** The rules of a folder's `.gitignore` within the bounds, or null when it has none. */
+  #rulesOf(dir: string): string[] | null {
+    const path = join(this.#root, dir, ".gitignore");
+    let bytes: Uint8Array;
+    let size: number;
+    try {
+      using file = Deno.openSync(path);
+      size = file.statSync().size;
+      bytes = new Uint8Array(Math.min(size, MAX_GITIGNORE_BYTES));
+      let read = 0;
+      while (read < bytes.length) {
+        const n = file.readSync(bytes.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      bytes = bytes.subarray(0, read);
+    } catch {
+      return null; // no .gitignore here
+    }
+    const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+    // A line cut at the byte bound is no rule.
+    if (size > bytes.length) lines.pop();
+    const rules = lines.filter((line) => line.trim() !== "" && !line.startsWith("#"));
+    if (size > bytes.length || rules.length > MAX_GITIGNORE_RULES) {
+      const count = (n: number) => n.toLocaleString("en");
+      const over = size > bytes.length
+        ? `is ${count(size)} bytes, over ${count(MAX_GITIGNORE_BYTES)}`
+        : `has ${count(rules.length)} rules, over ${count(MAX_GITIGNORE_RULES)}`;
+      const notice = `${dir ? `${dir}/` : ""}.gitignore ${over}: Sextant applies its first ` +
+        `${count(Math.min(rules.length, MAX_GITIGNORE_RULES))} rules (more would stall every ` +
+        "walk of the project); put the folders that matter in ignored_paths.";
+      if (!this.#notices.has(dir)) log.warn(`${this.#root}: ${notice}`);
+      this.#notices.set(dir, notice);
+    }
+    return rules.slice(0, MAX_GITIGNORE_RULES);
+  }
+
+  /** What the bounds cut from the project's `.gitignore` files (read so far), one line each. */
+  notices(): string[] {
+    return [...this.#notices.values()];
   }
 
   /** Forget cached `.gitignore` contents and the verdicts drawn from them (after files changed). */

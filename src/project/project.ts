@@ -8,6 +8,7 @@ import type { Settings } from "../config/schema.ts";
 import { ToolError } from "../errors.ts";
 import { readTextFile, type TextFile } from "../edit/text_file.ts";
 import { IgnoreRules } from "./ignore.ts";
+import { NON_PROJECT_NAMES, NonProjectFolders } from "./non_project.ts";
 import { type ResolvedPath, resolveInProject, type ResolveOptions } from "./sandbox.ts";
 
 function toPosix(path: string): string {
@@ -21,7 +22,10 @@ export interface WalkEntry {
 }
 
 export interface WalkOptions {
-  /** Skip ignored files and prune ignored folders (default true). */
+  /**
+   * Skip ignored files and prune ignored folders and folders that are not the project's code
+   * (non_project.ts), unless the walk starts inside one of those (default true).
+   */
   skipIgnored?: boolean;
   /** Descend into sub-folders (default true). */
   recursive?: boolean;
@@ -58,6 +62,8 @@ export class Project {
   readonly name: string;
   readonly settings: Settings;
   readonly ignore: IgnoreRules;
+  /** Environments, caches, build output and vendored folders: walks leave them out. */
+  readonly nonProject: NonProjectFolders;
 
   constructor(realRoot: string, settings: Settings, name = basename(realRoot)) {
     this.root = realRoot;
@@ -67,6 +73,16 @@ export class Project {
       ignoredPaths: settings.ignored_paths,
       useGitignore: settings.ignore_all_files_in_gitignore,
     });
+    this.nonProject = new NonProjectFolders(realRoot, { includedPaths: settings.included_paths });
+  }
+
+  /**
+   * Whether a walk of the whole project leaves `relPath` out: it is ignored, or lies in a folder
+   * that is not the project's code (the rule for paths the watcher or a server reports).
+   */
+  isLeftOut(relPath: string, isDir: boolean): boolean {
+    return this.ignore.isIgnoredDeep(relPath, isDir) ||
+      this.nonProject.reasonDeep(relPath, isDir) !== null;
   }
 
   /** Open a project folder; throws a ToolError when it is not a directory. */
@@ -123,49 +139,84 @@ export class Project {
   async *walk(start = ".", options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
     const skipIgnored = options.skipIgnored ?? true;
     const recursive = options.recursive ?? true;
-    const stack: string[] = [start === "." ? "" : start];
+    const first = start === "." ? "" : start;
+    // A walk that starts inside a folder that is not the project's code was asked for it.
+    const skipNonProject = skipIgnored && (first === "" ||
+      this.nonProject.reasonDeep(first, true) === null);
+    const stack: Pending[] = [{ dir: first, listing: undefined }];
     // Linked folders are listed but not walked: that avoids cycles through links.
     const linkedDirs = new Set<string>();
     while (stack.length > 0) {
       options.signal?.throwIfAborted();
-      const dir = stack.pop()!;
-      const entries: WalkEntry[] = [];
-      try {
-        for await (const entry of Deno.readDir(join(this.root, dir))) {
-          const path = dir ? `${dir}/${entry.name}` : entry.name;
-          let isDirectory = entry.isDirectory;
-          if (entry.isSymlink) {
-            // Follow links only when they stay inside the root; never walk out of the sandbox.
-            try {
-              const resolved = resolveInProject(this.root, path);
-              isDirectory = Deno.statSync(resolved.real).isDirectory;
-              const realRel = toPosix(relative(this.root, resolved.real));
-              if (skipIgnored && this.ignore.isIgnoredDeep(realRel, isDirectory)) continue;
-              if (isDirectory) linkedDirs.add(path);
-            } catch {
+      const { dir, listing: known } = stack.pop()!;
+      const listing = known !== undefined ? known : await listFolder(join(this.root, dir));
+      if (listing === null) continue;
+      const names = skipNonProject ? new Set(listing.map((e) => e.name)) : null;
+      const entries: Array<WalkEntry & { listing: Deno.DirEntry[] | null | undefined }> = [];
+      for (const entry of listing) {
+        const path = dir ? `${dir}/${entry.name}` : entry.name;
+        let isDirectory = entry.isDirectory;
+        let linked = false;
+        if (entry.isSymlink) {
+          // Follow links only when they stay inside the root; never walk out of the sandbox.
+          try {
+            const resolved = resolveInProject(this.root, path);
+            isDirectory = Deno.statSync(resolved.real).isDirectory;
+            const realRel = toPosix(relative(this.root, resolved.real));
+            if (skipIgnored && this.ignore.isIgnoredDeep(realRel, isDirectory)) continue;
+            if (skipNonProject && this.nonProject.reasonDeep(realRel, isDirectory) !== null) {
               continue;
             }
+            if (isDirectory) {
+              linkedDirs.add(path);
+              linked = true;
+            }
+          } catch {
+            continue;
           }
-          if (skipIgnored && this.ignore.isIgnored(path, isDirectory)) continue;
-          if (!skipIgnored && isDirectory && entry.name === ".git") continue;
-          entries.push({ path, isDirectory });
         }
-      } catch (error) {
-        if (
-          error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied
-        ) {
-          continue;
+        if (skipIgnored && this.ignore.isIgnored(path, isDirectory)) continue;
+        if (!skipIgnored && isDirectory && entry.name === ".git") continue;
+        let inner: Deno.DirEntry[] | null | undefined;
+        if (names && isDirectory && !linked) {
+          // The folder's own listing decides (pyvenv.cfg, CACHEDIR.TAG); its walk reuses it.
+          if (!NON_PROJECT_NAMES.has(entry.name)) inner = await listFolder(join(this.root, path));
+          const inside = inner ? new Set(inner.map((e) => e.name)) : new Set<string>();
+          const has = (name: string) => inside.has(name);
+          if (this.nonProject.reasonWith(path, (name) => names.has(name), has) !== null) continue;
         }
-        throw error;
+        entries.push({ path, isDirectory, listing: inner });
       }
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      for (const entry of entries) yield entry;
+      for (const entry of entries) yield { path: entry.path, isDirectory: entry.isDirectory };
       if (recursive) {
         for (let i = entries.length - 1; i >= 0; i--) {
           const entry = entries[i]!;
-          if (entry.isDirectory && !linkedDirs.has(entry.path)) stack.push(entry.path);
+          if (entry.isDirectory && !linkedDirs.has(entry.path)) {
+            stack.push({ dir: entry.path, listing: entry.listing });
+          }
         }
       }
     }
   }
+}
+
+/** A folder the walk has yet to yield; its listing when the walk read it already. */
+interface Pending {
+  dir: string;
+  listing: Deno.DirEntry[] | null | undefined;
+}
+
+/** A folder's entries, or null when it is gone or unreadable. */
+async function listFolder(path: string): Promise<Deno.DirEntry[] | null> {
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(path)) entries.push(entry);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
+      return null;
+    }
+    throw error;
+  }
+  return entries;
 }

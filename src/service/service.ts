@@ -15,6 +15,7 @@ import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
+import { groupsRss } from "../process.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
@@ -37,17 +38,6 @@ interface LiveSession {
   since: Date;
   describe(): { project: string | null; context: string };
   close(): Promise<void>;
-}
-
-/** Resident memory of a process from /proc (Linux), in bytes; null where unknown. */
-export function processRss(pid: number): number | null {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
-  } catch {
-    return null;
-  }
 }
 
 async function write(conn: Deno.Conn, value: unknown): Promise<void> {
@@ -118,23 +108,33 @@ export async function runService(options: CliOptions): Promise<void> {
     } catch { /* not supported here */ }
   }
 
-  const status = (): ServiceStatus => ({
-    version: VERSION,
-    pid: Deno.pid,
-    port,
-    startedAt: startedAt.toISOString(),
-    rss: Deno.memoryUsage().rss,
-    idleTimeoutSeconds: idleSeconds,
-    sessions: [...sessions.values()].map((s) => ({
-      id: s.id,
-      ...s.describe(),
-      since: s.since.toISOString(),
-    })),
-    projects: host.status().map((p) => ({
-      ...p,
-      servers: p.servers.map((s) => ({ ...s, rss: s.pid === null ? null : processRss(s.pid) })),
-    })),
-  });
+  const status = async (): Promise<ServiceStatus> => {
+    const projects = host.status();
+    // A server's memory is its process group's: a wrapper and the server it starts (tsserver).
+    const rss = await groupsRss(
+      projects.flatMap((p) => p.servers.flatMap((s) => s.pid === null ? [] : [s.pid])),
+    );
+    return {
+      version: VERSION,
+      pid: Deno.pid,
+      port,
+      startedAt: startedAt.toISOString(),
+      rss: Deno.memoryUsage().rss,
+      idleTimeoutSeconds: idleSeconds,
+      sessions: [...sessions.values()].map((s) => ({
+        id: s.id,
+        ...s.describe(),
+        since: s.since.toISOString(),
+      })),
+      projects: projects.map((p) => ({
+        ...p,
+        servers: p.servers.map((s) => ({
+          ...s,
+          rss: s.pid === null ? null : rss.get(s.pid) ?? null,
+        })),
+      })),
+    };
+  };
 
   const serveConnection = async (conn: Deno.Conn) => {
     // Anyone on the machine can reach the port: before the token is checked, a connection gets
@@ -164,7 +164,7 @@ export async function runService(options: CliOptions): Promise<void> {
       return await refuse(`This service is Sextant ${VERSION}, not ${hello.sextant}.`);
     }
     if (hello.op === "status") {
-      await write(conn, { ok: true, status: status() } satisfies Welcome).catch(() => {});
+      await write(conn, { ok: true, status: await status() } satisfies Welcome).catch(() => {});
       return conn.close();
     }
     if (hello.op === "stop") {

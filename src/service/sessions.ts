@@ -4,27 +4,22 @@
  * (`--standalone`) and the shared service build their sessions here, so both behave alike.
  * @module
  */
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
-import type { SettingsFile } from "../config/schema.ts";
+import type { Settings, SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
 import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
 import { Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
+import { callerFolder, callerPath, type FrontPlace } from "../project/caller_folder.ts";
+import { projectNameFor } from "../project/project_name.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
 import type { ProjectHost } from "../project_host.ts";
 
-/** Where the front was started: its folder, and the folder `deno task` was run from. */
-export interface FrontPlace {
-  cwd: string;
-  /** `INIT_CWD`, set by `deno task` (which runs in Sextant's own folder). */
-  initCwd?: string | undefined;
-}
+export type { FrontPlace };
 
 export function cliOverrides(options: CliOptions): SettingsFile {
   const overrides: SettingsFile = {};
@@ -34,21 +29,6 @@ export function cliOverrides(options: CliOptions): SettingsFile {
   if (options.enableShell) overrides.enable_shell = true;
   if (options.agentInterface) overrides.agent_interface = options.agentInterface;
   return overrides;
-}
-
-/**
- * The folder the front was started in; but `deno task start` runs in Sextant's own folder, so
- * there the folder the user ran it from (INIT_CWD) is meant.
- */
-export function defaultProjectRoot(place: FrontPlace): string {
-  const { cwd, initCwd } = place;
-  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
-  try {
-    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
-    return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
-  } catch {
-    return cwd;
-  }
 }
 
 function isBroadRoot(path: string): boolean {
@@ -80,8 +60,8 @@ export async function openSession(
   // Clients often start servers in `/` or the home folder: without --project, that is no
   // project, and the agent activates one.
   let root = options.project !== undefined
-    ? resolve(place.cwd, options.project)
-    : defaultProjectRoot(place);
+    ? callerPath(place, options.project)
+    : callerFolder(place);
   if (!options.noProject && options.project === undefined && isBroadRoot(root)) {
     log.warn(`${root} is not a project folder; starting without one (use activate_project).`);
     root = "";
@@ -93,7 +73,7 @@ export async function openSession(
   const follows = options.project === undefined && !options.noProject;
   if (!options.noProject && root !== "" && !follows) {
     const settings = await loadSettings({ projectRoot: root, overrides });
-    project = Project.open(root, settings);
+    project = openNamed(root, settings);
   }
   const session = new Session({
     settings: globalSettings,
@@ -140,7 +120,7 @@ async function followRoots(
       // As a project given at start would: its config may choose the context and modes.
       session.context = settings.context;
       session.modes = [...settings.modes];
-      await session.setProject(Project.open(fallback, settings));
+      await session.setProject(openNamed(fallback, settings));
     } catch (error) {
       log.warn(`${fallback} could not be opened as a project (use activate_project):`, error);
     }
@@ -154,7 +134,7 @@ async function followRoots(
   }
   if (session.project && Deno.realPathSync(session.project.root) === real) return;
   const settings = await loadSettings({ projectRoot: real, overrides });
-  await session.setProject(Project.open(real, settings));
+  await session.setProject(openNamed(real, settings));
   log.info(`following the client's root: ${real}`);
 }
 
@@ -169,4 +149,16 @@ async function clientRoot(server: Server): Promise<string | null> {
     return null;
   }
   return root === null || isBroadRoot(root) ? null : root;
+}
+
+/**
+ * Open a project folder under the name it goes by (registered, or its `.serena/project.yml`'s
+ * `project_name`), as activate_project would name it.
+ */
+function openNamed(root: string, settings: Settings): Project {
+  let real = root;
+  try {
+    real = Deno.realPathSync(root);
+  } catch { /* Project.open explains */ }
+  return Project.open(root, settings, projectNameFor(real, settings.projects).name);
 }

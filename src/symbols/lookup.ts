@@ -544,6 +544,9 @@ export class SymbolLookup {
     const index = this.declarations;
     const name = pattern.segments[pattern.segments.length - 1]!.name;
     if (index === null) return null;
+    // The index leaves out environments and build output; a search asked for inside one reads
+    // its files.
+    if (scope !== "." && this.project.nonProject.reasonDeep(scope, true) !== null) return null;
     const plain = needle === name;
     const waiting = { signal: options.signal, onProgress: options.onProgress };
     try {

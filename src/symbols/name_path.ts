@@ -216,6 +216,18 @@ function editDistance(a: string, b: string, cap: number): number {
 }
 
 /**
+ * How close a name is to a wanted one, ignoring case (`wanted` in lower case): 0 equal, 1
+ * containing or contained in it, 2-3 within that many edits; -1 not close.
+ */
+export function nameCloseness(name: string, wanted: string): number {
+  const lower = name.toLowerCase();
+  if (lower === wanted) return 0;
+  if (lower.includes(wanted) || (lower.length >= 3 && wanted.includes(lower))) return 1;
+  const d = editDistance(lower, wanted, 2);
+  return d <= 2 ? 1 + d : -1;
+}
+
+/**
  * Name paths in a forest close to a pattern that matched nothing: last segments containing (or
  * contained in) the pattern's last segment, ignoring case, or within a small edit distance.
  */
@@ -228,14 +240,7 @@ export function suggestNamePaths(
   const scored: Array<{ path: string; score: number }> = [];
   const visit = (nodes: readonly SymbolNode[]) => {
     for (const n of nodes) {
-      const name = n.name.toLowerCase();
-      let score = -1;
-      if (name === wanted) score = 0;
-      else if (name.includes(wanted) || (name.length >= 3 && wanted.includes(name))) score = 1;
-      else {
-        const d = editDistance(name, wanted, 2);
-        if (d <= 2) score = 1 + d;
-      }
+      const score = nameCloseness(n.name, wanted);
       if (score >= 0) scored.push({ path: namePathOf(n), score });
       visit(n.children);
     }

@@ -5,8 +5,10 @@
  * language servers are asked for the errors of the changed files and of the files importing
  * them, at the versions on disk (the errors found after the previous edit serve when nothing
  * was written since); once the write is committed the check of the versions just sent starts
- * (errors only, file after file, no sleeps). Errors are compared by message and the text they
- * point at, never by line, so code that only moved is not "new".
+ * (errors only, file after file, no sleeps). An error is recognised across the edit by its
+ * message and the text it points at, or by its code and message on the line the edit maps its
+ * old line to (error_identity.ts), so code that only moved, or that a rename changed, is not
+ * "new".
  *
  * An error counts as introduced only against the errors of the same file at its previous
  * version. That "before" is asked for at most {@linkcode BASELINE_WAIT_MS}: on the warm path
@@ -20,9 +22,9 @@
  * server's re-check after a change: tens of ms on tsserver for a 3,000-file project, a few
  * hundred on a busy machine). A check that finishes in time is reported in the answer: its first line
  * (Serena's `OK`) stays, and it gains
- * `Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. ...`. A
+ * `Introduced 2 errors (0-based lines): src/b.ts:1 Type 'string' is not assignable to ...`. A
  * later one is never lost: the next answer in the same session waits for it and carries
- * `Your previous edit of src/b.ts introduced 2 errors: ...` as a note beside the answer (a content
+ * `Your previous edit of src/b.ts introduced 2 errors (0-based lines): ...` as a note beside the answer (a content
  * block of its own in MCP), so that no answer changes shape because of another tool. The next
  * write to the project waits for it too, so the check sees exactly the versions it was for and
  * its result is the "before" of that write.
@@ -42,8 +44,8 @@
 import { relative } from "node:path";
 import { log } from "../log.ts";
 import type { ManagedServer } from "../lsp/managed_server.ts";
-import type { LspDiagnostic } from "../lsp/language_server.ts";
 import type { ToolAnswer, ToolContext } from "./tool.ts";
+import { type FileErrors, fileErrors, introducedErrors } from "./error_identity.ts";
 import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
 /**
@@ -103,7 +105,7 @@ export function noteWrite(): void {
 /** Per project root: the errors last found per file, with the text and generation they are for. */
 const checked = new Map<
   string,
-  Map<string, { text: string; generation: number; at: number; errors: ErrorSet }>
+  Map<string, { text: string; generation: number; at: number; errors: FileErrors }>
 >();
 
 function lastChecked(root: string) {
@@ -157,7 +159,7 @@ export async function checksSettled(root?: string): Promise<void> {
 /** One error the edit introduced (or found in an edited file; see {@linkcode EditReport}). */
 export interface NewError {
   relPath: string;
-  /** 1-based line. */
+  /** 0-based line, as Serena's tools count them. */
   line: number;
   message: string;
 }
@@ -304,22 +306,25 @@ async function pendingReports(state: { pending: PendingReport[] }): Promise<stri
   return notes;
 }
 
-/** `2 errors: a.ts:2 message. b.ts:5 message.` (the first {@linkcode MAX_SHOWN}). */
+/**
+ * `2 errors (0-based lines): a.ts:1 message. b.ts:4 message.` (the first {@linkcode MAX_SHOWN}):
+ * lines counted as the editing tools' own answers and arguments count them.
+ */
 function describeErrors(errors: readonly NewError[]): string {
   const shown = errors.slice(0, MAX_SHOWN).map((e) =>
     `${e.relPath}:${e.line} ${e.message.split("\n")[0]!.replace(/\.$/, "")}.`
   );
   const more = errors.length > MAX_SHOWN ? ` … and ${errors.length - MAX_SHOWN} more.` : "";
   const noun = errors.length === 1 ? "error" : "errors";
-  return `${errors.length} ${noun}: ${shown.join(" ")}${more}`;
+  return `${errors.length} ${noun} (0-based lines): ${shown.join(" ")}${more}`;
 }
 
-/** `Introduced 2 errors: a.ts:2 message. b.ts:5 message.` (the first {@linkcode MAX_SHOWN}). */
+/** `Introduced 2 errors (0-based lines): a.ts:2 message. b.ts:5 message.` (the first {@linkcode MAX_SHOWN}). */
 export function formatNewErrors(errors: readonly NewError[]): string {
   return `Introduced ${describeErrors(errors)}`;
 }
 
-/** `Your previous edit of a.ts introduced 1 error: b.ts:2 message.` */
+/** `Your previous edit of a.ts introduced 1 error (0-based lines): b.ts:2 message.` */
 export function formatPreviousErrors(
   files: readonly string[],
   errors: readonly NewError[],
@@ -411,9 +416,6 @@ export interface WatchedWrite {
   changed: ReadonlyArray<{ real: string; existedBefore: boolean }>;
   moves: ReadonlyArray<{ from: string; to: string }>;
 }
-
-/** Errors of one file, keyed by message and the text they point at. */
-type ErrorSet = Map<string, { line: number; message: string; count: number }>;
 
 /** A check around one commit: taken before the write; `after()` once it landed. */
 export interface DiagnosticsWatch {
@@ -529,7 +531,7 @@ async function prepareWatch(
   const errorsOf = async (
     relPath: string,
     options: { reuse: boolean; ask: boolean; signal: AbortSignal },
-  ): Promise<ErrorSet | null> => {
+  ): Promise<FileErrors | null> => {
     const { signal } = options;
     if (performance.now() > deadline) return null;
     const server = serverOf(relPath);
@@ -551,7 +553,7 @@ async function prepareWatch(
       const diagnostics = await server.diagnostics(relPath, { signal, errorsOnly: true });
       // Version-matched: the file must still hold the text the server just checked.
       if (readText(project.absolute(relPath)) !== text) return null;
-      const errors = errorSet(diagnostics, text);
+      const errors = fileErrors(diagnostics, text);
       known.set(relPath, { text, generation: seenGeneration, at: Date.now(), errors });
       return errors;
     } catch (error) {
@@ -568,11 +570,11 @@ async function prepareWatch(
   const abortWithCall = () => stopBaseline();
   ctx.signal.addEventListener("abort", abortWithCall, { once: true });
   const timer = setTimeout(stopBaseline, Math.max(0, baselineWaitMs));
-  let before: Map<string, ErrorSet | null>;
+  let before: Map<string, FileErrors | null>;
   try {
     before = new Map(
       await Promise.all(files.map(async ({ before: b, after: a }) => {
-        if (b === null) return [a!, new Map()] as const;
+        if (b === null) return [a!, { text: "", errors: [] } as FileErrors] as const;
         const errors = await errorsOf(b, {
           reuse: true,
           ask: baselineWaitMs > 0,
@@ -617,14 +619,12 @@ async function prepareWatch(
         // Reported in the files' order, whichever answered first.
         for (const entry of checked) {
           if (!entry?.now) continue;
-          for (const [key, e] of entry.now) {
+          const found = entry.old === null
+            ? entry.now.errors
+            : introducedErrors(entry.old, entry.now);
+          for (const e of found) {
             const error = { relPath: entry.a, line: e.line, message: e.message };
-            if (entry.old === null) {
-              for (let n = 0; n < e.count; n++) call.unchecked.push(error);
-              continue;
-            }
-            const extra = e.count - (entry.old.get(key)?.count ?? 0);
-            for (let n = 0; n < extra; n++) call.introduced.push(error);
+            (entry.old === null ? call.unchecked : call.introduced).push(error);
           }
         }
         log.debug(
@@ -645,23 +645,4 @@ function readText(path: string): string {
   } catch {
     return "";
   }
-}
-
-/** Errors (severity 1) keyed by message and the text of their range. */
-function errorSet(diagnostics: readonly LspDiagnostic[], text: string): ErrorSet {
-  const lines = text.split("\n");
-  const set: ErrorSet = new Map();
-  for (const d of diagnostics) {
-    if ((d.severity ?? 1) !== 1) continue;
-    const { start, end } = d.range;
-    const line = lines[start.line] ?? "";
-    const token = start.line === end.line
-      ? line.slice(start.character, end.character)
-      : line.slice(start.character);
-    const key = `${d.message}\u0000${token.trim()}`;
-    const entry = set.get(key);
-    if (entry) entry.count++;
-    else set.set(key, { line: start.line + 1, message: d.message, count: 1 });
-  }
-  return set;
 }

@@ -173,3 +173,28 @@ Deno.test("doctor: a server that fails the handshake, and one not on --allow-run
     "summary: 0 server(s) ok, 2 failed, 0 missing (exit code 1)",
   );
 });
+
+Deno.test({
+  name: "doctor: a missing JSON, YAML or Bash server is optional: named, exit 0",
+  ignore: !installed("typescript-language-server"),
+}, async () => {
+  await using project = await tempProject({
+    ".gitignore": ".xdg-test-none/\n",
+    "src/main.ts": "export const x = 1;\n",
+    "data.json": "{}\n",
+    "ci.yaml": "a: 1\n",
+    ".xdg-test-none/sextant/config.jsonc": JSON.stringify({
+      language_servers: {
+        json: { command: "json-ls-not-installed-anywhere" },
+        yaml: { command: "yaml-ls-not-installed-anywhere" },
+      },
+    }),
+  });
+  const { code, lines } = await doctor(project.root);
+  assertEquals(code, 0, lines.join("\n"));
+  assertStringIncludes(line(lines, "json: missing, optional"), "json-ls-not-installed-anywhere");
+  assertEquals(
+    line(lines, "summary:"),
+    "summary: 1 server(s) ok, 0 failed, 0 missing, optional missing: yaml, json",
+  );
+});

@@ -5,7 +5,7 @@
  * `UPDATE_GOLDEN=1` to rewrite the golden files after a deliberate change.
  * With the real `claude` CLI from npm, `claude mcp list` reports Sextant connected.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   assert,
@@ -288,6 +288,35 @@ Deno.test("setup from the command line writes the entry that starts this Sextant
     args: [...launch.args, "--context", "ide"],
   });
   assert(launch.args.includes(MAIN) && launch.args.includes("--no-config"));
+});
+
+Deno.test("setup --scope project through `deno task --config <checkout>` writes into the caller's folder", async () => {
+  await using h = await tempHome();
+  const checkoutEntry = join(dirname(DENO_CONFIG), ".mcp.json");
+  const before = await Deno.stat(checkoutEntry).then(() => true, () => false);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "task",
+      "--quiet",
+      "--config",
+      DENO_CONFIG,
+      "start",
+      "setup",
+      "claude-code",
+      "--scope",
+      "project",
+    ],
+    cwd: h.project,
+    // No `claude` on this PATH: setup writes .mcp.json itself.
+    env: { HOME: h.home, PATH: `${dirname(Deno.execPath())}:/usr/bin:/bin`, DENO_DIR },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  const config = JSON.parse(await Deno.readTextFile(join(h.project, ".mcp.json")));
+  assert(config.mcpServers.sextant, JSON.stringify(config));
+  assertEquals(await Deno.stat(checkoutEntry).then(() => true, () => false), before);
 });
 
 /** The real Claude Code CLI, installed from npm into a temporary prefix, or a reason why not. */

@@ -47,11 +47,11 @@ Deno.test("formatNewErrors: one line, first errors shown, the rest counted", () 
       },
       { relPath: "src/a.ts", line: 5, message: "Cannot find name 'x'.\nmore detail" },
     ]),
-    "Introduced 2 errors: src/b.ts:2 Type 'string' is not assignable to type 'number'. " +
+    "Introduced 2 errors (0-based lines): src/b.ts:2 Type 'string' is not assignable to type 'number'. " +
       "src/a.ts:5 Cannot find name 'x'.",
   );
   const many = Array.from({ length: 12 }, (_, i) => ({ relPath: "a.ts", line: i, message: "m" }));
-  assertStringIncludes(formatNewErrors(many), "Introduced 12 errors: a.ts:0 m.");
+  assertStringIncludes(formatNewErrors(many), "Introduced 12 errors (0-based lines): a.ts:0 m.");
   assertStringIncludes(formatNewErrors(many), "… and 2 more.");
 });
 
@@ -59,11 +59,11 @@ Deno.test("formatPreviousErrors: names the edited files, then the errors", () =>
   const errors = [{ relPath: "src/a.ts", line: 3, message: "Type 'string' is not assignable." }];
   assertEquals(
     formatPreviousErrors(["src/b.ts"], errors),
-    "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 Type 'string' is not assignable.",
+    "Your previous edit of src/b.ts introduced 1 error (0-based lines): src/a.ts:3 Type 'string' is not assignable.",
   );
   assertStringIncludes(
     formatPreviousErrors(["a.ts", "b.ts", "c.ts", "d.ts"], errors),
-    "Your previous edit of a.ts, b.ts and 2 more files introduced 1 error:",
+    "Your previous edit of a.ts, b.ts and 2 more files introduced 1 error (0-based lines):",
   );
 });
 
@@ -72,13 +72,13 @@ Deno.test("formatReport: introduced, unknown before, coverage; late reports name
   assertEquals(formatReport({ introduced: [], unchecked: [] }), null);
   assertEquals(
     formatReport({ introduced: errors, unchecked: errors, covered: { checked: 60, of: 75 } }),
-    "Introduced 1 error: a.ts:3 Bad.\n" +
-      "Edited files not checked before the edit have 1 error: a.ts:3 Bad.\n" +
+    "Introduced 1 error (0-based lines): a.ts:3 Bad.\n" +
+      "Edited files not checked before the edit have 1 error (0-based lines): a.ts:3 Bad.\n" +
       "Checked 60 of 75 changed files for errors.",
   );
   assertEquals(
     formatReport({ introduced: [], unchecked: errors }, ["a.ts"]),
-    "Your previous edit of a.ts: its files not checked before it have 1 error: a.ts:3 Bad.",
+    "Your previous edit of a.ts: its files not checked before it have 1 error (0-based lines): a.ts:3 Bad.",
   );
 });
 
@@ -122,7 +122,7 @@ Deno.test({
     const lines = text.split("\n");
     assertEquals(lines[0], "OK");
     assertEquals(lines.length, 2, text);
-    assertStringIncludes(lines[1]!, "Introduced 1 error: src/a.ts:3 ");
+    assertStringIncludes(lines[1]!, "Introduced 1 error (0-based lines): src/a.ts:2 ");
     assertStringIncludes(lines[1]!, "Type 'string' is not assignable to type 'number'");
   });
 
@@ -177,7 +177,10 @@ Deno.test({
       assertEquals(next, FILES["src/a.ts"]);
       const [note, ...more] = h.notes();
       assertEquals(more, []);
-      assertStringIncludes(note!, "Your previous edit of src/b.ts introduced 1 error: src/a.ts:3 ");
+      assertStringIncludes(
+        note!,
+        "Your previous edit of src/b.ts introduced 1 error (0-based lines): src/a.ts:2 ",
+      );
       assertStringIncludes(note!, "Type 'string' is not assignable to type 'number'");
     },
   );
@@ -199,7 +202,7 @@ Deno.test({
     assertEquals(next, { Constant: ["total"] });
     assertStringIncludes(
       h.notes()[0]!,
-      "Your previous edit of src/a.ts introduced 1 error: src/a.ts:3 Cannot find name",
+      "Your previous edit of src/a.ts introduced 1 error (0-based lines): src/a.ts:2 Cannot find name",
     );
   });
 
@@ -219,7 +222,10 @@ Deno.test({
     assertEquals(edit, "OK");
     const [note, ...more] = h.notes();
     assertEquals(more, []);
-    assertStringIncludes(note!, "Your previous edit of src/a.ts introduced 1 error:");
+    assertStringIncludes(
+      note!,
+      "Your previous edit of src/a.ts introduced 1 error (0-based lines):",
+    );
     assertStringIncludes(note!, "Cannot find name 'otherMissing'");
   });
 
@@ -240,7 +246,7 @@ Deno.test({
   const lines = edit.split("\n");
   assertEquals(lines[0], "OK");
   assertEquals(lines.length, 2, edit);
-  assertStringIncludes(lines[1]!, "Introduced 1 error: src/a.ts:3 ");
+  assertStringIncludes(lines[1]!, "Introduced 1 error (0-based lines): src/a.ts:2 ");
   assertStringIncludes(lines[1]!, "Type 'string' is not assignable to type 'number'");
   assertEquals(await h.call(readFile, { relative_path: "src/a.ts" }), FILES["src/a.ts"]);
   assertEquals(h.notes(), []);
@@ -314,8 +320,11 @@ Deno.test({
     assertEquals(listing, "  scripts/other.py: 1");
     assertEquals(more, []);
     assert(!text.includes("Introduced"), text);
-    assertStringIncludes(report!, "Edited files not checked before the edit have 4 errors: ");
-    assertStringIncludes(report!, 'scripts/other.py:1 Import "notamodule" could not be resolved');
+    assertStringIncludes(
+      report!,
+      "Edited files not checked before the edit have 4 errors (0-based lines): ",
+    );
+    assertStringIncludes(report!, 'scripts/other.py:0 Import "notamodule" could not be resolved');
   });
 
   await t.step("the next edit of that file compares with the previous check", async () => {
@@ -339,8 +348,30 @@ Deno.test({
     assertEquals(text.split("\n")[0], "OK");
     assertStringIncludes(
       text,
-      '\nIntroduced 1 error: src/pkg/a.py:5 "missing_name" is not defined.',
+      '\nIntroduced 1 error (0-based lines): src/pkg/a.py:4 "missing_name" is not defined.',
     );
+  });
+
+  await t.step("a rename that changes the text old errors point at: none introduced", async () => {
+    // `v: str = f()` and `from pkg.a import f` hold old errors on `f`; the rename makes them
+    // `g()` and `import g`, the same errors.
+    await h.call(replaceInFiles, {
+      needle: "print(VERSION",
+      repl: "print(f.nothing, VERSION",
+      mode: "literal",
+      relative_path: "scripts/run_app.py",
+    });
+    const text = await h.call(renameSymbol, {
+      name_path: "f",
+      relative_path: "src/pkg/a.py",
+      new_name: "g",
+    });
+    assertStringIncludes(text.split("\n")[0]!, "Successfully renamed 'f' to 'g'");
+    const script = await h.read("scripts/run_app.py");
+    assertStringIncludes(script, "v: str = g()");
+    assertStringIncludes(script, "print(g.nothing, VERSION");
+    assert(!text.includes("Introduced"), text);
+    assert(!text.includes("not checked"), text);
   });
 
   await disposeAndCheck(h);
@@ -386,7 +417,7 @@ Deno.test({
       assertEquals(more, []);
       const found = await tscErrors(h.root, "tsconfig.spec.json");
       assert(found.length >= 14, found.join("\n"));
-      assertStringIncludes(report!, `Introduced ${found.length} errors: test/`);
+      assertStringIncludes(report!, `Introduced ${found.length} errors (0-based lines): test/`);
       assertEquals(await tscErrors(h.root, "tsconfig.json"), []);
     },
   );

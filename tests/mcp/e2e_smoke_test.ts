@@ -2,9 +2,8 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 
 Deno.test("e2e: initialize, list tools, read and edit a file over stdio", async () => {
-  // edit is Sextant's own tool, not in the default (Serena 2.1) list.
+  // edit (seed 004) is in the default list beside Serena 2.1's tools.
   await using project = await tempProject({
-    ".sextant/project.jsonc": JSON.stringify({ included_tools: ["edit"] }),
     "src/a.txt": "hello world\n",
   });
   const server = await connect(project.root);

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-import-prefix -- the SDK client is only needed by tests (see helpers/mcp.ts)
 import { basename, join } from "node:path";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
-import { call, startArgs, tempProject } from "../helpers/mcp.ts";
+import { call, connect, startArgs, tempProject } from "../helpers/mcp.ts";
 import { z } from "../../src/deps.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import {
@@ -323,5 +323,30 @@ Deno.test("e2e config tools: start without a project, activate one, inspect, rem
     assert(!text.includes(app));
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("e2e: --project takes the name of .serena/project.yml, and activating it again is no new project", async () => {
+  await using base = await tempProject({
+    ".serena/project.yml": 'project_name: "typescript-shop"\n',
+    "src/main.ts": "export const x = 1;\n",
+  });
+  const server = await connect(base.root);
+  try {
+    const config = await call(server.client, "get_current_config");
+    assertStringIncludes(config.text, "Active project: 'typescript-shop'");
+    const activated = await call(server.client, "activate_project", { project: base.root });
+    assertEquals(activated.isError, false, activated.text);
+    assert(
+      activated.text.startsWith(
+        `The project with name 'typescript-shop' at ${Deno.realPathSync(base.root)} is activated.`,
+      ),
+      activated.text,
+    );
+    // Registered under that name, as Serena registers the project it starts with.
+    const again = await call(server.client, "activate_project", { project: "typescript-shop" });
+    assertEquals(again.isError, false, again.text);
+  } finally {
+    await server.close();
   }
 });

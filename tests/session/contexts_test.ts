@@ -106,11 +106,14 @@ Deno.test("claude-code and codex bring symbols, rename, code actions, check, tes
   assert(!listed("claude-code").includes("hover"));
 });
 
-Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's only check and test", () => {
+Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's the seeds' edit and move, check and test", () => {
   const names = listed("desktop-app").filter((n) => n !== "repl");
   assertLists("desktop-app", [...SERENA_DESKTOP_TOOLS]);
-  assertEquals(names.filter((n) => !SERENA_DESKTOP_TOOLS.includes(n)), [
+  // A chat client has no other way to edit by exact strings or to move a file.
+  assertEquals(names.filter((n) => !SERENA_DESKTOP_TOOLS.includes(n)).sort(), [
     "check_project",
+    "edit",
+    "rename_file",
     "test_project",
   ]);
   for (const name of ["find_declaration", "rename_memory"]) assert(names.includes(name), name);
@@ -122,7 +125,9 @@ Deno.test("agent lists Serena 2.1's agent tools: desktop-app's without initial_i
   const names = listed("agent");
   assertEquals(names, listed("desktop-app").filter((n) => n !== "initial_instructions"));
   assert(!names.includes("initial_instructions"), "the instructions are the system prompt");
-  for (const name of ["find_declaration", "rename_memory"]) assert(names.includes(name), name);
+  for (const name of ["find_declaration", "rename_memory", "edit"]) {
+    assert(names.includes(name), name);
+  }
 });
 
 Deno.test("every built-in context is tested here", () => {
@@ -155,4 +160,32 @@ Deno.test("the default context's tools/list stays within its budget", () => {
     modes: settings.modes,
   }).filter((t) => t.name !== "repl");
   assertEquals(size, JSON.stringify(listed.map(describeTool)).length);
+});
+
+/** The "All tools" table of docs/tools.md: each tool name with the text of its row. */
+function documentedTools(): Map<string, string> {
+  const page = Deno.readTextFileSync(new URL("../../docs/tools.md", import.meta.url));
+  const section = page.split("\n## All tools\n")[1]!.split("\n## ")[0]!;
+  const rows = new Map<string, string>();
+  for (const line of section.split("\n").filter((l) => l.startsWith("| `"))) {
+    const [, names, what] = line.split("|");
+    for (const match of names!.matchAll(/`([a-z_]+)`/g)) rows.set(match[1]!, what!.trim());
+  }
+  return rows;
+}
+
+Deno.test("docs/tools.md counts the default tools and marks exactly the others optional", () => {
+  const page = Deno.readTextFileSync(new URL("../../docs/tools.md", import.meta.url));
+  const defaults = listed("desktop-app").filter((n) => n !== "repl");
+  const stated = /(\d+) tools are on\s+by default/.exec(page);
+  assertEquals(Number(stated?.[1]), defaults.length, "the count in docs/tools.md");
+  const rows = documentedTools();
+  for (const tool of ALL_TOOLS) {
+    // The ada_* aliases share one row ("ada_goto_definition, ... ada_rename_symbol").
+    if (tool.name.startsWith("ada_") || tool.name === "repl") continue;
+    const row = rows.get(tool.name);
+    assert(row !== undefined, `docs/tools.md does not list ${tool.name}`);
+    const optional = row.startsWith("optional");
+    assertEquals(optional, !defaults.includes(tool.name), `${tool.name}: '${row.slice(0, 60)}'`);
+  }
 });

@@ -26,8 +26,10 @@ import { relative } from "node:path";
 import { log } from "../../log.ts";
 import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
+import { nameCloseness } from "../name_path.ts";
 import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
+import { markedFolders } from "../../project/non_project.ts";
 import { ProjectWatch, type WatchEvent } from "../../project/project_watch.ts";
 import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
@@ -314,6 +316,21 @@ export class DeclarationIndex {
   /** The indexed files in a scope, sorted. */
   indexedFiles(scope = "."): string[] {
     return [...this.#files.keys()].filter((f) => inScope(f, scope)).sort();
+  }
+
+  /**
+   * Declared names close to `wanted` (name_path.ts `nameCloseness`), closest first, at most
+   * `limit`: the hint of a search that matched nothing.
+   */
+  namesLike(wanted: string, limit = 10): string[] {
+    const lower = wanted.toLowerCase();
+    const scored: Array<{ name: string; score: number }> = [];
+    for (const name of this.#postings.keys()) {
+      const score = nameCloseness(name, lower);
+      if (score >= 0) scored.push({ name, score });
+    }
+    scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return scored.slice(0, limit).map((s) => s.name);
   }
 
   /** The files in a scope the index walked but does not parse (no grammar), sorted. */
@@ -730,6 +747,12 @@ export class DeclarationIndex {
       if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) continue;
       if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
       this.#dirty.add(rel);
+      // A pyvenv.cfg or a package.json may turn a folder into one that is not the project's.
+      const marked = markedFolders(rel);
+      if (marked.length > 0) {
+        this.project.nonProject.reset();
+        for (const folder of marked) this.#dirty.add(folder);
+      }
     }
   }
 
@@ -751,6 +774,7 @@ export class DeclarationIndex {
         this.#rescanAll = false;
         this.#dirty.clear();
         this.project.ignore.reset();
+        this.project.nonProject.reset();
         await this.#rescan(".");
         return;
       }
@@ -767,7 +791,7 @@ export class DeclarationIndex {
   async #rescan(folder: string): Promise<void> {
     const present = new Set<string>();
     const jobs: ParseJob[] = [];
-    const ignored = folder !== "." && this.project.ignore.isIgnoredDeep(folder, true);
+    const ignored = folder !== "." && this.project.isLeftOut(folder, true);
     if (!ignored) {
       for await (const entry of this.project.walk(folder)) {
         if (entry.isDirectory) continue;
@@ -808,7 +832,7 @@ export class DeclarationIndex {
         await this.#rescan(rel);
         continue;
       }
-      if (this.project.ignore.isIgnoredDeep(rel, false)) {
+      if (this.project.isLeftOut(rel, false)) {
         this.#remove(rel);
       } else if (grammarFor(rel) === null) {
         this.#addOther(rel);

@@ -13,12 +13,11 @@ import { newFileFormat } from "../../edit/text_file.ts";
 
 export const createTextFile = defineTool({
   name: "create_text_file",
-  description:
-    "Creates or overwrites a file (parent folders are created; an overwritten file keeps " +
-    "its line endings, BOM and permissions).",
+  description: "Creates or overwrites a file (and parent folders), keeping an old file's line " +
+    "endings, BOM and mode.",
   params: {
     relative_path: z.string().describe("The file."),
-    content: z.string().describe("The complete content to write."),
+    content: z.string().describe("The whole content."),
   },
   markers: ["can-edit"],
   readOnly: false,

@@ -58,16 +58,16 @@ export function applyEdits(text: string, edits: readonly EditOperation[], label:
 
 export const editTool = defineTool({
   name: "edit",
-  description: "Exact string replacement in a file read in this session: one edit (old_string, " +
-    "new_string) or an `edits` array, never both; all are checked before any is written. " +
-    "Returns a diff.",
+  description:
+    "Exact string replacement in a file read in this session: old_string/new_string or " +
+    "an `edits` array, not both; all checked before any is written. Returns a diff.",
   params: {
     file_path: z.string().describe("The file."),
     old_string: z.string().optional(),
     new_string: z.string().optional(),
     expected_replacements: z.number().int().min(1).optional().describe("Default 1."),
     edits: z.array(EditOperation).optional().describe(
-      "Multi-edit mode: [{old_string, new_string, expected_replacements}], applied in order.",
+      "Several edits, applied in order.",
     ),
   },
   markers: ["can-edit"],

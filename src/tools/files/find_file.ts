@@ -11,10 +11,10 @@ export const findFile = defineTool({
   name: "find_file",
   description: "Finds files by name mask (*, ?, {a,b}) below a directory.",
   params: {
-    file_mask: z.string().min(1).describe("File name or mask, e.g. '*.ts' or 'config.?son'."),
-    relative_path: z.string().describe('The directory to search in; "." for the project root.'),
+    file_mask: z.string().min(1).describe("e.g. '*.ts', 'config.?son'."),
+    relative_path: z.string().describe("The directory; '.' for the root."),
     skip_ignored_files: z.boolean().default(false).describe(
-      "Skip ignored files and folders (.gitignore, ignored_paths).",
+      "Skip ignored files, environments, build output.",
     ),
   },
   readOnly: true,

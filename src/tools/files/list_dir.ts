@@ -10,15 +10,14 @@ import { maxAnswerChars } from "../shared/params.ts";
 
 export const listDir = defineTool({
   name: "list_dir",
-  description: "Lists the files and directories in a directory, optionally recursively, as JSON " +
-    '{"dirs", "files"}.',
+  description: "Lists a directory's files and sub-directories as JSON " + '{"dirs", "files"}.',
   params: {
     relative_path: z.string().describe(
-      'The directory, relative to the project root; "." for the root.',
+      "The directory; '.' for the root.",
     ),
-    recursive: z.boolean().describe("Whether to scan sub-directories recursively."),
+    recursive: z.boolean().describe("Include sub-directories."),
     skip_ignored_files: z.boolean().default(false).describe(
-      "Skip ignored files (.gitignore, ignored_paths).",
+      "Skip ignored files, environments, build output.",
     ),
     max_answer_chars: maxAnswerChars,
   },

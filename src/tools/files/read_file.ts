@@ -25,16 +25,14 @@ function sliceOf(start: number, end: number | null, count: number): [number, num
 
 export const readFile = defineTool({
   name: "read_file",
-  description:
-    "Reads a file in the project (0-based lines, end_line inclusive). Read only the lines " +
-    "you need when you know them.",
+  description: "Reads a file (0-based lines, end_line inclusive); read only the lines you need.",
   params: {
     relative_path: z.string().describe("The file."),
     start_line: z.number().int().default(0).describe(
-      "0-based first line; negative counts from the end.",
+      "First line; negative counts from the end.",
     ),
     end_line: z.number().int().nullable().default(null).describe(
-      "0-based last line (inclusive); null: the end.",
+      "Last line (inclusive); null: the end.",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -70,7 +70,7 @@ export const renameFile = defineTool({
     relative_path: z.string().describe("File or folder to move."),
     new_relative_path: z.string().describe("Its new path."),
     preview: z.boolean().default(false).describe(
-      "Change nothing; return the edits and an action_id for execute_code_action.",
+      "Change nothing; return the edits and an action_id.",
     ),
     force: z.boolean().default(false).describe("Move even if importers will break."),
   },

@@ -12,17 +12,15 @@ import { replaceMode } from "../shared/params.ts";
 
 export const replaceContentTool = defineTool({
   name: "replace_content",
-  description:
-    "Replaces text in a file, literally or by regex. Fails, changing nothing, when the " +
-    "needle matches nowhere, or more than once unless allow_multiple_occurrences. Returns " +
-    "OK.",
+  description: "Replaces text in a file, literally or by regex. No match, or several without " +
+    "allow_multiple_occurrences: fails, changing nothing.",
   params: {
     relative_path: z.string().describe("The file."),
-    needle: z.string().min(1).describe("Literal text or regular expression to find."),
-    repl: z.string().describe("Replacement; in regex mode $!1, $!2 insert groups."),
+    needle: z.string().min(1).describe("Text or regex to find."),
+    repl: z.string().describe("Replacement text."),
     mode: replaceMode,
     allow_multiple_occurrences: z.boolean().default(false).describe(
-      "Replace every match (else several are refused).",
+      "Replace every match.",
     ),
   },
   markers: ["can-edit"],

@@ -189,13 +189,13 @@ function staleReason(id: string, occurrences: readonly Occurrence[]): string {
 
 export const replaceInFiles = defineTool({
   name: "replace_in_files",
-  description: "Replaces a needle across files, all or nothing. dry_run=true lists changes " +
-    "with ids; then apply all, or occurrence_ids.",
+  description: "Replaces a needle across files, all or nothing. dry_run lists changes with " +
+    "ids; apply all or occurrence_ids.",
   params: {
     needle: z.string().min(1),
     repl: z.string(),
     mode: replaceMode,
-    relative_path: z.string().default("").describe("Folder or file to limit the change to."),
+    relative_path: z.string().default("").describe("Only this folder or file."),
     paths_include_glob: z.string().default(""),
     paths_exclude_glob: z.string().default(""),
     dry_run: z.boolean().default(false).describe("Only list what would change."),

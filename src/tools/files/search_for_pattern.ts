@@ -86,21 +86,21 @@ export async function searchProject(
 
 export const searchForPattern = defineTool({
   name: "search_for_pattern",
-  description: "Searches project files for a regex (DOTALL and MULTILINE: use .*? to stay in a " +
-    "line). Returns JSON {path: [match]} with 0-based lines, matched ones marked '>'.",
+  description: "Searches files for a regex ('.' crosses lines). JSON {path: [match]}, " +
+    "0-based lines, matches marked '>'.",
   params: {
-    substring_pattern: z.string().min(1).describe("Regular expression to search for."),
+    substring_pattern: z.string().min(1).describe("The regex."),
     context_lines_before: z.number().int().min(0).default(0),
     context_lines_after: z.number().int().min(0).default(0),
     paths_include_glob: z.string().default("").describe(
-      "Only files matching this glob, e.g. 'src/**/*.{ts,tsx}'.",
+      "e.g. 'src/**/*.{ts,tsx}'.",
     ),
     paths_exclude_glob: z.string().default("").describe(
-      "Skip files matching this glob (wins).",
+      "Glob of files to skip (wins).",
     ),
-    relative_path: z.string().default("").describe("Restrict the search to this file or folder."),
+    relative_path: z.string().default("").describe("Only this file or folder."),
     restrict_search_to_code_files: z.boolean().default(false).describe(
-      "Only source-code files.",
+      "Only code files.",
     ),
     skip_ignored_files: z.boolean().default(true).describe("Skip ignored files."),
     multiline: z.boolean().default(true).describe("false: '.' stops at line ends."),

@@ -61,11 +61,11 @@ async function rootsOf(
 export const getDiagnosticsForFile = defineTool({
   name: "get_diagnostics_for_file",
   description:
-    "A file's errors and warnings from the language server, as on disk now, grouped by " +
-    "severity and enclosing symbol ('<file>' outside any); 0-based lines.",
+    "A file's errors and warnings from the language server as on disk now, by severity " +
+    "and enclosing symbol; 0-based lines.",
   params: {
     relative_path: z.string().describe("The file."),
-    start_line: z.number().int().min(0).default(0).describe("First 0-based line to include."),
+    start_line: z.number().int().min(0).default(0).describe("0-based first line."),
     end_line: z.number().int().default(-1).describe(
       "0-based last line; -1: the end.",
     ),

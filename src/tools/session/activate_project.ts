@@ -5,16 +5,13 @@
  */
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import {
-  readRegisteredProjects,
-  registerProject,
-  uniqueProjectName,
-} from "../../config/global_config.ts";
+import { readRegisteredProjects, registerProject } from "../../config/global_config.ts";
 import { globalConfigPath, loadSettings } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import { readSerenaProject } from "../../project/serena_project.ts";
+import { projectNameFor } from "../../project/project_name.ts";
 import { memoriesOf } from "./project_memories.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
@@ -49,27 +46,21 @@ async function resolveTarget(arg: string): Promise<Target> {
           : "No projects are registered yet; give the path of a project folder."),
     );
   }
-  const byPath = registeredAt(registered, real);
-  if (byPath) return { entry: byPath };
   // A project Serena knows keeps the name its project file gives it.
-  const serenaName = readSerenaProject(real).projectName;
-  const name = serenaName && !registered.some((p) => p.name === serenaName)
-    ? serenaName
-    : uniqueProjectName(real, registered);
-  return { entry: { name, path: real }, register: file ?? null };
+  const known = projectNameFor(real, registered);
+  if (known.registered) return { entry: registeredAt(registered, real)! };
+  return { entry: { name: known.name, path: real }, register: file ?? null };
 }
 
 export const activateProject = defineTool({
   name: "activate_project",
-  description:
-    "Activates a project by registered or loaded name, or by folder path (a new path gets " +
-    "registered).",
+  description: "Activates a project by name or folder path (a new path gets registered).",
   params: {
     project: z.string().min(1).describe(
-      "Name of a registered or loaded project, or path to its folder.",
+      "Project name or folder path.",
     ),
     session: z.string().min(1).optional().describe(
-      "Your session id, as initial_instructions states it (Serena 2.1); optional.",
+      "Session id from initial_instructions.",
     ),
   },
   markers: ["no-project"],
@@ -105,8 +96,11 @@ export const activateProject = defineTool({
     }
     if (target.register) await registerProject(target.register, target.entry);
     await ctx.session.setProject(project);
-    // Serena 2.1's message, line for line (get_current_config shows where it is registered).
-    const lines = await activationMessage(ctx, project, target.register !== undefined);
+    // Serena 2.1's message, line for line (get_current_config shows where it is registered). A
+    // folder this session opened already (`--project`, the client's root) is not new to it, as
+    // Serena registers the project it starts with.
+    const created = target.register !== undefined && !existing;
+    const lines = await activationMessage(ctx, project, created);
     return `${lines.join("\n")}\n`;
   },
 });

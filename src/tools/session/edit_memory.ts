@@ -20,7 +20,7 @@ export const editMemory = defineTool({
     repl: z.string().describe("Replacement."),
     mode: replaceMode,
     allow_multiple_occurrences: z.boolean().default(false).describe(
-      "Replace every match (else several are refused).",
+      "Replace every match.",
     ),
   },
   readOnly: false,

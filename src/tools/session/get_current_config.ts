@@ -46,9 +46,8 @@ function loadedProjectsLine(session: Session): string[] {
 
 export const getCurrentConfig = defineTool({
   name: "get_current_config",
-  description:
-    "Shows the projects, context, modes, active and inactive tools (with the list's size) " +
-    "and language servers.",
+  description: "Shows projects, context, modes, tools (active, inactive, list size) and language " +
+    "servers.",
   params: {},
   // Works without a project too: it is how an agent finds the projects it can activate.
   markers: ["no-project"],
@@ -103,6 +102,7 @@ export const getCurrentConfig = defineTool({
       lines.push(`Tool names in the configuration that match no tool: ${unknown.join(", ")}`);
     }
     if (project) lines.push(...(await languageServerSummary(ctx, project)));
+    for (const notice of project?.ignore.notices() ?? []) lines.push(`Notice: ${notice}`);
     return lines.join("\n");
   },
 });

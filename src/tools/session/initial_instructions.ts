@@ -9,8 +9,8 @@ import { defineTool } from "../tool.ts";
 
 export const initialInstructions = defineTool({
   name: "initial_instructions",
-  description: "The 'Sextant Instructions Manual' on using the tools well. Call it first if " +
-    "you have not read it.",
+  description: "The 'Sextant Instructions Manual' on using the tools well; call it first if " +
+    "not read yet.",
   params: {},
   markers: ["no-project"],
   readOnly: true,

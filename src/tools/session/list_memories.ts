@@ -10,7 +10,7 @@ export const listMemories = defineTool({
   name: "list_memories",
   description: 'Lists the project\'s memories: {"memories": [names]}, {} when none.',
   params: {
-    topic: z.string().default("").describe("Only the memories under this topic."),
+    topic: z.string().default("").describe("Only under this topic."),
   },
   readOnly: true,
   async handler(args, ctx) {

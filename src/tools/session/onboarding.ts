@@ -11,8 +11,8 @@ import { isActive } from "./active_tools.ts";
 
 export const onboarding = defineTool({
   name: "onboarding",
-  description: "Instructions for learning the project and saving memories. Once, when " +
-    "check_onboarding_performed says it was not done.",
+  description: "Instructions for learning the project and saving memories; once per " +
+    "project.",
   params: {},
   readOnly: true,
   handler(_args, ctx) {

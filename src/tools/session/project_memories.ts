@@ -9,7 +9,7 @@ import { memoryRootFor } from "../../project/worktree.ts";
 import type { ToolContext } from "../tool.ts";
 
 export const memoryNameParam = z.string().describe(
-  "Memory name ('/' between topics).",
+  "Name ('/' between topics).",
 );
 
 /** The memory store of the active project (a ToolError when no project is active). */

@@ -10,9 +10,7 @@ import { memoriesOf, memoryNameParam } from "./project_memories.ts";
 export const readMemory = defineTool({
   name: "read_memory",
   aliases: { memory_file_name: "memory_name" },
-  description:
-    "Reads a project memory. Only memories whose name suggests they matter for the task, " +
-    "each once.",
+  description: "Reads a project memory; only those that matter for the task, each once.",
   params: { memory_name: memoryNameParam, max_answer_chars: maxAnswerChars },
   readOnly: true,
   async handler(args, ctx) {

@@ -10,8 +10,8 @@ export const renameMemory = defineTool({
   name: "rename_memory",
   description: "Renames a memory; updates `mem:` references to it. Fails if the name is taken.",
   params: {
-    old_name: memoryNameParam.describe("Current memory name."),
-    new_name: memoryNameParam.describe("New memory name."),
+    old_name: memoryNameParam.describe("Current name."),
+    new_name: memoryNameParam.describe("New name."),
   },
   markers: ["optional"],
   readOnly: false,

@@ -14,13 +14,13 @@ import { memoriesOf, memoryNameParam } from "./project_memories.ts";
 export const writeMemory = defineTool({
   name: "write_memory",
   aliases: { memory_file_name: "memory_name", max_answer_chars: "max_chars" },
-  description: "Writes a markdown memory about the project for later conversations (creates or " +
-    "overwrites). Keep it concise.",
+  description: "Writes (or overwrites) a concise markdown memory about the project for later " +
+    "conversations.",
   params: {
     memory_name: memoryNameParam,
-    content: z.string().describe("Markdown content (UTF-8)."),
+    content: z.string().describe("Markdown."),
     max_chars: maxAnswerChars.describe(
-      "Longest content accepted; -1: the configured limit.",
+      "Longest content; -1: the configured limit.",
     ),
   },
   readOnly: false,

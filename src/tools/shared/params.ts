@@ -12,11 +12,11 @@ export const maxAnswerChars = z.number().int().refine((n) => n === -1 || n > 0, 
 
 /** The `project_name` parameter of the dev-tools workflow's tools. */
 export const projectNameParam = z.string().optional().describe(
-  "A loaded project (manage_projects); omitted: the last used one.",
+  "A loaded project; omitted: the last used one.",
 );
 
 export const replaceMode = z.enum(["literal", "regex"]).describe(
-  "'literal', or 'regex' (DOTALL, MULTILINE; $!1, $!2 in repl insert groups).",
+  "regex: DOTALL, MULTILINE; $!1 in repl inserts group 1.",
 );
 
 /** How to turn the shell on; shared with the shell tool's error. */

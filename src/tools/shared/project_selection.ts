@@ -31,13 +31,7 @@ export function realPathOrNull(path: string): string | null {
   }
 }
 
-/** The registered project whose folder is the real folder `realRoot`, if any. */
-export function registeredAt(
-  registered: readonly RegisteredProject[],
-  realRoot: string,
-): RegisteredProject | undefined {
-  return registered.find((p) => realPathOrNull(p.path) === realRoot);
-}
+export { registeredAt } from "../../project/project_name.ts";
 
 /** Options of {@linkcode openProject}. */
 export interface OpenProjectOptions {

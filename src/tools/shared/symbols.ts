@@ -26,10 +26,10 @@ export const kindList = z.array(z.number().int()).default([]);
 
 /** Parameter descriptions shared by several tools. */
 export const describe = {
-  namePath: "The symbol's name path, e.g. 'Outer/name'.",
-  relativePath: "The file of the symbol.",
-  includeKinds: "LSP symbol kinds to include (5 class, 6 method, 12 function); []: all.",
-  excludeKinds: "LSP symbol kinds to exclude (wins).",
+  namePath: "Name path, e.g. 'Outer/name'.",
+  relativePath: "The symbol's file.",
+  includeKinds: "LSP kinds (5 class, 6 method, 12 function); []: all.",
+  excludeKinds: "Kinds to drop (wins).",
 };
 
 /** Validate kind filters: every number must be an LSP SymbolKind (1..26). */

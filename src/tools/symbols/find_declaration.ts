@@ -54,7 +54,7 @@ export async function usagePosition(
 export const findDeclaration = defineTool({
   name: "find_declaration",
   description: "Finds the declaration of the symbol used where the regex's one group matches " +
-    "(the match must be unique). Returns the declaring symbol as JSON.",
+    "(a unique match); JSON.",
   params: {
     relative_path: z.string().describe("The file of the usage."),
     regex: z.string().min(1).describe("One group marks the usage, e.g. 'obj\\.(process)\\('."),

@@ -14,11 +14,10 @@ import { resolveQueryTarget } from "./find_referencing_symbols.ts";
 
 export const findImplementations = defineTool({
   name: "find_implementations",
-  description:
-    "Finds the implementations of an interface, abstract class or method (JSON symbols).",
+  description: "Finds implementations of an interface, abstract class or method (JSON symbols).",
   params: {
     name_path: z.string().describe(describe.namePath),
-    relative_path: z.string().describe(describe.relativePath + " Must be a file."),
+    relative_path: z.string().describe(describe.relativePath),
     include_info: z.boolean().default(false).describe(
       "Include hover info.",
     ),

@@ -88,8 +88,8 @@ async function parseEarly(
 
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
-  description: "Finds references to a symbol, grouped by file, then by the kind of the symbol " +
-    "containing each (imports under File), with the line ('>') and one line either side.",
+  description: "Finds references to a symbol, grouped by file and kind of containing symbol, " +
+    "with the line ('>') and one line either side.",
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath + " Empty: the whole project."),

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { parseNamePath } from "../../symbols/name_path.ts";
+import { parseNamePath, suggestNamePaths } from "../../symbols/name_path.ts";
 import { namePathOf } from "../../symbols/model.ts";
 import {
   checkKinds,
@@ -20,25 +20,25 @@ import { toJson } from "../shared/json.ts";
 import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
+import { closeDeclarations, noMatchNote } from "../../symbols/close_names.ts";
 
 export const findSymbol = defineTool({
   name: "find_symbol",
   aliases: { name_path: "name_path_pattern" },
   description:
-    "Finds symbols by name path in the project, a folder or a file: 'name', 'Outer/name' " +
-    "(suffix), '/Outer/name' (absolute), 'name[1]' (overload). JSON with 0-based lines; " +
-    "body and children on request.",
+    "Finds symbols by name path: 'name', 'Outer/name' (suffix), '/Outer/name' (absolute), " +
+    "'name[1]' (overload). JSON, 0-based lines.",
   params: {
     name_path_pattern: z.string().describe(
-      "Name or name path ('Class/method', '/Class/method').",
+      "e.g. 'method', 'Class/method'.",
     ),
     depth: z.number().int().min(0).default(0).describe(
-      "Child levels to include.",
+      "Child levels.",
     ),
     relative_path: z.string().default("").describe(
-      "Search only this file or folder; '': the project.",
+      "Only this file or folder; '': all.",
     ),
-    include_body: z.boolean().default(false).describe("Include the symbols' source code."),
+    include_body: z.boolean().default(false).describe("Include source code."),
     include_info: z.boolean().default(false).describe("Include hover info (signature, docs)."),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
@@ -102,6 +102,21 @@ export const findSymbol = defineTool({
     }
     // Serena's own (and last) form.
     shorter.push({ note: "Shortened result:", text: () => byFile() });
-    return { text: toJson(dicts(depth, args.include_body)), shorter };
+    const answer = { text: toJson(dicts(depth, args.include_body)), shorter };
+    if (matches.length > 0) return answer;
+    // Serena's `[]` stays the answer; the close names come beside it, as the edit tools give them.
+    const index = indexOf(ctx).declarations;
+    // A search that came before the index was whole answered from part of it; the hint needs
+    // all of it (an empty answer is the rare case that pays for the rest of the build).
+    const whole = index !== null &&
+      await index.ready(requestOptions(ctx)).then(() => true, () => false);
+    const close = scope.isDirectory
+      ? (whole ? closeDeclarations(index!, pattern, scope.relPath) : [])
+      : suggestNamePaths(
+        (await indexOf(ctx).fileSymbols(scope.relPath, requestOptions(ctx))).roots,
+        pattern,
+      ).map((path) => `${path} in ${scope.relPath}`);
+    const note = noMatchNote(pattern, close);
+    return note ? { ...answer, notes: [note] } : answer;
   },
 });

@@ -42,12 +42,11 @@ function countKinds(nodes: readonly SymbolNode[]): Record<string, number> {
 
 export const getSymbolsOverview = defineTool({
   name: "get_symbols_overview",
-  description: "A file's top-level symbols grouped by kind; depth 1 adds children. Call it " +
-    "first on a new file.",
+  description: "A file's top-level symbols grouped by kind. Call it first on a new file.",
   params: {
     relative_path: z.string().describe("The file."),
     depth: z.number().int().min(-1).default(-1).describe(
-      "Levels of children (1: methods...); -1 (default): 1 for Java/Kotlin, else 0.",
+      "Child levels; -1: 1 for Java/Kotlin, else 0.",
     ),
     max_answer_chars: maxAnswerChars,
   },

@@ -59,7 +59,7 @@ const params = {
     SEED_CONTEXTS,
     symbolEditParams.relative_path,
   ),
-  new_name: z.string().describe("The new name of the symbol."),
+  new_name: z.string().describe("The new name."),
   // Optional here, to tell a given `preview` from the default; listed with its default.
   preview: listedIn(
     z.boolean().optional().describe("Change nothing; return the changes and an action_id."),
@@ -138,9 +138,7 @@ function formOf(args: Args): "serena" | "seed" {
 export const renameSymbol = defineTool({
   name: TOOL_NAME,
   description:
-    "Renames a symbol across the project with the language server (all files or none). " +
-    "preview: true changes nothing and returns the changes with an action_id for " +
-    "execute_code_action.",
+    "Renames a symbol across the project with the language server, in all files or none.",
   params,
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,

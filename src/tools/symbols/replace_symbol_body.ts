@@ -175,11 +175,10 @@ async function insertNear(
 export const insertAfterSymbol = defineTool({
   name: "insert_after_symbol",
   description:
-    "Inserts code after the end of a symbol's definition (e.g. a method after a method). " +
-    "Returns OK.",
+    "Inserts code after the end of a symbol's definition (e.g. a method after a method).",
   params: {
     ...symbolEditParams,
-    body: z.string().describe("The code to insert; it starts on the line after the symbol."),
+    body: z.string().describe("Code; it starts on the line after the symbol."),
   },
   markers: ["symbolic-edit", "can-edit"],
   readOnly: false,
@@ -201,8 +200,8 @@ export const insertAfterSymbol = defineTool({
 export const insertBeforeSymbol = defineTool({
   name: "insert_before_symbol",
   description:
-    "Inserts code before a symbol's definition and the comments above it (e.g. an import " +
-    "before a file's first symbol). Returns OK.",
+    "Inserts code before a symbol and the comments above it (e.g. an import before the " +
+    "first symbol).",
   params: {
     ...symbolEditParams,
     body: z.string().describe("The code to insert before the symbol."),

@@ -18,8 +18,8 @@ import { toJson } from "../shared/json.ts";
 export const safeDeleteSymbol = defineTool({
   name: "safe_delete_symbol",
   description:
-    "Deletes a symbol (with the comments above it) only if nothing else references it; " +
-    "otherwise changes nothing and lists the references.",
+    "Deletes a symbol and the comments above it if nothing references it; else lists the " +
+    "references.",
   params: {
     name_path_pattern: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath),

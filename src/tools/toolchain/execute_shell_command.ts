@@ -154,18 +154,18 @@ const TOO_LONG_NOTE = "The output was too long; the middle of stdout/stderr is l
 
 export const executeShellCommand = defineTool({
   name: "execute_shell_command",
-  description: "Runs a shell command (sh -c) in the project; JSON {stdout, return_code, cwd, " +
-    "stderr}. Off unless the user enabled it. Never servers or interactive programs: " +
-    "killed after `timeout` seconds.",
+  description: "Runs sh -c in the project; JSON {stdout, return_code, cwd, " +
+    "stderr}. Off unless enabled. No servers or interactive programs: killed after " +
+    "`timeout` s.",
   params: {
-    command: z.string().min(1).describe("The shell command to run."),
+    command: z.string().min(1).describe("The command."),
     cwd: z.string().nullable().default(null).describe(
-      "Working directory in the project; null: the root.",
+      "Folder in the project; null: the root.",
     ),
     capture_stderr: z.boolean().default(true).describe("Return stderr too."),
     max_answer_chars: maxAnswerChars,
     timeout: z.number().positive().optional().describe(
-      "Seconds before it is killed; default and maximum: tool_timeout.",
+      "Seconds; default and maximum: tool_timeout.",
     ),
   },
   markers: ["can-edit"],

@@ -41,20 +41,19 @@ function clip(text: string, max: number): string {
 
 export const testProject = defineTool({
   name: "test_project",
-  description:
-    "Runs the project's tests (cargo, deno, vitest/jest/npm, pytest, go) and returns the " +
-    "counts, each failure's message and location, and the output's tail. test_name " +
-    "filters. It runs the project's own code (test scripts, conftest.py, build.rs).",
+  description: "Runs the project's tests (cargo, deno, vitest/jest, pytest, go): counts, each " +
+    "failure's message and location, the output's tail. Runs project code (conftest.py, " +
+    "build.rs).",
   params: {
     project_name: projectNameParam,
     test_name: z.string().optional().describe(
-      "Only matching tests (a name filter; pytest: -k expression or node id).",
+      "Name filter (pytest: -k expression or node id).",
     ),
     backtrace: z.boolean().default(false).describe(
-      "Print backtraces of failures (Rust: RUST_BACKTRACE=1).",
+      "Backtraces of failures (Rust).",
     ),
     max_answer_chars: z.number().int().default(-1).describe(
-      "Answer limit; -1: the configured one. Over it, the output tail goes first.",
+      "-1: the configured limit; over it, the output's tail first.",
     ),
   },
   readOnly: false,

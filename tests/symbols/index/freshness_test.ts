@@ -135,6 +135,28 @@ Deno.test({
       assertEquals(index.candidates("ignoredOutput"), ["build/out.js"]);
     });
 
+    await t.step(
+      "a folder that becomes an environment or build output leaves the index",
+      async () => {
+        // Files first, the marker last, as `python3 -m venv` and a build write them.
+        await writeTree(root, { "env/lib/site.py": "class Pip:\n    pass\n" });
+        await agree("before pyvenv.cfg");
+        assertEquals(index.candidates("Pip"), ["env/lib/site.py"]);
+        await Deno.writeTextFile(join(root, "env/pyvenv.cfg"), "home = /usr/bin\n");
+        await agree("after pyvenv.cfg");
+        assertEquals(index.candidates("Pip"), []);
+        await writeTree(root, { "dist/index.js": "export function bundled() {}\n" });
+        await agree("before package.json");
+        assertEquals(index.candidates("bundled"), ["dist/index.js"]);
+        await Deno.writeTextFile(join(root, "package.json"), '{"main": "dist/index.js"}\n');
+        await agree("after package.json names dist");
+        assertEquals(index.candidates("bundled"), []);
+        await Deno.writeTextFile(join(root, "package.json"), '{"main": "src/index.js"}\n');
+        await agree("after package.json no longer names dist");
+        assertEquals(index.candidates("bundled"), ["dist/index.js"]);
+      },
+    );
+
     await t.step("our own edits (filesChanged) are seen before the next answer", async () => {
       await Deno.writeTextFile(join(root, "src/a.ts"), "export class Mine {}\n");
       await index.filesChanged([join(root, "src/a.ts")]);
