@@ -8,7 +8,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { ToolContext } from "../tool.ts";
 import { loadSettings } from "../../config/load.ts";
-import type { RegisteredProject, Settings } from "../../config/schema.ts";
+import type { Settings } from "../../config/schema.ts";
 import { Project, refuseBroadRoot } from "../../project/project.ts";
 import type { Session } from "../../session.ts";
 
