@@ -7,13 +7,10 @@
 import { resolve } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
 import { buildIndex, describeBuild } from "../symbols/scip/build.ts";
-import { defaultProjectRoot } from "../service/sessions.ts";
+import { callerPath, currentPlace } from "../project/caller_folder.ts";
 
 export async function indexCommand(options: CliOptions): Promise<number> {
-  const root = resolve(
-    options.project ??
-      defaultProjectRoot({ cwd: Deno.cwd(), initCwd: Deno.env.get("INIT_CWD") }),
-  );
+  const root = resolve(callerPath(currentPlace(), options.project));
   try {
     const result = await buildIndex(root, {
       ...(options.output ? { output: resolve(root, options.output) } : {}),
