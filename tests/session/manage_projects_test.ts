@@ -291,3 +291,27 @@ Deno.test({
     for (const pid of pids) assert(!processAlive(pid), `server ${pid} still alive`);
   });
 });
+
+Deno.test("manage_projects: a project loads under its .serena/project.yml name", async () => {
+  await using _config = await isolatedConfig();
+  await using app = await tempDir();
+  await writeTree(app.path, {
+    ".serena/project.yml": 'project_name: "shop"\n',
+    "src/main.ts": "export {};\n",
+  });
+  const session = new Session({ host: () => new ProjectHost(), settings, tools: ALL_TOOLS });
+  const ctx: ToolContext = {
+    session,
+    project: () => session.requireProject(),
+    signal: new AbortController().signal,
+    progress: () => Promise.resolve(),
+  };
+  try {
+    const answer = await manageProjects.handler({ add_project_path: app.path }, ctx);
+    const messages = JSON.parse(typeof answer === "string" ? answer : answer.text).messages;
+    assertStringIncludes(messages.join(" "), `Loaded project 'shop' at ${app.path}`);
+    assertEquals(session.project?.name, "shop");
+  } finally {
+    await session.dispose();
+  }
+});

@@ -13,6 +13,7 @@ import { globalConfigPath } from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
+import { projectNameFor } from "../../project/project_name.ts";
 import type { Session } from "../../session.ts";
 import { detectToolchains } from "../../toolchain/detect.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
@@ -60,13 +61,14 @@ async function addProject(session: Session, path: string): Promise<string[]> {
     workspace.use(loaded);
     return [`Project '${loaded.name}' at ${root} is already loaded; it is now the last used one.`];
   }
-  // The name it is registered under (activate_project knows it by that name), else the folder
-  // name, made unique among the loaded and the registered projects.
+  // The name it is registered under (activate_project knows it by that name), else its Serena
+  // project_name or folder name, made unique among the loaded and the registered projects.
   const known = await registered();
   const entry = registeredAt(known, root);
-  const name = entry && !workspace.byName(entry.name)
-    ? entry.name
-    : workspace.uniqueName(basename(root), known.filter((p) => p !== entry).map((p) => p.name));
+  const name = entry && !workspace.byName(entry.name) ? entry.name : workspace.uniqueName(
+    entry ? basename(root) : projectNameFor(root, known).name,
+    known.filter((p) => p !== entry).map((p) => p.name),
+  );
   const project = await openProject(root, { name });
   workspace.load(project);
   workspace.use(project);
