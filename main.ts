@@ -43,6 +43,11 @@ export async function main(args: string[]): Promise<void> {
           "src/cli/doctor.ts",
         );
         Deno.exit(await doctor(options));
+      } else if (options.command === "dashboard") {
+        const { dashboard } = await lazyImport<typeof import("./src/cli/dashboard_command.ts")>(
+          "src/cli/dashboard_command.ts",
+        );
+        Deno.exit(await dashboard(options));
       } else if (options.command === "service") {
         const { service } = await lazyImport<typeof import("./src/cli/service_command.ts")>(
           "src/cli/service_command.ts",

@@ -18,6 +18,8 @@ Usage:
                                  and the MCP clients set up on this machine; --install: print
                                  the install commands of missing servers, --yes: run them
   sextant service status|stop    show or stop the shared service of this user
+  sextant dashboard [--open]     print the link to the shared service's web dashboard (starting
+                                 the service if needed); --open: open it in the browser
   sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
                                  register Sextant with claude-code, codex, cursor, vscode,
                                  claude-desktop or gemini-cli (--hooks: also its hooks)
@@ -79,6 +81,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
         force: { type: "boolean", default: false },
         install: { type: "boolean", default: false },
         yes: { type: "boolean", default: false },
+        open: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -88,7 +91,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (!["serve", "doctor", "service", "setup", "hook"].includes(command)) {
+  if (!["serve", "doctor", "service", "dashboard", "setup", "hook"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
   let serviceAction: ServiceAction | undefined;
@@ -160,5 +163,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
     hooks: values.hooks,
     install: values.install,
     yes: values.yes,
+    ...(values.open ? { open: true } : {}),
   };
 }

@@ -10,7 +10,15 @@ import type { LogLevel } from "../log.ts";
 export type ServiceAction = "run" | "status" | "stop";
 
 /** The commands. */
-export type Command = "serve" | "doctor" | "service" | "setup" | "hook" | "help" | "version";
+export type Command =
+  | "serve"
+  | "doctor"
+  | "service"
+  | "dashboard"
+  | "setup"
+  | "hook"
+  | "help"
+  | "version";
 
 export interface CliOptions {
   command: Command;
@@ -42,4 +50,6 @@ export interface CliOptions {
   /** doctor: `--install`, and `--yes` to run the install commands. */
   install: boolean;
   yes: boolean;
+  /** dashboard: `--open`, open the page in the browser. */
+  open?: boolean;
 }

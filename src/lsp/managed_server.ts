@@ -66,6 +66,13 @@ export function backoffMs(crashes: number): number {
   return Math.min(30_000, 500 * 2 ** (crashes - 2));
 }
 
+/** A server's state as {@linkcode ManagedServer.state} reports it. */
+export interface ServerState {
+  state: "starting" | "indexing" | "ready" | "crashed" | "stopped";
+  /** The server's own progress report while indexing. */
+  progress: string | null;
+}
+
 export class ManagedServer implements LanguageServer {
   readonly id: string;
   readonly spec: ServerSpec;
@@ -132,6 +139,21 @@ export class ManagedServer implements LanguageServer {
   /** How often the process was started again after it ended unexpectedly. */
   get restarts(): number {
     return this.#restarts;
+  }
+
+  /**
+   * Where the server is, for the service's dashboard: starting, indexing (with the progress it
+   * reports), ready, crashed (it ended unexpectedly; the next request starts it again) or stopped.
+   */
+  get state(): ServerState {
+    if (this.#starting) return { state: "starting", progress: null };
+    const client = this.#client;
+    if (client?.alive) {
+      return client.progress.busy
+        ? { state: "indexing", progress: client.progress.describe() }
+        : { state: "ready", progress: null };
+    }
+    return { state: this.#crashes > 0 ? "crashed" : "stopped", progress: null };
   }
 
   /** The `serverInfo` of `initialize` (name and version), when running. */
