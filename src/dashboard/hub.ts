@@ -71,7 +71,7 @@ export interface ServiceControl {
 export type Listener = (event: string, json: string) => void;
 
 /** The calls kept for the statistics (the last hour), at most this many. */
-const MAX_CALLS = 20_000;
+const MAX_CALLS = 10_000;
 /** Characters of an argument's value in a call's summary. */
 const ARG_CHARS = 60;
 /** "Not analysed" lines kept per call. */
@@ -111,7 +111,12 @@ export class DashboardHub {
   readonly #sessions = new Map<number, HubSession & { lastCall: number | null; calls: number }>();
   /** Finished calls of the last hour (recorded only while a page listens), oldest first. */
   #calls: CallRecord[] = [];
-  readonly #running = new Map<number, { record: CallRecord; cancel: AbortController }>();
+  /** Where the kept calls start in #calls: old ones are dropped in chunks, never one by one. */
+  #firstCall = 0;
+  readonly #running = new Map<
+    number,
+    { record: CallRecord; cancel: AbortController; announced: boolean }
+  >();
   #nextCall = 1;
   #statsDirty = false;
   /** The page server, once `sextant dashboard` started it. */
@@ -136,7 +141,10 @@ export class DashboardHub {
     return () => {
       this.#listeners.delete(listener);
       // Nobody watches: forget the calls, so a page that opens later starts afresh.
-      if (this.#listeners.size === 0) this.#calls = [];
+      if (this.#listeners.size === 0) {
+        this.#calls = [];
+        this.#firstCall = 0;
+      }
     };
   }
 
@@ -212,13 +220,13 @@ export class DashboardHub {
     };
     const began = performance.now();
     const cancel = new AbortController();
-    this.#running.set(record.id, { record, cancel });
+    // Announced by announceRunning, once a second: most calls end before, and are sent once.
+    this.#running.set(record.id, { record, cancel, announced: false });
     const owner = this.#sessions.get(session);
     if (owner) {
       owner.lastCall = record.started;
       owner.calls++;
     }
-    this.publish("call", record);
     return {
       signal: cancel.signal,
       finished: (result: ObservedResult) => {
@@ -228,15 +236,36 @@ export class DashboardHub {
         record.notAnalysed = notAnalysedLines(result.text);
         this.#running.delete(record.id);
         if (!this.watching) return;
-        this.#calls.push(record);
-        const cutoff = Date.now() - STATS_WINDOW_MS;
-        if (this.#calls.length > MAX_CALLS || this.#calls[0]!.started < cutoff) {
-          this.#calls = this.#calls.filter((c) => c.started >= cutoff).slice(-MAX_CALLS);
-        }
+        this.#keep(record);
         this.#statsDirty = true;
         this.publish("call", record);
       },
     };
+  }
+
+  /** Keep a finished call for the statistics; drop those past the hour or the count. */
+  #keep(record: CallRecord): void {
+    const calls = this.#calls;
+    calls.push(record);
+    const cutoff = Date.now() - STATS_WINDOW_MS;
+    while (
+      this.#firstCall < calls.length &&
+      (calls.length - this.#firstCall > MAX_CALLS || calls[this.#firstCall]!.started < cutoff)
+    ) this.#firstCall++;
+    // The dropped head is cut off once it is as long as what is kept: each call pays O(1).
+    if (this.#firstCall > 1024 && this.#firstCall * 2 > calls.length) {
+      this.#calls = calls.slice(this.#firstCall);
+      this.#firstCall = 0;
+    }
+  }
+
+  /** Send the pages the calls that started since the last time and still run. */
+  announceRunning(): void {
+    for (const running of this.#running.values()) {
+      if (running.announced) continue;
+      running.announced = true;
+      this.publish("call", running.record);
+    }
   }
 
   /** Cancel a running call; false when no call by that id runs. */
@@ -249,7 +278,10 @@ export class DashboardHub {
 
   /** The calls running now and those that ended in the last hour, oldest first. */
   calls(): CallRecord[] {
-    return [...this.#calls, ...[...this.#running.values()].map((r) => r.record)];
+    return [
+      ...this.#calls.slice(this.#firstCall),
+      ...[...this.#running.values()].map((r) => r.record),
+    ];
   }
 
   /** A log line of the service. */

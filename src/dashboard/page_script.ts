@@ -244,6 +244,12 @@ function connect() {
   on("session-closed", (s) => { state.sessions.delete(s.id); renderSessions(); });
   on("projects", (p) => { state.projects = p; renderProjects(); });
   on("call", (c) => {
+    const session = state.sessions.get(c.session);
+    if (session && !state.calls.has(c.id)) {
+      session.calls++;
+      session.lastCall = new Date(c.started).toISOString();
+      renderSessions();
+    }
     state.calls.set(c.id, c);
     renderCalls();
   });

@@ -21,6 +21,10 @@ import { saveGlobalSettings, settingsView } from "./settings_view.ts";
 const SAMPLE_EVERY_MS = 1000;
 /** A comment line that keeps idle event streams open through proxies and timeouts (ms). */
 const KEEPALIVE_MS = 15_000;
+/** Writes queued for a page that does not read them, at most (then it is dropped). */
+const MAX_QUEUED_WRITES = 1000;
+/** How long events wait to be written together (ms). */
+const FLUSH_MS = 25;
 /** The largest request body accepted (bytes): a memory or the global config file. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Bytes of the service's log a page gets when it opens. */
@@ -144,6 +148,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
     try {
       hub.publish("projects", await projectViews(control.host, sampler));
       hub.publish("sessions", hub.sessionViews());
+      hub.announceRunning();
       if (hub.takeStatsDirty()) hub.publish("stats", stats());
       hub.publish("service", { rss: Deno.memoryUsage().rss });
     } catch (error) {
@@ -168,13 +173,33 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         let stopped = false;
-        const send = (event: string, data: string) => {
-          if (stopped) return;
+        // Events go out in batches, one write per FLUSH_MS: a tool call then costs its event's
+        // text, not a write to the socket of its own.
+        let batch: string[] = [];
+        let flushing: ReturnType<typeof setTimeout> | null = null;
+        const flush = () => {
+          flushing = null;
+          if (stopped || batch.length === 0) return;
+          const text = batch.join("");
+          batch = [];
+          // A page that does not read (a stalled browser) is dropped, not buffered without
+          // end; its EventSource connects again and starts from a new snapshot.
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_WRITES) {
+            log.info("a dashboard page fell behind its events; dropped it");
+            stop();
+            controller.close();
+            return;
+          }
           try {
-            controller.enqueue(encoder.encode(`event: ${event}\ndata: ${data}\n\n`));
+            controller.enqueue(encoder.encode(text));
           } catch {
             stop();
           }
+        };
+        const send = (event: string, data: string) => {
+          if (stopped) return;
+          batch.push(`event: ${event}\ndata: ${data}\n\n`);
+          flushing ??= setTimeout(flush, FLUSH_MS);
         };
         // Events that happen while the snapshot is taken follow it (the page merges by id).
         let waiting: Array<[string, string]> | null = [];
@@ -186,6 +211,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
         Deno.unrefTimer(keepalive);
         stop = () => {
           stopped = true;
+          if (flushing !== null) clearTimeout(flushing);
           clearInterval(keepalive);
           unlisten();
           watchChanged();

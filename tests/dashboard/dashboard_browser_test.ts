@@ -48,13 +48,17 @@ const CHROMIUM_FLAGS = [
 /** How long a condition may take before the test fails (a deadline, not a bound). */
 const DEADLINE_MS = 120_000;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | false>): Promise<T> {
+/** Wait until `probe` gives a truthy value (a count above 0, a found text), and return it. */
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | false | 0 | undefined>,
+): Promise<T> {
   const deadline = Date.now() + DEADLINE_MS;
   let last: unknown = null;
   while (Date.now() < deadline) {
     try {
       const value = await probe();
-      if (value !== null && value !== false) return value;
+      if (value) return value;
     } catch (error) {
       last = error;
     }
@@ -236,7 +240,33 @@ Deno.test({
       );
 
       const screenshot = Deno.env.get("DASHBOARD_SCREENSHOT");
-      if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+      if (screenshot) {
+        await waitFor(
+          "read_memory's statistics",
+          () => page.locator('#stats tr[data-tool="read_memory"]').count(),
+        );
+        await page.screenshot({ path: screenshot, fullPage: true });
+      }
+
+      // Ending a session closes its connection; its front reconnects as a new session, which
+      // the page shows in its place, and the agent's next call works.
+      const first = Number(await session.first().getAttribute("data-session"));
+      await session.first().locator("button").click();
+      await waitFor(
+        "the end's result",
+        async () =>
+          (await page.locator("#result").textContent())?.includes(`Session ${first} ended`),
+      );
+      await waitFor(
+        "the old session to go",
+        async () => (await page.locator(`#sessions tr[data-session="${first}"]`).count()) === 0,
+      );
+      const afterEnd = await call(client, "read_memory", { memory_name: "notes" });
+      assertStringIncludes(afterEnd.text, "Edited in the dashboard.");
+      await waitFor(
+        "the front's new session",
+        async () => (await page.locator("#sessions tbody tr").count()) === 1,
+      );
 
       // With the page's cookie but from another origin: 403. An action without the CSRF token
       // (a forged form post): 403, and nothing happens.
