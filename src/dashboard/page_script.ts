@@ -14,6 +14,7 @@ const state = { sessions: new Map(), projects: [], calls: new Map(), stats: { to
   logs: [], project: null, memory: null };
 const MAX_LOG = 2000;
 const MAX_CALL_ROWS = 300;
+const MAX_CALLS_KEPT = 1000;
 const LEVELS = ["debug", "info", "warn", "error"];
 
 function el(tag, attrs, children) {
@@ -251,6 +252,11 @@ function connect() {
       renderSessions();
     }
     state.calls.set(c.id, c);
+    // The oldest calls leave the page's memory (a Map iterates in insertion order).
+    for (const id of state.calls.keys()) {
+      if (state.calls.size <= MAX_CALLS_KEPT) break;
+      state.calls.delete(id);
+    }
     renderCalls();
   });
   on("stats", (s) => { state.stats = s; renderStats(); });

@@ -75,8 +75,7 @@ function findServer(host: ProjectHost, root: string, id: string): ManagedServer 
 /** Stop a project's language server and start it again; its new pid. */
 export async function restartServer(host: ProjectHost, root: string, id: string): Promise<number> {
   const server = findServer(host, root, id);
-  await server.stop();
-  await server.start();
+  await server.restart();
   const pid = server.pid;
   if (pid === null) throw new ToolError(`The ${id} language server did not start again.`);
   return pid;

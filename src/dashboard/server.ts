@@ -21,6 +21,8 @@ import { saveGlobalSettings, settingsView } from "./settings_view.ts";
 const SAMPLE_EVERY_MS = 1000;
 /** A comment line that keeps idle event streams open through proxies and timeouts (ms). */
 const KEEPALIVE_MS = 15_000;
+/** The most recent calls a page is sent when it opens (the statistics cover all of the hour). */
+const CALLS_SHOWN = 500;
 /** Writes queued for a page that does not read them, at most (then it is dropped). */
 const MAX_QUEUED_WRITES = 1000;
 /** How long events wait to be written together (ms). */
@@ -122,7 +124,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
     },
     sessions: hub.sessionViews(),
     projects: await projectViews(control.host, sampler),
-    calls: hub.calls(),
+    calls: hub.calls().slice(-CALLS_SHOWN),
     stats: stats(),
     logs: logTail(control.logPath),
   });

@@ -341,6 +341,16 @@ export class ManagedServer implements LanguageServer {
     if (client) await client.stop();
   }
 
+  /**
+   * Stop the process and start it afresh (the dashboard's restart of a stuck server): the count
+   * of crashes in a row starts over, so a server that gave up restarting itself starts again.
+   */
+  async restart(options: RequestOptions = {}): Promise<void> {
+    await this.stop();
+    this.#crashes = 0;
+    await this.start(options);
+  }
+
   async dispose(): Promise<void> {
     this.#disposed = true;
     await this.stop();

@@ -13,7 +13,7 @@ import { join } from "node:path";
 // @ts-types="npm:playwright-core@1.65.1"
 import { chromium } from "npm:playwright-core@1.65.1";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { hasServer } from "../helpers/lsp.ts";
+import { hasServer, processAlive } from "../helpers/lsp.ts";
 import {
   call,
   connectFront,
@@ -295,6 +295,21 @@ Deno.test({
       // The service is still there: the forged stop did nothing.
       const still = await call(client, "read_memory", { memory_name: "notes" });
       assert(!still.isError, still.text);
+
+      // Stopping the service from the page: it says so, and the service's process ends.
+      const servicePid = Number(
+        /pid (\d+)/.exec((await page.locator("#service").textContent())!)?.[1],
+      );
+      assert(servicePid > 0);
+      await page.locator("#stop").click();
+      await waitFor(
+        "the stop's result",
+        async () => (await page.locator("#result").textContent())?.includes("stopping"),
+      );
+      await waitFor("the service to end", () => Promise.resolve(!processAlive(servicePid)));
+      // The front starts a new service for the agent's next call (stopped when the test ends).
+      const afterStop = await call(client, "read_memory", { memory_name: "notes" });
+      assertStringIncludes(afterStop.text, "Edited in the dashboard.");
     } finally {
       await context?.close();
       await client.close();
