@@ -21,6 +21,7 @@ import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } fr
 import { RotatingLog } from "./log_file.ts";
 import { openSession } from "./sessions.ts";
 import { DashboardHub, type ServiceControl } from "../dashboard/hub.ts";
+import { ProcessSampler } from "../dashboard/processes.ts";
 
 /** How long the service lives on after its last session, by default (seconds). */
 export const DEFAULT_IDLE_TIMEOUT = 300;
@@ -38,17 +39,6 @@ interface LiveSession {
   since: Date;
   describe(): { project: string | null; context: string };
   close(): Promise<void>;
-}
-
-/** Resident memory of a process from /proc (Linux), in bytes; null where unknown. */
-export function processRss(pid: number): number | null {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
-  } catch {
-    return null;
-  }
 }
 
 async function write(conn: Deno.Conn, value: unknown): Promise<void> {
@@ -126,24 +116,34 @@ export async function runService(options: CliOptions): Promise<void> {
     } catch { /* not supported here */ }
   }
 
-  const status = (): ServiceStatus => ({
-    version: VERSION,
-    pid: Deno.pid,
-    port,
-    startedAt: startedAt.toISOString(),
-    rss: Deno.memoryUsage().rss,
-    idleTimeoutSeconds: idleSeconds,
-    dashboard: dashboard.url,
-    sessions: [...sessions.values()].map((s) => ({
-      id: s.id,
-      ...s.describe(),
-      since: s.since.toISOString(),
-    })),
-    projects: host.status().map((p) => ({
-      ...p,
-      servers: p.servers.map((s) => ({ ...s, rss: s.pid === null ? null : processRss(s.pid) })),
-    })),
-  });
+  const status = async (): Promise<ServiceStatus> => {
+    const projects = host.status();
+    // Each server's whole process tree (tsserver runs under typescript-language-server).
+    const costs = await new ProcessSampler().sample(
+      projects.flatMap((p) => p.servers.flatMap((s) => s.pid === null ? [] : [s.pid])),
+    );
+    return {
+      version: VERSION,
+      pid: Deno.pid,
+      port,
+      startedAt: startedAt.toISOString(),
+      rss: Deno.memoryUsage().rss,
+      idleTimeoutSeconds: idleSeconds,
+      dashboard: dashboard.url,
+      sessions: [...sessions.values()].map((s) => ({
+        id: s.id,
+        ...s.describe(),
+        since: s.since.toISOString(),
+      })),
+      projects: projects.map((p) => ({
+        ...p,
+        servers: p.servers.map((s) => ({
+          ...s,
+          rss: s.pid === null ? null : costs.get(s.pid)?.rss ?? null,
+        })),
+      })),
+    };
+  };
 
   const serveConnection = async (conn: Deno.Conn) => {
     // Anyone on the machine can reach the port: before the token is checked, a connection gets
@@ -173,7 +173,7 @@ export async function runService(options: CliOptions): Promise<void> {
       return await refuse(`This service is Sextant ${VERSION}, not ${hello.sextant}.`);
     }
     if (hello.op === "status") {
-      await write(conn, { ok: true, status: status() } satisfies Welcome).catch(() => {});
+      await write(conn, { ok: true, status: await status() } satisfies Welcome).catch(() => {});
       return conn.close();
     }
     if (hello.op === "stop") {
