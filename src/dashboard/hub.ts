@@ -233,7 +233,7 @@ export class DashboardHub {
         record.ms = performance.now() - began;
         record.size = result.text.length;
         if (result.isError) record.error = result.text.split("\n", 1)[0]!.slice(0, 300);
-        record.notAnalysed = notAnalysedLines(result.text);
+        record.notAnalysed = [result.text, ...result.notes ?? []].flatMap(notAnalysedLines);
         this.#running.delete(record.id);
         if (!this.watching) return;
         this.#keep(record);

@@ -35,6 +35,13 @@ Deno.test("the hub records and sends calls only while a page listens", () => {
   assertEquals(finished?.size, "Error: no file\nmore".length);
   assertEquals(events.map(([event]) => event), ["call"]);
   assert(hub.takeStatsDirty() && !hub.takeStatsDirty());
+  // The occurrences a references answer could not analyse follow it as a note of its own.
+  observer.callStarted("find_referencing_symbols", {}).finished({
+    text: "[]",
+    isError: false,
+    notes: ["Not analysed: 1 occurrence(s) of 'Core' ...:\n- src/a.ts:3: Core (outside)"],
+  });
+  assertEquals(hub.calls()[1]?.notAnalysed.length, 2);
   unlisten();
   assertEquals(observer.watching, false);
   assertEquals(hub.calls(), []);

@@ -103,7 +103,8 @@ function renderCalls() {
   const calls = [...state.calls.values()].sort((a, b) => b.id - a.id).slice(0, MAX_CALL_ROWS);
   const body = document.querySelector("#calls tbody");
   body.replaceChildren(...calls.map((c) => {
-    const notes = c.notAnalysed.length === 0 ? "" : el("a", { href: "#", text: String(c.notAnalysed.length - 1),
+    const occurrences = c.notAnalysed.filter((line) => line.startsWith("- ")).length;
+    const notes = c.notAnalysed.length === 0 ? "" : el("a", { href: "#", text: String(occurrences),
       onclick: (event) => { event.preventDefault(); showNotes(c); } });
     const cancel = c.ms === null ? el("button", { text: "Cancel", onclick: () => act("cancel-call", { id: c.id }, "Cancel call " + c.id + " (" + c.tool + ")?") }) : "";
     return row([c.id, c.session, c.tool, el("code", { text: c.args }), new Date(c.started).toLocaleTimeString(),

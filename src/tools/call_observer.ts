@@ -5,10 +5,12 @@
  * @module
  */
 
-/** What a finished call reports: its answer text and whether it is an error. */
+/** What a finished call reports: its answer text, whether it is an error, reports beside it. */
 export interface ObservedResult {
   text: string;
   isError: boolean;
+  /** Reports that follow the answer (what a references answer could not analyse, ...). */
+  notes?: readonly string[];
 }
 
 /** One observed call: a way to cancel it, and where to report its end. */
