@@ -88,7 +88,7 @@ function renderProjects() {
     el("table", {}, [
       el("thead", {}, [row(["server", "command", "version", "pid", "state", "restarts", "RSS", "CPU", ""])]),
       el("tbody", {}, p.servers.map((s) => row([
-        s.id, s.command, s.version || "", s.pid === null ? "-" : s.pid,
+        s.id, s.command, s.version || "(not reported)", s.pid === null ? "-" : s.pid,
         el("span", { class: "state " + s.state, text: s.state + (s.progress ? " (" + s.progress + ")" : "") }),
         s.restarts, megabytes(s.rss),
         s.cpuSeconds === null ? "?" : (s.cpuPercent === null ? "" : s.cpuPercent.toFixed(0) + "% · ") + s.cpuSeconds.toFixed(1) + " s",
