@@ -239,6 +239,9 @@ export class DashboardHub {
         this.#keep(record);
         this.#statsDirty = true;
         this.publish("call", record);
+        // The session's count and last call, as the service has them.
+        const view = owner ? this.sessionView(session) : null;
+        if (view) this.publish("session", view);
       },
     };
   }

@@ -246,12 +246,6 @@ function connect() {
   on("session-closed", (s) => { state.sessions.delete(s.id); renderSessions(); });
   on("projects", (p) => { state.projects = p; renderProjects(); });
   on("call", (c) => {
-    const session = state.sessions.get(c.session);
-    if (session && !state.calls.has(c.id)) {
-      session.calls++;
-      session.lastCall = new Date(c.started).toISOString();
-      renderSessions();
-    }
     state.calls.set(c.id, c);
     // The oldest calls leave the page's memory (a Map iterates in insertion order).
     for (const id of state.calls.keys()) {

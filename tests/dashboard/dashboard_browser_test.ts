@@ -117,6 +117,8 @@ Deno.test({
     const client = await connectFront(project.root, env, {
       name: "dashboard-test",
       logLevel: "info",
+      // A shell command gives the test a call that runs until it is cancelled.
+      extra: ["--enable-shell"],
     });
     const userData = await Deno.makeTempDir({ prefix: "sextant-chromium-" });
     let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | null = null;
@@ -239,11 +241,49 @@ Deno.test({
         () => page.locator('#effective tr[data-key="tool_timeout"][data-source="default"]').count(),
       );
 
+      // A call that runs shows in the list with a Cancel button; cancelling it ends the call,
+      // which answers that it was cancelled.
+      const running = call(client, "execute_shell_command", { command: "sleep 300" });
+      const cancel = page.locator('#calls tr[data-tool="execute_shell_command"] button');
+      await waitFor("the running call", () => cancel.count());
+      await cancel.click();
+      await waitFor(
+        "the cancel's result",
+        async () => (await page.locator("#result").textContent())?.includes("cancelled"),
+      );
+      const cancelled = await running;
+      assert(cancelled.isError, cancelled.text);
+      assertStringIncludes(cancelled.text, "was cancelled");
+      await waitFor(
+        "the cancelled call's error",
+        async () =>
+          (await page.locator('#calls tr[data-tool="execute_shell_command"]').textContent())
+            ?.includes("was cancelled"),
+      );
+
+      // The global config file is checked before it is saved: a wrong value is refused and
+      // nothing is written; a right one is saved, and the setting's source says so.
+      const globalFile = join(configHome, "sextant", "config.jsonc");
+      await page.locator("#global-text").fill('{ "tool_timeout": "soon" }');
+      await page.locator("#global-save").click();
+      await waitFor(
+        "the refusal",
+        async () => (await page.locator("#result.error").textContent())?.includes("tool_timeout"),
+      );
+      assert(!(await Deno.stat(globalFile).then(() => true, () => false)));
+      await page.locator("#global-text").fill('// mine\n{ "tool_timeout": 90 }\n');
+      await page.locator("#global-save").click();
+      await waitFor(
+        "the new source",
+        () => page.locator('#effective tr[data-key="tool_timeout"][data-source="global"]').count(),
+      );
+      assertEquals(await Deno.readTextFile(globalFile), '// mine\n{ "tool_timeout": 90 }\n');
+
       const screenshot = Deno.env.get("DASHBOARD_SCREENSHOT");
       if (screenshot) {
         await waitFor(
-          "read_memory's statistics",
-          () => page.locator('#stats tr[data-tool="read_memory"]').count(),
+          "every tool's statistics",
+          () => page.locator('#stats tr[data-tool="execute_shell_command"]').count(),
         );
         await page.screenshot({ path: screenshot, fullPage: true });
       }
