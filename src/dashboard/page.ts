@@ -12,6 +12,8 @@ header { background: #243447; color: #fff; padding: 10px 16px; display: flex; ga
   align-items: center; }
 header h1 { font-size: 17px; margin: 0; }
 header span { flex: 1; opacity: .85; }
+header em { font-style: normal; font-size: 12px; opacity: .85; }
+header em.error { color: #ffb4ab; opacity: 1; }
 main { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 12px;
   padding: 12px; }
 section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: 10px 12px;
@@ -40,7 +42,7 @@ textarea { width: 100%; box-sizing: border-box; font: 12px monospace; }
 
 const BODY = `
 <header><h1>Sextant</h1><span id="service">connecting…</span>
-<button id="stop">Stop service</button></header>
+<em id="connection">connecting</em><button id="stop">Stop service</button></header>
 <div id="result" role="status"></div>
 <main>
 <section id="sessions"><h2>Sessions (<span id="sessions-count">0</span>)</h2>

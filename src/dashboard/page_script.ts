@@ -256,8 +256,14 @@ function connect() {
   });
   on("stats", (s) => { state.stats = s; renderStats(); });
   on("log", (l) => { state.logs.push(l); if (state.logs.length > MAX_LOG) state.logs.splice(0, state.logs.length - MAX_LOG); renderLog(); });
-  source.onerror = () => { document.body.dataset.live = "no"; show("Lost the connection to the service; retrying.", true); };
-  source.onopen = () => { if (document.body.dataset.live === "no") show("Connected again.", false); };
+  // The connection's state has a place of its own: an action's result stays readable.
+  const connection = document.getElementById("connection");
+  source.onerror = () => {
+    document.body.dataset.live = "no";
+    connection.textContent = "disconnected: retrying";
+    connection.className = "error";
+  };
+  source.onopen = () => { connection.textContent = "live"; connection.className = ""; };
 }
 
 document.getElementById("project").addEventListener("change", (event) => { state.project = event.target.value; loadProject(); });

@@ -102,8 +102,7 @@ Deno.test({
   name: "the dashboard shows sessions and calls live, edits memories, restarts servers, and " +
     "refuses strangers",
   ignore: reason !== null,
-  // The browser's own connections and timers end with it, after the test's last await.
-  sanitizeResources: false,
+  // The MCP SDK's StdioClientTransport.close leaves a timer of its own running.
   sanitizeOps: false,
   async fn() {
     await using runtime = await serviceRuntime();
@@ -347,6 +346,7 @@ Deno.test({
         async () => (await page.locator("#result").textContent())?.includes("stopping"),
       );
       await waitFor("the service to end", () => Promise.resolve(!processAlive(servicePid)));
+      await waitFor("the page to see it", () => page.locator("body[data-live=no]").count());
       // The front starts a new service for the agent's next call (stopped when the test ends).
       const afterStop = await call(client, "read_memory", { memory_name: "notes" });
       assertStringIncludes(afterStop.text, "Edited in the dashboard.");
