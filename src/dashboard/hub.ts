@@ -29,6 +29,16 @@ export interface HubSession {
   close(): Promise<void>;
 }
 
+/** A session as the page shows it. */
+export interface SessionView extends SessionDescription {
+  id: number;
+  since: string;
+  /** When its last call started, of those made while a page was open. */
+  lastCall: string | null;
+  /** Its calls made while a page was open. */
+  calls: number;
+}
+
 /** One tool call as the page shows it. */
 export interface CallRecord {
   id: number;
@@ -174,7 +184,7 @@ export class DashboardHub {
   }
 
   /** A session as the page shows it; null when it is gone. */
-  sessionView(id: number) {
+  sessionView(id: number): SessionView | null {
     const s = this.#sessions.get(id);
     if (!s) return null;
     return {
@@ -186,7 +196,7 @@ export class DashboardHub {
     };
   }
 
-  sessionViews() {
+  sessionViews(): SessionView[] {
     return [...this.#sessions.keys()].map((id) => this.sessionView(id)!);
   }
 

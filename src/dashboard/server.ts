@@ -81,12 +81,12 @@ async function body(request: Request): Promise<Record<string, unknown>> {
   return value;
 }
 
-function text(value: unknown, name: string): string {
+function stringField(value: unknown, name: string): string {
   if (typeof value !== "string") throw new TypeError(`'${name}' must be a string.`);
   return value;
 }
 
-function number(value: unknown, name: string): number {
+function integerField(value: unknown, name: string): number {
   if (typeof value !== "number" || !Number.isInteger(value)) {
     throw new TypeError(`'${name}' must be an integer.`);
   }
@@ -106,7 +106,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
 
   /** Project roots the page may name: those the service serves, and the sessions' ones. */
   const knownRoot = (root: unknown): string => {
-    const given = text(root, "project");
+    const given = stringField(root, "project");
     const known = new Set([
       ...control.host.served().map((s) => s.project.root),
       ...hub.sessionViews().map((s) => s.project).filter((p): p is string => p !== null),
@@ -248,18 +248,18 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
       const pid = await restartServer(
         control.host,
         knownRoot(args.project),
-        text(args.server, "server"),
+        stringField(args.server, "server"),
       );
       hub.publish("projects", await projectViews(control.host, sampler));
       return { message: `Restarted ${args.server}: pid ${pid}.`, pid };
     },
     "cancel-call": (args) => {
-      const id = number(args.id, "id");
+      const id = integerField(args.id, "id");
       if (!hub.cancelCall(id)) throw new TypeError(`No call ${id} is running.`);
       return Promise.resolve({ message: `Call ${id} cancelled.` });
     },
     "end-session": async (args) => {
-      const id = number(args.id, "id");
+      const id = integerField(args.id, "id");
       if (!await hub.endSession(id)) throw new TypeError(`No session ${id}.`);
       return { message: `Session ${id} ended.` };
     },
@@ -271,14 +271,16 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
     "memory-save": async (args) => ({
       message: await saveMemory(
         knownRoot(args.project),
-        text(args.name, "name"),
-        text(args.content, "content"),
+        stringField(args.name, "name"),
+        stringField(args.content, "content"),
       ),
     }),
     "memory-delete": async (args) => ({
-      message: await deleteMemory(knownRoot(args.project), text(args.name, "name")),
+      message: await deleteMemory(knownRoot(args.project), stringField(args.name, "name")),
     }),
-    "config-save": async (args) => ({ message: await saveGlobalSettings(text(args.text, "text")) }),
+    "config-save": async (args) => ({
+      message: await saveGlobalSettings(stringField(args.text, "text")),
+    }),
   };
 
   const handler = async (request: Request): Promise<Response> => {
@@ -296,6 +298,10 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
         const code = url.searchParams.get("code");
         if (code !== null) {
           const signedIn = guard!.redeem(code);
+          // An old link opened in a browser that is signed in already: just the page.
+          if (signedIn === null && verdict.signedIn !== null) {
+            return new Response(null, { status: 303, headers: { location: "/" } });
+          }
           if (signedIn === null) {
             return new Response(
               "Unauthorized: this link's code was used or is too old. Run 'sextant dashboard' " +
@@ -335,7 +341,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
       if (request.method === "GET" && url.pathname === "/api/memory") {
         const root = knownRoot(url.searchParams.get("project"));
         return json(200, {
-          text: await readMemory(root, text(url.searchParams.get("name"), "name")),
+          text: await readMemory(root, stringField(url.searchParams.get("name"), "name")),
         });
       }
       if (request.method === "GET" && url.pathname === "/api/settings") {
@@ -343,7 +349,7 @@ export function serveDashboard(hub: DashboardHub, control: ServiceControl): Dash
         return json(200, await settingsView(project ? knownRoot(project) : null));
       }
       const action = /^\/api\/action\/([a-z-]+)$/.exec(url.pathname)?.[1];
-      if (request.method === "POST" && action !== undefined && action in actions) {
+      if (request.method === "POST" && action !== undefined && Object.hasOwn(actions, action)) {
         const result = await actions[action]!(await body(request));
         return json(200, { ok: true, ...result as object });
       }
