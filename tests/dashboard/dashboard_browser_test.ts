@@ -135,6 +135,14 @@ Deno.test({
       const match = /^(http:\/\/127\.0\.0\.1:\d+\/)\?code=[0-9a-f]{32}$/.exec(link);
       assert(match, `not a dashboard link: ${link}`);
       const base = match[1]!;
+      // `sextant service status` names the page (without a code).
+      const status = await new Deno.Command(Deno.execPath(), {
+        args: frontArgs(["service", "status"]),
+        env,
+        cwd: REPO_ROOT,
+        stdout: "piped",
+      }).output();
+      assertStringIncludes(new TextDecoder().decode(status.stdout), `dashboard: ${base} `);
 
       // Without the code or the cookie: 401, for the page, its feed and its actions.
       for (const path of ["", "events", "api/settings"]) {
