@@ -48,6 +48,11 @@ export async function main(args: string[]): Promise<void> {
           "src/cli/index_command.ts",
         );
         Deno.exit(await indexCommand(options));
+      } else if (options.command === "dashboard") {
+        const { dashboard } = await lazyImport<typeof import("./src/cli/dashboard_command.ts")>(
+          "src/cli/dashboard_command.ts",
+        );
+        Deno.exit(await dashboard(options));
       } else if (options.command === "service") {
         const { service } = await lazyImport<typeof import("./src/cli/service_command.ts")>(
           "src/cli/service_command.ts",

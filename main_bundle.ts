@@ -8,6 +8,7 @@
 import { registerLazyModules } from "./src/cli/lazy.ts";
 
 registerLazyModules({
+  "src/cli/dashboard_command.ts": () => import("./src/cli/dashboard_command.ts"),
   "src/cli/doctor.ts": () => import("./src/cli/doctor.ts"),
   "src/cli/hook.ts": () => import("./src/cli/hook.ts"),
   "src/cli/index_command.ts": () => import("./src/cli/index_command.ts"),

@@ -5,7 +5,7 @@
  *    through the tool handlers, beside the same LSP requests sent straight to the server;
  *    code mode (repl_bench.ts), the shared service (service_bench.ts), user regexes in a process
  *    of their own (regex_bench.ts), a 20 MB answer through the front (large_answer_bench.ts),
- *    hooks (hook_bench.ts);
+ *    hooks (hook_bench.ts), the dashboard's cost per tool call (dashboard_bench.ts);
  * 2. the engine rows (engine_bench.ts) on a project of the same size;
  * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
  *    declaration index, start-up, cold and warm references and find_symbol beside the raw
@@ -30,7 +30,8 @@
  * runs just the new-errors report rows, `--only generations` just the server-generation rows
  * (`--generation-files N` sets their generated project's size, default 20000), `--only scip` just
  * the SCIP index rows (scip_bench.ts; `--scip-files N`, default 50000; `--no-scip` leaves them
- * out; the first run indexes the monorepo with scip-typescript, about 6 minutes, then cached).
+ * out; the first run indexes the monorepo with scip-typescript, about 6 minutes, then cached),
+ * `--only dashboard` just the dashboard's cost per tool call (dashboard_bench.ts).
  * @module
  */
 import { join } from "node:path";
@@ -409,10 +410,20 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   if (
-    values.only !== undefined && !["new-errors", "generations", "scip"].includes(values.only)
+    values.only !== undefined &&
+    !["new-errors", "generations", "scip", "dashboard"].includes(values.only)
   ) {
-    console.error(`--only: unknown part '${values.only}' (known: new-errors, generations, scip)`);
+    console.error(
+      `--only: unknown part '${values.only}' (known: new-errors, generations, scip, dashboard)`,
+    );
     Deno.exit(2);
+  }
+  if (values.only === "dashboard") {
+    const { printDashboardBench } = await import("./dashboard_bench.ts");
+    await printDashboardBench();
+    await saveResults(values.out ?? defaultOut(), Deno.args);
+    if (values.compare) await compareWith(values.compare);
+    Deno.exit(0);
   }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   if (values.only === "new-errors") {
@@ -637,6 +648,9 @@ if (import.meta.main) {
   // Client hooks run as a new process per tool call: their own small table.
   const { printHookBench } = await import("./hook_bench.ts");
   await printHookBench();
+  // The service's dashboard: a tool call's cost with no page, and with one open.
+  const { printDashboardBench } = await import("./dashboard_bench.ts");
+  await printDashboardBench();
   if (!values["no-engine"]) await runEngineBench(["--files", values.files, "--runs", values.runs]);
   if (!values["no-scale"]) {
     await runScaleBench({ sizes: values.sizes, real: values.real, runs: values.runs });

@@ -19,6 +19,8 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
   { name: "the entry point", paths: ["main.ts"] },
   { name: "commands and the stdio front", paths: ["src/cli/"] },
   { name: "the shared service", paths: ["src/service/"] },
+  // The service publishes to the dashboard's hub; the dashboard reads the projects below it.
+  { name: "the service's dashboard", paths: ["src/dashboard/"] },
   { name: "MCP wiring", paths: ["src/mcp/"] },
   {
     // A session holds its tools and hands itself to them (ToolContext), and the prompts read

@@ -16,6 +16,14 @@ export function logToFile(file: { writeSync(bytes: Uint8Array): number }): void 
   sink = file;
 }
 
+/** Also told of every line written (the service's dashboard shows a live tail); null: nobody. */
+let tap: ((level: LogLevel, text: string) => void) | null = null;
+
+/** Tell `listener` of every log line from now on (null: stop). */
+export function tapLog(listener: ((level: LogLevel, text: string) => void) | null): void {
+  tap = listener;
+}
+
 export function setLogLevel(level: LogLevel): void {
   threshold = LOG_LEVELS.indexOf(level);
 }
@@ -23,6 +31,7 @@ export function setLogLevel(level: LogLevel): void {
 function emit(level: LogLevel, parts: unknown[]): void {
   if (LOG_LEVELS.indexOf(level) < threshold) return;
   const text = parts.map((p) => typeof p === "string" ? p : Deno.inspect(p)).join(" ");
+  tap?.(level, text);
   try {
     sink.writeSync(encoder.encode(`[sextant ${level}] ${text}\n`));
   } catch {

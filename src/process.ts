@@ -150,35 +150,6 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
-/**
- * Resident memory of each process group in `pgids`, in bytes (every live member counted), from
- * `ps` (Deno's permissions keep /proc of other processes from a program without all of them);
- * a group missing from the map is unknown (gone, Windows, no `ps`).
- */
-export async function groupsRss(pgids: readonly number[]): Promise<Map<number, number>> {
-  const sums = new Map<number, number>();
-  if (pgids.length === 0 || Deno.build.os === "windows") return sums;
-  const wanted = new Set(pgids);
-  let out: Deno.CommandOutput;
-  try {
-    out = await new Deno.Command("ps", {
-      args: ["-A", "-o", "pgid=,rss="],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-  } catch (error) {
-    log.debug(`ps: ${String(error)}`);
-    return sums;
-  }
-  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
-    const [pgid, kb] = line.trim().split(/\s+/).map(Number);
-    if (pgid === undefined || kb === undefined || !wanted.has(pgid) || !(kb >= 0)) continue;
-    sums.set(pgid, (sums.get(pgid) ?? 0) + kb * 1024);
-  }
-  return sums;
-}
-
 /** Options of {@linkcode stopGroup}. */
 export interface StopGroupOptions {
   /** Time the group gets to exit after SIGTERM before SIGKILL (default 2000 ms). */

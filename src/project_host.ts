@@ -201,6 +201,11 @@ export class ProjectHost {
     this.#timer = null;
   }
 
+  /** The services of every project served now. */
+  served(): ProjectServices[] {
+    return [...this.#byRoot.values()];
+  }
+
   /** What the host serves: projects, their sessions and their servers. */
   status(now = Date.now()): ProjectStatus[] {
     return [...this.#byRoot].map(([root, s]) => ({

@@ -12,6 +12,7 @@ import { selectTools } from "./tools/select.ts";
 import { Workspace } from "./project/workspace.ts";
 import { CodeActionStore } from "./lsp/code_action_store.ts";
 import type { ProjectHost, ProjectServices } from "./project_host.ts";
+import type { ToolCallObserver } from "./tools/call_observer.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -109,6 +110,8 @@ export class Session {
   onToolsChanged: () => void = () => {};
   /** Told of every write by Sextant's tools (real paths), e.g. to refresh code actions. */
   readonly writeListeners = new Set<(realPaths: readonly string[]) => void>();
+  /** Told of each tool call while someone watches (the service's dashboard); null: nobody. */
+  callObserver: ToolCallObserver | null = null;
   readonly #disposables = new Set<Disposable>();
   /** The projects' host: given, or made on first use by {@linkcode #makeHost}. */
   #host: ProjectHost | null;

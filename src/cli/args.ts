@@ -21,6 +21,8 @@ Usage:
   sextant index build [--project PATH] [--output FILE]
                                  build the project's SCIP code index (.sextant/index.scip)
                                  with each language's indexer, and its manifest (docs/scale.md)
+  sextant dashboard [--open]     print the link to the shared service's web dashboard (starting
+                                 the service if needed); --open: open it in the browser
   sextant setup <client> [--scope user|project] [--hooks] [--dry-run] [--force]
                                  register Sextant with claude-code, codex, cursor, vscode,
                                  claude-desktop or gemini-cli (--hooks: also its hooks)
@@ -83,6 +85,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
         force: { type: "boolean", default: false },
         install: { type: "boolean", default: false },
         yes: { type: "boolean", default: false },
+        open: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
       },
@@ -92,7 +95,7 @@ export function parseCommandLine(argv: string[]): CliOptions {
   }
   const { values, positionals } = parsed;
   const [command = "serve", ...rest] = positionals;
-  if (!["serve", "doctor", "service", "setup", "hook", "index"].includes(command)) {
+  if (!["serve", "doctor", "service", "dashboard", "setup", "hook", "index"].includes(command)) {
     throw new UsageError(`Unknown command '${command}'.\n\n${USAGE}`);
   }
   let serviceAction: ServiceAction | undefined;
@@ -175,5 +178,6 @@ export function parseCommandLine(argv: string[]): CliOptions {
     hooks: values.hooks,
     install: values.install,
     yes: values.yes,
+    ...(values.open ? { open: true } : {}),
   };
 }

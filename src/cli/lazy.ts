@@ -15,6 +15,7 @@
 
 /** The modules imported through {@linkcode lazyImport}, from the repository's root. */
 export const LAZY_MODULES = [
+  "src/cli/dashboard_command.ts",
   "src/cli/doctor.ts",
   "src/cli/hook.ts",
   "src/cli/index_command.ts",

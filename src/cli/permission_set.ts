@@ -46,7 +46,6 @@ export const SEXTANT_PERMISSIONS: PermissionSet = {
     "jest",
     "sh",
     "kill",
-    "ps",
     "cmd",
     "taskkill",
     "claude",

@@ -18,6 +18,9 @@ export function formatStatus(status: ServiceStatus): string {
     `since ${status.startedAt}`,
     `listening on 127.0.0.1:${status.port}`,
     `exits ${status.idleTimeoutSeconds} s after its last session`,
+    status.dashboard
+      ? `dashboard: ${status.dashboard} ('sextant dashboard' prints a link that signs in)`
+      : "dashboard: not started ('sextant dashboard' starts it)",
     `sessions: ${status.sessions.length}`,
   ];
   for (const s of status.sessions) {

@@ -14,6 +14,7 @@ export type Command =
   | "serve"
   | "doctor"
   | "service"
+  | "dashboard"
   | "setup"
   | "hook"
   | "index"
@@ -54,4 +55,6 @@ export interface CliOptions {
   /** doctor: `--install`, and `--yes` to run the install commands. */
   install: boolean;
   yes: boolean;
+  /** dashboard: `--open`, open the page in the browser. */
+  open?: boolean;
 }

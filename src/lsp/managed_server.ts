@@ -66,6 +66,13 @@ export function backoffMs(crashes: number): number {
   return Math.min(30_000, 500 * 2 ** (crashes - 2));
 }
 
+/** A server's state as {@linkcode ManagedServer.state} reports it. */
+export interface ServerState {
+  state: "starting" | "indexing" | "ready" | "crashed" | "stopped";
+  /** The server's own progress report while indexing. */
+  progress: string | null;
+}
+
 export class ManagedServer implements LanguageServer {
   readonly id: string;
   readonly spec: ServerSpec;
@@ -132,6 +139,21 @@ export class ManagedServer implements LanguageServer {
   /** How often the process was started again after it ended unexpectedly. */
   get restarts(): number {
     return this.#restarts;
+  }
+
+  /**
+   * Where the server is, for the service's dashboard: starting, indexing (with the progress it
+   * reports), ready, crashed (it ended unexpectedly; the next request starts it again) or stopped.
+   */
+  get state(): ServerState {
+    if (this.#starting) return { state: "starting", progress: null };
+    const client = this.#client;
+    if (client?.alive) {
+      return client.progress.busy
+        ? { state: "indexing", progress: client.progress.describe() }
+        : { state: "ready", progress: null };
+    }
+    return { state: this.#crashes > 0 ? "crashed" : "stopped", progress: null };
   }
 
   /** The `serverInfo` of `initialize` (name and version), when running. */
@@ -317,6 +339,16 @@ export class ManagedServer implements LanguageServer {
     this.#pull = new PullDiagnostics();
     await this.#stopWatching();
     if (client) await client.stop();
+  }
+
+  /**
+   * Stop the process and start it afresh (the dashboard's restart of a stuck server): the count
+   * of crashes in a row starts over, so a server that gave up restarting itself starts again.
+   */
+  async restart(options: RequestOptions = {}): Promise<void> {
+    await this.stop();
+    this.#crashes = 0;
+    await this.start(options);
   }
 
   async dispose(): Promise<void> {

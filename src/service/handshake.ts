@@ -15,10 +15,11 @@ export type Hello =
     | { op: "session"; options: CliOptions; place: FrontPlace }
     | { op: "status" }
     | { op: "stop" }
+    | { op: "dashboard" }
   );
 
 export type Welcome =
-  | { ok: true; status?: ServiceStatus }
+  | { ok: true; status?: ServiceStatus; dashboard?: string }
   | { ok: false; error: string };
 
 /** `sextant service status`. */
@@ -30,6 +31,8 @@ export interface ServiceStatus {
   /** The service process's resident memory, bytes. */
   rss: number;
   idleTimeoutSeconds: number;
+  /** The dashboard's address (without a sign-in code) once it runs; null before. */
+  dashboard?: string | null;
   sessions: Array<{ id: number; project: string | null; context: string; since: string }>;
   projects: Array<{
     root: string;

@@ -12,15 +12,16 @@
  */
 import type { CliOptions } from "../config/cli_options.ts";
 import { describeError } from "../errors.ts";
-import { log, logToFile, setLogLevel } from "../log.ts";
+import { log, logToFile, setLogLevel, tapLog } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
-import { groupsRss } from "../process.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
 import { RotatingLog } from "./log_file.ts";
 import { openSession } from "./sessions.ts";
+import { DashboardHub, type ServiceControl } from "../dashboard/hub.ts";
+import { ProcessSampler } from "../dashboard/processes.ts";
 
 /** How long the service lives on after its last session, by default (seconds). */
 export const DEFAULT_IDLE_TIMEOUT = 300;
@@ -79,6 +80,9 @@ export async function runService(options: CliOptions): Promise<void> {
   const startedAt = new Date();
   let nextId = 1;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  // The dashboard records nothing until a page is open; its server starts on `sextant dashboard`.
+  const dashboard = new DashboardHub();
+  tapLog((level, text) => dashboard.logLine(level, text));
 
   let stopping: Promise<void> | null = null;
   const stop = (why: string): Promise<void> => {
@@ -100,7 +104,11 @@ export async function runService(options: CliOptions): Promise<void> {
   const armIdleTimer = () => {
     clearTimeout(idleTimer);
     if (sessions.size > 0) return;
-    idleTimer = setTimeout(() => void stop(`idle for ${idleSeconds} s`), idleSeconds * 1000);
+    // A dashboard page open on the service keeps it, as a session would.
+    idleTimer = setTimeout(
+      () => dashboard.watching ? armIdleTimer() : void stop(`idle for ${idleSeconds} s`),
+      idleSeconds * 1000,
+    );
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     try {
@@ -110,8 +118,8 @@ export async function runService(options: CliOptions): Promise<void> {
 
   const status = async (): Promise<ServiceStatus> => {
     const projects = host.status();
-    // A server's memory is its process group's: a wrapper and the server it starts (tsserver).
-    const rss = await groupsRss(
+    // Each server's whole process tree (tsserver runs under typescript-language-server).
+    const costs = await new ProcessSampler().sample(
       projects.flatMap((p) => p.servers.flatMap((s) => s.pid === null ? [] : [s.pid])),
     );
     return {
@@ -121,6 +129,7 @@ export async function runService(options: CliOptions): Promise<void> {
       startedAt: startedAt.toISOString(),
       rss: Deno.memoryUsage().rss,
       idleTimeoutSeconds: idleSeconds,
+      dashboard: dashboard.url,
       sessions: [...sessions.values()].map((s) => ({
         id: s.id,
         ...s.describe(),
@@ -130,7 +139,7 @@ export async function runService(options: CliOptions): Promise<void> {
         ...p,
         servers: p.servers.map((s) => ({
           ...s,
-          rss: s.pid === null ? null : rss.get(s.pid) ?? null,
+          rss: s.pid === null ? null : costs.get(s.pid)?.rss ?? null,
         })),
       })),
     };
@@ -172,6 +181,23 @@ export async function runService(options: CliOptions): Promise<void> {
       conn.close();
       return void stop("sextant service stop");
     }
+    if (hello.op === "dashboard") {
+      const control: ServiceControl = {
+        version: VERSION,
+        pid: Deno.pid,
+        startedAt,
+        logPath: paths.log,
+        host,
+        stop: () => void stop("stopped from the dashboard"),
+      };
+      try {
+        const link = await dashboard.openLink(control);
+        await write(conn, { ok: true, dashboard: link } satisfies Welcome).catch(() => {});
+      } catch (error) {
+        return await refuse(`The dashboard could not start: ${describeError(error)}`);
+      }
+      return conn.close();
+    }
     if (hello.op !== "session") {
       return await refuse(`Unknown request '${String((hello as { op?: unknown }).op)}'.`);
     }
@@ -193,6 +219,7 @@ export async function runService(options: CliOptions): Promise<void> {
         if (closed) return;
         closed = true;
         sessions.delete(id);
+        dashboard.sessionClosed(id);
         await session.dispose();
         await server.close().catch(() => {});
         try {
@@ -202,6 +229,21 @@ export async function runService(options: CliOptions): Promise<void> {
       },
     };
     sessions.set(id, live);
+    session.callObserver = dashboard.callObserver(id);
+    dashboard.sessionOpened({
+      id,
+      since: live.since,
+      describe: () => {
+        const client = server.getClientVersion();
+        return {
+          client: client ? `${client.name} ${client.version}` : null,
+          project: session.project?.root ?? null,
+          context: session.context,
+          modes: session.modes,
+        };
+      },
+      close: () => live.close(),
+    });
     armIdleTimer();
     await write(conn, { ok: true } satisfies Welcome);
     const transport = new DenoStdioTransport({ input: lines.rest(), output: conn.writable });

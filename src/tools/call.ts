@@ -59,12 +59,34 @@ function parser(tool: Tool): z.ZodType {
   return schema;
 }
 
-/** Run one tool call through the whole pipeline; never throws. */
+/**
+ * Run one tool call through the whole pipeline; never throws. While someone watches the
+ * session's calls (the dashboard), the call is reported to them and they may cancel it.
+ */
 export async function callTool(
   session: Session,
   entry: Tool,
   rawArgs: Record<string, unknown>,
   options: CallOptions = {},
+): Promise<CallResult> {
+  const observer = session.callObserver;
+  if (observer === null || !observer.watching) {
+    return await runCall(session, entry, rawArgs, options);
+  }
+  const observed = observer.callStarted(entry.name, rawArgs);
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, observed.signal])
+    : observed.signal;
+  const result = await runCall(session, entry, rawArgs, { ...options, signal });
+  observed.finished(result);
+  return result;
+}
+
+async function runCall(
+  session: Session,
+  entry: Tool,
+  rawArgs: Record<string, unknown>,
+  options: CallOptions,
 ): Promise<CallResult> {
   // Errors respect the answer limit too: one that echoes a huge argument must not flood.
   const given = rawArgs.max_answer_chars;
