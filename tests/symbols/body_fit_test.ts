@@ -4,7 +4,8 @@
  * `cargo test`; TypeScript `export const` and `export function` with JSDoc, the body with or
  * without its JSDoc, still pass `tsc --noEmit`; a Go function and type with doc comments still
  * pass `go vet` and `go build`; a Python function keeps its decorator (the module still imports
- * and the cache is there). Exact file texts, and refusals that change nothing.
+ * and the cache is there); a Java method keeps its Javadoc and `@Override` (javac), a C function
+ * its doc comment and `static inline` (cc). Exact file texts, and refusals that change nothing.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -17,7 +18,8 @@ import {
 } from "../helpers/lsp.ts";
 import { linkTypeScript7 } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
+import { tempDir, toolHarness } from "../helpers/tool_ctx.ts";
+import { java21Env } from "../helpers/java.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
 
 /** Run a program in `cwd`; its exit code and output (stdout and stderr). */
@@ -361,5 +363,118 @@ Deno.test({
     assertEquals(await imports(), "44 1");
   });
 
+  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+});
+
+const JAVA_ENV = java21Env();
+const HAS_JAVA = hasServer("jdtls") && JAVA_ENV !== null && hasServer("javac", ["-version"]);
+
+Deno.test({
+  name: "replace_symbol_body keeps Javadoc and @Override in JDT LS's range; javac compiles",
+  ignore: skipUnless(HAS_JAVA, "jdtls with a Java 21+ runtime, and javac"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  // The server is started with this process's environment.
+  const saved = Object.keys(JAVA_ENV ?? {}).map((key) => [key, Deno.env.get(key)] as const);
+  for (const [key, value] of Object.entries(JAVA_ENV ?? {})) Deno.env.set(key, value);
+  using _restore = {
+    [Symbol.dispose]() {
+      for (const [key, value] of saved) {
+        value === undefined ? Deno.env.delete(key) : Deno.env.set(key, value);
+      }
+    },
+  };
+  await using h = await toolHarness(await fixtureTree("java/shapes"));
+  const circle = "src/main/java/demo/Circle.java";
+  const documented = (await h.read(circle)).replace(
+    "    @Override\n    public double area() {",
+    "    /** The area, with pi rounded to 3. */\n    @Override\n    public double area() {",
+  );
+  await h.write(circle, documented);
+  const javac = async () => {
+    await using out = await tempDir("sextant-javac-");
+    const sources = [...Deno.readDirSync(h.path("src/main/java/demo"))]
+      .map((e) => `src/main/java/demo/${e.name}`);
+    const result = await run("javac", ["-d", out.path, ...sources], h.root);
+    assertEquals(result.code, 0, result.out);
+  };
+
+  await t.step("javac compiles before", javac);
+
+  await t.step("a body without Javadoc and annotation keeps both", async () => {
+    assertEquals(
+      await h.call(replaceSymbolBody, {
+        name_path: "Circle/area()",
+        relative_path: circle,
+        body: "public double area() {\n    return 3.0 * radius * radius;\n}",
+      }),
+      "OK",
+    );
+    assertEquals(
+      await h.read(circle),
+      documented.replace("return 3 * radius * radius;", "return 3.0 * radius * radius;"),
+    );
+  });
+
+  await t.step("javac compiles after", javac);
+  await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
+});
+
+const HAS_C = hasServer("clangd", ["--version"]) && hasServer("cc", ["--version"]);
+
+Deno.test({
+  name: "replace_symbol_body keeps a C doc comment and `static` before clangd's name; cc compiles",
+  ignore: skipUnless(HAS_C, "clangd and cc"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  await using h = await toolHarness(await fixtureTree("c"));
+  const file = "src/shape.c";
+  const documented = (await h.read(file)).replace(
+    "int rect_perimeter(",
+    "/** Twice the sum of the sides. */\nstatic inline int twice(int n) { return 2 * n; }\n\n" +
+      "/** The length around. */\nint rect_perimeter(",
+  ).replace("return 2 * (r->width + r->height);", "return twice(r->width + r->height);");
+  await h.write(file, documented);
+  const cc = async () => {
+    const result = await run(
+      "cc",
+      ["-std=c11", "-Wall", "-Werror", "-Isrc", "-fsyntax-only", file],
+      h.root,
+    );
+    assertEquals(result.code, 0, result.out);
+  };
+
+  await t.step("cc compiles before", cc);
+
+  await t.step("a body without the doc comment and modifiers keeps them", async () => {
+    assertEquals(
+      await h.call(replaceSymbolBody, {
+        name_path: "twice",
+        relative_path: file,
+        body: "int twice(int n) { return n + n; }",
+      }),
+      "OK",
+    );
+    assertEquals(await h.read(file), documented.replace("return 2 * n;", "return n + n;"));
+    assertEquals(
+      await h.call(replaceSymbolBody, {
+        name_path: "rect_perimeter",
+        relative_path: file,
+        body: "/** The perimeter. */\nint rect_perimeter(const struct rect *r) {\n" +
+          "    return twice(r->height + r->width);\n}",
+      }),
+      "OK",
+    );
+    assertEquals(
+      await h.read(file),
+      documented.replace("return 2 * n;", "return n + n;")
+        .replace("/** The length around. */", "/** The perimeter. */")
+        .replace("twice(r->width + r->height)", "twice(r->height + r->width)"),
+    );
+  });
+
+  await t.step("cc compiles after", cc);
   await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
 });

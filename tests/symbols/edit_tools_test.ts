@@ -18,7 +18,6 @@ import {
   insertBeforeSymbol,
   replaceSymbolBody,
 } from "../../src/tools/symbols/replace_symbol_body.ts";
-import { reindent } from "../../src/tools/symbols/body_indent.ts";
 import { renameSymbol } from "../../src/tools/symbols/rename_symbol.ts";
 import { safeDeleteSymbol } from "../../src/tools/symbols/safe_delete_symbol.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
@@ -26,28 +25,6 @@ import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 
 const HAS_PY = hasServer("pyright-langserver");
-
-Deno.test("reindent: flush-left bodies get the symbol's indentation, copied ones stay", () => {
-  // Written relative to column 0 (Python): every line moves in.
-  assertEquals(
-    reindent("def f(self):\n    return 1", "    ", ".py", false),
-    "    def f(self):\n        return 1",
-  );
-  // Copied from a symbol body (later lines absolute): only the first line moves in.
-  assertEquals(
-    reindent("def f(self):\n        return 1", "    ", ".py", false),
-    "    def f(self):\n        return 1",
-  );
-  // Braces: a closing brace at the symbol's indentation means "copied".
-  assertEquals(reindent("f() {\n    x;\n  }", "  ", ".ts", false), "  f() {\n    x;\n  }");
-  assertEquals(reindent("f() {\n  x;\n}", "  ", ".ts", false), "  f() {\n    x;\n  }");
-  // Replacing a body: the first line already sits after the indentation.
-  assertEquals(reindent("f() {\n  x;\n}", "  ", ".ts", true), "f() {\n    x;\n  }");
-  // Already indented, or a top-level symbol: unchanged; blank lines stay empty.
-  assertEquals(reindent("  a\n\n  b", "  ", ".ts", false), "  a\n\n  b");
-  assertEquals(reindent("a\n  b", "", ".ts", false), "a\n  b");
-  assertEquals(reindent("x = 1", "    ", ".py", false), "    x = 1");
-});
 
 for (const generation of TS_GENERATIONS) {
   Deno.test({

@@ -20,7 +20,17 @@ import type { CompactSymbol } from "../model.ts";
 import type { GrammarId } from "./grammars.ts";
 import { BASH_RULES } from "./rules/bash.ts";
 import { C_EXACT_RULES, C_RULES } from "./rules/c.ts";
-import { beginFile, endFile, fileExact, type Found, K, type Rule, SKIP } from "./rules/core.ts";
+import {
+  beginFile,
+  endFile,
+  fileExact,
+  type Found,
+  K,
+  type Rule,
+  ruleOn,
+  SKIP,
+  unmodelledTexts,
+} from "./rules/core.ts";
 import { GO_RULES } from "./rules/go.ts";
 import { JAVA_RULES } from "./rules/java.ts";
 import { JS_RULES } from "./rules/javascript.ts";
@@ -87,6 +97,12 @@ export interface Extracted {
    * are the server's answer, and tools may use them instead of asking it.
    */
   exact: boolean;
+  /**
+   * For a file that is not exact: the texts of the constructs the rules did not model, where a
+   * name the server lists may be missing from `symbols`; null when that is not known (then the
+   * whole file may hold one).
+   */
+  unmodelled?: string[] | null;
 }
 
 /**
@@ -196,7 +212,8 @@ export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): 
     if (syntaxError) why.add("syntax error");
     if (duplicates) why.add("duplicate names");
   }
-  return { symbols: top, exact: fileExact() && proven && !syntaxError && !duplicates };
+  const exact = fileExact() && proven && !syntaxError && !duplicates;
+  return exact ? { symbols: top, exact } : { symbols: top, exact, unmodelled: unmodelledTexts() };
 }
 
 function visitChildren(
@@ -214,7 +231,9 @@ function visitChildren(
     let leaf = false;
     let dropIfEmpty = false;
     if (rule) {
-      const result = rule(cursor.currentNode, parentKind);
+      const node = cursor.currentNode;
+      ruleOn(node);
+      const result = rule(node, parentKind);
       if (result === SKIP) continue;
       const found = result === null ? [] : Array.isArray(result) ? result : [result];
       for (const f of found) {

@@ -21,17 +21,17 @@ const WORD = /[\p{L}\p{N}_$]+/gu;
 
 /**
  * Every name a forest declares, each once, as a JSON array; and how many declarations. With
- * `text` (a file whose declarations are not exact, see extract.ts): every word of the text too.
- * The rules leave out what they do not model (tsserver lists a function value's destructured
- * parameters and their type literal's members; pyright lists names the rules skip), so such a
- * file's declarations are no proof that it declares nothing else: a search reads it whenever its
- * text holds the name, as it would without an index.
+ * `missed` (a file whose declarations are not exact, see extract.ts): every word of the texts
+ * the rules did not model too. There the rules may leave out what the server lists (tsserver
+ * lists a function value's destructured parameters and their type literal's members), so a
+ * search reads the file whenever such a text holds the name, as it would without an index.
  */
 export function declaredNames(
   symbols: readonly CompactSymbol[],
-  text?: string,
+  missed?: string | readonly string[],
 ): { names: string; count: number } {
-  const names = new Set<string>(text === undefined ? [] : text.match(WORD) ?? []);
+  const texts = missed === undefined ? [] : typeof missed === "string" ? [missed] : missed;
+  const names = new Set<string>(texts.flatMap((text) => text.match(WORD) ?? []));
   let count = 0;
   const visit = (forest: readonly CompactSymbol[]) => {
     for (const s of forest) {
@@ -98,7 +98,8 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
       return { relPath, status: "untrusted", hash, size, mtime, error: found.untrusted };
     }
     const symbols = JSON.stringify(found.symbols);
-    const { names, count } = declaredNames(found.symbols, found.exact ? undefined : text);
+    const missed = found.exact ? undefined : found.unmodelled === null ? text : found.unmodelled;
+    const { names, count } = declaredNames(found.symbols, missed);
     return {
       relPath,
       status: "parsed",

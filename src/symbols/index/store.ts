@@ -5,10 +5,10 @@
  *
  * Format: a header line `{"format":3,"parser":"<grammars and rules version>"}`, then one line per
  * file: `<relPath as JSON>\t<hash>\t<size>\t<mtime>\t<exact: 1 or 0>\t<count>\t<names as
- * JSON>\t<declarations as JSON>`. The names (each declared name once; every word of a file that is
- * not exact) and the count let a start from disk build the name table without parsing every
- * file's declarations. A file of another format or parser version is ignored (and replaced on the
- * next save).
+ * JSON>\t<declarations as JSON>`. The names (each declared name once, and for a file that is not
+ * exact every word of what its rules do not model) and the count let a start from disk build the
+ * name table without parsing every file's declarations. A file of another format or parser version
+ * is ignored (and replaced on the next save).
  * @module
  */
 import { join } from "node:path";
@@ -29,7 +29,7 @@ export interface StoredFile {
   symbols: string;
   /**
    * The names declared, each once, as a JSON array of strings; for a file that is not exact,
-   * every word of its text (see index_file.ts's declaredNames).
+   * every word of what its rules do not model (see index_file.ts's declaredNames).
    */
   names: string;
   /** How many declarations. */

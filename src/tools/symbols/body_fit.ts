@@ -3,8 +3,10 @@
  * declaration_parts.ts) and the body's own parts, the same way in every language:
  *
  * - Lead: doc comments, attributes (`#[test]`, `#[derive]`) and decorators stay unless the body
- *   brings its own; comments and attributes count apart, so a body with `#[test]` but no doc
- *   comment keeps the doc comment. What the body brings replaces the old of its kind.
+ *   brings its own; doc comments, other comments and attributes count apart, so a body with
+ *   `#[test]` but no doc comment keeps the doc comment, and a new JSDoc keeps the
+ *   `// eslint-disable-next-line` below the old one. What the body brings replaces the old of its
+ *   kind.
  * - Head: a body may start at the name (as tsserver's `export const x` range does), at any word
  *   of the head (`const x`, `fn x`: the words before stay), or with a head of its own (`export
  *   function x` for `export const x`). A head of its own must not drop what makes the symbol
@@ -158,7 +160,8 @@ function mergeLead(
       out.push(...ofKind(item.kind));
     }
   }
-  if (kinds.has("comment") && !placed.has("comment")) out.unshift(...ofKind("comment"));
+  const first = (["doc", "comment"] as const).filter((k) => kinds.has(k) && !placed.has(k));
+  out.unshift(...first.flatMap(ofKind));
   if (kinds.has("attribute") && !placed.has("attribute")) out.push(...ofKind("attribute"));
   return out;
 }

@@ -60,6 +60,20 @@ Deno.test("TypeScript: `export function` (tsserver's range starts at export)", (
   assertStringIncludes(refused, "'export const double'");
 });
 
+Deno.test("TypeScript: a new JSDoc keeps the other comments and the decorators", () => {
+  const file = "/** Old. */\n// eslint-disable-next-line no-explicit-any\n" +
+    "«export function ‹f›(x: any) {}»\n";
+  assertEquals(
+    replace(file, "/** New. */\nexport function f(x: any) { return x; }"),
+    "/** New. */\n// eslint-disable-next-line no-explicit-any\n" +
+      "export function f(x: any) { return x; }\n",
+  );
+  assertEquals(
+    replace(file, "// Plain.\nexport function f(x: any) { return x; }"),
+    "/** Old. */\n// Plain.\nexport function f(x: any) { return x; }\n",
+  );
+});
+
 Deno.test("TypeScript: a decorated method in a class, indented", () => {
   const file =
     "class K {\n  /** Doc. */\n  «@dec()\n  static async ‹m›() {\n    return 1;\n  }»\n}\n";

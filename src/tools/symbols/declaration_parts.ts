@@ -10,8 +10,17 @@
  */
 import { extname } from "node:path";
 
-/** What a lead item is: a comment (doc or plain), or an attribute, decorator or annotation. */
-export type LeadKind = "comment" | "attribute";
+/**
+ * What a lead item is: a doc comment (`/**`, `///`, `//!`), another comment (Go's doc comments,
+ * Python's comments, `// eslint-disable-next-line`), or an attribute, decorator or annotation.
+ */
+export type LeadKind = "doc" | "comment" | "attribute";
+
+const DOC_COMMENT = /^(\/\*\*(?!\/)|\/\*!|\/\/\/|\/\/!)/;
+
+function commentItem(text: string, from: number, to: number): LeadItem {
+  return { kind: DOC_COMMENT.test(text.slice(from, from + 3)) ? "doc" : "comment", from, to };
+}
 
 /** One comment or attribute of a lead, as offsets in its text. */
 export interface LeadItem {
@@ -64,10 +73,10 @@ function itemAt(text: string, at: number, syntax: LeadSyntax): LeadItem | null {
   if (syntax.hashComments) {
     if (text[at] === "#") return { kind: "comment", from: at, to: lineEnd(text, at) };
   } else {
-    if (two === "//") return { kind: "comment", from: at, to: lineEnd(text, at) };
+    if (two === "//") return commentItem(text, at, lineEnd(text, at));
     if (two === "/*") {
       const close = text.indexOf("*/", at + 2);
-      return close < 0 ? null : { kind: "comment", from: at, to: close + 2 };
+      return close < 0 ? null : commentItem(text, at, close + 2);
     }
     // Rust's `#[attr]` and `#![attr]`, C++'s `[[attr]]`.
     const open = two === "#[" ? at + 1 : text.startsWith("#![", at) ? at + 2 : -1;

@@ -62,13 +62,53 @@ let exact = true;
 let reasons: Set<string> | null = null;
 
 /**
- * The file holds a construct the rules do not model. `why` names it (a rule used as is names its
- * node type); it is recorded only when the caller asked for reasons.
+ * The texts of the file's unmodelled constructs, or null when one of them is not known: the
+ * declarations a server lists there may be missing from the rules' (see
+ * {@linkcode unmodelledTexts}).
+ */
+let missed: string[] | null = [];
+
+/** The node whose rule runs now (see {@linkcode ruleOn}). */
+let visiting: Node | null = null;
+
+function miss(node: Node | null | undefined): void {
+  if (missed === null) return;
+  if (node) missed.push(node.text);
+  else missed = null;
+}
+
+/**
+ * The file holds a construct the rules do not model: the node `why` (a rule used as is), else
+ * the node whose rule runs. `why` names it (a rule used as is names its node type); it is
+ * recorded only when the caller asked for reasons.
  */
 export function unmodelled(why?: string | Node): null {
   exact = false;
   if (reasons !== null) reasons.add(typeof why === "string" ? why : why?.type ?? "unnamed");
+  miss(typeof why === "object" ? why : visiting);
   return null;
+}
+
+/** {@linkcode unmodelled}, for a construct that is only a part of the node whose rule runs. */
+export function unmodelledPart(why: string, part: Node): null {
+  exact = false;
+  if (reasons !== null) reasons.add(why);
+  miss(part);
+  return null;
+}
+
+/** The walk runs the rule of `node` next. */
+export function ruleOn(node: Node): void {
+  visiting = node;
+}
+
+/**
+ * The texts of the constructs the rules did not model in the file being (or last) extracted, or
+ * null when one is not known: every name the server lists that the rules missed is written in
+ * them.
+ */
+export function unmodelledTexts(): string[] | null {
+  return missed;
 }
 
 /**
@@ -78,11 +118,14 @@ export function unmodelled(why?: string | Node): null {
 export function beginFile(why: Set<string> | null): void {
   exact = true;
   reasons = why;
+  missed = [];
+  visiting = null;
 }
 
 /** Ends a file: forgets its reasons sink and its per-parent member names. */
 export function endFile(): void {
   reasons = null;
+  visiting = null;
   memberNames.clear();
 }
 

@@ -14,6 +14,7 @@ import {
   type Rule,
   SKIP,
   unmodelled,
+  unmodelledPart,
 } from "./core.ts";
 
 /** A name bound by a pattern: its identifier, and the binding element tsserver spans. */
@@ -98,16 +99,19 @@ function calledName(expr: Node | null): string | undefined {
 
 const SIGNATURE_LISTED = ["object_type", "object_pattern", "array_pattern", "assignment_pattern"];
 
-/** Whether a function's parameters, return type or type parameters hold anything tsserver lists. */
-function signatureLists(fn: Node): boolean {
+/** The parts of a function's signature that hold anything tsserver lists (parameters, types). */
+function listingSignatureParts(fn: Node): Node[] {
+  const parts: Node[] = [];
   for (const field of ["parameters", "parameter", "return_type", "type_parameters"]) {
     const part = fn.childForFieldName(field);
     if (!part) continue;
-    if (part.descendantsOfType(SIGNATURE_LISTED).length > 0) return true;
     const params = part.descendantsOfType(["required_parameter", "optional_parameter"]);
-    if (params.some((p) => p?.childForFieldName("value"))) return true;
+    if (
+      part.descendantsOfType(SIGNATURE_LISTED).length > 0 ||
+      params.some((p) => p?.childForFieldName("value"))
+    ) parts.push(part);
   }
-  return false;
+  return parts;
 }
 
 /**
@@ -128,7 +132,10 @@ const functionExpression: Rule = (node) => {
   ) {
     // Merged into its variable or property, whose children tsserver takes from the whole
     // function: destructured parameters, defaults and type literals too. Not modelled.
-    return signatureLists(node) ? unmodelled("listed parts in a function value's signature") : null;
+    for (const part of listingSignatureParts(node)) {
+      unmodelledPart("listed parts in a function value's signature", part);
+    }
+    return null;
   }
   if (ownName) return { name: ownName.text, kind: K.Function, node, nameNode: ownName };
   if (parent.type === "assignment_expression" && parent.childForFieldName("right")?.equals(node)) {
