@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
 import { findExecutable } from "../../src/executables.ts";
+import { permissionFlags } from "../../src/cli/permission_flags.ts";
+import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
 import { findVirtualEnv } from "../../src/toolchain/python_env.ts";
 
 const PYTHON_ENV = fileURLToPath(new URL("../../src/toolchain/python_env.ts", import.meta.url));
@@ -35,7 +37,7 @@ async function underPermissions(flags: string[], code: string): Promise<string> 
   const script = join(tmp.path, "probe.ts");
   await Deno.writeTextFile(script, code);
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-config", "--no-prompt", ...flags, script],
+    args: ["run", "--quiet", "--no-prompt", ...flags, script],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -90,9 +92,9 @@ Deno.test({
 console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, ${
       JSON.stringify(tmp.path)
     })));`;
-    const viaSh = JSON.parse(
-      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=sh"], code),
-    );
+    // The `sextant` permission set, as `deno task start` runs with it: sh is on its run list.
+    const sextant = permissionFlags(SEXTANT_PERMISSIONS);
+    const viaSh = JSON.parse(await underPermissions(sextant, code));
     assertEquals(viaSh.argv.slice(1), ["-c", 'exec "$0" "$@"', venvPython]);
     // The launch line really starts the venv's interpreter, as the venv (sys.prefix).
     const [sh, ...args] = viaSh.argv as string[];
@@ -102,9 +104,9 @@ console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, $
     }).output();
     assertEquals(new TextDecoder().decode(prefix.stdout).trim(), join(tmp.path, ".venv"));
 
-    const refused = JSON.parse(
-      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=python3"], code),
-    );
+    const run = (SEXTANT_PERMISSIONS.run as string[]).filter((p) => p !== "sh");
+    const withoutSh = permissionFlags({ ...SEXTANT_PERMISSIONS, run });
+    const refused = JSON.parse(await underPermissions(withoutSh, code));
     assertStringIncludes(refused.refused, ".venv/bin/python");
     assertStringIncludes(refused.refused, `Add "${venvPython}" to the --allow-run list`);
 
