@@ -12,6 +12,7 @@
  * itself with it (`exec`): the way `npm exec` starts a project's `node_modules/.bin` programs.
  * @module
  */
+import { createHash } from "node:crypto";
 import { delimiter, join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
 import { findExecutable, isExecutableFile, runGranted } from "../executables.ts";
@@ -68,22 +69,134 @@ function activatedEnvironment(): string | null {
   }
 }
 
+function readToml(path: string): Record<string, unknown> | null {
+  try {
+    return parseToml(Deno.readTextFileSync(path)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+const table = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" ? value as Record<string, unknown> : {};
+
+/**
+ * The name poetry gives a project's environments, before `-py3.x`: the project's name
+ * (normalized as a package name, some characters replaced, at most 42 of them), a dash, and the
+ * first 8 characters of the URL-safe base64 SHA-256 of the project's real path (lower case on
+ * Windows). Checked against poetry 2.5.1: "My_Poetry.Pkg" in /tmp/poetryproj is
+ * `my-poetry-pkg-IgxoB9Ps`.
+ */
+export function poetryEnvName(projectName: string, realRoot: string): string {
+  const name = projectName.toLowerCase().replace(/[-_.]+/g, "-")
+    .replace(/[ $`!*@"\\\r\n\t]/g, "_").slice(0, 42);
+  const path = windows ? realRoot.toLowerCase() : realRoot;
+  const hash = createHash("sha256").update(path).digest("base64url").slice(0, 8);
+  return `${name}-${hash}`;
+}
+
+/** Where poetry keeps environments: its config's `virtualenvs.path` or `cache-dir`, else the default. */
+function poetryVirtualenvsFolder(home: string): string {
+  const configDir = Deno.build.os === "darwin"
+    ? join(home, "Library", "Application Support", "pypoetry")
+    : windows
+    ? join(home, "AppData", "Roaming", "pypoetry")
+    : join(home, ".config", "pypoetry");
+  const config = readToml(join(configDir, "config.toml")) ?? {};
+  const cacheDir = typeof config["cache-dir"] === "string"
+    ? config["cache-dir"]
+    : Deno.build.os === "darwin"
+    ? join(home, "Library", "Caches", "pypoetry")
+    : windows
+    ? join(home, "AppData", "Local", "pypoetry", "Cache")
+    : join(home, ".cache", "pypoetry");
+  const path = table(config.virtualenvs).path;
+  return typeof path === "string"
+    ? path.replace("{cache-dir}", cacheDir).replace(/^~(?=[\\/])/, home)
+    : join(cacheDir, "virtualenvs");
+}
+
+/**
+ * A poetry project's environment outside the project, found as poetry finds it, without running
+ * poetry: `<virtualenvs>/<name>-<hash>-py<minor>`, the minor version from poetry's `envs.toml`,
+ * else the newest one there.
+ */
+function poetryEnvironment(root: string, home: string | undefined): VirtualEnv | null {
+  if (!home) return null;
+  const pyproject = readToml(join(root, "pyproject.toml"));
+  const tools = table(pyproject?.tool);
+  if (!("poetry" in tools)) return null;
+  const projectName = table(pyproject?.project).name ?? table(tools.poetry).name;
+  if (typeof projectName !== "string") return null;
+  let realRoot: string;
+  try {
+    realRoot = Deno.realPathSync(root);
+  } catch {
+    return null;
+  }
+  const envName = poetryEnvName(projectName, realRoot);
+  const folder = poetryVirtualenvsFolder(home);
+  const minor = table(table(readToml(join(folder, "envs.toml")))[envName]).minor;
+  const versions: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      const version = entry.name.startsWith(`${envName}-py`)
+        ? entry.name.slice(envName.length + 3)
+        : null;
+      if (entry.isDirectory && version) versions.push(version);
+    }
+  } catch {
+    return null;
+  }
+  const newest = (a: string, b: string) => {
+    const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
+    return (y[0]! - x[0]!) || (y[1]! - x[1]!);
+  };
+  const chosen = typeof minor === "string" && versions.includes(minor)
+    ? minor
+    : versions.sort(newest)[0];
+  if (!chosen) return null;
+  const dir = join(folder, `${envName}-py${chosen}`);
+  const python = interpreterIn(dir);
+  return python ? { dir, python, label: `poetry's environment (${dir})` } : null;
+}
+
+/** Options of {@linkcode findVirtualEnv}. */
+export interface FindVirtualEnvOptions {
+  /** The home folder poetry's environments are under (default: `HOME` or `USERPROFILE`). */
+  home?: string;
+}
+
+function homeFolder(): string | undefined {
+  try {
+    return Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The project's virtual environment: a folder of the root with a `pyvenv.cfg` (`.venv` first,
  * then `venv`, then others by name; uv and `poetry config virtualenvs.in-project` make `.venv`),
- * else the activated one (`$VIRTUAL_ENV`, when Sextant may read it). Null when there is none.
+ * else a poetry project's environment in poetry's cache, else the activated one (`$VIRTUAL_ENV`,
+ * when Sextant may read it). Null when there is none.
  *
  * @example
  * ```ts
  * findVirtualEnv("/work/flask"); // { dir: "/work/flask/.venv", python: ".../bin/python", label: ".venv" }
  * ```
  */
-export function findVirtualEnv(root: string): VirtualEnv | null {
+export function findVirtualEnv(
+  root: string,
+  options: FindVirtualEnvOptions = {},
+): VirtualEnv | null {
   for (const name of environmentsIn(root)) {
     const dir = join(root, name);
     const python = interpreterIn(dir);
     if (python) return { dir, python, label: name };
   }
+  const poetry = poetryEnvironment(root, options.home ?? homeFolder());
+  if (poetry) return poetry;
   const active = activatedEnvironment();
   if (active) {
     const python = interpreterIn(active);

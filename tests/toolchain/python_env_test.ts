@@ -11,7 +11,7 @@ import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
 import { findExecutable } from "../../src/executables.ts";
 import { permissionFlags } from "../../src/cli/permission_flags.ts";
 import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
-import { findVirtualEnv } from "../../src/toolchain/python_env.ts";
+import { findVirtualEnv, poetryEnvName } from "../../src/toolchain/python_env.ts";
 
 const PYTHON_ENV = fileURLToPath(new URL("../../src/toolchain/python_env.ts", import.meta.url));
 const python3 = findExecutable("python3", { useToolCache: false });
@@ -112,5 +112,41 @@ console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, $
 
     const direct = JSON.parse(await underPermissions(["--allow-all"], code));
     assertEquals(direct.argv, [venvPython]);
+  },
+});
+
+Deno.test({
+  name: "poetryEnvName: the name poetry 2.5.1 gave a project's environment",
+  ignore: Deno.build.os === "windows",
+  fn() {
+    // Recorded: `poetry env use python3` in /tmp/poetryproj, whose [project] name is
+    // "My_Poetry.Pkg", created my-poetry-pkg-IgxoB9Ps-py3.11.
+    assertEquals(poetryEnvName("My_Poetry.Pkg", "/tmp/poetryproj"), "my-poetry-pkg-IgxoB9Ps");
+  },
+});
+
+Deno.test({
+  name:
+    "findVirtualEnv: a poetry project's environment in poetry's cache, the version envs.toml names",
+  ignore: interpreter === null || Deno.build.os !== "linux",
+  async fn() {
+    await using home = await tempDir();
+    await using tmp = await tempDir();
+    await writeTree(tmp.path, {
+      "pyproject.toml": '[project]\nname = "demo"\nversion = "0"\n\n[tool.poetry]\n',
+    });
+    const envs = join(home.path, ".cache", "pypoetry", "virtualenvs");
+    const name = poetryEnvName("demo", Deno.realPathSync(tmp.path));
+    await fakeVenv(join(envs, `${name}-py3.9`));
+    await fakeVenv(join(envs, `${name}-py3.12`));
+    // Without envs.toml: the newest version.
+    assertEquals(findVirtualEnv(tmp.path, { home: home.path })?.dir, join(envs, `${name}-py3.12`));
+    await Deno.writeTextFile(join(envs, "envs.toml"), `[${name}]\nminor = "3.9"\n`);
+    const found = findVirtualEnv(tmp.path, { home: home.path });
+    assertEquals(found?.python, join(envs, `${name}-py3.9`, "bin", "python"));
+    assertStringIncludes(found!.label, "poetry's environment");
+    // An environment in the project comes first.
+    await fakeVenv(join(tmp.path, ".venv"));
+    assertEquals(findVirtualEnv(tmp.path, { home: home.path })?.label, ".venv");
   },
 });
