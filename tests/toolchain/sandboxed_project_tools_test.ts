@@ -1,18 +1,19 @@
 /**
  * check_project and test_project on a project's own tools, over MCP with `main.ts` under the
  * `sextant` permission set, whose run list names programs on PATH only: a Node project's
- * `node_modules/.bin/tsc` and `vitest` run through `npm exec`, and a Python project's `.venv`
- * interpreter through `sh` (its own interpreter: no other Python in its place). The Node project gets the real
- * TypeScript from npm (`npm install`, from npm's cache when the test setup filled it); its vitest
- * is a stub script in `node_modules/.bin`, as what is tested is how it is started.
+ * `node_modules/.bin/tsc` and `vitest` run through `npm exec` (TypeScript 5.9 from npm, and 7 on a
+ * hono-like solution tsconfig), and a Python project's `.venv` interpreter through `sh` (its own
+ * interpreter, no other Python in its place; flask installed editable from PyPI). The vitest here
+ * is a stub script in `node_modules/.bin`, as what is tested is how it is started (its output is
+ * tested on the real Vitest in test_project_test.ts).
  * @module
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
 import { copyTree } from "../helpers/real_code.ts";
-import { tempDir } from "../helpers/tool_ctx.ts";
-import { hasPytest, pytestPython, skipWithout } from "../helpers/toolchain.ts";
+import { tempDir, toolHarness } from "../helpers/tool_ctx.ts";
+import { hasTypeScript7, linkTypeScript7 } from "../helpers/lsp.ts";
+import { fixtureTree, hasPytest, pytestPython, skipWithout } from "../helpers/toolchain.ts";
 import { editableVenv, FLASK, flaskSource } from "./real_toolchains.ts";
 
 type Connect = typeof import("../helpers/mcp.ts").connect;
@@ -116,6 +117,35 @@ Deno.test({
     assertEquals([parsed.summary?.passed, parsed.summary?.failed], [1, 0], test.text);
     assertEquals(parsed.runs[0].command, ".venv/bin/python -m pytest -rfE --color=no");
     assertStringIncludes(parsed.runs[0].note, "the project's interpreter .venv/bin/python");
+  },
+});
+
+Deno.test({
+  name: "check_project: a solution tsconfig's referenced configs, TypeScript 7 through npm exec, " +
+    "sandboxed",
+  ignore: skipWithout("npm") || (!hasTypeScript7() && (console.log("skipping: TS 7"), true)),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using h = await toolHarness(fixtureTree("ts_solution"));
+    await linkTypeScript7(h.root);
+    const url = await h.read("src/utils/url.ts");
+    await h.write("src/utils/url.ts", url.replace("number = 16;", 'number = "16";'));
+    const before = await h.listAll();
+    const check = await callTool(connect, h.root, "check_project");
+    assert(!check.isError, check.text);
+    const parsed = JSON.parse(check.text);
+    assertEquals(parsed.ok, false);
+    assertEquals(
+      parsed.checks.map((c: { command: string; files: number }) => [c.command, c.files]),
+      [
+        ["npm exec --no -- tsc --noEmit --pretty false -p tsconfig.build.json", 2],
+        ["npm exec --no -- tsc --noEmit --pretty false -p tsconfig.spec.json", 2],
+      ],
+    );
+    assertEquals(parsed.diagnostics[0].code, "TS2322");
+    assertEquals(await h.listAll(), before, "nothing written into the project");
   },
 });
 
