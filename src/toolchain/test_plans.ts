@@ -147,11 +147,11 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
     summary: parseJsTestOutput(both(result), root),
     buildErrors: [],
   });
-  const runner = /\bvitest\b/.test(script ?? "") || ("vitest" in deps && !script)
-    ? "vitest"
-    : /\bjest\b/.test(script ?? "") || ("jest" in deps && !script)
-    ? "jest"
-    : null;
+  // The runner alone (`vitest run`, `jest`) starts directly, so that a test_name reaches it; any
+  // other script runs as it is written (its flags, its config, the commands before it).
+  const bare = /^\s*(vitest|jest)(?:\s+(?:run|--run|--ci))*\s*$/.exec(script ?? "")?.[1];
+  const runner = bare ??
+    (script ? null : "vitest" in deps ? "vitest" : "jest" in deps ? "jest" : null);
   if (runner) {
     const bin = findExecutable(runner, { projectRoot: root, useToolCache: false });
     if (bin) {
@@ -167,7 +167,10 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
   if (!npm) return { toolchain: "node", skipped: "npm was not found (install Node.js)." };
   const plan: TestPlan = { toolchain: "node", argv: [npm, "test"], env, parse };
   if (options.testName) {
-    if (/\bnode\b.*--test\b/.test(script)) {
+    // npm passes what follows `--` to the script's last command.
+    if (/\b(?:vitest|jest)\b[^&|;]*$/.test(script)) {
+      plan.argv.push("--", "-t", options.testName);
+    } else if (/\bnode\b[^&|;]*--test\b[^&|;]*$/.test(script)) {
       plan.argv.push("--", `--test-name-pattern=${options.testName}`);
     } else {
       plan.note = `The test script '${script}' has no known filter option; all tests ran.`;

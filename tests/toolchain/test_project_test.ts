@@ -179,5 +179,18 @@ Deno.test({
     const one = await callJson(h, testProject, { test_name: "adds" });
     assertEquals(one.runs[0].passed, 1, one.runs[0].output_tail);
     assertEquals(one.runs[0].failures.map((f: Json) => f.name), ["src/broken.test.ts"]);
+
+    // A script that does more than start the runner runs as written; the filter reaches Vitest.
+    const pkg = JSON.parse(await h.read("package.json"));
+    pkg.scripts.test = "node -e \"require('fs').writeFileSync('pre.txt', 'ran')\" && vitest run";
+    await h.write("package.json", JSON.stringify(pkg));
+    const script = await callJson(h, testProject, { test_name: "adds" });
+    assertEquals(script.runs[0].command, "npm test -- -t adds");
+    assertEquals(await h.read("pre.txt"), "ran");
+    assertEquals(
+      [script.runs[0].passed, script.runs[0].ignored],
+      [1, 7],
+      script.runs[0].output_tail,
+    );
   },
 });
