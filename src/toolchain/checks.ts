@@ -12,7 +12,7 @@ import { parseCargoMessages } from "./parsers/cargo.ts";
 import { parseDenoCheck } from "./parsers/deno.ts";
 import { parseGnat } from "./parsers/gnat.ts";
 import { parseGoVet } from "./parsers/go_tool.ts";
-import { parsePyright } from "./parsers/pyright.ts";
+import { parsePyright, pyrightFilesAnalyzed } from "./parsers/pyright.ts";
 import type { RunResult } from "./run.ts";
 import type { ToolchainId } from "./types.ts";
 
@@ -68,6 +68,8 @@ function planCheck(
         argv: [deno, "check"],
         env,
         parse: (result) => parseDenoCheck(both(result), root),
+        // `deno check` names only the modules it starts from; it says so when it found none.
+        checkedFiles: (result) => /No matching files found/.test(result.stderr) ? 0 : undefined,
       };
     }
     case "python": {
@@ -86,6 +88,7 @@ function planCheck(
         ),
         env,
         parse: (result) => parsePyright(result.stdout, root),
+        checkedFiles: (result) => pyrightFilesAnalyzed(result.stdout),
       };
       if (venv) plan.note = `Imports resolved in the project's environment ${venv.label}.`;
       return plan;

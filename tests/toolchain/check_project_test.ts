@@ -252,3 +252,56 @@ Deno.test({
     assertStringIncludes(result.checks[0].reason, "nothing to check: tsconfig.json has no input");
   },
 });
+
+Deno.test({
+  name:
+    "check_project: a checker that read none of the project's files is never ok (Deno, pyright)",
+  ignore: skipWithout("deno") || skipWithout("pyright"),
+  async fn() {
+    await using deno = await toolHarness({ "deno.json": "{}\n", "README.md": "no code\n" });
+    const empty = await callJson(deno, checkProject);
+    assertEquals([empty.ok, empty.checks[0].status], [false, "nothing_checked"]);
+    assertStringIncludes(empty.checks[0].reason, "deno check read none of the project's files");
+
+    await using python = await toolHarness({
+      "pyproject.toml": '[project]\nname = "empty"\nversion = "0"\n',
+    });
+    const none = await callJson(python, checkProject);
+    assertEquals([none.ok, none.checks[0].status, none.checks[0].files], [
+      false,
+      "nothing_checked",
+      0,
+    ]);
+  },
+});
+
+Deno.test({
+  name: "check_project: a referenced project that was never built (TS6305) is explained",
+  ignore: !hasTypeScript7() && (console.log("skipping: TypeScript 7"), true),
+  async fn() {
+    const config = (references: string[]) =>
+      JSON.stringify({
+        compilerOptions: { composite: true, strict: true, module: "nodenext", outDir: "dist" },
+        include: ["src"],
+        references: references.map((path) => ({ path })),
+      });
+    await using h = await toolHarness({
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./app" }] }),
+      "core/tsconfig.json": config([]),
+      "core/src/index.ts": "export const one: number = 1;\n",
+      "app/tsconfig.json": config(["../core"]),
+      "app/src/main.ts":
+        'import { one } from "../../core/src/index.js";\nexport const two = one;\n',
+    });
+    await linkTypeScript7(h.root);
+    const result = await callJson(h, checkProject);
+    // app references core: both are checked, app first (depth first from tsconfig.json).
+    assertEquals(result.checks.map((c: Json) => [c.config, c.status]), [
+      ["app/tsconfig.json", "errors"],
+      ["core/tsconfig.json", "ok"],
+    ]);
+    assertEquals(result.diagnostics[0].code, "TS6305");
+    assertStringIncludes(result.checks[0].note, "which has not been built");
+    assertEquals(result.ok, false);
+  },
+});
