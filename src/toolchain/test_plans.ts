@@ -119,7 +119,8 @@ async function pytestRun(root: string): Promise<PytestRun | SkippedPlan> {
     launch: launch.argv,
     env,
     interpreter,
-    note: `pytest ran with the project's interpreter ${interpreter} (${venv.label}).`,
+    note: `pytest ran with the project's interpreter ${interpreter}` +
+      (interpreter.startsWith(`${venv.label}/`) ? "." : `, of ${venv.label}.`),
   };
 }
 
