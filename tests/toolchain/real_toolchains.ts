@@ -83,8 +83,11 @@ export async function flaskSource(): Promise<FlaskSource> {
   const dir = join(await Deno.realPath(REAL_CACHE), `python-flask-${FLASK.version}`);
   // Compiled wheels (markupsafe, greenlet) fit one Python version: the cache is per version.
   const python = "python3";
-  const pyVersion = (await run(python, ["-c", "import sys; print(sys.version.split()[0])"]))
-    .trim();
+  // The test makes a venv with pip in it (Debian's python3 needs python3-venv for that).
+  const pyVersion = (await run(python, [
+    "-c",
+    "import ensurepip, sys, venv; print(sys.version.split()[0])",
+  ])).trim();
   await once(dir, `flask@${FLASK.version} for python ${pyVersion}`, async (tmp) => {
     const sdist = join(tmp, "sdist");
     await run(python, [
