@@ -2,7 +2,8 @@
  * Real test runners and real projects for the toolchain tests, fetched from their registries once
  * into `.cache/real/` and then used offline:
  *
- * - Vitest 3.2.7 from npm (its `node_modules`, linked into a copy of fixtures/vitest_project);
+ * - Vitest 3.2.7 and Jest 29.7.0 from npm (their `node_modules`, linked into copies of
+ *   fixtures/vitest_project and fixtures/jest_project);
  * - flask 3.1.3's sdist from PyPI (it ships its tests), with a wheelhouse of what its test run
  *   needs: its dependencies at the versions of its own `uv.lock`, pytest and its test extras,
  *   and its build backend, so `pip install -e .` into a fresh `.venv` works without the network.
@@ -36,22 +37,31 @@ async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
 /** The Vitest the recorded output of fixtures/js_runners came from. */
 export const VITEST_VERSION = "3.2.7";
 
-/** A `node_modules` holding Vitest {@linkcode VITEST_VERSION}, installed from npm once. */
-export async function vitestModules(): Promise<string> {
+/** The Jest the recorded output of fixtures/js_runners came from. */
+export const JEST_VERSION = "29.7.0";
+
+/** A `node_modules` holding `name@version` from npm, installed once into `.cache/real`. */
+export async function nodeModulesWith(name: string, version: string): Promise<string> {
   await Deno.mkdir(REAL_CACHE, { recursive: true });
-  const dir = join(await Deno.realPath(REAL_CACHE), `node-vitest-${VITEST_VERSION}`);
-  await once(dir, `vitest@${VITEST_VERSION}`, async (tmp) => {
+  const dir = join(await Deno.realPath(REAL_CACHE), `node-${name}-${version}`);
+  await once(dir, `${name}@${version}`, async (tmp) => {
     await Deno.writeTextFile(join(tmp, "package.json"), '{"private":true}\n');
     await run("npm", [
       "install",
       "--no-audit",
       "--no-fund",
       "--prefer-offline",
-      `vitest@${VITEST_VERSION}`,
+      `${name}@${version}`,
     ], tmp);
   });
   return join(dir, "node_modules");
 }
+
+/** A `node_modules` holding Vitest {@linkcode VITEST_VERSION}. */
+export const vitestModules = (): Promise<string> => nodeModulesWith("vitest", VITEST_VERSION);
+
+/** A `node_modules` holding Jest {@linkcode JEST_VERSION}. */
+export const jestModules = (): Promise<string> => nodeModulesWith("jest", JEST_VERSION);
 
 /** flask's pin, and the versions its `uv.lock` gives its test run (pytest 9.0 and werkzeug 3.1.5). */
 export const FLASK = {
