@@ -279,3 +279,72 @@ export async function canImport(
     return false; // not runnable
   }
 }
+
+/** A Python on PATH that can import `module` (for a project without a virtual environment). */
+async function pathPythonWith(module: string): Promise<string | null> {
+  const candidates = [
+    findExecutable("python3", { useToolCache: false }),
+    findExecutable("python", { useToolCache: false }),
+    "/usr/bin/python3",
+  ].filter((p): p is string => p !== null && pathExists(p) && runGranted(p));
+  for (const python of new Set(candidates)) {
+    if (await canImport([python], {}, module)) return python;
+  }
+  return null;
+}
+
+/** How a Python module runs for the project: the command before `-m module`, and its names. */
+export interface PythonRun {
+  launch: string[];
+  env: Record<string, string>;
+  /** The interpreter as the answer shows it (relative to the root when inside it). */
+  interpreter: string;
+  note: string;
+}
+
+/**
+ * How `python -m <module>` (pytest, mypy) runs for the project: with its virtual environment's
+ * own interpreter, never another one in its place (when that cannot start or lacks the module,
+ * `missing` says why and what to do); without an environment, with a Python on PATH that has it.
+ */
+export async function projectPythonRun(
+  root: string,
+  module: string,
+): Promise<PythonRun | { missing: string }> {
+  const venv = findVirtualEnv(root);
+  if (!venv) {
+    const python = await pathPythonWith(module);
+    if (!python) {
+      return {
+        missing: "no virtual environment in the project (.venv, venv, or a folder with a " +
+          `pyvenv.cfg), and no Python on PATH with ${module} (make a .venv with ${module}, or ` +
+          `apt-get install python3-${module}).`,
+      };
+    }
+    return {
+      launch: [python],
+      env: {},
+      interpreter: python,
+      note: "No virtual environment in the project (.venv, venv, or a folder with a " +
+        `pyvenv.cfg): ${module} ran with ${python} from PATH.`,
+    };
+  }
+  const inside = relative(root, venv.python);
+  const interpreter = inside.startsWith("..") ? venv.python : inside;
+  const launch = launchProjectProgram(venv.python, root);
+  if ("refused" in launch) return { missing: launch.refused };
+  const env = activationEnv(venv);
+  if (!await canImport(launch.argv, env, module)) {
+    return {
+      missing: `the project's virtual environment ${venv.label} has no ${module}: install it ` +
+        `there (${interpreter} -m pip install ${module}, or the project's dev dependencies).`,
+    };
+  }
+  return {
+    launch: launch.argv,
+    env,
+    interpreter,
+    note: `${module} ran with the project's interpreter ${interpreter}` +
+      (interpreter.startsWith(`${venv.label}/`) ? "." : `, of ${venv.label}.`),
+  };
+}

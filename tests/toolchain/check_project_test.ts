@@ -305,3 +305,25 @@ Deno.test({
     assertEquals(result.ok, false);
   },
 });
+
+Deno.test({
+  name: "check_project: mypy configured without files, or not installed, is named as not run",
+  ignore: skipWithout("pyright"),
+  async fn() {
+    await using h = await toolHarness({
+      "pyproject.toml": '[project]\nname = "m"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n',
+      "m/__init__.py": "X: int = 1\n",
+    });
+    const noFiles = await callJson(h, checkProject);
+    const mypy = (result: Json) => result.checks.find((c: Json) => /mypy/.test(c.reason ?? ""));
+    assertStringIncludes(mypy(noFiles).reason, "without files to check");
+    // With files but no mypy in the project's environment: said, never run with another Python.
+    await h.write("pyproject.toml", (await h.read("pyproject.toml")) + 'files = ["m"]\n');
+    await Deno.mkdir(h.path(".venv/bin"), { recursive: true });
+    await Deno.writeTextFile(h.path(".venv/pyvenv.cfg"), "home = /usr/bin\n");
+    await Deno.symlink("/bin/false", h.path(".venv/bin/python"));
+    const missing = await callJson(h, checkProject);
+    assertStringIncludes(mypy(missing).reason, "environment .venv has no mypy");
+    assertEquals(mypy(missing).status, "skipped");
+  },
+});

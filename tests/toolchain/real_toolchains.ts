@@ -4,9 +4,10 @@
  *
  * - Vitest 3.2.7 and Jest 29.7.0 from npm (their `node_modules`, linked into copies of
  *   fixtures/vitest_project and fixtures/jest_project);
- * - flask 3.1.3's sdist from PyPI (it ships its tests), with a wheelhouse of what its test run
- *   needs: its dependencies at the versions of its own `uv.lock`, pytest and its test extras,
- *   and its build backend, so `pip install -e .` into a fresh `.venv` works without the network.
+ * - flask 3.1.3's sdist from PyPI (it ships its tests), with a wheelhouse of what its test and
+ *   typing runs need: its dependencies at the versions of its own `uv.lock`, pytest and its test
+ *   extras, mypy, and its build backend, so `pip install -e .` into a fresh `.venv` works
+ *   without the network.
  *
  * A failed download throws an error with the reason; the tests skip with it printed.
  * @module
@@ -63,12 +64,17 @@ export const vitestModules = (): Promise<string> => nodeModulesWith("vitest", VI
 /** A `node_modules` holding Jest {@linkcode JEST_VERSION}. */
 export const jestModules = (): Promise<string> => nodeModulesWith("jest", JEST_VERSION);
 
-/** flask's pin, and the versions its `uv.lock` gives its test run (pytest 9.0 and werkzeug 3.1.5). */
+/**
+ * flask's pin, and the versions its `uv.lock` gives its test and typing runs (pytest 9.0,
+ * werkzeug 3.1.5, click 8.1.8, mypy 1.19.1: with newer ones its own checks fail).
+ */
 export const FLASK = {
   version: "3.1.3",
   requirements: [
     "flask==3.1.3",
     "werkzeug==3.1.5",
+    "click==8.1.8",
+    "mypy==1.19.1",
     "pytest==9.0.2",
     "asgiref==3.11.0",
     "python-dotenv==1.2.1",
@@ -98,7 +104,8 @@ export async function flaskSource(): Promise<FlaskSource> {
     "-c",
     "import ensurepip, sys, venv; print(sys.version.split()[0])",
   ])).trim();
-  await once(dir, `flask@${FLASK.version} for python ${pyVersion}`, async (tmp) => {
+  const pin = `flask@${FLASK.version} for python ${pyVersion}: ${FLASK.requirements.join(" ")}`;
+  await once(dir, pin, async (tmp) => {
     const sdist = join(tmp, "sdist");
     await run(python, [
       "-m",

@@ -198,3 +198,56 @@ Deno.test({
     assertEquals(run.status, "failed");
   },
 });
+
+Deno.test({
+  name: `check_project: flask ${FLASK.version}'s own mypy (its [tool.mypy]) with its .venv, ` +
+    "beside pyright there, sandboxed",
+  ignore: flask === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using tmp = await tempDir();
+    const root = join(tmp.path, "flask");
+    await copyTree(flask!.template, root);
+    const python = await editableVenv(root, flask!);
+    const helpers = join(root, "src", "flask", "helpers.py");
+    const source = await Deno.readTextFile(helpers);
+    const broken = source.replace("out: list[str] = [name]", "out: list[int] = [name]");
+    assert(broken !== source, "flask's _split_blueprint_path has changed");
+    await Deno.writeTextFile(helpers, broken);
+
+    // The judge: the venv's own mypy, as flask's developers run it (its config: pretty output).
+    const own = await new Deno.Command(python, {
+      args: ["-m", "mypy", "--cache-dir=/dev/null"],
+      cwd: root,
+      stdout: "piped",
+    }).output();
+    const ownText = new TextDecoder().decode(own.stdout);
+    const ownErrors = [...ownText.matchAll(/^(\S+\.py):(\d+)(?::\d+)?: error:/gm)]
+      .map((m) => `${m[1]}:${m[2]}`).sort();
+    assert(ownErrors.length > 0, ownText);
+    const checked = Number(/checked (\d+) source files/.exec(ownText)?.[1]);
+
+    const check = await callTool(connect, root, "check_project");
+    assert(!check.isError, check.text);
+    const parsed = JSON.parse(check.text);
+    const mypy = parsed.checks.find((c: { command: string }) => c.command.includes("-m mypy"));
+    assertEquals(
+      [mypy.command.split(" ").slice(0, 3).join(" "), mypy.status, mypy.files],
+      [".venv/bin/python -m mypy", "errors", checked],
+      check.text,
+    );
+    const found = parsed.diagnostics
+      .filter((d: { source: string; severity: string }) =>
+        d.source === "mypy" && d.severity === "error"
+      )
+      .map((d: { file: string; line: number }) => `${d.file}:${d.line}`).sort();
+    assertEquals(found, ownErrors);
+    assertEquals(parsed.ok, false);
+    assert(
+      parsed.checks.some((c: { note?: string }) => c.note?.includes("environment .venv")),
+      "pyright resolves imports in the venv",
+    );
+  },
+});

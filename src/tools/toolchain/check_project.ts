@@ -111,7 +111,7 @@ export const checkProject = defineTool({
       : toolchains;
     const plans: Array<CheckPlan | SkippedPlan> = [];
     try {
-      for (const toolchain of checked) plans.push(...planChecks(project.root, toolchain));
+      for (const toolchain of checked) plans.push(...await planChecks(project.root, toolchain));
       for (const plan of plans) {
         if ("skipped" in plan) {
           checks.push({ toolchain: plan.toolchain, status: "skipped", reason: plan.skipped });
