@@ -21,8 +21,10 @@ export interface CheckPlan {
   keepInTail?: (line: string) => boolean;
   /** The config file checked, when the toolchain has several (tsconfig.build.json). */
   config?: string;
-  /** How many of the project's files the run read, when the tool says. */
-  checkedFiles?: (result: RunResult) => number;
+  /** How many of the project's files the run read, when the tool says (0: none, nothing proven). */
+  checkedFiles?: (result: RunResult) => number | undefined;
+  /** A note about this run's result, when it needs one (what an error means, what to do). */
+  explain?: (result: RunResult) => string | undefined;
   /** Called once every plan of the check has run (or been given up): removes temporary files. */
   cleanup?: () => void;
 }

@@ -3,6 +3,8 @@
  * tool has it) and the parser that turns its output into diagnostics.
  * @module
  */
+import { join } from "node:path";
+import { parseToml } from "../deps.ts";
 import { findExecutable, projectProgram } from "../executables.ts";
 import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
@@ -12,12 +14,13 @@ import { parseCargoMessages } from "./parsers/cargo.ts";
 import { parseDenoCheck } from "./parsers/deno.ts";
 import { parseGnat } from "./parsers/gnat.ts";
 import { parseGoVet } from "./parsers/go_tool.ts";
-import { parsePyright } from "./parsers/pyright.ts";
+import { parsePyright, pyrightFilesAnalyzed } from "./parsers/pyright.ts";
 import type { RunResult } from "./run.ts";
 import type { ToolchainId } from "./types.ts";
 
 import { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
-import { configuredPyrightEnv, findVirtualEnv } from "./python_env.ts";
+import { configuredPyrightEnv, findVirtualEnv, projectPythonRun } from "./python_env.ts";
+import { mypyFilesChecked, parseMypy } from "./parsers/mypy.ts";
 import { planTypeScriptChecks } from "./typescript_check.ts";
 
 export { type CheckPlan, notCargoJson, PLAIN_ENV, type SkippedPlan } from "./check_plan.ts";
@@ -34,13 +37,77 @@ function missing(toolchain: ToolchainId, program: string, install: string): Skip
  * (src/toolchain/typescript_check.ts), `pyright --outputjson`, `go vet ./...`, the C/C++ build
  * (`ctest --build-and-test` for CMake, `make -k`), `gprbuild -p -q`.
  */
-export function planChecks(
+export async function planChecks(
   root: string,
   toolchain: DetectedToolchain,
-): Array<CheckPlan | SkippedPlan> {
+): Promise<Array<CheckPlan | SkippedPlan>> {
   const { id, marker } = toolchain;
   if (id === "typescript" || id === "node") return planTypeScriptChecks(root, toolchain);
-  return [planCheck(root, { id, marker })];
+  const plan = planCheck(root, { id, marker });
+  if (id !== "python") return [plan];
+  const mypy = await planMypy(root);
+  return mypy ? [plan, mypy] : [plan];
+}
+
+/** Where a project configures mypy, and the `files` it checks (mypy needs targets). */
+function mypyConfig(root: string): { where: string; files: boolean } | null {
+  const read = (name: string) => {
+    try {
+      return Deno.readTextFileSync(join(root, name));
+    } catch {
+      return null;
+    }
+  };
+  const pyproject = read("pyproject.toml");
+  if (pyproject !== null) {
+    try {
+      const tool = (parseToml(pyproject) as { tool?: { mypy?: Record<string, unknown> } }).tool;
+      if (tool?.mypy) {
+        return { where: "[tool.mypy] of pyproject.toml", files: "files" in tool.mypy };
+      }
+    } catch {
+      // pyright reports a broken pyproject.toml.
+    }
+  }
+  for (const name of ["mypy.ini", ".mypy.ini", "setup.cfg"]) {
+    const section = /^\[mypy\][ \t]*\r?\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(read(name) ?? "");
+    if (section) return { where: `[mypy] of ${name}`, files: /^files\s*[=:]/m.test(section[1]!) };
+  }
+  return null;
+}
+
+/**
+ * mypy, when the project configures it (its own check, beside pyright), with the project's
+ * interpreter: `python -m mypy`, which checks the `files` of its config.
+ */
+async function planMypy(root: string): Promise<CheckPlan | SkippedPlan | null> {
+  const config = mypyConfig(root);
+  if (!config) return null;
+  if (!config.files) {
+    return {
+      toolchain: "python",
+      skipped: `mypy is configured (${config.where}) without files to check; Sextant does not ` +
+        "guess them: run mypy with a shell command.",
+    };
+  }
+  const run = await projectPythonRun(root, "mypy");
+  if ("missing" in run) {
+    return {
+      toolchain: "python",
+      skipped: `mypy is configured (${config.where}), but ${run.missing}`,
+    };
+  }
+  const args = ["-m", "mypy", "--show-column-numbers", "--show-error-codes", "--no-pretty"];
+  args.push("--no-color-output");
+  return {
+    toolchain: "python",
+    argv: [...run.launch, ...args],
+    display: [run.interpreter, ...args],
+    env: { ...PLAIN_ENV, ...run.env },
+    note: `The project's own mypy (${config.where}). ${run.note}`,
+    parse: (result) => parseMypy(result.stdout, root),
+    checkedFiles: (result) => mypyFilesChecked(result.stdout),
+  };
 }
 
 function planCheck(
@@ -68,6 +135,8 @@ function planCheck(
         argv: [deno, "check"],
         env,
         parse: (result) => parseDenoCheck(both(result), root),
+        // `deno check` names only the modules it starts from; it says so when it found none.
+        checkedFiles: (result) => /No matching files found/.test(result.stderr) ? 0 : undefined,
       };
     }
     case "python": {
@@ -86,6 +155,7 @@ function planCheck(
         ),
         env,
         parse: (result) => parsePyright(result.stdout, root),
+        checkedFiles: (result) => pyrightFilesAnalyzed(result.stdout),
       };
       if (venv) plan.note = `Imports resolved in the project's environment ${venv.label}.`;
       return plan;

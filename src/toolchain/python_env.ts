@@ -12,6 +12,7 @@
  * itself with it (`exec`): the way `npm exec` starts a project's `node_modules/.bin` programs.
  * @module
  */
+import { createHash } from "node:crypto";
 import { delimiter, join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
 import { findExecutable, isExecutableFile, runGranted } from "../executables.ts";
@@ -68,22 +69,134 @@ function activatedEnvironment(): string | null {
   }
 }
 
+function readToml(path: string): Record<string, unknown> | null {
+  try {
+    return parseToml(Deno.readTextFileSync(path)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+const table = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" ? value as Record<string, unknown> : {};
+
+/**
+ * The name poetry gives a project's environments, before `-py3.x`: the project's name
+ * (normalized as a package name, some characters replaced, at most 42 of them), a dash, and the
+ * first 8 characters of the URL-safe base64 SHA-256 of the project's real path (lower case on
+ * Windows). Checked against poetry 2.5.1: "My_Poetry.Pkg" in /tmp/poetryproj is
+ * `my-poetry-pkg-IgxoB9Ps`.
+ */
+export function poetryEnvName(projectName: string, realRoot: string): string {
+  const name = projectName.toLowerCase().replace(/[-_.]+/g, "-")
+    .replace(/[ $`!*@"\\\r\n\t]/g, "_").slice(0, 42);
+  const path = windows ? realRoot.toLowerCase() : realRoot;
+  const hash = createHash("sha256").update(path).digest("base64url").slice(0, 8);
+  return `${name}-${hash}`;
+}
+
+/** Where poetry keeps environments: its config's `virtualenvs.path` or `cache-dir`, else the default. */
+function poetryVirtualenvsFolder(home: string): string {
+  const configDir = Deno.build.os === "darwin"
+    ? join(home, "Library", "Application Support", "pypoetry")
+    : windows
+    ? join(home, "AppData", "Roaming", "pypoetry")
+    : join(home, ".config", "pypoetry");
+  const config = readToml(join(configDir, "config.toml")) ?? {};
+  const cacheDir = typeof config["cache-dir"] === "string"
+    ? config["cache-dir"]
+    : Deno.build.os === "darwin"
+    ? join(home, "Library", "Caches", "pypoetry")
+    : windows
+    ? join(home, "AppData", "Local", "pypoetry", "Cache")
+    : join(home, ".cache", "pypoetry");
+  const path = table(config.virtualenvs).path;
+  return typeof path === "string"
+    ? path.replace("{cache-dir}", cacheDir).replace(/^~(?=[\\/])/, home)
+    : join(cacheDir, "virtualenvs");
+}
+
+/**
+ * A poetry project's environment outside the project, found as poetry finds it, without running
+ * poetry: `<virtualenvs>/<name>-<hash>-py<minor>`, the minor version from poetry's `envs.toml`,
+ * else the newest one there.
+ */
+function poetryEnvironment(root: string, home: string | undefined): VirtualEnv | null {
+  if (!home) return null;
+  const pyproject = readToml(join(root, "pyproject.toml"));
+  const tools = table(pyproject?.tool);
+  if (!("poetry" in tools)) return null;
+  const projectName = table(pyproject?.project).name ?? table(tools.poetry).name;
+  if (typeof projectName !== "string") return null;
+  let realRoot: string;
+  try {
+    realRoot = Deno.realPathSync(root);
+  } catch {
+    return null;
+  }
+  const envName = poetryEnvName(projectName, realRoot);
+  const folder = poetryVirtualenvsFolder(home);
+  const minor = table(table(readToml(join(folder, "envs.toml")))[envName]).minor;
+  const versions: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      const version = entry.name.startsWith(`${envName}-py`)
+        ? entry.name.slice(envName.length + 3)
+        : null;
+      if (entry.isDirectory && version) versions.push(version);
+    }
+  } catch {
+    return null;
+  }
+  const newest = (a: string, b: string) => {
+    const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
+    return (y[0]! - x[0]!) || (y[1]! - x[1]!);
+  };
+  const chosen = typeof minor === "string" && versions.includes(minor)
+    ? minor
+    : versions.sort(newest)[0];
+  if (!chosen) return null;
+  const dir = join(folder, `${envName}-py${chosen}`);
+  const python = interpreterIn(dir);
+  return python ? { dir, python, label: `poetry's environment (${dir})` } : null;
+}
+
+/** Options of {@linkcode findVirtualEnv}. */
+export interface FindVirtualEnvOptions {
+  /** The home folder poetry's environments are under (default: `HOME` or `USERPROFILE`). */
+  home?: string;
+}
+
+function homeFolder(): string | undefined {
+  try {
+    return Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The project's virtual environment: a folder of the root with a `pyvenv.cfg` (`.venv` first,
  * then `venv`, then others by name; uv and `poetry config virtualenvs.in-project` make `.venv`),
- * else the activated one (`$VIRTUAL_ENV`, when Sextant may read it). Null when there is none.
+ * else a poetry project's environment in poetry's cache, else the activated one (`$VIRTUAL_ENV`,
+ * when Sextant may read it). Null when there is none.
  *
  * @example
  * ```ts
  * findVirtualEnv("/work/flask"); // { dir: "/work/flask/.venv", python: ".../bin/python", label: ".venv" }
  * ```
  */
-export function findVirtualEnv(root: string): VirtualEnv | null {
+export function findVirtualEnv(
+  root: string,
+  options: FindVirtualEnvOptions = {},
+): VirtualEnv | null {
   for (const name of environmentsIn(root)) {
     const dir = join(root, name);
     const python = interpreterIn(dir);
     if (python) return { dir, python, label: name };
   }
+  const poetry = poetryEnvironment(root, options.home ?? homeFolder());
+  if (poetry) return poetry;
   const active = activatedEnvironment();
   if (active) {
     const python = interpreterIn(active);
@@ -165,4 +278,73 @@ export async function canImport(
   } catch {
     return false; // not runnable
   }
+}
+
+/** A Python on PATH that can import `module` (for a project without a virtual environment). */
+async function pathPythonWith(module: string): Promise<string | null> {
+  const candidates = [
+    findExecutable("python3", { useToolCache: false }),
+    findExecutable("python", { useToolCache: false }),
+    "/usr/bin/python3",
+  ].filter((p): p is string => p !== null && pathExists(p) && runGranted(p));
+  for (const python of new Set(candidates)) {
+    if (await canImport([python], {}, module)) return python;
+  }
+  return null;
+}
+
+/** How a Python module runs for the project: the command before `-m module`, and its names. */
+export interface PythonRun {
+  launch: string[];
+  env: Record<string, string>;
+  /** The interpreter as the answer shows it (relative to the root when inside it). */
+  interpreter: string;
+  note: string;
+}
+
+/**
+ * How `python -m <module>` (pytest, mypy) runs for the project: with its virtual environment's
+ * own interpreter, never another one in its place (when that cannot start or lacks the module,
+ * `missing` says why and what to do); without an environment, with a Python on PATH that has it.
+ */
+export async function projectPythonRun(
+  root: string,
+  module: string,
+): Promise<PythonRun | { missing: string }> {
+  const venv = findVirtualEnv(root);
+  if (!venv) {
+    const python = await pathPythonWith(module);
+    if (!python) {
+      return {
+        missing: "no virtual environment in the project (.venv, venv, or a folder with a " +
+          `pyvenv.cfg), and no Python on PATH with ${module} (make a .venv with ${module}, or ` +
+          `apt-get install python3-${module}).`,
+      };
+    }
+    return {
+      launch: [python],
+      env: {},
+      interpreter: python,
+      note: "No virtual environment in the project (.venv, venv, or a folder with a " +
+        `pyvenv.cfg): ${module} ran with ${python} from PATH.`,
+    };
+  }
+  const inside = relative(root, venv.python);
+  const interpreter = inside.startsWith("..") ? venv.python : inside;
+  const launch = launchProjectProgram(venv.python, root);
+  if ("refused" in launch) return { missing: launch.refused };
+  const env = activationEnv(venv);
+  if (!await canImport(launch.argv, env, module)) {
+    return {
+      missing: `the project's virtual environment ${venv.label} has no ${module}: install it ` +
+        `there (${interpreter} -m pip install ${module}, or the project's dev dependencies).`,
+    };
+  }
+  return {
+    launch: launch.argv,
+    env,
+    interpreter,
+    note: `${module} ran with the project's interpreter ${interpreter}` +
+      (interpreter.startsWith(`${venv.label}/`) ? "." : `, of ${venv.label}.`),
+  };
 }

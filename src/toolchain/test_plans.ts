@@ -3,14 +3,13 @@
  * output becomes a summary (counts, failures with messages and locations, build errors).
  * @module
  */
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { notCargoJson, PLAIN_ENV, type SkippedPlan } from "./checks.ts";
 import { cTests } from "./c_projects.ts";
-import { findExecutable, projectProgram, runGranted } from "../executables.ts";
-import { activationEnv, canImport, findVirtualEnv, launchProjectProgram } from "./python_env.ts";
+import { findExecutable, projectProgram } from "../executables.ts";
+import { projectPythonRun } from "./python_env.ts";
 import { findDeno } from "./detect.ts";
 import type { DetectedToolchain } from "./detect.ts";
-import { pathExists } from "./reported_paths.ts";
 import { parseCargoMessages, parseLibtestOutput } from "./parsers/cargo.ts";
 import { parseDenoCheck, parseDenoTest } from "./parsers/deno.ts";
 import { parseGoTestJson, parseGoVet } from "./parsers/go_tool.ts";
@@ -57,72 +56,6 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
-/** A Python on PATH that can import pytest (for a project without a virtual environment). */
-async function systemPythonWithPytest(): Promise<string | null> {
-  const candidates = [
-    findExecutable("python3", { useToolCache: false }),
-    findExecutable("python", { useToolCache: false }),
-    "/usr/bin/python3",
-  ].filter((p): p is string => p !== null && pathExists(p) && runGranted(p));
-  for (const python of new Set(candidates)) {
-    if (await canImport([python], {}, "pytest")) return python;
-  }
-  return null;
-}
-
-/** How pytest runs: the command before pytest's own arguments, and how the answer names it. */
-interface PytestRun {
-  launch: string[];
-  env: Record<string, string>;
-  interpreter: string;
-  note: string;
-}
-
-/**
- * The interpreter pytest runs with: the project's virtual environment's own (never another one in
- * its place: a refusal says why and how to allow it), else a Python on PATH with pytest.
- */
-async function pytestRun(root: string): Promise<PytestRun | SkippedPlan> {
-  const venv = findVirtualEnv(root);
-  if (!venv) {
-    const python = await systemPythonWithPytest();
-    if (!python) {
-      return {
-        toolchain: "python",
-        skipped: "no virtual environment in the project (.venv, venv, or a folder with a " +
-          "pyvenv.cfg), and no Python on PATH with pytest (apt-get install python3-pytest, or " +
-          "make a .venv with pytest).",
-      };
-    }
-    return {
-      launch: [python],
-      env: {},
-      interpreter: python,
-      note: `No virtual environment in the project (.venv, venv, or a folder with a ` +
-        `pyvenv.cfg): pytest ran with ${python} from PATH.`,
-    };
-  }
-  const interpreter = relative(root, venv.python).startsWith("..")
-    ? venv.python
-    : relative(root, venv.python);
-  const launch = launchProjectProgram(venv.python, root);
-  if ("refused" in launch) return { toolchain: "python", skipped: launch.refused };
-  const env = activationEnv(venv);
-  if (!await canImport(launch.argv, env, "pytest")) {
-    return {
-      toolchain: "python",
-      skipped: `the project's virtual environment ${venv.label} has no pytest: install it there ` +
-        `(${interpreter} -m pip install pytest, or the project's test dependencies).`,
-    };
-  }
-  return {
-    launch: launch.argv,
-    env,
-    interpreter,
-    note: `pytest ran with the project's interpreter ${interpreter} (${venv.label}).`,
-  };
-}
-
 function goModulePath(root: string): string {
   try {
     return /^module\s+(\S+)/m.exec(Deno.readTextFileSync(join(root, "go.mod")))?.[1] ?? "";
@@ -147,11 +80,11 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
     summary: parseJsTestOutput(both(result), root),
     buildErrors: [],
   });
-  const runner = /\bvitest\b/.test(script ?? "") || ("vitest" in deps && !script)
-    ? "vitest"
-    : /\bjest\b/.test(script ?? "") || ("jest" in deps && !script)
-    ? "jest"
-    : null;
+  // The runner alone (`vitest run`, `jest`) starts directly, so that a test_name reaches it; any
+  // other script runs as it is written (its flags, its config, the commands before it).
+  const bare = /^\s*(vitest|jest)(?:\s+(?:run|--run|--ci))*\s*$/.exec(script ?? "")?.[1];
+  const runner = bare ??
+    (script ? null : "vitest" in deps ? "vitest" : "jest" in deps ? "jest" : null);
   if (runner) {
     const bin = findExecutable(runner, { projectRoot: root, useToolCache: false });
     if (bin) {
@@ -167,7 +100,10 @@ function nodePlan(root: string, options: TestOptions): TestPlan | SkippedPlan {
   if (!npm) return { toolchain: "node", skipped: "npm was not found (install Node.js)." };
   const plan: TestPlan = { toolchain: "node", argv: [npm, "test"], env, parse };
   if (options.testName) {
-    if (/\bnode\b.*--test\b/.test(script)) {
+    // npm passes what follows `--` to the script's last command.
+    if (/\b(?:vitest|jest)\b[^&|;]*$/.test(script)) {
+      plan.argv.push("--", "-t", options.testName);
+    } else if (/\bnode\b[^&|;]*--test\b[^&|;]*$/.test(script)) {
       plan.argv.push("--", `--test-name-pattern=${options.testName}`);
     } else {
       plan.note = `The test script '${script}' has no known filter option; all tests ran.`;
@@ -227,8 +163,8 @@ export async function planTests(
     case "typescript":
       return { toolchain: "typescript", skipped: "no package.json with a test script." };
     case "python": {
-      const run = await pytestRun(root);
-      if ("skipped" in run) return run;
+      const run = await projectPythonRun(root, "pytest");
+      if ("missing" in run) return { toolchain: "python", skipped: run.missing };
       const args = ["-m", "pytest", "-rfE", "--color=no"];
       if (name) {
         // A node id (tests/test_x.py::test_y) selects exactly; a bare name is a -k expression.

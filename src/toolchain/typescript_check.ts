@@ -218,6 +218,12 @@ export function planTypeScriptChecks(
       config: shown,
       parse: (result) => parseTsc(result.stdout, root),
       checkedFiles: (result) => projectFiles(result.stdout, root),
+      explain: (result) =>
+        /error TS6305:/.test(result.stdout)
+          ? `TS6305: ${shown} imports from a project it references, which has not been built: ` +
+            "tsc -p reads a referenced project's outputs (.d.ts), not its sources. Build it " +
+            "(tsc -b, which writes its outputs), then check again."
+          : undefined,
       keepInTail: (line) => !LISTED_FILE.test(line.trim()),
       cleanup,
     };

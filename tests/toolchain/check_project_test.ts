@@ -252,3 +252,78 @@ Deno.test({
     assertStringIncludes(result.checks[0].reason, "nothing to check: tsconfig.json has no input");
   },
 });
+
+Deno.test({
+  name:
+    "check_project: a checker that read none of the project's files is never ok (Deno, pyright)",
+  ignore: skipWithout("deno") || skipWithout("pyright"),
+  async fn() {
+    await using deno = await toolHarness({ "deno.json": "{}\n", "README.md": "no code\n" });
+    const empty = await callJson(deno, checkProject);
+    assertEquals([empty.ok, empty.checks[0].status], [false, "nothing_checked"]);
+    assertStringIncludes(empty.checks[0].reason, "deno check read none of the project's files");
+
+    await using python = await toolHarness({
+      "pyproject.toml": '[project]\nname = "empty"\nversion = "0"\n',
+    });
+    const none = await callJson(python, checkProject);
+    assertEquals([none.ok, none.checks[0].status, none.checks[0].files], [
+      false,
+      "nothing_checked",
+      0,
+    ]);
+  },
+});
+
+Deno.test({
+  name: "check_project: a referenced project that was never built (TS6305) is explained",
+  ignore: !hasTypeScript7() && (console.log("skipping: TypeScript 7"), true),
+  async fn() {
+    const config = (references: string[]) =>
+      JSON.stringify({
+        compilerOptions: { composite: true, strict: true, module: "nodenext", outDir: "dist" },
+        include: ["src"],
+        references: references.map((path) => ({ path })),
+      });
+    await using h = await toolHarness({
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./app" }] }),
+      "core/tsconfig.json": config([]),
+      "core/src/index.ts": "export const one: number = 1;\n",
+      "app/tsconfig.json": config(["../core"]),
+      "app/src/main.ts":
+        'import { one } from "../../core/src/index.js";\nexport const two = one;\n',
+    });
+    await linkTypeScript7(h.root);
+    const result = await callJson(h, checkProject);
+    // app references core: both are checked, app first (depth first from tsconfig.json).
+    assertEquals(result.checks.map((c: Json) => [c.config, c.status]), [
+      ["app/tsconfig.json", "errors"],
+      ["core/tsconfig.json", "ok"],
+    ]);
+    assertEquals(result.diagnostics[0].code, "TS6305");
+    assertStringIncludes(result.checks[0].note, "which has not been built");
+    assertEquals(result.ok, false);
+  },
+});
+
+Deno.test({
+  name: "check_project: mypy configured without files, or not installed, is named as not run",
+  ignore: skipWithout("pyright"),
+  async fn() {
+    await using h = await toolHarness({
+      "pyproject.toml": '[project]\nname = "m"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n',
+      "m/__init__.py": "X: int = 1\n",
+    });
+    const noFiles = await callJson(h, checkProject);
+    const mypy = (result: Json) => result.checks.find((c: Json) => /mypy/.test(c.reason ?? ""));
+    assertStringIncludes(mypy(noFiles).reason, "without files to check");
+    // With files but no mypy in the project's environment: said, never run with another Python.
+    await h.write("pyproject.toml", (await h.read("pyproject.toml")) + 'files = ["m"]\n');
+    await Deno.mkdir(h.path(".venv/bin"), { recursive: true });
+    await Deno.writeTextFile(h.path(".venv/pyvenv.cfg"), "home = /usr/bin\n");
+    await Deno.symlink("/bin/false", h.path(".venv/bin/python"));
+    const missing = await callJson(h, checkProject);
+    assertStringIncludes(mypy(missing).reason, "environment .venv has no mypy");
+    assertEquals(mypy(missing).status, "skipped");
+  },
+});

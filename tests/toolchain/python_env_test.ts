@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
 import { findExecutable } from "../../src/executables.ts";
-import { findVirtualEnv } from "../../src/toolchain/python_env.ts";
+import { permissionFlags } from "../../src/cli/permission_flags.ts";
+import { SEXTANT_PERMISSIONS } from "../../src/cli/permission_set.ts";
+import { findVirtualEnv, poetryEnvName } from "../../src/toolchain/python_env.ts";
 
 const PYTHON_ENV = fileURLToPath(new URL("../../src/toolchain/python_env.ts", import.meta.url));
 const python3 = findExecutable("python3", { useToolCache: false });
@@ -35,7 +37,7 @@ async function underPermissions(flags: string[], code: string): Promise<string> 
   const script = join(tmp.path, "probe.ts");
   await Deno.writeTextFile(script, code);
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-config", "--no-prompt", ...flags, script],
+    args: ["run", "--quiet", "--no-prompt", ...flags, script],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -90,9 +92,9 @@ Deno.test({
 console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, ${
       JSON.stringify(tmp.path)
     })));`;
-    const viaSh = JSON.parse(
-      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=sh"], code),
-    );
+    // The `sextant` permission set, as `deno task start` runs with it: sh is on its run list.
+    const sextant = permissionFlags(SEXTANT_PERMISSIONS);
+    const viaSh = JSON.parse(await underPermissions(sextant, code));
     assertEquals(viaSh.argv.slice(1), ["-c", 'exec "$0" "$@"', venvPython]);
     // The launch line really starts the venv's interpreter, as the venv (sys.prefix).
     const [sh, ...args] = viaSh.argv as string[];
@@ -102,13 +104,49 @@ console.log(JSON.stringify(launchProjectProgram(${JSON.stringify(venvPython)}, $
     }).output();
     assertEquals(new TextDecoder().decode(prefix.stdout).trim(), join(tmp.path, ".venv"));
 
-    const refused = JSON.parse(
-      await underPermissions(["--allow-read", "--allow-env=PATH", "--allow-run=python3"], code),
-    );
+    const run = (SEXTANT_PERMISSIONS.run as string[]).filter((p) => p !== "sh");
+    const withoutSh = permissionFlags({ ...SEXTANT_PERMISSIONS, run });
+    const refused = JSON.parse(await underPermissions(withoutSh, code));
     assertStringIncludes(refused.refused, ".venv/bin/python");
     assertStringIncludes(refused.refused, `Add "${venvPython}" to the --allow-run list`);
 
     const direct = JSON.parse(await underPermissions(["--allow-all"], code));
     assertEquals(direct.argv, [venvPython]);
+  },
+});
+
+Deno.test({
+  name: "poetryEnvName: the name poetry 2.5.1 gave a project's environment",
+  ignore: Deno.build.os === "windows",
+  fn() {
+    // Recorded: `poetry env use python3` in /tmp/poetryproj, whose [project] name is
+    // "My_Poetry.Pkg", created my-poetry-pkg-IgxoB9Ps-py3.11.
+    assertEquals(poetryEnvName("My_Poetry.Pkg", "/tmp/poetryproj"), "my-poetry-pkg-IgxoB9Ps");
+  },
+});
+
+Deno.test({
+  name:
+    "findVirtualEnv: a poetry project's environment in poetry's cache, the version envs.toml names",
+  ignore: interpreter === null || Deno.build.os !== "linux",
+  async fn() {
+    await using home = await tempDir();
+    await using tmp = await tempDir();
+    await writeTree(tmp.path, {
+      "pyproject.toml": '[project]\nname = "demo"\nversion = "0"\n\n[tool.poetry]\n',
+    });
+    const envs = join(home.path, ".cache", "pypoetry", "virtualenvs");
+    const name = poetryEnvName("demo", Deno.realPathSync(tmp.path));
+    await fakeVenv(join(envs, `${name}-py3.9`));
+    await fakeVenv(join(envs, `${name}-py3.12`));
+    // Without envs.toml: the newest version.
+    assertEquals(findVirtualEnv(tmp.path, { home: home.path })?.dir, join(envs, `${name}-py3.12`));
+    await Deno.writeTextFile(join(envs, "envs.toml"), `[${name}]\nminor = "3.9"\n`);
+    const found = findVirtualEnv(tmp.path, { home: home.path });
+    assertEquals(found?.python, join(envs, `${name}-py3.9`, "bin", "python"));
+    assertStringIncludes(found!.label, "poetry's environment");
+    // An environment in the project comes first.
+    await fakeVenv(join(tmp.path, ".venv"));
+    assertEquals(findVirtualEnv(tmp.path, { home: home.path })?.label, ".venv");
   },
 });

@@ -2,10 +2,12 @@
  * Real test runners and real projects for the toolchain tests, fetched from their registries once
  * into `.cache/real/` and then used offline:
  *
- * - Vitest 3.2.7 from npm (its `node_modules`, linked into a copy of fixtures/vitest_project);
- * - flask 3.1.3's sdist from PyPI (it ships its tests), with a wheelhouse of what its test run
- *   needs: its dependencies at the versions of its own `uv.lock`, pytest and its test extras,
- *   and its build backend, so `pip install -e .` into a fresh `.venv` works without the network.
+ * - Vitest 3.2.7 and Jest 29.7.0 from npm (their `node_modules`, linked into copies of
+ *   fixtures/vitest_project and fixtures/jest_project);
+ * - flask 3.1.3's sdist from PyPI (it ships its tests), with a wheelhouse of what its test and
+ *   typing runs need: its dependencies at the versions of its own `uv.lock`, pytest and its test
+ *   extras, mypy, and its build backend, so `pip install -e .` into a fresh `.venv` works
+ *   without the network.
  *
  * A failed download throws an error with the reason; the tests skip with it printed.
  * @module
@@ -36,29 +38,43 @@ async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
 /** The Vitest the recorded output of fixtures/js_runners came from. */
 export const VITEST_VERSION = "3.2.7";
 
-/** A `node_modules` holding Vitest {@linkcode VITEST_VERSION}, installed from npm once. */
-export async function vitestModules(): Promise<string> {
+/** The Jest the recorded output of fixtures/js_runners came from. */
+export const JEST_VERSION = "29.7.0";
+
+/** A `node_modules` holding `name@version` from npm, installed once into `.cache/real`. */
+export async function nodeModulesWith(name: string, version: string): Promise<string> {
   await Deno.mkdir(REAL_CACHE, { recursive: true });
-  const dir = join(await Deno.realPath(REAL_CACHE), `node-vitest-${VITEST_VERSION}`);
-  await once(dir, `vitest@${VITEST_VERSION}`, async (tmp) => {
+  const dir = join(await Deno.realPath(REAL_CACHE), `node-${name}-${version}`);
+  await once(dir, `${name}@${version}`, async (tmp) => {
     await Deno.writeTextFile(join(tmp, "package.json"), '{"private":true}\n');
     await run("npm", [
       "install",
       "--no-audit",
       "--no-fund",
       "--prefer-offline",
-      `vitest@${VITEST_VERSION}`,
+      `${name}@${version}`,
     ], tmp);
   });
   return join(dir, "node_modules");
 }
 
-/** flask's pin, and the versions its `uv.lock` gives its test run (pytest 9.0 and werkzeug 3.1.5). */
+/** A `node_modules` holding Vitest {@linkcode VITEST_VERSION}. */
+export const vitestModules = (): Promise<string> => nodeModulesWith("vitest", VITEST_VERSION);
+
+/** A `node_modules` holding Jest {@linkcode JEST_VERSION}. */
+export const jestModules = (): Promise<string> => nodeModulesWith("jest", JEST_VERSION);
+
+/**
+ * flask's pin, and the versions its `uv.lock` gives its test and typing runs (pytest 9.0,
+ * werkzeug 3.1.5, click 8.1.8, mypy 1.19.1: with newer ones its own checks fail).
+ */
 export const FLASK = {
   version: "3.1.3",
   requirements: [
     "flask==3.1.3",
     "werkzeug==3.1.5",
+    "click==8.1.8",
+    "mypy==1.19.1",
     "pytest==9.0.2",
     "asgiref==3.11.0",
     "python-dotenv==1.2.1",
@@ -83,9 +99,13 @@ export async function flaskSource(): Promise<FlaskSource> {
   const dir = join(await Deno.realPath(REAL_CACHE), `python-flask-${FLASK.version}`);
   // Compiled wheels (markupsafe, greenlet) fit one Python version: the cache is per version.
   const python = "python3";
-  const pyVersion = (await run(python, ["-c", "import sys; print(sys.version.split()[0])"]))
-    .trim();
-  await once(dir, `flask@${FLASK.version} for python ${pyVersion}`, async (tmp) => {
+  // The test makes a venv with pip in it (Debian's python3 needs python3-venv for that).
+  const pyVersion = (await run(python, [
+    "-c",
+    "import ensurepip, sys, venv; print(sys.version.split()[0])",
+  ])).trim();
+  const pin = `flask@${FLASK.version} for python ${pyVersion}: ${FLASK.requirements.join(" ")}`;
+  await once(dir, pin, async (tmp) => {
     const sdist = join(tmp, "sdist");
     await run(python, [
       "-m",

@@ -1,18 +1,19 @@
 /**
  * check_project and test_project on a project's own tools, over MCP with `main.ts` under the
  * `sextant` permission set, whose run list names programs on PATH only: a Node project's
- * `node_modules/.bin/tsc` and `vitest` run through `npm exec`, and a Python project's `.venv`
- * interpreter through `sh` (its own interpreter: no other Python in its place). The Node project gets the real
- * TypeScript from npm (`npm install`, from npm's cache when the test setup filled it); its vitest
- * is a stub script in `node_modules/.bin`, as what is tested is how it is started.
+ * `node_modules/.bin/tsc` and `vitest` run through `npm exec` (TypeScript 5.9 from npm, and 7 on a
+ * hono-like solution tsconfig), and a Python project's `.venv` interpreter through `sh` (its own
+ * interpreter, no other Python in its place; flask installed editable from PyPI). The vitest here
+ * is a stub script in `node_modules/.bin`, as what is tested is how it is started (its output is
+ * tested on the real Vitest in test_project_test.ts).
  * @module
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
 import { copyTree } from "../helpers/real_code.ts";
-import { tempDir } from "../helpers/tool_ctx.ts";
-import { hasPytest, pytestPython, skipWithout } from "../helpers/toolchain.ts";
+import { tempDir, toolHarness } from "../helpers/tool_ctx.ts";
+import { hasTypeScript7, linkTypeScript7 } from "../helpers/lsp.ts";
+import { fixtureTree, hasPytest, pytestPython, skipWithout } from "../helpers/toolchain.ts";
 import { editableVenv, FLASK, flaskSource } from "./real_toolchains.ts";
 
 type Connect = typeof import("../helpers/mcp.ts").connect;
@@ -119,6 +120,35 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "check_project: a solution tsconfig's referenced configs, TypeScript 7 through npm exec, " +
+    "sandboxed",
+  ignore: skipWithout("npm") || (!hasTypeScript7() && (console.log("skipping: TS 7"), true)),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using h = await toolHarness(fixtureTree("ts_solution"));
+    await linkTypeScript7(h.root);
+    const url = await h.read("src/utils/url.ts");
+    await h.write("src/utils/url.ts", url.replace("number = 16;", 'number = "16";'));
+    const before = await h.listAll();
+    const check = await callTool(connect, h.root, "check_project");
+    assert(!check.isError, check.text);
+    const parsed = JSON.parse(check.text);
+    assertEquals(parsed.ok, false);
+    assertEquals(
+      parsed.checks.map((c: { command: string; files: number }) => [c.command, c.files]),
+      [
+        ["npm exec --no -- tsc --noEmit --pretty false -p tsconfig.build.json", 2],
+        ["npm exec --no -- tsc --noEmit --pretty false -p tsconfig.spec.json", 2],
+      ],
+    );
+    assertEquals(parsed.diagnostics[0].code, "TS2322");
+    assertEquals(await h.listAll(), before, "nothing written into the project");
+  },
+});
+
 /** flask from PyPI once (the test skips, with the reason, when it cannot be fetched). */
 const flask = await flaskSource().catch((error: Error) => {
   console.log(`skipping the flask test: ${error.message}`);
@@ -166,5 +196,58 @@ Deno.test({
     assertEquals([run.failed, run.passed], [Number(closing[1]), Number(closing[2])], test.text);
     assertEquals(run.failures.map((f: { name: string }) => f.name).sort(), ownFailed);
     assertEquals(run.status, "failed");
+  },
+});
+
+Deno.test({
+  name: `check_project: flask ${FLASK.version}'s own mypy (its [tool.mypy]) with its .venv, ` +
+    "beside pyright there, sandboxed",
+  ignore: flask === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { connect } = await import("../helpers/mcp.ts");
+    await using tmp = await tempDir();
+    const root = join(tmp.path, "flask");
+    await copyTree(flask!.template, root);
+    const python = await editableVenv(root, flask!);
+    const helpers = join(root, "src", "flask", "helpers.py");
+    const source = await Deno.readTextFile(helpers);
+    const broken = source.replace("out: list[str] = [name]", "out: list[int] = [name]");
+    assert(broken !== source, "flask's _split_blueprint_path has changed");
+    await Deno.writeTextFile(helpers, broken);
+
+    // The judge: the venv's own mypy, as flask's developers run it (its config: pretty output).
+    const own = await new Deno.Command(python, {
+      args: ["-m", "mypy", "--cache-dir=/dev/null"],
+      cwd: root,
+      stdout: "piped",
+    }).output();
+    const ownText = new TextDecoder().decode(own.stdout);
+    const ownErrors = [...ownText.matchAll(/^(\S+\.py):(\d+)(?::\d+)?: error:/gm)]
+      .map((m) => `${m[1]}:${m[2]}`).sort();
+    assert(ownErrors.length > 0, ownText);
+    const checked = Number(/checked (\d+) source files/.exec(ownText)?.[1]);
+
+    const check = await callTool(connect, root, "check_project");
+    assert(!check.isError, check.text);
+    const parsed = JSON.parse(check.text);
+    const mypy = parsed.checks.find((c: { command: string }) => c.command.includes("-m mypy"));
+    assertEquals(
+      [mypy.command.split(" ").slice(0, 3).join(" "), mypy.status, mypy.files],
+      [".venv/bin/python -m mypy", "errors", checked],
+      check.text,
+    );
+    const found = parsed.diagnostics
+      .filter((d: { source: string; severity: string }) =>
+        d.source === "mypy" && d.severity === "error"
+      )
+      .map((d: { file: string; line: number }) => `${d.file}:${d.line}`).sort();
+    assertEquals(found, ownErrors);
+    assertEquals(parsed.ok, false);
+    assert(
+      parsed.checks.some((c: { note?: string }) => c.note?.includes("environment .venv")),
+      "pyright resolves imports in the venv",
+    );
   },
 });

@@ -19,7 +19,7 @@ import {
 import { z } from "../../src/deps.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { testProject } from "../../src/tools/toolchain/test_project.ts";
-import { VITEST_VERSION, vitestModules } from "./real_toolchains.ts";
+import { JEST_VERSION, jestModules, VITEST_VERSION, vitestModules } from "./real_toolchains.ts";
 
 Deno.test({
   name: "test_project: the failing Rust test by name, message and location; a filter",
@@ -179,5 +179,46 @@ Deno.test({
     const one = await callJson(h, testProject, { test_name: "adds" });
     assertEquals(one.runs[0].passed, 1, one.runs[0].output_tail);
     assertEquals(one.runs[0].failures.map((f: Json) => f.name), ["src/broken.test.ts"]);
+
+    // A script that does more than start the runner runs as written; the filter reaches Vitest.
+    const pkg = JSON.parse(await h.read("package.json"));
+    pkg.scripts.test = "node -e \"require('fs').writeFileSync('pre.txt', 'ran')\" && vitest run";
+    await h.write("package.json", JSON.stringify(pkg));
+    const script = await callJson(h, testProject, { test_name: "adds" });
+    assertEquals(script.runs[0].command, "npm test -- -t adds");
+    assertEquals(await h.read("pre.txt"), "ran");
+    assertEquals(
+      [script.runs[0].passed, script.runs[0].ignored],
+      [1, 7],
+      script.runs[0].output_tail,
+    );
+  },
+});
+
+/** Jest from npm once (the test skips, with the reason, when it cannot be fetched). */
+const jest = await jestModules().catch((error: Error) => {
+  console.log(`skipping the Jest test: ${error.message}`);
+  return null;
+});
+
+Deno.test({
+  name: `test_project: Jest ${JEST_VERSION}'s own failures, a file that fails to load included`,
+  ignore: jest === null,
+  async fn() {
+    await using h = await toolHarness(fixtureTree("jest_project"));
+    await Deno.symlink(jest!, h.path("node_modules"));
+    const result = await callJson(h, testProject);
+    const run = result.runs[0];
+    assertEquals([result.ok, run.status, run.command], [false, "failed", "jest --ci"]);
+    // 2 failed tests and the file that does not load; as the recorded run in fixtures/js_runners.
+    assertEquals([run.passed, run.failed, run.ignored], [1, 3, 1], run.output_tail);
+    // Jest runs files in parallel: their order varies.
+    assertEquals(run.failures.map((f: Json) => `${f.name} @ ${f.file}:${f.line}`).sort(), [
+      "deep throw @ src/strings.js:2",
+      "math > multiplies @ src/math.test.js:4",
+      "src/broken.test.js @ src/broken.test.js:1",
+    ]);
+    const one = await callJson(h, testProject, { test_name: "adds" });
+    assertEquals([one.runs[0].command, one.runs[0].passed], ["jest --ci -t adds", 1]);
   },
 });

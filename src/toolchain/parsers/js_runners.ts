@@ -73,15 +73,34 @@ function vitestFailures(lines: string[], root: string): TestFailure[] {
   return failures;
 }
 
+/** Jest's line for a test file's result (`FAIL src/x.test.js`), which ends the failures before it. */
+const JEST_FILE = /^(FAIL|PASS)\s+(\S+)/;
+/** Jest's head of a file that failed to load (its tests never ran). */
+const JEST_SUITE_FAILED = "Test suite failed to run";
+
+/**
+ * Jest's failures: each `● suite › test` block has the message, a code excerpt, then the stack
+ * (`at fn (file:line:col)`). The location is the first frame outside node_modules. A file that
+ * failed to load (`● Test suite failed to run`) is named by its path.
+ */
 function jestFailures(lines: string[], root: string): TestFailure[] {
   const failures: TestFailure[] = [];
+  let file: string | undefined;
   for (let i = 0; i < lines.length; i++) {
+    const result = JEST_FILE.exec(lines[i]!);
+    if (result) file = toProjectPath(root, result[2]!);
     const head = /^\s*● (.+)$/.exec(lines[i]!);
-    if (!head || head[1]!.startsWith("Test suite failed")) continue;
+    if (!head) continue;
+    const suite = head[1]!.trim() === JEST_SUITE_FAILED;
+    const failure: TestFailure = {
+      name: suite ? file ?? JEST_SUITE_FAILED : head[1]!.replaceAll(" › ", " > ").trim(),
+      message: "",
+    };
+    if (suite && file) failure.file = file;
     const message: string[] = [];
-    const failure: TestFailure = { name: head[1]!.replaceAll(" › ", " > ").trim(), message: "" };
-    for (i++; i < lines.length && !/^\s*● /.test(lines[i]!); i++) {
+    for (i++; i < lines.length; i++) {
       const line = lines[i]!;
+      if (/^\s*● /.test(line) || JEST_FILE.test(line) || /^Test Suites:/.test(line)) break;
       const at = /\(?((?:\/|\.{0,2}\/?)[^\s():]+?\.[cm]?[jt]sx?):(\d+):(\d+)\)?\s*$/.exec(line);
       if (/^\s+at /.test(line)) {
         if (at && failure.line === undefined && !at[1]!.includes("node_modules")) {
@@ -147,8 +166,9 @@ function tapFailures(lines: string[], root: string): TestFailure[] {
 /**
  * Counts and failures from a JavaScript test run: Vitest (`Tests  1 failed | 2 passed (3)`),
  * Jest (`Tests: 1 failed, 2 passed, 3 total`), Node's runner (TAP `# pass 2`, spec `ℹ pass 2`).
- * A Vitest file that fails to load (`FAIL  file [ file ]`) runs none of its tests, and its
- * `Tests` line does not count it: it counts as one failed test here, so that it is not lost.
+ * A file that fails to load (Vitest's `FAIL  file [ file ]`, Jest's `● Test suite failed to run`)
+ * runs none of its tests, and the runner's `Tests` line does not count it: it counts as one
+ * failed test here, so that it is not lost.
  */
 export function parseJsTestOutput(output: string, root: string): TestSummary {
   const summary = emptySummary();
@@ -166,6 +186,8 @@ export function parseJsTestOutput(output: string, root: string): TestSummary {
       summary.recognized = true;
     } else if (failedFile && !failedFiles.has(failedFile[1]!)) {
       failedFiles.add(failedFile[1]!);
+      summary.failed++;
+    } else if (line.trim() === `● ${JEST_SUITE_FAILED}`) {
       summary.failed++;
     } else if (jest) {
       summary.recognized = true;

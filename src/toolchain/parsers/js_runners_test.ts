@@ -54,6 +54,26 @@ Error: Cannot find module './does-not-exist' imported from '/p/src/broken.test.t
   assertEquals(v.failures[0]?.line, 2);
 });
 
+/**
+ * Jest 29.7.0's own output, recorded by `NO_COLOR=1 CI=1 jest --ci` on fixtures/jest_project in
+ * /tmp/jt (everything on stderr): a failed assertion, an error thrown in the code under test and
+ * a file that fails to load.
+ */
+Deno.test("JavaScript runners: jest's real output", () => {
+  const read = (name: string) => Deno.readTextFileSync(new URL(name, RECORDED));
+  const output = `${read("jest-29.7.0.stdout.txt")}\n${read("jest-29.7.0.stderr.txt")}`;
+  const j = parseJsTestOutput(output, "/tmp/jt");
+  // 2 failed tests and the file that failed to load; 1 passed; 1 skipped.
+  assertEquals([j.recognized, j.passed, j.failed, j.ignored], [true, 1, 3, 1]);
+  assertEquals(j.failures.map((f) => [f.name, f.file, f.line, f.column]), [
+    ["math > multiplies", "src/math.test.js", 4, 44],
+    ["deep throw", "src/strings.js", 2, 27],
+    ["src/broken.test.js", "src/broken.test.js", 1, 21],
+  ]);
+  assertEquals(j.failures[1]!.message, "RangeError: no booms");
+  assertStringIncludes(j.failures[2]!.message, "Cannot find module './does-not-exist'");
+});
+
 Deno.test("JavaScript runners: jest and node's TAP", () => {
   const jest = `  ● math › multiplies
 

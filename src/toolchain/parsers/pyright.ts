@@ -54,3 +54,16 @@ export function parsePyright(output: string, root: string): Diagnostic[] | null 
     return diagnostic;
   });
 }
+
+/** How many files pyright's JSON report says it analysed; undefined without a report. */
+export function pyrightFilesAnalyzed(output: string): number | undefined {
+  const start = output.indexOf("{");
+  if (start < 0) return undefined;
+  try {
+    const report = JSON.parse(output.slice(start)) as { summary?: { filesAnalyzed?: unknown } };
+    const files = report.summary?.filesAnalyzed;
+    return typeof files === "number" ? files : undefined;
+  } catch {
+    return undefined;
+  }
+}

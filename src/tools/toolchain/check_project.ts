@@ -73,9 +73,10 @@ async function runCheck(
     diagnostics: found.length,
   };
   if (entry.status === "nothing_checked") {
-    entry.reason = `tsc read none of the project's files for ${plan.config ?? "this check"}.`;
+    entry.reason = `${shownCommand(plan)} read none of the project's files: nothing was checked.`;
   }
-  if (plan.note) entry.note = plan.note;
+  const note = [plan.note, plan.explain?.(result)].filter(Boolean).join(" ");
+  if (note) entry.note = note;
   // Without parsed errors a failure must still be explained: show what the tool said.
   if (entry.status === "failed" || entry.status === "timed_out" || parsed === null) {
     entry.output_tail = tailText(result);
@@ -110,7 +111,7 @@ export const checkProject = defineTool({
       : toolchains;
     const plans: Array<CheckPlan | SkippedPlan> = [];
     try {
-      for (const toolchain of checked) plans.push(...planChecks(project.root, toolchain));
+      for (const toolchain of checked) plans.push(...await planChecks(project.root, toolchain));
       for (const plan of plans) {
         if ("skipped" in plan) {
           checks.push({ toolchain: plan.toolchain, status: "skipped", reason: plan.skipped });
