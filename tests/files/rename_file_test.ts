@@ -64,6 +64,7 @@ Deno.test({
     });
     assert(text.startsWith("OK\n"), text);
     assertStringIncludes(text, "Moved 'src/a.ts' to 'src/lib/math.ts'");
+    assertStringIncludes(text, "Checked with typescript-language-server: no new errors");
     assert(!(await h.exists("src/a.ts")));
     assertEquals(
       await h.read("src/lib/math.ts"),

@@ -54,12 +54,16 @@ const PLANNERS: Readonly<
   >
 > = { ".go": goImportMoves, ".py": pythonImportMoves, ".pyi": pythonImportMoves };
 
-/** Import edits Sextant planned itself for the files of one server, to be proven by it. */
-interface OwnEdits {
+/** A server whose errors, before and after, prove a move's edits of its files. */
+interface MoveCheck {
   server: LanguageServer;
-  edits: ImportEdit[];
-  /** Files whose errors prove the edits (old paths). */
+  /** Files whose errors prove the edits (old paths), most telling first. */
   files: string[];
+}
+
+/** Import edits Sextant planned itself for the files of one server, to be proven by it. */
+interface OwnEdits extends MoveCheck {
+  edits: ImportEdit[];
 }
 
 export const renameFile = defineTool({
@@ -92,6 +96,7 @@ export const renameFile = defineTool({
     const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
     const own: OwnEdits[] = [];
+    const checks: MoveCheck[] = [];
     const problems: string[] = [];
     /** Strings in code that name the moved module (listed, never edited). */
     const inStrings: PathMention[] = [];
@@ -114,19 +119,14 @@ export const renameFile = defineTool({
         const plan = await planner(project, move, ctx.signal);
         if (plan.problem !== undefined) problems.push(plan.problem);
         inStrings.push(...plan.notUpdated ?? []);
-        const ofServer = carried.filter((f) => pool.serverIdFor(f) === server.id);
-        own.push({
-          server,
-          edits: plan.edits,
-          files: [
-            ...new Set([
-              ...plan.edits.map((e) => e.relPath),
-              ...plan.candidates ?? [],
-              ...ofServer,
-              ...mine.map((s) => s.relPath),
-            ]),
-          ],
-        });
+        const files = [
+          ...plan.edits.map((e) => e.relPath),
+          ...plan.candidates ?? [],
+          ...carried.filter((f) => pool.serverIdFor(f) === server.id),
+          ...mine.map((s) => s.relPath),
+        ];
+        own.push({ server, edits: plan.edits, files: [...new Set(files)] });
+        checks.push(own.at(-1)!);
         continue;
       }
       await showImporters(ctx, server, mine);
@@ -135,6 +135,13 @@ export const renameFile = defineTool({
       }, { ...options, sync: [sample] });
       const found = textEditsOf(answer);
       edits.push(...found);
+      // The server's edits are proven like Sextant's own: a wrong one shows as a new error.
+      const files = [
+        ...found.map((e) => server.relPathOf(e.uri)).filter((f): f is string => f !== null),
+        ...carried.filter((f) => pool.serverIdFor(f) === server.id),
+        ...mine.map((s) => s.relPath),
+      ];
+      checks.push({ server, files: [...new Set(files)] });
       unexplained.push(...notUpdated(mine, found, from, folder, server));
     }
     for (const o of own) edits.push(...lspEditsOf(project.root, o.edits));
@@ -188,8 +195,8 @@ export const renameFile = defineTool({
           "true, or move differently.",
       );
     }
-    // The errors Sextant's own edits are proven against, before the move.
-    const proving = own.filter((o) => o.files.length > 0);
+    // The errors the move's edits are proven against, before the move.
+    const proving = checks.filter((o) => o.files.length > 0);
     const before = [];
     for (const o of proving) {
       before.push(await errorsOf(ctx, o.server, o.files.slice(0, MAX_PROVEN_FILES)));
@@ -202,12 +209,19 @@ export const renameFile = defineTool({
         o.server,
         o.files.slice(0, MAX_PROVEN_FILES).map((f) => movedPath(move, f)),
       );
-      introduced.push(...introducedErrors(before[i]!, after, (f) => movedPath(move, f)));
+      introduced.push(
+        ...introducedErrors(
+          before[i]!,
+          after,
+          (f) => movedPath(move, f),
+          (m) => m.split(from).join(to),
+        ),
+      );
     }
     if (introduced.length > 0 && !args.force) {
       await undoMove(ctx, changed, to);
       throw new ToolError(
-        `After the move and Sextant's own import edits, ${serverNames(proving)} reported ` +
+        `After the move and its import edits, ${serverNames(proving)} reported ` +
           `new errors: ${errorsText(introduced)}. The move and its edits were undone; nothing ` +
           "was changed. Move with force: true to keep them and fix the rest yourself.",
       );
@@ -239,9 +253,9 @@ export const renameFile = defineTool({
   },
 });
 
-/** What proves an answer whose imports Sextant wrote itself. */
+/** What proves the answer: who wrote the edits, and the errors before and after. */
 function proofText(
-  proving: readonly OwnEdits[],
+  proving: readonly MoveCheck[],
   own: readonly OwnEdits[],
   introduced: number,
   unchecked: number,
@@ -256,7 +270,7 @@ function proofText(
     (unchecked > 0 ? `; ${unchecked} more not checked.` : ".");
 }
 
-function serverNames(own: readonly OwnEdits[]): string {
+function serverNames(own: readonly MoveCheck[]): string {
   return [...new Set(own.map((o) => o.server.command))].join(" and ");
 }
 

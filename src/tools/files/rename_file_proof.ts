@@ -58,13 +58,26 @@ export async function errorsOf(
   return out;
 }
 
-/** The errors of `after` not in `before`; `placeOf` maps a file's old path to its new one. */
+/**
+ * The errors of `after` not in `before`. `placeOf` maps a file's old path to its new one;
+ * `renamed` turns an old message into what the same error says after the move (an error that
+ * names the moved file's path names its new one).
+ */
 export function introducedErrors(
   before: ErrorCounts,
   after: ErrorCounts,
   placeOf: (relPath: string) => string,
+  renamed: (message: string) => string = (m) => m,
 ): IntroducedError[] {
-  const old = new Map([...before].map(([relPath, counts]) => [placeOf(relPath), counts]));
+  const old = new Map([...before].map(([relPath, counts]) => {
+    const moved = new Map<string, { count: number; line: number }>();
+    for (const [key, value] of counts) {
+      const now = renamed(key);
+      const known = moved.get(now);
+      moved.set(now, known ? { ...known, count: known.count + value.count } : value);
+    }
+    return [placeOf(relPath), moved];
+  }));
   const out: IntroducedError[] = [];
   for (const [relPath, counts] of after) {
     for (const [key, { count, line }] of counts) {
