@@ -2,11 +2,12 @@
  * rename_file: moves a file or folder and updates every import of it. Servers that implement
  * `workspace/willRenameFiles` (typescript-language-server, rust-analyzer) compute the edits; for
  * Go and Python, whose servers (gopls, pyright) do not, Sextant rewrites the import lines itself
- * (toolchain/graph/go_package_moves.ts, python_import_moves.ts) and proves them with the server's
- * errors before and after (rename_file_proof.ts), undoing the move when they do not hold. The
- * move and the edits land as one all-or-nothing change through the write path, then the servers
- * hear `workspace/didRenameFiles`. Importers no one can update are named and the move waits for
- * `force`; manifests and build files that name the old path are listed as not updated.
+ * (toolchain/graph/go_package_moves.ts, python_import_moves.ts). Either way the edits are proven
+ * with the server's errors before and after (rename_file_proof.ts), and the move is undone when
+ * they do not hold. The move and the edits land as one all-or-nothing change through the write
+ * path, then the servers hear `workspace/didRenameFiles`. Importers no one can update are named
+ * and the move waits for `force`; manifests and build files that name the old path are listed as
+ * not updated.
  * @module
  */
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -1,9 +1,9 @@
 /**
- * How rename_file proves the import edits Sextant wrote itself (for servers without
- * `workspace/willRenameFiles`: pyright, gopls): the language server's errors in every file those
- * edits touch, every file that moves and every lexical importer, before and after the move. An
- * error that was not there before means the edits are wrong or incomplete: the move is undone
- * (text and place, through the write path) and refused, unless forced.
+ * How rename_file proves a move's import edits, the servers' (`workspace/willRenameFiles`) and
+ * those Sextant wrote itself (pyright, gopls): the language server's errors in every file the
+ * edits touch, every file that moves and every file that names the moved code, before and after
+ * the move. An error that was not there before means the edits are wrong or incomplete: the move
+ * is undone (text and place, through the write path) and refused, unless forced.
  * @module
  */
 import type { LanguageServer, LspDiagnostic } from "../../lsp/language_server.ts";
