@@ -136,11 +136,11 @@ export const renameFile = defineTool({
       }, { ...options, sync: [sample] });
       const found = textEditsOf(answer);
       edits.push(...found);
-      // The server's edits are proven like Sextant's own: a wrong one shows as a new error.
+      // The server's edits are proven like Sextant's own: a wrong one shows as a new error. The
+      // importers it left alone are checked by their lines (notUpdated), not by the server.
       const files = [
         ...found.map((e) => server.relPathOf(e.uri)).filter((f): f is string => f !== null),
         ...carried.filter((f) => pool.serverIdFor(f) === server.id),
-        ...mine.map((s) => s.relPath),
       ];
       checks.push({ server, files: [...new Set(files)] });
       unexplained.push(...notUpdated(mine, found, from, folder, server));
@@ -220,7 +220,16 @@ export const renameFile = defineTool({
       );
     }
     if (introduced.length > 0 && !args.force) {
-      await undoMove(ctx, changed, to);
+      try {
+        await undoMove(ctx, changed, to);
+      } catch (error) {
+        throw new ToolError(
+          `After the move, ${serverNames(proving)} reported new errors: ` +
+            `${errorsText(introduced)}. Undoing the move failed (${
+              error instanceof Error ? error.message : error
+            }): '${to}' stays where it is, with its edits.`,
+        );
+      }
       throw new ToolError(
         `After the move and its import edits, ${serverNames(proving)} reported ` +
           `new errors: ${errorsText(introduced)}. The move and its edits were undone; nothing ` +
