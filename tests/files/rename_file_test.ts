@@ -293,6 +293,25 @@ Deno.test({
       assertEquals(await runs(), before);
     },
   );
+
+  await t.step(
+    "forced, the move stays and the answer names what pyright found broken",
+    async () => {
+      const forced = await h.call(renameFile, {
+        relative_path: "pkg/geometry.py",
+        new_relative_path: "pkg/circle.py",
+        force: true,
+      });
+      assert(forced.startsWith("OK\n"), forced);
+      assertStringIncludes(
+        forced,
+        "Moved with force; left broken: New errors after the move: bad.py:1",
+      );
+      assert(await h.exists("pkg/circle.py"));
+      assertEquals(await runs(), before);
+      assertStringIncludes(await pythonRun(h.root, "bad.py"), "ModuleNotFoundError");
+    },
+  );
   await h.session.dispose();
 });
 
