@@ -41,11 +41,18 @@ import {
   type IntroducedError,
   introducedErrors,
   MAX_PROVEN_FILES,
+  type MoveCheck,
   undoMove,
 } from "./rename_file_proof.ts";
-
-/** Importers named in a refusal, at most (a forced move names every one it left broken). */
-const SHOWN_IMPORTERS = 20;
+import {
+  brokenText,
+  errorsText,
+  mentionsText,
+  notUpdatedText,
+  proofText,
+  serverNames,
+  SHOWN_IMPORTERS,
+} from "./rename_file_answer.ts";
 
 /** Sextant's own import rewriting, by the extension of the files that move. */
 const PLANNERS: Readonly<
@@ -54,13 +61,6 @@ const PLANNERS: Readonly<
     (project: Project, move: PathMove, signal?: AbortSignal) => Promise<ImportMovePlan>
   >
 > = { ".go": goImportMoves, ".py": pythonImportMoves, ".pyi": pythonImportMoves };
-
-/** A server whose errors, before and after, prove a move's edits of its files. */
-interface MoveCheck {
-  server: LanguageServer;
-  /** Files whose errors prove the edits (old paths), most telling first. */
-  files: string[];
-}
 
 /** Import edits Sextant planned itself for the files of one server, to be proven by it. */
 interface OwnEdits extends MoveCheck {
@@ -169,11 +169,7 @@ export const renameFile = defineTool({
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
       ...problems,
     ].filter(Boolean).join(" ");
-    const notes = [
-      mentions.length === 0 ? "" : mentionsText(mentions),
-      inStrings.length === 0 ? "" : `Not updated, strings naming the old module (no server ` +
-        `checks them): ${inStrings.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")}.`,
-    ].filter(Boolean).join(" ");
+    const notes = mentionsText(mentions, inStrings);
     if (args.preview) {
       const preview = await previewWorkspaceEdit(
         ctx.session.codeActions(project),
@@ -262,37 +258,6 @@ export const renameFile = defineTool({
       (notes ? ` ${notes}` : "");
   },
 });
-
-/** What proves the answer: who wrote the edits, and the errors before and after. */
-function proofText(
-  proving: readonly MoveCheck[],
-  own: readonly OwnEdits[],
-  introduced: number,
-  unchecked: number,
-): string {
-  const wrote = own.some((o) => o.edits.length > 0)
-    ? `Sextant wrote the imports itself (${serverNames(own)}: no workspace/willRenameFiles). `
-    : "";
-  const checked = proving.reduce((n, o) => n + Math.min(o.files.length, MAX_PROVEN_FILES), 0);
-  return wrote + `Checked with ${serverNames(proving)}: ` +
-    (introduced === 0 ? "no new errors" : `${introduced} new errors`) +
-    ` in the ${checked} files that name the moved code` +
-    (unchecked > 0 ? `; ${unchecked} more not checked.` : ".");
-}
-
-function serverNames(own: readonly MoveCheck[]): string {
-  return [...new Set(own.map((o) => o.server.command))].join(" and ");
-}
-
-function errorsText(errors: readonly IntroducedError[]): string {
-  return errors.map((e) => `${e.relPath}:${e.line} ${e.message}`).join("; ");
-}
-
-function mentionsText(mentions: readonly PathMention[]): string {
-  return `Not updated (they name the old path; Sextant does not edit manifests and build files): ${
-    mentions.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")
-  }.`;
-}
 
 /** Sextant's own edits as a WorkspaceEdit's text edits, per file. */
 function lspEditsOf(
@@ -433,13 +398,6 @@ function namesExactly(site: ImportSite, from: string, folder: boolean): boolean 
   return module.endsWith("." + spec) || (folder && ("." + spec).startsWith(module + "."));
 }
 
-function notUpdatedText(sites: readonly ImportSite[], shownAtMost = SHOWN_IMPORTERS): string {
-  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
-  return `The language server's edits for the move leave these imports naming the old path: ` +
-    `${shown.join("; ")}${more}.`;
-}
-
 /** The text edits of a server's WorkspaceEdit, per document. */
 function textEditsOf(
   edit: LspWorkspaceEdit | null,
@@ -460,22 +418,6 @@ function textEditsOf(
     }
   }
   return out.filter((e) => e.edits.length > 0);
-}
-
-function brokenText(
-  servers: readonly LanguageServer[],
-  sites: readonly ImportSite[],
-  shownAtMost: number,
-  moved = false,
-): string {
-  const names = [...new Set(servers.map((s) => `${s.id} (${s.command})`))].join(", ");
-  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
-  return `The ${names} language server cannot update imports on a move ` +
-    `(no workspace/willRenameFiles); ${
-      moved ? "these imports are now broken" : "these imports would break"
-    }: ` +
-    `${shown.join("; ")}${more}.`;
 }
 
 function uriOf(root: string, relPath: string): string {

@@ -15,6 +15,13 @@ import type { ToolContext } from "../tool.ts";
 /** Files checked per server, at most; the answer names how many more were not. */
 export const MAX_PROVEN_FILES = 150;
 
+/** A server whose errors, before and after, prove a move's edits of its files. */
+export interface MoveCheck {
+  server: LanguageServer;
+  /** Files whose errors prove the edits (old paths), most telling first. */
+  files: string[];
+}
+
 /** Files whose errors are asked for at once. */
 const PARALLEL_CHECKS = 8;
 
