@@ -206,14 +206,7 @@ export const renameFile = defineTool({
         o.server,
         o.files.slice(0, MAX_PROVEN_FILES).map((f) => movedPath(move, f)),
       );
-      introduced.push(
-        ...introducedErrors(
-          before[i]!,
-          after,
-          (f) => movedPath(move, f),
-          (m) => m.split(from).join(to),
-        ),
-      );
+      introduced.push(...introducedErrors(before[i]!, after, (f) => movedPath(move, f)));
     }
     if (introduced.length > 0 && !args.force) {
       try {
