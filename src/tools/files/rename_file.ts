@@ -149,14 +149,26 @@ export const renameFile = defineTool({
     const broken = importers.filter((site) =>
       unsupported.some((s) => pool.serverIdFor(site.relPath) === s.id)
     );
-    const mentions = await pathMentions(
+    // A line a server's edits change (tsserver updates tsconfig `paths`) is not left behind.
+    const editedLines = new Set(
+      edits.flatMap((e) => {
+        const relPath = projectRelative(project.root, e.uri);
+        return e.edits.flatMap((t) =>
+          Array.from(
+            { length: t.range.end.line - t.range.start.line + 1 },
+            (_, i) => `${relPath}:${t.range.start.line + i + 1}`,
+          )
+        );
+      }),
+    );
+    const mentions = (await pathMentions(
       project,
       move,
       own.some((o) => o.edits.some((e) => /\.pyi?$/.test(e.relPath))) || /\.pyi?$/.test(from)
         ? movedModuleNames(project, move)
         : [],
       ctx.signal,
-    );
+    )).filter((m) => !editedLines.has(`${m.relPath}:${m.line}`));
     const edit: LspWorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
