@@ -64,6 +64,7 @@ Deno.test({
     });
     assert(text.startsWith("OK\n"), text);
     assertStringIncludes(text, "Moved 'src/a.ts' to 'src/lib/math.ts'");
+    assertStringIncludes(text, "Checked with typescript-language-server: no new errors");
     assert(!(await h.exists("src/a.ts")));
     assertEquals(
       await h.read("src/lib/math.ts"),
@@ -97,6 +98,9 @@ Deno.test({
         new_relative_path: "src/core/lib",
       });
       assert(text.startsWith("OK\n"), text);
+      // tsserver updates the path mapping itself: not listed as left behind.
+      assertStringIncludes(await h.read("tsconfig.json"), '"@lib/*":["src/core/lib/*"]');
+      assert(!text.includes("Not updated"), text);
       assert(!(await h.exists("src/lib")));
       assert(await h.exists("src/core/lib/tools.ts"));
       const main = await h.read("src/main.ts");
@@ -290,6 +294,25 @@ Deno.test({
       assert(!(await h.exists("pkg/circle.py")));
       assertEquals(await h.read("app.py"), app);
       assertEquals(await runs(), before);
+    },
+  );
+
+  await t.step(
+    "forced, the move stays and the answer names what pyright found broken",
+    async () => {
+      const forced = await h.call(renameFile, {
+        relative_path: "pkg/geometry.py",
+        new_relative_path: "pkg/circle.py",
+        force: true,
+      });
+      assert(forced.startsWith("OK\n"), forced);
+      assertStringIncludes(
+        forced,
+        "Moved with force; left broken: New errors after the move: bad.py:1",
+      );
+      assert(await h.exists("pkg/circle.py"));
+      assertEquals(await runs(), before);
+      assertStringIncludes(await pythonRun(h.root, "bad.py"), "ModuleNotFoundError");
     },
   );
   await h.session.dispose();

@@ -2,9 +2,10 @@
  * The lines of manifests, configs and build files that name a moved path: `package.json`
  * `exports`/`main`/`types`, `tsconfig` `paths`/`files`/`include`, `jsr.json`/`deno.json` exports,
  * `pyproject.toml`, `Cargo.toml`, `go.mod` `replace`, Makefiles and other build files. No language
- * server sees them, so a move cannot prove them: rename_file lists them as not updated rather than
+ * server checks them, so a move cannot prove them: rename_file lists them as not updated rather than
  * rewrite what it cannot check (a glob, a published entry point, a path that means something else
- * to the tool that reads it).
+ * to the tool that reads it), leaving out lines a server's own edits change (tsserver's of a
+ * tsconfig).
  *
  * A path is looked for as the file reads it: relative to the file's folder (`./src/a.ts`), or, in
  * CI workflows, to the project root; a Python module also by its dotted name in Python's own

@@ -16,9 +16,11 @@
  *   old chain would no longer resolve.
  *
  * A module's dotted name is taken below its source root, the folder above its top-level package
- * (the highest folder chain with `__init__.py`), and below the project root. Names in strings
- * (`mock.patch("a.b.f")`) are not code and are left for the caller to list. The result is only
- * lexical: the caller proves it with the language server's diagnostics.
+ * (the highest folder chain with `__init__.py`), and below the project root. Strings are not
+ * code: one that is a dotted path into the module (`mock.patch("a.b.f")`) is returned as not
+ * updated, prose (a docstring) is left alone. Statements are read where a line starts (an import
+ * after `;` is not), so the result is only lexical: the caller proves it with the language
+ * server's errors.
  * @module
  */
 import { posix } from "node:path";

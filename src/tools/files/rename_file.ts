@@ -2,11 +2,12 @@
  * rename_file: moves a file or folder and updates every import of it. Servers that implement
  * `workspace/willRenameFiles` (typescript-language-server, rust-analyzer) compute the edits; for
  * Go and Python, whose servers (gopls, pyright) do not, Sextant rewrites the import lines itself
- * (toolchain/graph/go_package_moves.ts, python_import_moves.ts) and proves them with the server's
- * errors before and after (rename_file_proof.ts), undoing the move when they do not hold. The
- * move and the edits land as one all-or-nothing change through the write path, then the servers
- * hear `workspace/didRenameFiles`. Importers no one can update are named and the move waits for
- * `force`; manifests and build files that name the old path are listed as not updated.
+ * (toolchain/graph/go_package_moves.ts, python_import_moves.ts). Either way the edits are proven
+ * with the server's errors before and after (rename_file_proof.ts), and the move is undone when
+ * they do not hold. The move and the edits land as one all-or-nothing change through the write
+ * path, then the servers hear `workspace/didRenameFiles`. Importers no one can update are named
+ * and the move waits for `force`; manifests and build files that name the old path are listed as
+ * not updated.
  * @module
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -40,11 +41,18 @@ import {
   type IntroducedError,
   introducedErrors,
   MAX_PROVEN_FILES,
+  type MoveCheck,
   undoMove,
 } from "./rename_file_proof.ts";
-
-/** Importers named in a refusal, at most (a forced move names every one it left broken). */
-const SHOWN_IMPORTERS = 20;
+import {
+  brokenText,
+  errorsText,
+  mentionsText,
+  notUpdatedText,
+  proofText,
+  serverNames,
+  SHOWN_IMPORTERS,
+} from "./rename_file_answer.ts";
 
 /** Sextant's own import rewriting, by the extension of the files that move. */
 const PLANNERS: Readonly<
@@ -55,11 +63,8 @@ const PLANNERS: Readonly<
 > = { ".go": goImportMoves, ".py": pythonImportMoves, ".pyi": pythonImportMoves };
 
 /** Import edits Sextant planned itself for the files of one server, to be proven by it. */
-interface OwnEdits {
-  server: LanguageServer;
+interface OwnEdits extends MoveCheck {
   edits: ImportEdit[];
-  /** Files whose errors prove the edits (old paths). */
-  files: string[];
 }
 
 export const renameFile = defineTool({
@@ -92,6 +97,7 @@ export const renameFile = defineTool({
     const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
     const own: OwnEdits[] = [];
+    const checks: MoveCheck[] = [];
     const problems: string[] = [];
     /** Strings in code that name the moved module (listed, never edited). */
     const inStrings: PathMention[] = [];
@@ -114,19 +120,14 @@ export const renameFile = defineTool({
         const plan = await planner(project, move, ctx.signal);
         if (plan.problem !== undefined) problems.push(plan.problem);
         inStrings.push(...plan.notUpdated ?? []);
-        const ofServer = carried.filter((f) => pool.serverIdFor(f) === server.id);
-        own.push({
-          server,
-          edits: plan.edits,
-          files: [
-            ...new Set([
-              ...plan.edits.map((e) => e.relPath),
-              ...plan.candidates ?? [],
-              ...ofServer,
-              ...mine.map((s) => s.relPath),
-            ]),
-          ],
-        });
+        const files = [
+          ...plan.edits.map((e) => e.relPath),
+          ...plan.candidates ?? [],
+          ...carried.filter((f) => pool.serverIdFor(f) === server.id),
+          ...mine.map((s) => s.relPath),
+        ];
+        own.push({ server, edits: plan.edits, files: [...new Set(files)] });
+        checks.push(own.at(-1)!);
         continue;
       }
       await showImporters(ctx, server, mine);
@@ -135,20 +136,39 @@ export const renameFile = defineTool({
       }, { ...options, sync: [sample] });
       const found = textEditsOf(answer);
       edits.push(...found);
+      // The server's edits are proven like Sextant's own: a wrong one shows as a new error. The
+      // importers it left alone are checked by their lines (notUpdated), not by the server.
+      const files = [
+        ...found.map((e) => server.relPathOf(e.uri)).filter((f): f is string => f !== null),
+        ...carried.filter((f) => pool.serverIdFor(f) === server.id),
+      ];
+      checks.push({ server, files: [...new Set(files)] });
       unexplained.push(...notUpdated(mine, found, from, folder, server));
     }
     for (const o of own) edits.push(...lspEditsOf(project.root, o.edits));
     const broken = importers.filter((site) =>
       unsupported.some((s) => pool.serverIdFor(site.relPath) === s.id)
     );
-    const mentions = await pathMentions(
+    // A line a server's edits change (tsserver updates tsconfig `paths`) is not left behind.
+    const editedLines = new Set(
+      edits.flatMap((e) => {
+        const relPath = projectRelative(project.root, e.uri);
+        return e.edits.flatMap((t) =>
+          Array.from(
+            { length: t.range.end.line - t.range.start.line + 1 },
+            (_, i) => `${relPath}:${t.range.start.line + i + 1}`,
+          )
+        );
+      }),
+    );
+    const mentions = (await pathMentions(
       project,
       move,
       own.some((o) => o.edits.some((e) => /\.pyi?$/.test(e.relPath))) || /\.pyi?$/.test(from)
         ? movedModuleNames(project, move)
         : [],
       ctx.signal,
-    );
+    )).filter((m) => !editedLines.has(`${m.relPath}:${m.line}`));
     const edit: LspWorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
@@ -161,11 +181,7 @@ export const renameFile = defineTool({
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
       ...problems,
     ].filter(Boolean).join(" ");
-    const notes = [
-      mentions.length === 0 ? "" : mentionsText(mentions),
-      inStrings.length === 0 ? "" : `Not updated, strings naming the old module (no server ` +
-        `checks them): ${inStrings.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")}.`,
-    ].filter(Boolean).join(" ");
+    const notes = mentionsText(mentions, inStrings);
     if (args.preview) {
       const preview = await previewWorkspaceEdit(
         ctx.session.codeActions(project),
@@ -188,8 +204,8 @@ export const renameFile = defineTool({
           "true, or move differently.",
       );
     }
-    // The errors Sextant's own edits are proven against, before the move.
-    const proving = own.filter((o) => o.files.length > 0);
+    // The errors the move's edits are proven against, before the move.
+    const proving = checks.filter((o) => o.files.length > 0);
     const before = [];
     for (const o of proving) {
       before.push(await errorsOf(ctx, o.server, o.files.slice(0, MAX_PROVEN_FILES)));
@@ -205,9 +221,18 @@ export const renameFile = defineTool({
       introduced.push(...introducedErrors(before[i]!, after, (f) => movedPath(move, f)));
     }
     if (introduced.length > 0 && !args.force) {
-      await undoMove(ctx, changed, to);
+      try {
+        await undoMove(ctx, changed, to);
+      } catch (error) {
+        throw new ToolError(
+          `After the move, ${serverNames(proving)} reported new errors: ` +
+            `${errorsText(introduced)}. Undoing the move failed (${
+              error instanceof Error ? error.message : error
+            }): '${to}' stays where it is, with its edits.`,
+        );
+      }
       throw new ToolError(
-        `After the move and Sextant's own import edits, ${serverNames(proving)} reported ` +
+        `After the move and its import edits, ${serverNames(proving)} reported ` +
           `new errors: ${errorsText(introduced)}. The move and its edits were undone; nothing ` +
           "was changed. Move with force: true to keep them and fix the rest yourself.",
       );
@@ -238,37 +263,6 @@ export const renameFile = defineTool({
       (notes ? ` ${notes}` : "");
   },
 });
-
-/** What proves an answer whose imports Sextant wrote itself. */
-function proofText(
-  proving: readonly OwnEdits[],
-  own: readonly OwnEdits[],
-  introduced: number,
-  unchecked: number,
-): string {
-  const wrote = own.some((o) => o.edits.length > 0)
-    ? `Sextant wrote the imports itself (${serverNames(own)}: no workspace/willRenameFiles). `
-    : "";
-  const checked = proving.reduce((n, o) => n + Math.min(o.files.length, MAX_PROVEN_FILES), 0);
-  return wrote + `Checked with ${serverNames(proving)}: ` +
-    (introduced === 0 ? "no new errors" : `${introduced} new errors`) +
-    ` in the ${checked} files that name the moved code` +
-    (unchecked > 0 ? `; ${unchecked} more not checked.` : ".");
-}
-
-function serverNames(own: readonly OwnEdits[]): string {
-  return [...new Set(own.map((o) => o.server.command))].join(" and ");
-}
-
-function errorsText(errors: readonly IntroducedError[]): string {
-  return errors.map((e) => `${e.relPath}:${e.line} ${e.message}`).join("; ");
-}
-
-function mentionsText(mentions: readonly PathMention[]): string {
-  return `Not updated (they name the old path; Sextant does not edit manifests and build files): ${
-    mentions.map((m) => `${m.relPath}:${m.line} ${m.text}`).join("; ")
-  }.`;
-}
 
 /** Sextant's own edits as a WorkspaceEdit's text edits, per file. */
 function lspEditsOf(
@@ -409,13 +403,6 @@ function namesExactly(site: ImportSite, from: string, folder: boolean): boolean 
   return module.endsWith("." + spec) || (folder && ("." + spec).startsWith(module + "."));
 }
 
-function notUpdatedText(sites: readonly ImportSite[], shownAtMost = SHOWN_IMPORTERS): string {
-  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
-  return `The language server's edits for the move leave these imports naming the old path: ` +
-    `${shown.join("; ")}${more}.`;
-}
-
 /** The text edits of a server's WorkspaceEdit, per document. */
 function textEditsOf(
   edit: LspWorkspaceEdit | null,
@@ -436,22 +423,6 @@ function textEditsOf(
     }
   }
   return out.filter((e) => e.edits.length > 0);
-}
-
-function brokenText(
-  servers: readonly LanguageServer[],
-  sites: readonly ImportSite[],
-  shownAtMost: number,
-  moved = false,
-): string {
-  const names = [...new Set(servers.map((s) => `${s.id} (${s.command})`))].join(", ");
-  const shown = sites.slice(0, shownAtMost).map((s) => `${s.relPath}:${s.line} ${s.text}`);
-  const more = sites.length > shownAtMost ? ` and ${sites.length - shownAtMost} more` : "";
-  return `The ${names} language server cannot update imports on a move ` +
-    `(no workspace/willRenameFiles); ${
-      moved ? "these imports are now broken" : "these imports would break"
-    }: ` +
-    `${shown.join("; ")}${more}.`;
 }
 
 function uriOf(root: string, relPath: string): string {

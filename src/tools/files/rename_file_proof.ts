@@ -1,12 +1,12 @@
 /**
- * How rename_file proves the import edits Sextant wrote itself (for servers without
- * `workspace/willRenameFiles`: pyright, gopls): the language server's errors in every file those
- * edits touch, every file that moves and every lexical importer, before and after the move. An
- * error that was not there before means the edits are wrong or incomplete: the move is undone
- * (text and place, through the write path) and refused, unless forced.
+ * How rename_file proves a move's import edits, the servers' (`workspace/willRenameFiles`) and
+ * those Sextant wrote itself (pyright, gopls): the language server's errors in every file the
+ * edits touch, every file that moves and every file that names the moved code, before and after
+ * the move. An error that was not there before means the edits are wrong or incomplete: the move
+ * is undone (text and place, through the write path) and refused, unless forced.
  * @module
  */
-import type { LanguageServer, LspDiagnostic } from "../../lsp/language_server.ts";
+import type { LanguageServer } from "../../lsp/language_server.ts";
 import type { FileOutcome } from "../../edit/workspace_edit.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { type FileChange, writeFiles } from "../shared/write.ts";
@@ -15,11 +15,21 @@ import type { ToolContext } from "../tool.ts";
 /** Files checked per server, at most; the answer names how many more were not. */
 export const MAX_PROVEN_FILES = 150;
 
+/** A server whose errors, before and after, prove a move's edits of its files. */
+export interface MoveCheck {
+  server: LanguageServer;
+  /** Files whose errors prove the edits (old paths), most telling first. */
+  files: string[];
+}
+
 /** Files whose errors are asked for at once. */
 const PARALLEL_CHECKS = 8;
 
-/** A server's errors per file (project-relative), each message counted. */
-export type ErrorCounts = Map<string, Map<string, { count: number; line: number }>>;
+/** The errors of one kind in a file, each with its 1-based line and message as the server says. */
+type ErrorKind = Array<{ line: number; message: string }>;
+
+/** A server's errors per file (project-relative), counted by kind. */
+export type ErrorCounts = Map<string, Map<string, ErrorKind>>;
 
 /** An error the move introduced. */
 export interface IntroducedError {
@@ -29,8 +39,14 @@ export interface IntroducedError {
   message: string;
 }
 
-function keyOf(d: LspDiagnostic): string {
-  return `${d.code ?? ""}\u0000${d.message}`;
+/**
+ * The kind of an error: its code and message with quoted names left out. The move rewrites the
+ * names an error quotes (`Import "a.b" could not be resolved`, `Module './a' has no exported
+ * member`), so an old error would look new; counting the kinds per file still shows each error
+ * the move adds.
+ */
+export function errorKind(code: string | number | undefined, message: string): string {
+  return `${code ?? ""}\u0000${message.replace(/(["'`])[^"'`\n]*\1/g, "$1$1")}`;
 }
 
 /** The errors (severity 1) the server reports for `files`, as they are on disk now. */
@@ -42,14 +58,15 @@ export async function errorsOf(
   const out: ErrorCounts = new Map();
   const options = { ...requestOptions(ctx), transient: true };
   const count = async (relPath: string) => {
-    const counts = new Map<string, { count: number; line: number }>();
+    const kinds = new Map<string, ErrorKind>();
     for (const d of await server.diagnostics(relPath, options)) {
       if (d.severity !== 1) continue;
-      const known = counts.get(keyOf(d));
-      if (known) known.count++;
-      else counts.set(keyOf(d), { count: 1, line: d.range.start.line + 1 });
+      const kind = errorKind(d.code, d.message);
+      const list = kinds.get(kind) ?? [];
+      list.push({ line: d.range.start.line + 1, message: d.message });
+      kinds.set(kind, list);
     }
-    out.set(relPath, counts);
+    out.set(relPath, kinds);
   };
   // A few at a time: the server checks files while others wait, within its open-file budget.
   for (let i = 0; i < files.length; i += PARALLEL_CHECKS) {
@@ -58,18 +75,26 @@ export async function errorsOf(
   return out;
 }
 
-/** The errors of `after` not in `before`; `placeOf` maps a file's old path to its new one. */
+/**
+ * The errors of `after` whose kind a file has more of than in `before`. `placeOf` maps a file's
+ * old path to its new one.
+ */
 export function introducedErrors(
   before: ErrorCounts,
   after: ErrorCounts,
   placeOf: (relPath: string) => string,
 ): IntroducedError[] {
-  const old = new Map([...before].map(([relPath, counts]) => [placeOf(relPath), counts]));
+  const old = new Map([...before].map(([relPath, kinds]) => [placeOf(relPath), kinds]));
   const out: IntroducedError[] = [];
-  for (const [relPath, counts] of after) {
-    for (const [key, { count, line }] of counts) {
-      const was = old.get(relPath)?.get(key)?.count ?? 0;
-      if (count > was) out.push({ relPath, line, message: key.split("\u0000")[1]! });
+  for (const [relPath, kinds] of after) {
+    for (const [kind, now] of kinds) {
+      const was = old.get(relPath)?.get(kind) ?? [];
+      if (now.length <= was.length) continue;
+      // The new ones: those whose text was not there before, else the last ones.
+      const oldTexts = new Set(was.map((e) => e.message));
+      const fresh = now.filter((e) => !oldTexts.has(e.message));
+      const shown = fresh.length >= now.length - was.length ? fresh : now.slice(was.length);
+      out.push(...shown.slice(0, now.length - was.length).map((e) => ({ relPath, ...e })));
     }
   }
   return out;
