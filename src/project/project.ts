@@ -144,11 +144,14 @@ export class Project {
     const skipNonProject = skipIgnored && (first === "" ||
       this.nonProject.reasonDeep(first, true) === null);
     const stack: Pending[] = [{ dir: first, listing: undefined }];
+    // Entries of listings read ahead and held on the stack (bounded: see MAX_HELD_ENTRIES).
+    let held = 0;
     // Linked folders are listed but not walked: that avoids cycles through links.
     const linkedDirs = new Set<string>();
     while (stack.length > 0) {
       options.signal?.throwIfAborted();
       const { dir, listing: known } = stack.pop()!;
+      held -= known?.length ?? 0;
       const listing = known !== undefined ? known : await listFolder(join(this.root, dir));
       if (listing === null) continue;
       const names = skipNonProject ? new Set(listing.map((e) => e.name)) : null;
@@ -193,13 +196,22 @@ export class Project {
         for (let i = entries.length - 1; i >= 0; i--) {
           const entry = entries[i]!;
           if (entry.isDirectory && !linkedDirs.has(entry.path)) {
-            stack.push({ dir: entry.path, listing: entry.listing });
+            // Past the bound a listing is read again when its folder's turn comes.
+            const keep = entry.listing && held + entry.listing.length <= MAX_HELD_ENTRIES;
+            if (keep) held += entry.listing!.length;
+            stack.push({ dir: entry.path, listing: keep ? entry.listing : undefined });
           }
         }
       }
     }
   }
 }
+
+/**
+ * The most entries of folder listings a walk holds while it waits to walk them: a folder with
+ * thousands of sub-folders must not hold all their listings at once.
+ */
+const MAX_HELD_ENTRIES = 20_000;
 
 /** A folder the walk has yet to yield; its listing when the walk read it already. */
 interface Pending {

@@ -67,7 +67,7 @@ export const getDiagnosticsForFile = defineTool({
     relative_path: z.string().describe("The file."),
     start_line: z.number().int().min(0).default(0).describe("0-based first line."),
     end_line: z.number().int().default(-1).describe(
-      "0-based last line; -1: the end.",
+      "Last line; -1: the end.",
     ),
     min_severity: minSeverity,
     max_answer_chars: maxAnswerChars,

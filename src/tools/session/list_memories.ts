@@ -8,7 +8,7 @@ import { memoriesOf } from "./project_memories.ts";
 
 export const listMemories = defineTool({
   name: "list_memories",
-  description: 'Lists the project\'s memories: {"memories": [names]}, {} when none.',
+  description: 'Lists the project\'s memories: {"memories": [names]}.',
   params: {
     topic: z.string().default("").describe("Only under this topic."),
   },

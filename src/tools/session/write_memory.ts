@@ -14,8 +14,7 @@ import { memoriesOf, memoryNameParam } from "./project_memories.ts";
 export const writeMemory = defineTool({
   name: "write_memory",
   aliases: { memory_file_name: "memory_name", max_answer_chars: "max_chars" },
-  description: "Writes (or overwrites) a concise markdown memory about the project for later " +
-    "conversations.",
+  description: "Writes (or overwrites) a concise markdown memory for later conversations.",
   params: {
     memory_name: memoryNameParam,
     content: z.string().describe("Markdown."),

@@ -59,8 +59,8 @@ export const findDeclaration = defineTool({
     relative_path: z.string().describe("The file of the usage."),
     regex: z.string().min(1).describe("One group marks the usage, e.g. 'obj\\.(process)\\('."),
     containing_symbol_name_path: z.string().default("").describe("Only inside this symbol."),
-    include_body: z.boolean().default(false).describe("Include its source."),
-    include_info: z.boolean().default(false).describe("Include its hover info."),
+    include_body: z.boolean().default(false).describe("Its source."),
+    include_info: z.boolean().default(false).describe("Its hover info."),
   },
   // Optional in the default list (its budget); the coding-agent contexts list it.
   markers: ["symbolic-read", "optional"],

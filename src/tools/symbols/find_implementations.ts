@@ -19,7 +19,7 @@ export const findImplementations = defineTool({
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath),
     include_info: z.boolean().default(false).describe(
-      "Include hover info.",
+      "Hover info.",
     ),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),

@@ -38,8 +38,8 @@ export const findSymbol = defineTool({
     relative_path: z.string().default("").describe(
       "Only this file or folder; '': all.",
     ),
-    include_body: z.boolean().default(false).describe("Include source code."),
-    include_info: z.boolean().default(false).describe("Include hover info (signature, docs)."),
+    include_body: z.boolean().default(false).describe("Source code."),
+    include_info: z.boolean().default(false).describe("Hover info (signature, docs)."),
     include_kinds: kindList.describe(describe.includeKinds),
     exclude_kinds: kindList.describe(describe.excludeKinds),
     substring_matching: z.boolean().default(false).describe("Last segment as substring."),
