@@ -116,7 +116,10 @@ Deno.test({
     );
     assert(!exists(fake.log), "a package manager was run");
     assert(!exists(join(fake.bin, "bash-language-server")));
-    assertEquals(lines.at(-1), "summary: 0 server(s) ok, 0 failed, 4 missing (exit code 1)");
+    assertEquals(
+      lines.at(-1),
+      "summary: 0 server(s) ok, 0 failed, 3 missing, optional missing: bash (exit code 1)",
+    );
   },
 });
 
@@ -156,7 +159,7 @@ Deno.test({
     );
     assertEquals(
       lines.at(-1),
-      "summary: 0 server(s) ok, 0 failed, 4 missing, install incomplete (exit code 1)",
+      "summary: 0 server(s) ok, 0 failed, 3 missing, optional missing: bash, install incomplete (exit code 1)",
     );
   },
 });
