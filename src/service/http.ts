@@ -33,8 +33,16 @@ export function parseAddress(address: string): { hostname: string; port: number 
   return { hostname: match[1]!.replace(/^\[|\]$/g, ""), port };
 }
 
+/** An IPv4 address of the loopback network (127.0.0.0/8) written out, not a name like it. */
+const LOOPBACK_IPV4 = /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * Whether `hostname` is the loopback interface, compared as a whole name or address: a DNS name
+ * that merely starts like one (`127.evil.example`) is another host.
+ */
 export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || hostname.startsWith("127.");
+  const name = hostname.toLowerCase();
+  return LOOPBACK.has(name) || LOOPBACK_IPV4.test(name);
 }
 
 /** A session unused this long is closed (ms). */
