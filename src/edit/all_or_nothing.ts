@@ -11,6 +11,7 @@ import {
   encodeText,
   keepFinalNewline,
   removeLeftoverTemps,
+  replaceIfUnchanged,
   tempPathFor,
   type TextFormat,
   writeFileAtomic,
@@ -29,7 +30,10 @@ export interface PlannedWrite {
 export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 1) {
     const only = writes[0]!;
-    return await writeTextFile(only.path, only.text, only.format, { realFolder: true });
+    return await writeTextFile(only.path, only.text, only.format, {
+      realFolder: true,
+      ...(only.format.read ? { unchangedSince: only.format.read } : {}),
+    });
   }
   // Encoding errors surface here, before any file is touched.
   const encoded = writes.map((w) => encodeText(keepFinalNewline(w.text, w.format), w.format));
@@ -61,7 +65,8 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
   try {
     for (const [i, w] of writes.entries()) {
       await assertRealFolder(dirname(w.path));
-      await Deno.rename(temps[i]!, w.path);
+      if (w.format.read) await replaceIfUnchanged(temps[i]!, w.path, w.format.read);
+      else await Deno.rename(temps[i]!, w.path);
       replaced.push(w);
     }
   } catch (error) {

@@ -19,6 +19,13 @@ export interface TextFormat {
    * gives every line it kept its old ending (`eol` is then only for new lines).
    */
   mixed?: { lines: string[]; ends: string[] };
+  /** The file as it was read, so a write over it refuses when another program changed it since. */
+  read?: FileStamp;
+}
+
+/** A file's bytes as read: what a write checks the file still holds before it replaces it. */
+export interface FileStamp {
+  bytes: Uint8Array;
 }
 
 export interface TextFile {
@@ -182,6 +189,7 @@ export async function readTextFile(path: string, encoding = "utf-8"): Promise<Te
   const [bytes, info] = await Promise.all([Deno.readFile(path), Deno.stat(path)]);
   const file = decodeText(bytes, encoding, basename(path));
   file.format.mode = info.mode;
+  file.format.read = { bytes };
   return file;
 }
 
@@ -286,6 +294,11 @@ export interface AtomicWriteOptions {
    * made and again just before the rename.
    */
   realFolder?: boolean;
+  /**
+   * The target as it was read: the write is refused (nothing changed) when the file holds
+   * anything else just before the rename, so another program's write is never lost in silence.
+   */
+  unchangedSince?: FileStamp;
 }
 
 /**
@@ -318,13 +331,78 @@ export async function writeFileAtomic(
     }
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
     if (options.realFolder) await assertRealFolder(folder);
-    await Deno.rename(temp, path);
+    if (options.unchangedSince) await replaceIfUnchanged(temp, path, options.unchangedSince);
+    else await Deno.rename(temp, path);
   } catch (error) {
     if (landed !== null) await Deno.remove(landed).catch(() => {});
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
   await removeLeftoverTemps(folder);
+}
+
+/** The whole content of an open file, from its start. */
+async function readOpen(file: Deno.FsFile): Promise<Uint8Array> {
+  await file.seek(0, Deno.SeekMode.Start);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+    parts.push(buffer.slice(0, n));
+    length += n;
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The refusal of a write over a file that another program changed. */
+function changedOnDisk(path: string): ToolError {
+  return new ToolError(
+    `'${basename(path)}' changed on disk since it was read for this edit (another program ` +
+      "wrote to it); nothing was written, so that change is kept. Read the file again and " +
+      "repeat the edit.",
+  );
+}
+
+/**
+ * Rename `temp` over `path` when `path` still holds what `stamp` recorded. The old file stays
+ * open across the rename: a program that wrote to it in between (an append, say) wrote to the
+ * file just replaced, so its content is put back and the write refused.
+ */
+export async function replaceIfUnchanged(
+  temp: string,
+  path: string,
+  stamp: FileStamp,
+): Promise<void> {
+  let old: Deno.FsFile;
+  try {
+    old = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw changedOnDisk(path);
+    throw error;
+  }
+  try {
+    if (!sameBytes(await readOpen(old), stamp.bytes)) throw changedOnDisk(path);
+    await Deno.rename(temp, path);
+    if ((await old.stat()).size === stamp.bytes.length) return;
+    // Written to between the check and the rename: put its content back.
+    const info = await old.stat();
+    await writeFileAtomic(path, await readOpen(old), info.mode);
+    throw changedOnDisk(path);
+  } finally {
+    old.close();
+  }
 }
 
 /** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */
