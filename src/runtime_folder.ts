@@ -65,3 +65,30 @@ export function privateRuntimeFolder(
   ensurePrivateFolder(dir, uid);
   return dir;
 }
+
+/**
+ * A folder of the private runtime folder (0700 as well), created on first use; null where the
+ * runtime folder is refused as unsafe or cannot be made. The answer is kept for the process,
+ * whose environment does not change.
+ */
+export function privateSubfolder(name: string): string | null {
+  const key = `${Deno.env.get("XDG_RUNTIME_DIR") ?? ""}\0${name}`;
+  const known = subfolders.get(key);
+  if (known !== undefined) return known;
+  let dir: string | null;
+  try {
+    dir = join(privateRuntimeFolder(), name);
+    try {
+      Deno.mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  } catch {
+    dir = null;
+  }
+  subfolders.set(key, dir);
+  return dir;
+}
+
+/** {@linkcode privateSubfolder}'s answers, by runtime folder and name. */
+const subfolders = new Map<string, string | null>();

@@ -11,6 +11,7 @@ import {
   encodeText,
   keepFinalNewline,
   removeLeftoverTemps,
+  removeTempsOfDeadWriters,
   replaceIfUnchanged,
   tempPathFor,
   type TextFormat,
@@ -35,6 +36,7 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
       ...(only.format.read ? { unchangedSince: only.format.read } : {}),
     });
   }
+  await removeTempsOfDeadWriters();
   // Encoding errors surface here, before any file is touched.
   const encoded = writes.map((w) => encodeText(keepFinalNewline(w.text, w.format), w.format));
   const backups = new Map<string, Uint8Array | null>();

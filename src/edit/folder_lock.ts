@@ -13,7 +13,7 @@
  */
 import { dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
-import { privateRuntimeFolder } from "../runtime_folder.ts";
+import { privateSubfolder } from "../runtime_folder.ts";
 
 /** How long a write waits for the lock of a folder before it fails (ms). */
 export const LOCK_WAIT_MS = 20_000;
@@ -30,21 +30,6 @@ async function existingFolder(path: string): Promise<string> {
     const up = dirname(dir);
     if (up === dir) return dir;
     dir = up;
-  }
-}
-
-/** Where the lock files of this process's user live; null where there is no private folder. */
-function lockFolder(): string | null {
-  try {
-    const dir = join(privateRuntimeFolder(), "locks");
-    try {
-      Deno.mkdirSync(dir, { mode: 0o700 });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-    return dir;
-  } catch {
-    return null;
   }
 }
 
@@ -89,7 +74,7 @@ export async function withFolderLocks<T>(
   options: FolderLockOptions = {},
 ): Promise<T> {
   const folders = [...new Set(await Promise.all(paths.map(existingFolder)))].sort();
-  const locks = lockFolder();
+  const locks = privateSubfolder("locks");
   const held: Deno.FsFile[] = [];
   try {
     if (locks !== null) {

@@ -5,6 +5,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
+import { privateSubfolder } from "../runtime_folder.ts";
 
 /** How a file was stored, so a rewrite keeps it that way. */
 export interface TextFormat {
@@ -204,7 +205,73 @@ export function tempPathFor(path: string): string {
   // The writer's pid tells a later writer whether the file is a crashed write's leftover; the
   // random part keeps a reused pid from meeting its predecessor's name.
   const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16);
+  journalFolder(dirname(path));
   return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}-${random}.tmp`);
+}
+
+/** Folders this process has written in, and already named in its journal. */
+const journaled = new Set<string>();
+
+/**
+ * Name `folder` in this process's journal of written folders (`<runtime folder>/writes/<pid>`)
+ * before the first temporary file there, so that if the process dies mid-write, the next Sextant
+ * to start knows where its leftovers are (see {@linkcode removeTempsOfDeadWriters}).
+ */
+function journalFolder(folder: string): void {
+  if (journaled.has(folder)) return;
+  const journals = privateSubfolder("writes");
+  if (journals === null) return;
+  try {
+    Deno.writeTextFileSync(join(journals, String(Deno.pid)), folder + "\0", {
+      append: true,
+      mode: 0o600,
+    });
+    journaled.add(folder);
+  } catch {
+    // no journal: the sweep on a later write there still finds old leftovers
+  }
+}
+
+/** Whether this process has swept the journals of dead writers. */
+let journalsSwept = false;
+
+/**
+ * Remove the temporary files of every writer whose journal is here and whose process is gone,
+ * whatever their age, then its journal. Run when the service starts and on a process's first
+ * write. Only files named with the dead writer's own pid are removed, so a live writer's never.
+ */
+export async function removeTempsOfDeadWriters(): Promise<void> {
+  if (journalsSwept) return;
+  journalsSwept = true;
+  const journals = privateSubfolder("writes");
+  if (journals === null) return;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(journals)];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry.name);
+    if (!entry.isFile || !Number.isInteger(pid) || pid === Deno.pid || !processGone(pid)) continue;
+    const journal = join(journals, entry.name);
+    const folders = new Set(
+      (await Deno.readTextFile(journal).catch(() => "")).split("\0").filter(Boolean),
+    );
+    for (const folder of folders) {
+      try {
+        for await (const file of Deno.readDir(folder)) {
+          const match = file.isFile ? TEMP_NAME.exec(file.name) : null;
+          if (match && Number(match[1]) === pid) {
+            await Deno.remove(join(folder, file.name)).catch(() => {});
+          }
+        }
+      } catch {
+        // the folder is gone, or unreadable: nothing to tidy there
+      }
+    }
+    await Deno.remove(journal).catch(() => {});
+  }
 }
 
 /** A temporary file of {@linkcode tempPathFor}; group 1 is the writer's pid. */
@@ -313,6 +380,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const folder = dirname(path);
+  await removeTempsOfDeadWriters();
   if (options.realFolder) await assertRealFolder(folder);
   const temp = tempPathFor(path);
   // Where the temporary file really is: a folder swapped for a link between the check and the

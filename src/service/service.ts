@@ -15,6 +15,7 @@ import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
+import { removeTempsOfDeadWriters } from "../edit/text_file.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
@@ -101,6 +102,8 @@ export async function runService(options: CliOptions): Promise<void> {
   const token = newToken();
   writeEndpoint(paths, { version: VERSION, pid: Deno.pid, port, token });
 
+  // Writes of a service or a standalone process killed mid-way leave temporary files: gone now.
+  await removeTempsOfDeadWriters();
   const idleSeconds = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
   const host = new ProjectHost({ projectIdleMs: PROJECT_IDLE_MS });
   const sessions = new Map<number, LiveSession>();
