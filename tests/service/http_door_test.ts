@@ -1,19 +1,28 @@
 /**
- * `sextant --http` compares the `Host` and `Origin` it is sent as whole names: a DNS name that
- * only starts like a loopback address (`127.evil.example`, which a rebinding attacker can point at
- * 127.0.0.1) is another host and gets 403, while loopback addresses and `localhost` are served. A
- * real server, run as users run it, with requests written by hand.
+ * `sextant --http` guards its door, with a real server run as users run it and requests written
+ * by hand:
+ * - it compares the `Host` and `Origin` it is sent as whole names: a DNS name that only starts
+ *   like a loopback address (`127.evil.example`, which a rebinding attacker can point at
+ *   127.0.0.1) is another host and gets 403, while loopback addresses and `localhost` are served;
+ * - slow headers (slowloris) from hundreds of connections without the token, against a server
+ *   with few file descriptors (`ulimit -n`, Linux only), neither end it nor lock a client with the
+ *   token out: connections past the cap are closed, the oldest first, and each has a short wait
+ *   for its whole head.
  * @module
  */
-import { assertStringIncludes } from "../helpers/assert.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { frontArgs, REPO_ROOT, tempProject } from "../helpers/mcp.ts";
 
 const TOKEN = "fedcba9876543210fedcba9876543210";
 
-async function startHttp(project: string) {
+/** `sextant --http` on `project`, with at most `descriptors` open files when given. */
+async function startHttp(project: string, descriptors?: number) {
   const runtime = await Deno.makeTempDir({ prefix: "sextant-rt-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: frontArgs(["--http", "127.0.0.1:0", "--project", project, "--log-level", "warn"]),
+  const args = frontArgs(["--http", "127.0.0.1:0", "--project", project, "--log-level", "warn"]);
+  const child = new Deno.Command(descriptors === undefined ? Deno.execPath() : "sh", {
+    args: descriptors === undefined
+      ? args
+      : ["-c", `ulimit -n ${descriptors} && exec "$0" "$@"`, Deno.execPath(), ...args],
     env: { ...Deno.env.toObject(), SEXTANT_TOKEN: TOKEN, XDG_RUNTIME_DIR: runtime },
     cwd: REPO_ROOT,
     stdin: "null",
@@ -98,4 +107,53 @@ Deno.test("HTTP door: Host and Origin are compared as names, not as prefixes", a
     await statusLine(http.url, `${host("127.0.0.1")}Origin: http://localhost:${port}\r\n`),
     " 200 ",
   );
+});
+
+/** Resolves when the server has closed `conn` (its read ends). */
+async function closedByServer(conn: Deno.Conn): Promise<void> {
+  const buffer = new Uint8Array(256);
+  try {
+    while ((await conn.read(buffer)) !== null) { /* an answer, if any */ }
+  } catch {
+    // reset: closed as well
+  }
+}
+
+Deno.test({
+  name: "HTTP door: slow headers from many connections neither end the server nor lock it",
+  ignore: Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using project = await tempProject({ "a.txt": "a\n" });
+    await using http = await startHttp(project.root, 64);
+    let exited = false;
+    http.child.status.then(() => exited = true);
+    const { hostname, port } = new URL(http.url);
+    const slow: Deno.Conn[] = [];
+    for (let i = 0; i < 400; i++) {
+      try {
+        const conn = await Deno.connect({ hostname, port: Number(port) });
+        await conn.write(new TextEncoder().encode(`POST /mcp HTTP/1.1\r\nHost: ${hostname}\r\n`));
+        slow.push(conn);
+      } catch {
+        // refused while the listen queue is full: the server is checked below
+      }
+    }
+    try {
+      // A client with the token gets in while the slow connections are still open on our side.
+      const host = `Host: 127.0.0.1:${port}\r\n`;
+      assertStringIncludes(await statusLine(http.url, host), " 200 ");
+      // Each slow connection is closed by the server in the end: turned away, or past its wait.
+      await Promise.all(slow.map(closedByServer));
+      assertStringIncludes(await statusLine(http.url, host), " 200 ");
+      assertEquals(exited, false, "the server exited");
+    } finally {
+      for (const conn of slow) {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+    }
+  },
 });
