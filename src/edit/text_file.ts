@@ -443,10 +443,17 @@ function changedOnDisk(path: string): ToolError {
   );
 }
 
+/** A file another program wrote this recently (ms) is taken to be written to still. */
+const ACTIVE_WRITER_MS = 2000;
+/** How long the old file of such a file is watched for appends after the rename (ms). */
+const LATE_APPEND_WAIT_MS = 25;
+
 /**
- * Rename `temp` over `path` when `path` still holds what `stamp` recorded. The old file stays
- * open across the rename: a program that wrote to it in between (an append, say) wrote to the
- * file just replaced, so its content is put back and the write refused.
+ * Rename `temp` over `path` when `path` still holds what `stamp` recorded; a change is refused.
+ * The old file stays open across the rename: a program that appended to it after the check (it
+ * opened the file before the rename and wrote after) wrote to the file just replaced, so those
+ * bytes are carried over to the end of the new one. A file written moments ago is watched a
+ * little longer ({@linkcode LATE_APPEND_WAIT_MS}), as its writer is likely still at it.
  */
 export async function replaceIfUnchanged(
   temp: string,
@@ -462,15 +469,22 @@ export async function replaceIfUnchanged(
   }
   try {
     if (!sameBytes(await readOpen(old), stamp.bytes)) throw changedOnDisk(path);
+    const written = (await old.stat()).mtime?.getTime() ?? 0;
     await Deno.rename(temp, path);
-    if ((await old.stat()).size === stamp.bytes.length) return;
-    // Written to between the check and the rename: put its content back.
-    const info = await old.stat();
-    await writeFileAtomic(path, await readOpen(old), info.mode);
-    throw changedOnDisk(path);
+    if (Date.now() - written < ACTIVE_WRITER_MS) {
+      await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_WAIT_MS));
+    }
+    await carryOverAppends(old, path, stamp.bytes.length);
   } finally {
     old.close();
   }
+}
+
+/** Append to `path` what was appended to the replaced file `old` past its first `length` bytes. */
+async function carryOverAppends(old: Deno.FsFile, path: string, length: number): Promise<void> {
+  if ((await old.stat()).size <= length) return;
+  const all = await readOpen(old);
+  await Deno.writeFile(path, all.subarray(length), { append: true });
 }
 
 /** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */

@@ -27,7 +27,9 @@ Deno.test({
         const line = `appended ${i}`;
         await Deno.writeTextFile(path, line + "\n", { append: true });
         appended.push(line);
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        // A line every few milliseconds, as a busy log: each append opens the file anew (as
+        // `echo >>` does), so it lands in the file that is there when it opens it.
+        await new Promise((resolve) => setTimeout(resolve, 4));
       }
     })();
     let answers;
