@@ -27,6 +27,8 @@ export class ConnectionGate {
   /** Closed by the gate, and still read by their server until it sees the close. */
   readonly #closing = new Set<Deno.Conn>();
   readonly #authenticated = new Set<Deno.Conn>();
+  /** Accept loops waiting for {@linkcode ConnectionGate.room}. */
+  #roomWaiters: Array<() => void> = [];
   /** How many connections were closed or refused at a cap, for the log's summary. */
   #turnedAway = 0;
 
@@ -34,17 +36,8 @@ export class ConnectionGate {
     this.limits = limits;
   }
 
-  /**
-   * A new connection: counted as unauthenticated, closing the oldest such past the cap. False
-   * when it was refused at once (closed): connections closed while a read of theirs is pending
-   * keep their descriptor until that read ends, so those count too, up to twice the cap.
-   */
-  admit(conn: Deno.Conn): boolean {
-    if (this.#waiting.size + this.#closing.size >= 2 * this.limits.maxUnauthenticated) {
-      this.#note();
-      close(conn);
-      return false;
-    }
+  /** A new connection: counted as unauthenticated, closing the oldest such past the cap. */
+  admit(conn: Deno.Conn): void {
     if (this.#waiting.size >= this.limits.maxUnauthenticated) {
       const oldest = this.#waiting.values().next().value!;
       this.#waiting.delete(oldest);
@@ -53,7 +46,16 @@ export class ConnectionGate {
       close(oldest);
     }
     this.#waiting.add(conn);
-    return true;
+  }
+
+  /**
+   * Resolves when another connection may be accepted: connections closed while a read of theirs
+   * is pending keep their descriptor until that read ends, so while as many as the cap are still
+   * closing, the next connection waits in the system's listen queue (which costs no descriptor).
+   */
+  room(): Promise<void> {
+    if (this.#closing.size < this.limits.maxUnauthenticated) return Promise.resolve();
+    return new Promise((resolve) => this.#roomWaiters.push(resolve));
   }
 
   /**
@@ -75,6 +77,11 @@ export class ConnectionGate {
     this.#waiting.delete(conn);
     this.#closing.delete(conn);
     this.#authenticated.delete(conn);
+    if (this.#closing.size < this.limits.maxUnauthenticated && this.#roomWaiters.length > 0) {
+      const waiters = this.#roomWaiters;
+      this.#roomWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
   }
 
   get unauthenticated(): number {
@@ -107,7 +114,7 @@ export class ConnectionGate {
 export function limitsFor(wanted: GateLimits, limit: number | null): GateLimits {
   if (limit === null) return wanted;
   const share = Math.max(3, Math.floor(limit / 4));
-  // An unauthenticated connection may hold two descriptors' worth (see ConnectionGate.admit).
+  // Unauthenticated connections count twice: as many again may be closing (ConnectionGate.room).
   const unauthenticated = Math.max(1, Math.min(wanted.maxUnauthenticated, Math.floor(share / 4)));
   return {
     maxUnauthenticated: unauthenticated,
@@ -160,6 +167,7 @@ const MAX_ACCEPT_PAUSE_MS = 1000;
 export async function acceptConnections(
   listener: Deno.Listener,
   serve: (conn: Deno.Conn) => void,
+  room: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   let reserve = openReserve();
   let pause = 0;
@@ -168,6 +176,7 @@ export async function acceptConnections(
   let started: Promise<Deno.Conn> | null = null;
   for (;;) {
     let conn: Deno.Conn;
+    await room();
     try {
       conn = await (started ?? listener.accept());
       started = null;

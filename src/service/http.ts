@@ -57,6 +57,8 @@ export const MAX_HTTP_SESSIONS = 64;
 export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;
 /** Connections kept open after a request with the token (keep-alive, event streams). */
 export const MAX_AUTHORIZED_CONNECTIONS = 256;
+/** Connections one MCP session may hold open at once (parallel requests, its event stream). */
+export const MAX_CONNECTIONS_PER_SESSION = 16;
 /** The shortest token accepted from SEXTANT_TOKEN: 128 bits as hex. */
 const MIN_TOKEN_CHARS = 32;
 
@@ -237,6 +239,8 @@ export async function serveHttp(options: CliOptions): Promise<void> {
     handler,
     authorized: (request) => sameToken(bearer(request), token),
     limits,
+    sessionOf: (request) => request.headers.get("mcp-session-id"),
+    maxPerSession: MAX_CONNECTIONS_PER_SESSION,
   });
 
   const stop = async () => {

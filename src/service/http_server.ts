@@ -31,6 +31,13 @@ export interface Http1Options {
   /** Whether a request carries the credentials (its connection then counts as authorized). */
   authorized: (request: Request) => boolean;
   limits: GateLimits;
+  /** The session a request belongs to (MCP's `Mcp-Session-Id`), or null. */
+  sessionOf?: (request: Request) => string | null;
+  /**
+   * Connections one session may hold open at once (keep-alive, event streams); a request that
+   * would open one more for it gets `503` and its connection closes.
+   */
+  maxPerSession?: number;
 }
 
 /** A request that cannot be read: answered with `status`, then the connection closes. */
@@ -269,6 +276,28 @@ function plain(status: number, message: string): Response {
  */
 export async function serveHttp1(listener: Deno.Listener, options: Http1Options): Promise<void> {
   const gate = new ConnectionGate(options.limits);
+  const bySession = new Map<string, Set<Deno.Conn>>();
+  const sessionOfConn = new Map<Deno.Conn, string>();
+  const leaveSession = (conn: Deno.Conn) => {
+    const id = sessionOfConn.get(conn);
+    if (id === undefined) return;
+    sessionOfConn.delete(conn);
+    const conns = bySession.get(id);
+    conns?.delete(conn);
+    if (conns?.size === 0) bySession.delete(id);
+  };
+  /** Count `conn` for the request's session; false when that session has its most already. */
+  const joinSession = (conn: Deno.Conn, request: Request): boolean => {
+    const id = options.sessionOf?.(request) ?? null;
+    if (id === null || sessionOfConn.get(conn) === id) return true;
+    const conns = bySession.get(id) ?? new Set<Deno.Conn>();
+    if (conns.size >= (options.maxPerSession ?? Infinity)) return false;
+    leaveSession(conn);
+    conns.add(conn);
+    bySession.set(id, conns);
+    sessionOfConn.set(conn, id);
+    return true;
+  };
   const origin = (() => {
     const addr = listener.addr as Deno.NetAddr;
     const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
@@ -276,7 +305,7 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
   })();
 
   const serveConnection = async (conn: Deno.Conn) => {
-    if (!gate.admit(conn)) return;
+    gate.admit(conn);
     const reader = new ConnReader(conn);
     let authorized = false;
     try {
@@ -314,6 +343,14 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
           }
           authorized = true;
         }
+        if (authorized && !joinSession(conn, request)) {
+          await writeResponse(
+            conn,
+            plain(503, `This session has ${options.maxPerSession} connections open, its most.`),
+            false,
+          ).catch(() => {});
+          return;
+        }
         const wantsClose = /\bclose\b/i.test(head.headers.get("connection") ?? "") ||
           head.version === "1.0";
         let response: Response;
@@ -330,6 +367,7 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
       }
     } finally {
       reader.cancel();
+      leaveSession(conn);
       gate.release(conn);
       try {
         conn.close();
@@ -341,5 +379,5 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
     serveConnection(conn).catch(() => {
       // A client that went away mid-answer: its connection is closed above.
     });
-  });
+  }, () => gate.room());
 }

@@ -87,3 +87,39 @@ Deno.test("serveHttp1: an oversized head gets 431; a malformed one 400", async (
     bad.close();
   });
 });
+
+Deno.test("serveHttp1: one session holds at most so many connections", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const served = serveHttp1(listener, {
+    handler: () => Promise.resolve(new Response("ok")),
+    authorized: () => true,
+    limits: { maxUnauthenticated: 8, maxAuthenticated: 8 },
+    sessionOf: (request) => request.headers.get("mcp-session-id"),
+    maxPerSession: 2,
+  });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const conns: Deno.Conn[] = [];
+  try {
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      conns.push(conn);
+      await send(conn, "GET /mcp HTTP/1.1\r\nHost: x\r\nMcp-Session-Id: s1\r\n\r\n");
+      statuses.push((await readUntil(conn, "\r\n\r\n")).split("\r\n")[0]!);
+    }
+    assertEquals(statuses, [
+      "HTTP/1.1 200 OK",
+      "HTTP/1.1 200 OK",
+      "HTTP/1.1 503 Service Unavailable",
+    ]);
+    // Another session is not counted against it.
+    const other = await Deno.connect({ hostname: "127.0.0.1", port });
+    conns.push(other);
+    await send(other, "GET /mcp HTTP/1.1\r\nHost: x\r\nMcp-Session-Id: s2\r\n\r\n");
+    assertStringIncludes(await readUntil(other, "\r\n\r\n"), "HTTP/1.1 200 OK");
+  } finally {
+    for (const conn of conns) conn.close();
+    listener.close();
+    await served;
+  }
+});

@@ -165,7 +165,7 @@ export async function runService(options: CliOptions): Promise<void> {
     // Anyone on the machine can reach the port: before the token is checked, a connection gets
     // one short line and a few seconds, never the memory or time of the sessions, and only a
     // bounded number of such connections are kept.
-    if (!gate.admit(conn)) return;
+    gate.admit(conn);
     const lines = new LineReader(conn.readable, { maxLineBytes: HELLO_MAX_BYTES });
     let hello: Hello | null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -265,5 +265,5 @@ export async function runService(options: CliOptions): Promise<void> {
         conn.close();
       } catch { /* closed */ }
     });
-  });
+  }, () => gate.room());
 }
