@@ -3,7 +3,8 @@
  * the service runs with few file descriptors (`ulimit -n`), so running out of them is cheap to
  * reach. The caps follow the limit, so connections never take every descriptor (Deno 2.9 can
  * panic when it runs out); past the cap of unauthenticated connections the oldest are closed, so
- * a real front still gets in while the flood goes on, and the service stays up. Linux only (the limit is set with `sh -c 'ulimit -n'`).
+ * a real front still gets in while the flood goes on, and the service stays up; the same for a
+ * flood from user nobody (as root). Linux only (the limit is set with `sh -c 'ulimit -n'`).
  * @module
  */
 import { join } from "node:path";
@@ -161,3 +162,96 @@ for (
     },
   });
 }
+
+/** A Python that user nobody can run (a user's own, under /root, is closed to it). */
+const SYSTEM_PYTHON = "/usr/bin/python3";
+const asRoot = Deno.build.os === "linux" && Deno.uid() === 0 &&
+  (() => {
+    try {
+      return Deno.statSync(SYSTEM_PYTHON).isFile;
+    } catch {
+      return false;
+    }
+  })();
+if (!asRoot) {
+  console.log(
+    "connection caps test (another user) skipped: it needs Linux, root (to run as nobody) " +
+      `and ${SYSTEM_PYTHON}`,
+  );
+}
+
+/**
+ * `count` silent connections held open by user nobody (Python under setpriv), until stdin closes.
+ */
+async function floodAsNobody(port: number, count: number): Promise<() => Promise<void>> {
+  const script = [
+    "import socket, sys",
+    "held = []",
+    `for _ in range(${count}):`,
+    "    try:",
+    `        held.append(socket.create_connection(("127.0.0.1", ${port})))`,
+    "    except OSError:",
+    "        pass",
+    "print(len(held), flush=True)",
+    "sys.stdin.read()",
+  ].join("\n");
+  const child = new Deno.Command("setpriv", {
+    args: ["--reuid=nobody", "--regid=nogroup", "--clear-groups", SYSTEM_PYTHON, "-c", script],
+    cwd: "/",
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the flood as nobody ended early: ${seen}`);
+    seen += value;
+  }
+  assert(Number(seen.trim()) > 0, `nobody opened no connection: ${seen}`);
+  return async () => {
+    await child.stdin.close().catch(() => {});
+    await child.status;
+    await reader.cancel().catch(() => {});
+  };
+}
+
+Deno.test({
+  name: "service door: a flood from another user (nobody) neither ends the service nor locks it",
+  ignore: !asRoot,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using rt = await serviceRuntime();
+    await using project = await tempProject({ "a.txt": "a\n" });
+    const env = { ...Deno.env.toObject(), ...rt.env, XDG_CONFIG_HOME: join(rt.dir, "xdg") };
+    const service = serviceWithLimit(256, env);
+    let exitCode: number | null = null;
+    service.status.then((status) => exitCode = status.code);
+    try {
+      const { pid, port } = await waitForEndpoint(rt.dir, service);
+      const release = await floodAsNobody(port, 1500);
+      try {
+        const client = await connectFront(project.root, env, { name: "caps-test" });
+        try {
+          const listed = await call(client, "list_dir", { relative_path: ".", recursive: false });
+          assert(!listed.isError, listed.text);
+        } finally {
+          await client.close();
+        }
+      } finally {
+        await release();
+      }
+      assertEquals(exitCode, null, "the service exited");
+      assertEquals((await waitForEndpoint(rt.dir, service)).pid, pid);
+    } finally {
+      if (exitCode === null) {
+        try {
+          service.kill("SIGTERM");
+        } catch { /* gone */ }
+      }
+      await service.status;
+    }
+  },
+});
