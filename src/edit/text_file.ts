@@ -469,15 +469,30 @@ export async function replaceIfUnchanged(
   }
   try {
     if (!sameBytes(await readOpen(old), stamp.bytes)) throw changedOnDisk(path);
-    const written = (await old.stat()).mtime?.getTime() ?? 0;
+    const before = await old.stat();
     await Deno.rename(temp, path);
-    if (Date.now() - written < ACTIVE_WRITER_MS) {
+    // Written moments ago by someone else than this process's last write of it: a writer at work.
+    const ours = lastWrites.get(path);
+    const byOthers = ours === undefined || ours.ino !== before.ino ||
+      ours.mtime !== (before.mtime?.getTime() ?? null);
+    if (byOthers && Date.now() - (before.mtime?.getTime() ?? 0) < ACTIVE_WRITER_MS) {
       await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_WAIT_MS));
     }
     await carryOverAppends(old, path, stamp.bytes.length);
+    noteOwnWrite(path, await Deno.stat(path).catch(() => null));
   } finally {
     old.close();
   }
+}
+
+/** This process's last write of each path it replaced (its inode and mtime), the latest 1,000. */
+const lastWrites = new Map<string, { ino: number | null; mtime: number | null }>();
+
+function noteOwnWrite(path: string, info: Deno.FileInfo | null): void {
+  lastWrites.delete(path);
+  if (info === null) return;
+  lastWrites.set(path, { ino: info.ino, mtime: info.mtime?.getTime() ?? null });
+  if (lastWrites.size > 1000) lastWrites.delete(lastWrites.keys().next().value!);
 }
 
 /** Append to `path` what was appended to the replaced file `old` past its first `length` bytes. */
