@@ -5,7 +5,8 @@
  * {@linkcode commitFileChanges} adds new files (and their folders) and deletions to that.
  * @module
  */
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
+import { removeFileInFolder } from "./inside_folder.ts";
 import {
   assertRealFolder,
   encodeText,
@@ -154,7 +155,9 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
       writes.map((f) => ({ path: f.real, text: f.after!, format: f.format })),
     );
     written = true;
-    for (const f of deletes) await Deno.remove(f.real);
+    // As memories are: a folder swapped for a link meanwhile cannot turn this into a deletion
+    // outside the project (inside_folder.ts).
+    for (const f of deletes) removeFileInFolder(dirname(f.real), basename(f.real));
   } catch (error) {
     if (written) {
       for (const [path, backup] of backups) {
