@@ -6,8 +6,8 @@
  * only this process uses (temporary names) make the other steps fail harmlessly when swapped: a
  * name that does not exist on the other side cannot touch anything there.
  *
- * Memories are written, renamed and deleted this way; a deletion is a rename to a temporary name,
- * checked, then the removal of that name.
+ * Memories are written, renamed and deleted this way, and an edit's deletions of project files;
+ * a deletion is a rename to a temporary name, checked, then the removal of that name.
  * @module
  */
 import { basename, dirname, join } from "node:path";
