@@ -317,6 +317,11 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
           const bytes = await reader.head(deadline, MAX_HEAD_BYTES);
           if (bytes === null) return;
           head = parseHead(bytes);
+          if (!head.target.startsWith("/")) throw new BadRequest(400, "Expected a path.");
+          if (/^100-continue$/i.test(head.headers.get("expect") ?? "")) {
+            // curl and others wait for this before they send a body.
+            await writeAll(conn, encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
+          }
           // Once the head is here, the body gets the short wait, authorized or not.
           body = await readBody(reader, head, Date.now() + HEAD_WAIT_MS);
           if (body === null) return;

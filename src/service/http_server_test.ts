@@ -64,6 +64,24 @@ Deno.test("serveHttp1: chunked bodies, chunked answers, and keep-alive once auth
   });
 });
 
+Deno.test("serveHttp1: Expect: 100-continue is answered before the body is sent", async () => {
+  await withServer(async (port) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    try {
+      await send(
+        conn,
+        "POST /mcp HTTP/1.1\r\nHost: x\r\nx-token: yes\r\nContent-Length: 4\r\n" +
+          "Expect: 100-continue\r\n\r\n",
+      );
+      assertStringIncludes(await readUntil(conn, "\r\n\r\n"), "HTTP/1.1 100 Continue");
+      await send(conn, "body");
+      assertStringIncludes(await readUntil(conn, "0\r\n\r\n"), "POST /mcp body");
+    } finally {
+      conn.close();
+    }
+  });
+});
+
 Deno.test("serveHttp1: without credentials, one answer and the connection closes", async () => {
   await withServer(async (port) => {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port });
