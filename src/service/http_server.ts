@@ -54,9 +54,35 @@ const decoder = new TextDecoder();
 class ConnReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   #buffer = new Uint8Array(0);
+  /** The read in flight, shared by whoever waits for bytes; it appends what it gets. */
+  #pending: Promise<boolean> | null = null;
+  #ended = false;
+  #closed: Promise<void> | null = null;
 
   constructor(conn: Deno.Conn) {
     this.#reader = conn.readable.getReader();
+  }
+
+  /** One read into the buffer: true with bytes, false at the end of the stream. */
+  #readOnce(): Promise<boolean> {
+    if (this.#ended) return Promise.resolve(false);
+    this.#pending ??= this.#reader.read().then((read) => {
+      this.#pending = null;
+      if (read.done) {
+        this.#ended = true;
+        return false;
+      }
+      const joined = new Uint8Array(this.#buffer.length + read.value.length);
+      joined.set(this.#buffer);
+      joined.set(read.value, this.#buffer.length);
+      this.#buffer = joined;
+      return true;
+    }, () => {
+      this.#pending = null;
+      this.#ended = true;
+      return false;
+    });
+    return this.#pending;
   }
 
   /** More bytes into the buffer; false at the end of the stream or past `deadline`. */
@@ -64,17 +90,23 @@ class ConnReader {
     const left = deadline - Date.now();
     if (left <= 0) return false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = await Promise.race([
-      this.#reader.read().catch(() => ({ done: true as const, value: undefined })),
-      new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), left)),
+    const got = await Promise.race([
+      this.#readOnce(),
+      new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), left)),
     ]);
     clearTimeout(timer);
-    if (read === null || read.done) return false;
-    const joined = new Uint8Array(this.#buffer.length + read.value.length);
-    joined.set(this.#buffer);
-    joined.set(read.value, this.#buffer.length);
-    this.#buffer = joined;
-    return true;
+    return got;
+  }
+
+  /**
+   * Resolves when the client closes its side (bytes it sends meanwhile are kept for the next
+   * request): how an answer being streamed learns that nobody reads it any more.
+   */
+  closed(): Promise<void> {
+    this.#closed ??= (async () => {
+      while (await this.#readOnce()) { /* kept in the buffer */ }
+    })();
+    return this.#closed;
   }
 
   /** The bytes up to and without `\r\n\r\n`, or null (closed, too slow); throws past `max`. */
@@ -229,6 +261,7 @@ async function writeResponse(
   response: Response,
   keepAlive: boolean,
   headOnly = false,
+  gone: Promise<void> = new Promise(() => {}),
 ): Promise<void> {
   const headers = new Headers(response.headers);
   const noBody = headOnly || response.body === null || response.status === 204 ||
@@ -246,9 +279,13 @@ async function writeResponse(
     return;
   }
   const reader = response.body!.getReader();
+  const left = gone.then(() => null);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // An event stream may stay quiet for long: a client that leaves ends it at once.
+      const next = await Promise.race([reader.read(), left]);
+      if (next === null) throw new Error("The client closed the connection.");
+      const { done, value } = next;
       if (done) break;
       if (value.length === 0) continue;
       if (chunked) {
@@ -367,7 +404,7 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
         }
         // An unauthorized client gets its answer and the door closes behind it.
         const keepAlive = authorized && !wantsClose;
-        await writeResponse(conn, response, keepAlive, head.method === "HEAD");
+        await writeResponse(conn, response, keepAlive, head.method === "HEAD", reader.closed());
         if (!keepAlive) return;
       }
     } finally {

@@ -141,3 +141,37 @@ Deno.test("serveHttp1: one session holds at most so many connections", async () 
     await served;
   }
 });
+
+Deno.test("serveHttp1: a client that leaves ends the event stream it was sent", async () => {
+  let cancelled!: () => void;
+  const wasCancelled = new Promise<void>((resolve) => cancelled = resolve);
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const served = serveHttp1(listener, {
+    // A stream that stays quiet after its first event, as an idle MCP event stream does.
+    handler: () =>
+      Promise.resolve(
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start: (controller) => controller.enqueue(new TextEncoder().encode("event: hi\n\n")),
+            cancel: () => cancelled(),
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+      ),
+    authorized: () => true,
+    limits: { maxUnauthenticated: 4, maxAuthenticated: 4 },
+  });
+  try {
+    const conn = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: (listener.addr as Deno.NetAddr).port,
+    });
+    await send(conn, "GET /mcp HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertStringIncludes(await readUntil(conn, "event: hi"), "text/event-stream");
+    conn.close();
+    await wasCancelled;
+  } finally {
+    listener.close();
+    await served;
+  }
+});
