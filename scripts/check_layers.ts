@@ -51,6 +51,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/errors.ts",
       "src/log.ts",
       "src/process.ts",
+      "src/runtime_folder.ts",
       "src/executables.ts",
       "src/deps.ts",
       "src/deps_start.ts",

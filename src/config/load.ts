@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { jsonc } from "../deps_start.ts";
 import { ToolError } from "../errors.ts";
+import { log } from "../log.ts";
 import { DEFAULT_SETTINGS, layerSettings, type Settings, type SettingsFile } from "./schema.ts";
 import { SettingsSchema } from "./schema.ts";
 
@@ -93,26 +94,56 @@ export interface LoadSettingsOptions {
  */
 export const PROGRAM_KEYS = ["command", "args", "initialization_options", "settings"] as const;
 
+/** A project layer without the settings that choose programs, and those it set. */
+export interface RestrictedLayer {
+  layer: SettingsFile;
+  /** The settings left out, as `language_servers.<id>.<key>`. */
+  ignored: string[];
+}
+
 /**
- * Refuse a project layer that chooses a program to run, naming the setting and where it belongs.
- * Only the user's global config and the command line may choose programs.
+ * A project layer with every setting of {@linkcode PROGRAM_KEYS} left out: the project opens
+ * restricted, as an editor opens a folder it does not trust, rather than being refused. Only the
+ * user's global config and the command line choose programs.
  */
-export function refuseProgramSettings(layer: SettingsFile, file: string): void {
-  const found: string[] = [];
-  for (const [id, server] of Object.entries(layer.language_servers ?? {})) {
+export function withoutProgramSettings(layer: SettingsFile): RestrictedLayer {
+  const ignored: string[] = [];
+  const servers = layer.language_servers;
+  if (servers === undefined) return { layer, ignored };
+  const kept: NonNullable<SettingsFile["language_servers"]> = {};
+  for (const [id, server] of Object.entries(servers)) {
+    const entry: Record<string, unknown> = { ...server };
     for (const key of PROGRAM_KEYS) {
-      if (server[key] !== undefined) found.push(`language_servers.${id}.${key}`);
+      if (entry[key] === undefined) continue;
+      ignored.push(`language_servers.${id}.${key}`);
+      delete entry[key];
     }
+    kept[id] = entry as typeof server;
   }
-  if (found.length === 0) return;
+  return { layer: { ...layer, language_servers: kept }, ignored };
+}
+
+/**
+ * The notice for a project config whose program settings were ignored: what, why, and how the
+ * user allows them.
+ */
+export function programSettingsNotice(ignored: readonly string[], file: string): string {
   const global = globalConfigPath() ?? "the global config file";
-  throw new ToolError(
-    `${file} sets ${found.join(", ")}: ${
-      found.length > 1 ? "these choose" : "this chooses"
-    } a program to run, and a project's own config comes with the repository, so it may not. ` +
-      `Put ${found.length > 1 ? "them" : "it"} in your global config (${global}) under the ` +
-      `same keys, and remove ${found.length > 1 ? "them" : "it"} from ${file}.`,
-  );
+  const these = ignored.length > 1 ? "these settings choose" : "this setting chooses";
+  const them = ignored.length > 1 ? "them" : "it";
+  return `Notice: ${file} sets ${ignored.join(", ")}; ${these} a program to run, and a ` +
+    "repository's own config may not, so the project was opened without " +
+    `${them} (Sextant's default servers are used). To allow ${them}, put ${them} in your ` +
+    `global config (${global}) under the same keys.`;
+}
+
+/** The program settings a project's own config sets, which Sextant ignores (see above). */
+export async function ignoredProgramSettings(projectRoot: string): Promise<string[]> {
+  try {
+    return withoutProgramSettings(await readSettingsFile(projectConfigPath(projectRoot))).ignored;
+  } catch {
+    return []; // an unreadable config is reported where it is loaded
+  }
 }
 
 /** defaults < global < project < command line. */
@@ -122,10 +153,10 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<S
   if (globalFile) settings = layerSettings(settings, await readSettingsFile(globalFile));
   if (options.projectRoot) {
     const file = projectConfigPath(options.projectRoot);
-    const projectFile = await readSettingsFile(file);
-    refuseProgramSettings(projectFile, file);
+    const { layer, ignored } = withoutProgramSettings(await readSettingsFile(file));
+    if (ignored.length > 0) log.warn(programSettingsNotice(ignored, file));
     // Registered projects live only in the global file.
-    const { projects: _ignored, ...projectLayer } = projectFile;
+    const { projects: _ignored, ...projectLayer } = layer;
     settings = layerSettings(settings, projectLayer);
   }
   if (options.overrides) settings = layerSettings(settings, options.overrides);

@@ -6,7 +6,14 @@
 import { join } from "node:path";
 import { assertEquals, assertRejects, assertThrows } from "../../tests/helpers/assert.ts";
 import { tempDir, writeTree } from "../../tests/helpers/tool_ctx.ts";
-import { globalConfigPath, loadSettings, parseSettings, projectConfigPath } from "./load.ts";
+import {
+  globalConfigPath,
+  ignoredProgramSettings,
+  loadSettings,
+  parseSettings,
+  programSettingsNotice,
+  projectConfigPath,
+} from "./load.ts";
 import { DEFAULT_SETTINGS, layerSettings, type Settings } from "./schema.ts";
 import { ToolError } from "../errors.ts";
 
@@ -130,20 +137,24 @@ Deno.test("config: layering defaults < global < project < overrides", async () =
   assertEquals(none, { ...DEFAULT_SETTINGS } as Settings);
 });
 
-Deno.test("config: a project file that chooses a program is refused, naming the setting", async () => {
+Deno.test("config: a project file's program settings are left out, and named", async () => {
   await using dir = await tempDir();
   const globalFile = join(dir.path, "global.jsonc");
   for (const key of ["command", "args", "initialization_options", "settings"]) {
     const value = key === "command" ? '"sh"' : key === "args" ? '["-c", "id"]' : "{}";
     await writeTree(dir.path, {
-      "proj/.sextant/project.jsonc": `{ "language_servers": { "ts": { "${key}": ${value} } } }`,
+      "proj/.sextant/project.jsonc":
+        `{ "tool_timeout": 7, "language_servers": { "ts": { "${key}": ${value}, ` +
+        `"extensions": [".tsx"] } } }`,
     });
-    const error = await assertRejects(
-      () => loadSettings({ globalFile, projectRoot: join(dir.path, "proj") }),
-    );
-    assertEquals(error instanceof ToolError, true);
-    assertEquals(error.message.includes(`language_servers.ts.${key}`), true, error.message);
-    assertEquals(error.message.includes("global config"), true, error.message);
+    const root = join(dir.path, "proj");
+    const s = await loadSettings({ globalFile, projectRoot: root });
+    assertEquals(s.tool_timeout, 7, "the rest of the project file applies");
+    assertEquals(s.language_servers.ts, { extensions: [".tsx"] });
+    assertEquals(await ignoredProgramSettings(root), [`language_servers.ts.${key}`]);
+    const notice = programSettingsNotice([`language_servers.ts.${key}`], "p.jsonc");
+    assertEquals(notice.includes(`language_servers.ts.${key}`), true, notice);
+    assertEquals(notice.includes("global config"), true, notice);
   }
   // The same keys from the user's own layers are honoured.
   await writeTree(dir.path, { "proj/.sextant/project.jsonc": "{}" });

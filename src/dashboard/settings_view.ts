@@ -10,7 +10,8 @@ import {
   globalConfigPath,
   loadSettings,
   parseSettings,
-  refuseProgramSettings,
+  programSettingsNotice,
+  withoutProgramSettings,
 } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { writeFileAtomic } from "../edit/text_file.ts";
@@ -82,7 +83,11 @@ export async function settingsView(root: string | null): Promise<SettingsView> {
     };
   }
   const globalLayer = layer(global);
-  const projectLayer = layer(project, (parsed) => refuseProgramSettings(parsed, project!.path));
+  // A repository's program settings are ignored when the project opens: the page says so.
+  const projectLayer = layer(project, (parsed) => {
+    const { ignored } = withoutProgramSettings(parsed);
+    if (ignored.length > 0) project!.error = programSettingsNotice(ignored, project!.path);
+  });
   let effective: Record<string, unknown> = {};
   let error: string | null = null;
   try {

@@ -51,9 +51,11 @@ Deno.test("effective settings name their source; a project file cannot choose pr
         join(root, ".sextant", "project.jsonc"),
         '{ "language_servers": { "python": { "command": "evil" } } }',
       );
-      const refused = await settingsView(root);
-      assert(refused.project?.error?.includes("language_servers.python.command"));
-      assert(refused.error !== null);
+      // The project opens restricted: the setting is ignored, and the page names it.
+      const restricted = await settingsView(root);
+      assert(restricted.project?.error?.includes("language_servers.python.command"));
+      assertEquals(restricted.error, null);
+      assert(!restricted.effective.some((s) => s.value.includes("evil")));
     } finally {
       await Deno.remove(root, { recursive: true });
     }

@@ -5,12 +5,15 @@
  * {@linkcode commitFileChanges} adds new files (and their folders) and deletions to that.
  * @module
  */
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
+import { removeFileInFolder } from "./inside_folder.ts";
 import {
   assertRealFolder,
   encodeText,
   keepFinalNewline,
   removeLeftoverTemps,
+  removeTempsOfDeadWriters,
+  replaceIfUnchanged,
   tempPathFor,
   type TextFormat,
   writeFileAtomic,
@@ -29,8 +32,12 @@ export interface PlannedWrite {
 export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 1) {
     const only = writes[0]!;
-    return await writeTextFile(only.path, only.text, only.format, { realFolder: true });
+    return await writeTextFile(only.path, only.text, only.format, {
+      realFolder: true,
+      ...(only.format.read ? { unchangedSince: only.format.read } : {}),
+    });
   }
+  await removeTempsOfDeadWriters();
   // Encoding errors surface here, before any file is touched.
   const encoded = writes.map((w) => encodeText(keepFinalNewline(w.text, w.format), w.format));
   const backups = new Map<string, Uint8Array | null>();
@@ -61,7 +68,8 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
   try {
     for (const [i, w] of writes.entries()) {
       await assertRealFolder(dirname(w.path));
-      await Deno.rename(temps[i]!, w.path);
+      if (w.format.read) await replaceIfUnchanged(temps[i]!, w.path, w.format.read);
+      else await Deno.rename(temps[i]!, w.path);
       replaced.push(w);
     }
   } catch (error) {
@@ -147,7 +155,9 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
       writes.map((f) => ({ path: f.real, text: f.after!, format: f.format })),
     );
     written = true;
-    for (const f of deletes) await Deno.remove(f.real);
+    // As memories are: a folder swapped for a link meanwhile cannot turn this into a deletion
+    // outside the project (inside_folder.ts).
+    for (const f of deletes) removeFileInFolder(dirname(f.real), basename(f.real));
   } catch (error) {
     if (written) {
       for (const [path, backup] of backups) {

@@ -45,7 +45,11 @@ export async function commitChangesAndMoves(
     for (const dir of made.reverse()) await Deno.remove(dir).catch(() => {});
     const undo = changes
       .filter((c) => c.before !== undefined)
-      .map((c) => ({ real: c.real, before: c.after, after: c.before ?? null, format: c.format }));
+      .map((c) => {
+        // The undo writes over this edit's own result, not over the file as first read.
+        const { read: _, ...format } = c.format;
+        return { real: c.real, before: c.after, after: c.before ?? null, format };
+      });
     await commitFileChanges(undo).catch(() => {});
     throw error;
   }

@@ -5,6 +5,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
+import { privateSubfolder } from "../runtime_folder.ts";
 
 /** How a file was stored, so a rewrite keeps it that way. */
 export interface TextFormat {
@@ -19,6 +20,13 @@ export interface TextFormat {
    * gives every line it kept its old ending (`eol` is then only for new lines).
    */
   mixed?: { lines: string[]; ends: string[] };
+  /** The file as it was read, so a write over it refuses when another program changed it since. */
+  read?: FileStamp;
+}
+
+/** A file's bytes as read: what a write checks the file still holds before it replaces it. */
+export interface FileStamp {
+  bytes: Uint8Array;
 }
 
 export interface TextFile {
@@ -182,6 +190,7 @@ export async function readTextFile(path: string, encoding = "utf-8"): Promise<Te
   const [bytes, info] = await Promise.all([Deno.readFile(path), Deno.stat(path)]);
   const file = decodeText(bytes, encoding, basename(path));
   file.format.mode = info.mode;
+  file.format.read = { bytes };
   return file;
 }
 
@@ -196,7 +205,73 @@ export function tempPathFor(path: string): string {
   // The writer's pid tells a later writer whether the file is a crashed write's leftover; the
   // random part keeps a reused pid from meeting its predecessor's name.
   const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16);
+  journalFolder(dirname(path));
   return join(dirname(path), `.${base}.sextant-${Deno.pid}-${++tempCounter}-${random}.tmp`);
+}
+
+/** Folders this process has written in, and already named in its journal. */
+const journaled = new Set<string>();
+
+/**
+ * Name `folder` in this process's journal of written folders (`<runtime folder>/writes/<pid>`)
+ * before the first temporary file there, so that if the process dies mid-write, the next Sextant
+ * to start knows where its leftovers are (see {@linkcode removeTempsOfDeadWriters}).
+ */
+function journalFolder(folder: string): void {
+  if (journaled.has(folder)) return;
+  const journals = privateSubfolder("writes");
+  if (journals === null) return;
+  try {
+    Deno.writeTextFileSync(join(journals, String(Deno.pid)), folder + "\0", {
+      append: true,
+      mode: 0o600,
+    });
+    journaled.add(folder);
+  } catch {
+    // no journal: the sweep on a later write there still finds old leftovers
+  }
+}
+
+/** Whether this process has swept the journals of dead writers. */
+let journalsSwept = false;
+
+/**
+ * Remove the temporary files of every writer whose journal is here and whose process is gone,
+ * whatever their age, then its journal. Run when the service starts and on a process's first
+ * write. Only files named with the dead writer's own pid are removed, so a live writer's never.
+ */
+export async function removeTempsOfDeadWriters(): Promise<void> {
+  if (journalsSwept) return;
+  journalsSwept = true;
+  const journals = privateSubfolder("writes");
+  if (journals === null) return;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(journals)];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry.name);
+    if (!entry.isFile || !Number.isInteger(pid) || pid === Deno.pid || !processGone(pid)) continue;
+    const journal = join(journals, entry.name);
+    const folders = new Set(
+      (await Deno.readTextFile(journal).catch(() => "")).split("\0").filter(Boolean),
+    );
+    for (const folder of folders) {
+      try {
+        for await (const file of Deno.readDir(folder)) {
+          const match = file.isFile ? TEMP_NAME.exec(file.name) : null;
+          if (match && Number(match[1]) === pid) {
+            await Deno.remove(join(folder, file.name)).catch(() => {});
+          }
+        }
+      } catch {
+        // the folder is gone, or unreadable: nothing to tidy there
+      }
+    }
+    await Deno.remove(journal).catch(() => {});
+  }
 }
 
 /** A temporary file of {@linkcode tempPathFor}; group 1 is the writer's pid. */
@@ -286,6 +361,11 @@ export interface AtomicWriteOptions {
    * made and again just before the rename.
    */
   realFolder?: boolean;
+  /**
+   * The target as it was read: the write is refused (nothing changed) when the file holds
+   * anything else just before the rename, so another program's write is never lost in silence.
+   */
+  unchangedSince?: FileStamp;
 }
 
 /**
@@ -300,6 +380,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const folder = dirname(path);
+  await removeTempsOfDeadWriters();
   if (options.realFolder) await assertRealFolder(folder);
   const temp = tempPathFor(path);
   // Where the temporary file really is: a folder swapped for a link between the check and the
@@ -318,13 +399,107 @@ export async function writeFileAtomic(
     }
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
     if (options.realFolder) await assertRealFolder(folder);
-    await Deno.rename(temp, path);
+    if (options.unchangedSince) await replaceIfUnchanged(temp, path, options.unchangedSince);
+    else await Deno.rename(temp, path);
   } catch (error) {
     if (landed !== null) await Deno.remove(landed).catch(() => {});
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
   await removeLeftoverTemps(folder);
+}
+
+/** The whole content of an open file, from its start. */
+async function readOpen(file: Deno.FsFile): Promise<Uint8Array> {
+  await file.seek(0, Deno.SeekMode.Start);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+    parts.push(buffer.slice(0, n));
+    length += n;
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The refusal of a write over a file that another program changed. */
+function changedOnDisk(path: string): ToolError {
+  return new ToolError(
+    `'${basename(path)}' changed on disk since it was read for this edit (another program ` +
+      "wrote to it); nothing was written, so that change is kept. Read the file again and " +
+      "repeat the edit.",
+  );
+}
+
+/** A file another program wrote this recently (ms) is taken to be written to still. */
+const ACTIVE_WRITER_MS = 2000;
+/** How long the old file of such a file is watched for appends after the rename (ms). */
+const LATE_APPEND_WAIT_MS = 25;
+
+/**
+ * Rename `temp` over `path` when `path` still holds what `stamp` recorded; a change is refused.
+ * The old file stays open across the rename: a program that appended to it after the check (it
+ * opened the file before the rename and wrote after) wrote to the file just replaced, so those
+ * bytes are carried over to the end of the new one. A file written moments ago is watched a
+ * little longer ({@linkcode LATE_APPEND_WAIT_MS}), as its writer is likely still at it.
+ */
+export async function replaceIfUnchanged(
+  temp: string,
+  path: string,
+  stamp: FileStamp,
+): Promise<void> {
+  let old: Deno.FsFile;
+  try {
+    old = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw changedOnDisk(path);
+    throw error;
+  }
+  try {
+    if (!sameBytes(await readOpen(old), stamp.bytes)) throw changedOnDisk(path);
+    const before = await old.stat();
+    await Deno.rename(temp, path);
+    // Written moments ago by someone else than this process's last write of it: a writer at work.
+    const ours = lastWrites.get(path);
+    const byOthers = ours === undefined || ours.ino !== before.ino ||
+      ours.mtime !== (before.mtime?.getTime() ?? null);
+    if (byOthers && Date.now() - (before.mtime?.getTime() ?? 0) < ACTIVE_WRITER_MS) {
+      await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_WAIT_MS));
+    }
+    await carryOverAppends(old, path, stamp.bytes.length);
+    noteOwnWrite(path, await Deno.stat(path).catch(() => null));
+  } finally {
+    old.close();
+  }
+}
+
+/** This process's last write of each path it replaced (its inode and mtime), the latest 1,000. */
+const lastWrites = new Map<string, { ino: number | null; mtime: number | null }>();
+
+function noteOwnWrite(path: string, info: Deno.FileInfo | null): void {
+  lastWrites.delete(path);
+  if (info === null) return;
+  lastWrites.set(path, { ino: info.ino, mtime: info.mtime?.getTime() ?? null });
+  if (lastWrites.size > 1000) lastWrites.delete(lastWrites.keys().next().value!);
+}
+
+/** Append to `path` what was appended to the replaced file `old` past its first `length` bytes. */
+async function carryOverAppends(old: Deno.FsFile, path: string, length: number): Promise<void> {
+  if ((await old.stat()).size <= length) return;
+  const all = await readOpen(old);
+  await Deno.writeFile(path, all.subarray(length), { append: true });
 }
 
 /** The format for a new file: UTF-8 (or the project encoding), `\n`, no BOM. */

@@ -436,7 +436,9 @@ class VirtualTree {
       }
     }
     to.text = from.text;
-    to.format = { ...from.format };
+    // The target keeps its own read stamp (none when new): the check is of what is replaced.
+    const { read: _, ...moved } = from.format;
+    to.format = to.format.read ? { ...moved, read: to.format.read } : moved;
     from.text = null;
     this.operations.push(`rename ${from.relPath} -> ${to.relPath}`);
   }

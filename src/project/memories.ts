@@ -12,7 +12,9 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
-import { decodeText, writeFileAtomic, writeTextFile } from "../edit/text_file.ts";
+import { basename, dirname } from "node:path";
+import { decodeText, encodeText, keepFinalNewline, type TextFormat } from "../edit/text_file.ts";
+import { makeFolderIn, removeFileInFolder, writeFileInFolder } from "../edit/inside_folder.ts";
 import { type ResolvedPath, resolveInProject } from "./sandbox.ts";
 
 /** Where Sextant keeps memories, relative to the project root. */
@@ -171,7 +173,7 @@ export class Memories {
     const target = await this.#writable(name);
     let mode: number | null = null;
     if (target.exists) mode = (await Deno.stat(target.real)).mode;
-    await writeFileAtomic(target.real, new TextEncoder().encode(content), mode);
+    writeInside(target.real, new TextEncoder().encode(content), mode);
   }
 
   /**
@@ -192,7 +194,7 @@ export class Memories {
     if (found.source === "sextant") {
       file.format.mode = (await Deno.stat(target.real)).mode;
     }
-    await writeTextFile(target.real, after, file.format);
+    writeTextInside(target.real, after, file.format);
     return found.source;
   }
 
@@ -210,7 +212,7 @@ export class Memories {
           "if it is no longer wanted.",
       );
     }
-    await Deno.remove(found.path);
+    removeInside(found.path);
     const serena = this.#resolve(SERENA_MEMORY_DIR, found.name);
     return { serenaCopyRemains: serena.exists };
   }
@@ -233,11 +235,15 @@ export class Memories {
       );
     }
     const target = await this.#writable(newName);
+    const bytes = await Deno.readFile(found.path);
     if (found.source === "serena") {
-      const bytes = await Deno.readFile(found.path);
-      await writeFileAtomic(target.real, bytes, null);
-    } else {
+      writeInside(target.real, bytes, null);
+    } else if (target.real.toLowerCase() === found.path.toLowerCase()) {
+      // Only the case changes (a case-insensitive file system): the file itself is the target.
       await Deno.rename(found.path, target.real);
+    } else {
+      writeInside(target.real, bytes, (await Deno.stat(found.path)).mode);
+      removeInside(found.path);
     }
     let referencesUpdated = 0;
     for (const name of await this.#namesIn(MEMORY_DIR)) {
@@ -246,7 +252,7 @@ export class Memories {
       const renamed = renameReferences(file.text, found.name, newName);
       if (renamed.count === 0) continue;
       file.format.mode = (await Deno.stat(path)).mode;
-      await writeTextFile(path, renamed.text, file.format);
+      writeTextInside(path, renamed.text, file.format);
       referencesUpdated += renamed.count;
     }
     return { copiedFromSerena: found.source === "serena", referencesUpdated };
@@ -272,21 +278,36 @@ export class Memories {
 
   /** The `.sextant/memories/<name>.md` target, with its folder created. */
   async #writable(name: string): Promise<ResolvedPath> {
-    const dir = resolveInProject(this.#root, MEMORY_DIR, { mustExist: false });
-    if (!dir.exists) await Deno.mkdir(dir.real, { recursive: true });
-    else if (!(await Deno.stat(dir.real)).isDirectory) {
-      throw new ToolError(`Cannot store memories: '${MEMORY_DIR}' exists and is not a folder.`);
-    }
-    if (name.includes("/")) {
-      const topic = name.slice(0, name.lastIndexOf("/"));
-      const folder = resolveInProject(this.#root, `${MEMORY_DIR}/${topic}`, { mustExist: false });
-      if (!folder.exists) await Deno.mkdir(folder.real, { recursive: true });
-    }
+    const folder = name.includes("/")
+      ? `${MEMORY_DIR}/${name.slice(0, name.lastIndexOf("/"))}`
+      : MEMORY_DIR;
+    await this.#makeFolders(folder);
     const target = this.#resolve(MEMORY_DIR, name);
     if (target.exists && !(await Deno.stat(target.real)).isFile) {
       throw new ToolError(`Cannot write memory '${name}': '${target.relative}' is not a file.`);
     }
     return target;
+  }
+
+  /**
+   * Create the folders of `rel` (relative to the root) one by one, each checked where it landed
+   * (edit/inside_folder.ts), so a parent swapped for a link cannot put one outside the project.
+   */
+  async #makeFolders(rel: string): Promise<void> {
+    let parent = this.#root;
+    const parts = rel.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      const sofar = parts.slice(0, i + 1).join("/");
+      let folder = resolveInProject(this.#root, sofar, { mustExist: false });
+      if (!folder.exists) {
+        makeFolderIn(parent, parts[i]!);
+        folder = resolveInProject(this.#root, sofar, { mustExist: true });
+      }
+      if (!(await Deno.stat(folder.real)).isDirectory) {
+        throw new ToolError(`Cannot store memories: '${sofar}' exists and is not a folder.`);
+      }
+      parent = folder.real;
+    }
   }
 
   /** The memory names under `dir`, topics included (`notes/architecture`). */
@@ -331,4 +352,19 @@ export class Memories {
     }
     return names;
   }
+}
+
+/** Write `bytes` to the memory file at real path `path`, atomically, in its pinned folder. */
+function writeInside(path: string, bytes: Uint8Array, mode: number | null): void {
+  writeFileInFolder(dirname(path), basename(path), bytes, mode);
+}
+
+/** Write text in its original format (line endings, BOM, final newline) to `path`. */
+function writeTextInside(path: string, text: string, format: TextFormat): void {
+  writeInside(path, encodeText(keepFinalNewline(text, format), format), format.mode);
+}
+
+/** Remove the memory file at real path `path`, in its pinned folder. */
+function removeInside(path: string): void {
+  removeFileInFolder(dirname(path), basename(path));
 }

@@ -4,6 +4,11 @@
  * config says `memories: "worktree"`. Found by reading git's own files, without running git: a
  * linked worktree's `.git` is a file `gitdir: <main>/.git/worktrees/<name>`, and that folder's
  * `commondir` names the main repository's `.git`.
+ *
+ * The `.git` file comes with the folder, so whoever wrote the folder chose where it points. It is
+ * followed only to a git folder that git made for this very worktree: one named
+ * `<commondir>/worktrees/<name>` whose own `gitdir` file points back at this `.git` file, in a
+ * repository with a `HEAD`. Anything else is not a worktree, and the project keeps its memories.
  * @module
  */
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -52,8 +57,35 @@ export function detectWorktree(projectRoot: string): WorktreeInfo | null {
   const common = readTextOrNull(join(gitDir, "commondir"))?.trim();
   if (!common) return null;
   const commonDir = isAbsolute(common) ? common : resolve(gitDir, common);
+  if (!isGitOfWorktree(root, gitDir, commonDir)) return null;
   const mainRoot = basename(commonDir) === ".git" ? dirname(commonDir) : null;
   return { root, gitDir, commonDir, mainRoot, name: basename(gitDir) };
+}
+
+/** The real path of `path`, or null when it does not exist. */
+function realOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `gitDir` is the folder git keeps for the worktree at `root`: it sits in
+ * `<commonDir>/worktrees/`, its `gitdir` file names `<root>/.git`, and `commonDir` is a
+ * repository (it has a `HEAD`).
+ */
+function isGitOfWorktree(root: string, gitDir: string, commonDir: string): boolean {
+  const realGitDir = realOrNull(gitDir);
+  const realCommon = realOrNull(commonDir);
+  if (realGitDir === null || realCommon === null) return false;
+  if (dirname(realGitDir) !== join(realCommon, "worktrees")) return false;
+  if (readTextOrNull(join(realCommon, "HEAD")) === null) return false;
+  const back = readTextOrNull(join(realGitDir, "gitdir"))?.trim();
+  if (!back) return false;
+  const pointed = realOrNull(isAbsolute(back) ? back : resolve(realGitDir, back));
+  return pointed !== null && pointed === realOrNull(join(root, ".git"));
 }
 
 /**

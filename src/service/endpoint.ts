@@ -11,9 +11,12 @@
  * run its servers with another `PATH` or configuration.
  * @module
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { privateRuntimeFolder } from "../runtime_folder.ts";
 import { servicePath } from "../executables.ts";
 import { VERSION } from "../version.ts";
+
+export { ensurePrivateFolder, UnsafeFolderError } from "../runtime_folder.ts";
 
 /** The environment variables that shape what a service does; fronts differing in them do not share. */
 export const SERVICE_ENV_KEYS = ["HOME", "XDG_CONFIG_HOME", "SEXTANT_LSP_PATH", "PATH"] as const;
@@ -27,21 +30,6 @@ export interface ServicePaths {
   lock: string;
   /** The service's log (its stderr). */
   log: string;
-}
-
-/** A refused service folder: wrong owner or open to others. */
-export class UnsafeFolderError extends Error {
-  override name = "UnsafeFolderError";
-}
-
-/** The user id of this process, read from a file it creates (needs no `sys` permission). */
-function ownUid(): { uid: number | null; tempDir: string } {
-  const probe = Deno.makeTempFileSync({ prefix: "sextant-uid-" });
-  try {
-    return { uid: Deno.statSync(probe).uid, tempDir: dirname(probe) };
-  } finally {
-    Deno.removeSync(probe);
-  }
 }
 
 /**
@@ -64,46 +52,13 @@ export function environmentDigest(env: (key: string) => string | undefined): str
 }
 
 /**
- * Make sure `dir` exists, belongs to `uid` and is closed to everyone else (0700). A folder that
- * does not is refused with an error that says what is wrong and what to do; it is never
- * loosened or taken over.
- */
-export function ensurePrivateFolder(dir: string, uid: number | null): void {
-  try {
-    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-  }
-  const info = Deno.lstatSync(dir);
-  if (!info.isDirectory) {
-    throw new UnsafeFolderError(`The service folder ${dir} is not a folder; remove it.`);
-  }
-  if (uid !== null && info.uid !== null && info.uid !== uid) {
-    throw new UnsafeFolderError(
-      `The service folder ${dir} belongs to user ${info.uid}, not to you (${uid}); ` +
-        "Sextant will not use it. Remove it, or set XDG_RUNTIME_DIR to a folder of your own.",
-    );
-  }
-  if (info.mode !== null && (info.mode & 0o077) !== 0) {
-    throw new UnsafeFolderError(
-      `The service folder ${dir} is open to other users (mode ` +
-        `${(info.mode & 0o777).toString(8)}); Sextant needs it to be 0700. ` +
-        `Run 'chmod 700 ${dir}' or remove it.`,
-    );
-  }
-}
-
-/**
  * The service's paths for this user, version and environment; the folder is created (0700) or
  * checked. `env` defaults to the process environment.
  */
 export function servicePaths(
   env: (key: string) => string | undefined = (key) => Deno.env.get(key),
 ): ServicePaths {
-  const { uid, tempDir } = ownUid();
-  const runtime = env("XDG_RUNTIME_DIR");
-  const dir = runtime ? join(runtime, "sextant") : join(tempDir, `sextant-${uid ?? "user"}`);
-  ensurePrivateFolder(dir, uid);
+  const dir = privateRuntimeFolder(env);
   const name = `sextant-${VERSION}-${environmentDigest(env)}`;
   return {
     dir,

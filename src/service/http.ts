@@ -9,7 +9,9 @@
  * whose `Host` names another machine (DNS rebinding). Binding an address other than loopback
  * needs `--allow-remote`, and Deno's net permission for it, which the `sextant` set does not hold.
  * Sessions idle for {@linkcode HTTP_SESSION_IDLE_MS} are closed, and at most
- * {@linkcode MAX_HTTP_SESSIONS} are open: a new one closes the least recently used.
+ * {@linkcode MAX_HTTP_SESSIONS} are open: a new one closes the least recently used. Connections
+ * are served by http_server.ts, whose door is bounded (connections before and after the token,
+ * the wait for a request's head), not by `Deno.serve`, which a slow-header flood ended.
  * @module
  */
 import { join } from "node:path";
@@ -20,6 +22,8 @@ import { newToken, sameToken, servicePaths } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { PROJECT_IDLE_MS } from "./service.ts";
 import { openSession } from "./sessions.ts";
+import { descriptorLimit, limitsFor } from "./connection_gate.ts";
+import { serveHttp1 } from "./http_server.ts";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -33,14 +37,28 @@ export function parseAddress(address: string): { hostname: string; port: number 
   return { hostname: match[1]!.replace(/^\[|\]$/g, ""), port };
 }
 
+/** An IPv4 address of the loopback network (127.0.0.0/8) written out, not a name like it. */
+const LOOPBACK_IPV4 = /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * Whether `hostname` is the loopback interface, compared as a whole name or address: a DNS name
+ * that merely starts like one (`127.evil.example`) is another host.
+ */
 export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || hostname.startsWith("127.");
+  const name = hostname.toLowerCase();
+  return LOOPBACK.has(name) || LOOPBACK_IPV4.test(name);
 }
 
 /** A session unused this long is closed (ms). */
 export const HTTP_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** Sessions open at once; a new one beyond closes the least recently used. */
 export const MAX_HTTP_SESSIONS = 64;
+/** Connections kept before their first request with the token (past it, the oldest close). */
+export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;
+/** Connections kept open after a request with the token (keep-alive, event streams). */
+export const MAX_AUTHORIZED_CONNECTIONS = 256;
+/** Connections one MCP session may hold open at once (parallel requests, its event stream). */
+export const MAX_CONNECTIONS_PER_SESSION = 16;
 /** The shortest token accepted from SEXTANT_TOKEN: 128 bits as hex. */
 const MIN_TOKEN_CHARS = 32;
 
@@ -90,6 +108,12 @@ function httpToken(): { token: string; file: string | null } {
   return { token, file };
 }
 
+/** The bearer token a request carries, or "". */
+function bearer(request: Request): string {
+  const auth = request.headers.get("authorization") ?? "";
+  return /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? "";
+}
+
 function jsonError(status: number, message: string, headers: HeadersInit = {}): Response {
   return new Response(
     JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
@@ -130,9 +154,7 @@ export async function serveHttp(options: CliOptions): Promise<void> {
     if (!hostAllowed(request.headers.get("host"), hostname)) {
       return jsonError(403, "Forbidden: the Host header does not name this server.");
     }
-    const auth = request.headers.get("authorization") ?? "";
-    const given = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? "";
-    if (!sameToken(given, token)) {
+    if (!sameToken(bearer(request), token)) {
       return jsonError(401, "Unauthorized: send 'Authorization: Bearer <token>'.", {
         "www-authenticate": 'Bearer realm="sextant"',
       });
@@ -199,15 +221,32 @@ export async function serveHttp(options: CliOptions): Promise<void> {
   }, 60_000);
   Deno.unrefTimer(expiry);
 
-  const httpServer = Deno.serve({ hostname, port, onListen: () => {} }, handler);
-  const address = httpServer.addr as Deno.NetAddr;
+  const listener = Deno.listen({ hostname, port });
+  const address = listener.addr as Deno.NetAddr;
   const shown = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   console.error(`sextant: serving MCP at http://${shown}:${address.port}/mcp`);
   if (file) console.error(`sextant: bearer token in ${file} (or set SEXTANT_TOKEN)`);
-  log.info(`HTTP service ready (pid ${Deno.pid})`);
+  // The caps follow the descriptor limit, as the service's do (connection_gate.ts).
+  const limits = limitsFor({
+    maxUnauthenticated: MAX_UNAUTHENTICATED_CONNECTIONS,
+    maxAuthenticated: MAX_AUTHORIZED_CONNECTIONS,
+  }, descriptorLimit());
+  log.info(
+    `HTTP service ready (pid ${Deno.pid}; at most ${limits.maxUnauthenticated} connections ` +
+      `before the token, ${limits.maxAuthenticated} after)`,
+  );
+  const served = serveHttp1(listener, {
+    handler,
+    authorized: (request) => sameToken(bearer(request), token),
+    limits,
+    sessionOf: (request) => request.headers.get("mcp-session-id"),
+    maxPerSession: MAX_CONNECTIONS_PER_SESSION,
+  });
 
   const stop = async () => {
-    await httpServer.shutdown().catch(() => {});
+    try {
+      listener.close();
+    } catch { /* closed */ }
     await Promise.allSettled([...sessions.values()].map((s) => s.close()));
     await host.dispose();
     Deno.exit(0);
@@ -217,5 +256,5 @@ export async function serveHttp(options: CliOptions): Promise<void> {
       Deno.addSignalListener(signal, () => void stop());
     } catch { /* not supported here */ }
   }
-  await httpServer.finished;
+  await served;
 }

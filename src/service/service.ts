@@ -15,6 +15,7 @@ import { describeError } from "../errors.ts";
 import { log, logToFile, setLogLevel, tapLog } from "../log.ts";
 import { DenoStdioTransport } from "../mcp/stdio.ts";
 import { VERSION } from "../version.ts";
+import { removeTempsOfDeadWriters } from "../edit/text_file.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
 import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
@@ -22,6 +23,12 @@ import { RotatingLog } from "./log_file.ts";
 import { openSession } from "./sessions.ts";
 import { DashboardHub, type ServiceControl } from "../dashboard/hub.ts";
 import { ProcessSampler } from "../dashboard/processes.ts";
+import {
+  acceptConnections,
+  ConnectionGate,
+  descriptorLimit,
+  limitsFor,
+} from "./connection_gate.ts";
 
 /** How long the service lives on after its last session, by default (seconds). */
 export const DEFAULT_IDLE_TIMEOUT = 300;
@@ -29,8 +36,12 @@ export const DEFAULT_IDLE_TIMEOUT = 300;
 export const PROJECT_IDLE_MS = 30 * 60 * 1000;
 /** The longest hello a connection may send before its token is checked (bytes). */
 const HELLO_MAX_BYTES = 256 * 1024;
-/** How long a connection has to send its hello (ms). */
-const HELLO_WAIT_MS = 10_000;
+/** How long a connection has to send its hello (ms): a front sends it as soon as it connects. */
+export const HELLO_WAIT_MS = 5_000;
+/** Connections kept open before their hello (see connection_gate.ts): past it, the oldest goes. */
+export const MAX_UNAUTHENTICATED = 64;
+/** Sessions (authenticated connections) open at once; one more is refused with a message. */
+export const MAX_SESSIONS = 512;
 /** How long a second service waits for the lock before it leaves the first one in charge (ms). */
 const LOCK_WAIT_MS = 3000;
 
@@ -47,6 +58,14 @@ async function write(conn: Deno.Conn, value: unknown): Promise<void> {
     await writer.write(jsonLine(value));
   } finally {
     writer.releaseLock();
+  }
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // closed already (the gate closes connections it turns away)
   }
 }
 
@@ -74,6 +93,8 @@ export async function runService(options: CliOptions): Promise<void> {
   const token = newToken();
   writeEndpoint(paths, { version: VERSION, pid: Deno.pid, port, token });
 
+  // Writes of a service or a standalone process killed mid-way leave temporary files: gone now.
+  await removeTempsOfDeadWriters();
   const idleSeconds = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
   const host = new ProjectHost({ projectIdleMs: PROJECT_IDLE_MS });
   const sessions = new Map<number, LiveSession>();
@@ -145,9 +166,15 @@ export async function runService(options: CliOptions): Promise<void> {
     };
   };
 
+  const gate = new ConnectionGate(limitsFor({
+    maxUnauthenticated: MAX_UNAUTHENTICATED,
+    maxAuthenticated: MAX_SESSIONS,
+  }, descriptorLimit()));
   const serveConnection = async (conn: Deno.Conn) => {
     // Anyone on the machine can reach the port: before the token is checked, a connection gets
-    // one short line and a few seconds, never the memory or time of the sessions.
+    // one short line and a few seconds, never the memory or time of the sessions, and only a
+    // bounded number of such connections are kept.
+    gate.admit(conn);
     const lines = new LineReader(conn.readable, { maxLineBytes: HELLO_MAX_BYTES });
     let hello: Hello | null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -161,10 +188,14 @@ export async function runService(options: CliOptions): Promise<void> {
     } finally {
       clearTimeout(timer);
     }
-    if (hello === null || typeof hello !== "object") return conn.close();
+    if (hello === null || typeof hello !== "object") {
+      gate.release(conn);
+      return closeQuietly(conn);
+    }
     const refuse = async (error: string) => {
+      gate.release(conn);
       await write(conn, { ok: false, error } satisfies Welcome).catch(() => {});
-      conn.close();
+      closeQuietly(conn);
     };
     if (typeof hello.token !== "string" || !sameToken(hello.token, token)) {
       return await refuse("Wrong token: read it from the service's endpoint file.");
@@ -173,12 +204,14 @@ export async function runService(options: CliOptions): Promise<void> {
       return await refuse(`This service is Sextant ${VERSION}, not ${hello.sextant}.`);
     }
     if (hello.op === "status") {
+      gate.release(conn);
       await write(conn, { ok: true, status: await status() } satisfies Welcome).catch(() => {});
-      return conn.close();
+      return closeQuietly(conn);
     }
     if (hello.op === "stop") {
+      gate.release(conn);
       await write(conn, { ok: true } satisfies Welcome).catch(() => {});
-      conn.close();
+      closeQuietly(conn);
       return void stop("sextant service stop");
     }
     if (hello.op === "dashboard") {
@@ -196,10 +229,17 @@ export async function runService(options: CliOptions): Promise<void> {
       } catch (error) {
         return await refuse(`The dashboard could not start: ${describeError(error)}`);
       }
-      return conn.close();
+      gate.release(conn);
+      return closeQuietly(conn);
     }
     if (hello.op !== "session") {
       return await refuse(`Unknown request '${String((hello as { op?: unknown }).op)}'.`);
+    }
+    if (!gate.authenticate(conn)) {
+      return await refuse(
+        `The service has ${gate.limits.maxAuthenticated} sessions open, its most; close one ` +
+          "and connect again.",
+      );
     }
 
     let opened;
@@ -220,6 +260,7 @@ export async function runService(options: CliOptions): Promise<void> {
         closed = true;
         sessions.delete(id);
         dashboard.sessionClosed(id);
+        gate.release(conn);
         await session.dispose();
         await server.close().catch(() => {});
         try {
@@ -253,13 +294,19 @@ export async function runService(options: CliOptions): Promise<void> {
   };
 
   armIdleTimer();
-  log.info(`service ${VERSION} (pid ${Deno.pid}) listening on 127.0.0.1:${port}`);
-  for await (const conn of listener) {
+  log.info(
+    `service ${VERSION} (pid ${Deno.pid}) listening on 127.0.0.1:${port} (at most ` +
+      `${gate.limits.maxUnauthenticated} connections before the token, ` +
+      `${gate.limits.maxAuthenticated} sessions)`,
+  );
+  // Running out of descriptors refuses connections; it never ends the service.
+  await acceptConnections(listener, (conn) => {
     serveConnection(conn).catch((error) => {
       log.error("a connection failed:", error);
+      gate.release(conn);
       try {
         conn.close();
       } catch { /* closed */ }
     });
-  }
+  }, () => gate.room());
 }

@@ -1,13 +1,14 @@
 /**
  * A repository's own config (`.sextant/project.jsonc`) cannot choose a program to run: a
- * language server's command, arguments or free-form options set there are refused with a message
- * that names the setting and the global config; the same settings in the global config are
- * honoured. Real Sextant processes over MCP.
+ * language server's command, arguments or free-form options set there are ignored, and the
+ * project opens restricted (as an editor opens an untrusted folder) with a notice that names the
+ * settings and says how to allow them in the global config; the same settings in the global
+ * config are honoured. Real Sextant processes over MCP.
  * @module
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { call, connect, startArgs, tempProject } from "../helpers/mcp.ts";
+import { call, connect, tempProject } from "../helpers/mcp.ts";
 
 /**
  * A config whose TypeScript server is a shell that leaves `marker` behind (and then fails: no
@@ -30,7 +31,7 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-Deno.test("repository config: activating a project that sets a server command is refused", async () => {
+Deno.test("repository config: a project that sets a server command opens restricted, with a notice", async () => {
   await using outside = await tempProject();
   const marker = join(outside.root, "ran");
   await using home = await tempProject();
@@ -43,7 +44,9 @@ Deno.test("repository config: activating a project that sets a server command is
   });
   try {
     const activated = await call(s.client, "activate_project", { project: victim.root });
-    assert(activated.isError, activated.text);
+    assert(!activated.isError, activated.text);
+    assertStringIncludes(activated.text, "activated");
+    assertStringIncludes(activated.text, "Notice:");
     assertStringIncludes(activated.text, "language_servers.typescript.command");
     assertStringIncludes(activated.text, "language_servers.typescript.args");
     assertStringIncludes(activated.text, join(outside.root, "xdg", "sextant", "config.jsonc"));
@@ -55,38 +58,27 @@ Deno.test("repository config: activating a project that sets a server command is
   }
 });
 
-Deno.test("repository config: a session started on such a project fails with the same message", async () => {
+Deno.test("repository config: a session started on such a project opens it restricted", async () => {
   await using outside = await tempProject();
   const marker = join(outside.root, "ran");
   await using victim = await tempProject({
     ...FILES,
     ".sextant/project.jsonc": hostileConfig(marker),
   });
-  const initialize = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "sextant-test", version: "0" },
-    },
-  });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: startArgs(["--project", victim.root]),
-    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: join(outside.root, "xdg") },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(initialize + "\n"));
-  await writer.close();
-  const out = await child.output();
-  const started = { isError: out.code !== 0, text: new TextDecoder().decode(out.stderr) };
-  assert(started.isError, started.text);
-  assertStringIncludes(started.text, "language_servers.typescript.command");
-  assertEquals(await exists(marker), false, "the repository's shell ran");
+  // Before, the server exited with code 2 and the client got no session at all.
+  const s = await connect(victim.root, [], { XDG_CONFIG_HOME: join(outside.root, "xdg") });
+  try {
+    const listed = await call(s.client, "list_dir", { relative_path: ".", recursive: false });
+    assert(!listed.isError, listed.text);
+    assertStringIncludes(listed.text, "a.ts");
+    const instructions = await call(s.client, "initial_instructions", {});
+    assertStringIncludes(instructions.text, "language_servers.typescript.command");
+    assertStringIncludes(instructions.text, "global config");
+    await call(s.client, "find_referencing_symbols", { name_path: "f", relative_path: "a.ts" });
+    assertEquals(await exists(marker), false, "the repository's shell ran");
+  } finally {
+    await s.close();
+  }
 });
 
 Deno.test("repository config: the same server command in the global config is honoured", async () => {

@@ -33,6 +33,34 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Filled, when given, with each match's first matched line (number and trimmed text). */
   firstLines?: Record<string, MatchLine[]>;
+  /**
+   * Filled, when given, with the files and folders (ending in `/`) that could not be searched
+   * because their names are not valid UTF-8 (see {@linkcode unopenableName}).
+   */
+  unopenable?: string[];
+}
+
+/**
+ * Whether a walked path is one this process cannot open: Deno gives names that are not valid
+ * UTF-8 with U+FFFD in place of the bad bytes, and that name leads nowhere.
+ */
+function unopenableName(absolute: string): boolean {
+  if (!absolute.includes("\uFFFD")) return false;
+  try {
+    Deno.lstatSync(absolute);
+    return false; // a name that really holds U+FFFD
+  } catch {
+    return true;
+  }
+}
+
+/** The note for files a search could not open, listing the first of them. */
+export function unopenableNote(paths: readonly string[]): string {
+  const shown = paths.slice(0, 20).join(", ");
+  const more = paths.length > 20 ? `, and ${paths.length - 20} more` : "";
+  return `Not searched: ${paths.length} file(s) or folder(s) whose names are not valid UTF-8, ` +
+    `which Sextant cannot open (the bad bytes are shown as \uFFFD): ${shown}${more}. ` +
+    "Rename them to search them.";
 }
 
 /** A match's first matched line: its 0-based number and its text, trimmed. */
@@ -59,6 +87,10 @@ export async function searchProject(
   if (Deno.statSync(scope.real).isDirectory) {
     const walk = { signal: options.signal, skipIgnored: options.includeIgnored !== true };
     for await (const entry of project.walk(scope.relative, walk)) {
+      if (unopenableName(project.absolute(entry.path))) {
+        options.unopenable?.push(entry.isDirectory ? `${entry.path}/` : entry.path);
+        continue;
+      }
       if (!entry.isDirectory) files.push(entry.path);
     }
   } else {
@@ -120,6 +152,7 @@ export const searchForPattern = defineTool({
       }
     }
     const firstLines: Record<string, MatchLine[]> = {};
+    const unopenable: string[] = [];
     const results = await searchProject(project, {
       pattern: args.substring_pattern,
       contextBefore: args.context_lines_before,
@@ -132,6 +165,7 @@ export const searchForPattern = defineTool({
       multiline: args.multiline,
       signal: ctx.signal,
       firstLines,
+      unopenable,
     });
     const perFile = <T>(f: (lines: MatchLine[]) => T) =>
       JSON.stringify(Object.fromEntries(Object.entries(firstLines).map(([p, m]) => [p, f(m)])));
@@ -163,6 +197,7 @@ export const searchForPattern = defineTool({
           text: () => `Found ${total} matches in ${Object.keys(firstLines).length} files.`,
         },
       ],
+      ...(unopenable.length > 0 ? { notes: [unopenableNote(unopenable)] } : {}),
     };
   },
 });

@@ -6,7 +6,13 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { readRegisteredProjects, registerProject } from "../../config/global_config.ts";
-import { globalConfigPath, loadSettings } from "../../config/load.ts";
+import {
+  globalConfigPath,
+  ignoredProgramSettings,
+  loadSettings,
+  programSettingsNotice,
+  projectConfigPath,
+} from "../../config/load.ts";
 import type { RegisteredProject } from "../../config/schema.ts";
 import type { Project } from "../../project/project.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
@@ -126,6 +132,11 @@ export async function activationMessage(
       : `The project with name '${project.name}' at ${project.root} is activated.`,
     `File encoding: ${project.settings.encoding}.`,
   ];
+  // A repository config whose program settings were left out says so, each time.
+  const ignored = await ignoredProgramSettings(project.root);
+  if (ignored.length > 0) {
+    lines.push(programSettingsNotice(ignored, projectConfigPath(project.root)));
+  }
   const servers = await languageServerKeys(project, ctx.signal);
   // Left out for a project with no source files yet (Serena would print an empty list).
   if (servers.length > 0) lines.splice(1, 0, `Active language servers: ${servers.join(", ")}.`);
