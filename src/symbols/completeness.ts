@@ -21,6 +21,8 @@ import { contentHashSync } from "./cache.ts";
 import { mapLimit, type SymbolLookup } from "./lookup.ts";
 import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
+import { importReach, isJsOrTs, type ModuleFacts, moduleFacts } from "./import_reach.ts";
+import { type ProjectResolution, projectResolution, resolutionUnchanged } from "./import_proof.ts";
 
 /** An occurrence of the name that the answer neither lists nor explains. */
 export interface NotAnalysed {
@@ -47,6 +49,11 @@ export interface NameTarget {
   name: string;
   /** Where the symbol is declared: the start of its name (project-relative). */
   declarations: ReadonlyArray<{ relPath: string; position: Position }>;
+  /**
+   * Candidates with no import path to the declaring module (importProof): their occurrences are
+   * other symbols', explained without the server.
+   */
+  unreachable?: ReadonlySet<string>;
 }
 
 /** Occurrences asked about one by one, at most, per question; the rest are named as such. */
@@ -71,6 +78,12 @@ interface Memory {
   scans: Map<string, NameScan>;
   occurrences: Map<string, { hash: string; text: string; list: Occurrence[] }>;
   verdicts: Map<string, Verdict>;
+  /** Import facts of JavaScript and TypeScript files, by content hash (one entry per file). */
+  facts: Map<string, { hash: string; facts: ModuleFacts }>;
+  /** Per candidate list: every project file listed and the facts read with it (scanFiles). */
+  scanned: WeakMap<readonly string[], { files: string[]; fresh: Map<string, ModuleFacts> }>;
+  /** Per candidate list, per declaring file: the proof's verdict and what it was read from. */
+  proofs: WeakMap<readonly string[], Map<string, { resolution: ProjectResolution; proof: Proof }>>;
 }
 
 const memories = new WeakMap<SymbolLookup, Memory>();
@@ -84,6 +97,9 @@ function memoryOf(index: SymbolLookup): Memory {
       scans: new Map(),
       occurrences: new Map(),
       verdicts: new Map(),
+      facts: new Map(),
+      scanned: new WeakMap(),
+      proofs: new WeakMap(),
     };
     memories.set(index, memory);
   }
@@ -119,6 +135,8 @@ export async function candidateFiles(
     if (known && known.generation === generation) return known.candidates;
     const files = serverFiles(index, server.id, memory);
     const scan: NameScan = { generation, candidates: [], files: new Map() };
+    const fresh = new Map<string, ModuleFacts>();
+    const graph = proofApplies(server);
     await mapLimit(files, READ_CONCURRENCY, async (rel) => {
       const hash = declarations.hashOf(rel);
       const before = hash === undefined ? undefined : known?.files.get(rel);
@@ -126,27 +144,133 @@ export async function candidateFiles(
       if (!words) {
         const text = await readText(index, rel);
         words = { stamp: hash ?? "", has: text !== null && containsWord(text, name) };
+        // The import graph's facts come with the read, for the files they are not known for.
+        if (graph && text !== null && isJsOrTs(rel)) {
+          const facts = factsOf(memory, rel, hash, text);
+          if (hash === undefined) fresh.set(rel, facts);
+        }
       }
       if (hash !== undefined) scan.files.set(rel, words);
       if (words.has) scan.candidates.push(rel);
     });
     scan.candidates.sort();
     remember(memory.scans, key, scan);
+    if (graph) memory.scanned.set(scan.candidates, { files: declarations.allFiles(), fresh });
     return scan.candidates;
   }
   // No index yet: walk and read everything (the first question of a cold project).
   const found: string[] = [];
   const files: string[] = [];
+  const all: string[] = [];
   for await (const entry of index.project.walk(".", { signal: options.signal })) {
-    if (!entry.isDirectory && index.pool.serverIdFor(entry.path) === server.id) {
-      files.push(entry.path);
-    }
+    if (entry.isDirectory) continue;
+    all.push(entry.path);
+    if (index.pool.serverIdFor(entry.path) === server.id) files.push(entry.path);
   }
+  const fresh = new Map<string, ModuleFacts>();
+  const graph = proofApplies(server);
   await mapLimit(files, READ_CONCURRENCY, async (rel) => {
     const text = await readText(index, rel);
     if (text !== null && containsWord(text, name)) found.push(rel);
+    if (graph && text !== null && isJsOrTs(rel)) fresh.set(rel, moduleFacts(rel, text));
   });
-  return found.sort();
+  found.sort();
+  if (graph) memory.scanned.set(found, { files: all, fresh });
+  return found;
+}
+
+/** Whether the import-graph proof applies to a server's questions: TypeScript's servers. */
+function proofApplies(server: LanguageServer): boolean {
+  return server.id === "typescript";
+}
+
+/** A file's import facts for its content hash (computed from `text` when not known). */
+function factsOf(
+  memory: Memory,
+  rel: string,
+  hash: string | undefined,
+  text: string,
+): ModuleFacts {
+  const known = hash === undefined ? undefined : memory.facts.get(rel);
+  if (known && known.hash === hash) return known.facts;
+  const facts = moduleFacts(rel, text);
+  if (hash !== undefined) memory.facts.set(rel, { hash, facts });
+  return facts;
+}
+
+/** What the import-graph proof found for one question. */
+export interface Proof {
+  /** Candidates with no import path to the declaring module. */
+  unreachable: ReadonlySet<string>;
+  /** The candidates to show the server: the others (one array per proof, for showCandidates). */
+  shown: readonly string[];
+  /** Why the graph could not decide (then nothing is unreachable); null when it decided. */
+  undecided: string | null;
+}
+
+function noProof(candidates: readonly string[], undecided: string | null = null): Proof {
+  return { unreachable: new Set(), shown: candidates, undecided };
+}
+
+/**
+ * Which of `candidates` (as candidateFiles returned them) have no import path to the module
+ * declaring a top-level symbol of `target` (import_reach.ts): they cannot refer to it, and
+ * need not be shown to the server. Nothing for a symbol that is not top-level (a member is
+ * reached through its type, which a base type in another module may carry), for a server the
+ * proof does not know, or where the graph cannot decide.
+ */
+export async function importProof(
+  index: SymbolLookup,
+  server: LanguageServer,
+  target: { relPath: string; topLevel: boolean },
+  candidates: readonly string[],
+  options: RequestOptions = {},
+): Promise<Proof> {
+  if (!target.topLevel || !proofApplies(server) || !isJsOrTs(target.relPath)) {
+    return noProof(candidates);
+  }
+  const memory = memoryOf(index);
+  const scanned = memory.scanned.get(candidates);
+  if (!scanned) return noProof(candidates);
+  if (!candidates.some((c) => c !== target.relPath && isJsOrTs(c))) return noProof(candidates);
+  let byTarget = memory.proofs.get(candidates);
+  const known = byTarget?.get(target.relPath);
+  if (known && resolutionUnchanged(known.resolution)) return known.proof;
+  const hashOf = (rel: string) =>
+    index.declarations?.built ? index.declarations.hashOf(rel) : undefined;
+  const code = scanned.files.filter(isJsOrTs);
+  const facts = new Map<string, ModuleFacts | null>();
+  const missing: string[] = [];
+  for (const rel of code) {
+    const fresh = scanned.fresh.get(rel);
+    const hash = fresh ? undefined : hashOf(rel);
+    const remembered = hash === undefined ? undefined : memory.facts.get(rel);
+    const found = fresh ?? (remembered && remembered.hash === hash ? remembered.facts : undefined);
+    if (found) facts.set(rel, found);
+    else missing.push(rel);
+  }
+  await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
+    if (options.signal?.aborted) return;
+    const text = await readText(index, rel);
+    facts.set(rel, text === null ? null : factsOf(memory, rel, hashOf(rel), text));
+  });
+  options.signal?.throwIfAborted();
+  const resolution = projectResolution(index.project.root, scanned.files);
+  const reach = importReach({
+    target: target.relPath,
+    files: scanned.files,
+    facts: (rel) => facts.get(rel) ?? null,
+    bare: resolution.bare,
+    jsxRuntimes: resolution.jsxRuntimes,
+  });
+  let proof: Proof;
+  if (reach.decided) {
+    const unreachable = new Set(candidates.filter((c) => isJsOrTs(c) && !reach.reaching.has(c)));
+    proof = { unreachable, shown: candidates.filter((c) => !unreachable.has(c)), undecided: null };
+  } else proof = noProof(candidates, reach.reason);
+  if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
+  byTarget.set(target.relPath, { resolution, proof });
+  return proof;
 }
 
 /** The index's files handled by a server, for the index's current generation. */
@@ -268,6 +392,8 @@ export async function unexplainedOccurrences(
   let targetKey: string | null = null;
   const out: NotAnalysed[] = [];
   for (const rel of candidates) {
+    // No import path to the declaring module: its occurrences are other symbols'.
+    if (target.unreachable?.has(rel)) continue;
     const file = occurrencesOf(index, rel, target.name, memory);
     if (file === null) continue;
     for (const occurrence of file.list) {

@@ -23,6 +23,7 @@ import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from 
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,
+  importProof,
   type NameTarget,
   type NotAnalysed,
   showCandidates,
@@ -226,11 +227,26 @@ export async function prepareNameQuery(
     }
   }
   const candidates = await candidateFiles(index, server, target.node.name, options);
-  const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
+  // The candidates with no import path to the target's module cannot refer to it: not shown.
+  const proof = await importProof(
+    index,
+    server,
+    { relPath, topLevel: target.node.parent === null },
+    candidates,
+    options,
+  );
+  const openNow = await showCandidates(index, server, proof.shown, {
+    ...options,
+    open: [relPath],
+  });
   return {
     candidates,
     openNow: openNow.filter((f) => f !== relPath),
-    target: { name: target.node.name, declarations: [{ relPath, position: at }] },
+    target: {
+      name: target.node.name,
+      declarations: [{ relPath, position: at }],
+      unreachable: proof.unreachable,
+    },
   };
 }
 

@@ -1,0 +1,251 @@
+/**
+ * The import-graph proof of a question about a name (ARCHITECTURE.md §5 rule 10): a file can
+ * refer to a top-level symbol of a JavaScript or TypeScript module only through an import path
+ * to that module (an import, a re-export chain, `export *`, `import * as`, `import()`,
+ * `require`, an import type). A candidate file with no such path holds the name for another
+ * reason, and need not be shown to the language server.
+ *
+ * The graph is read from import lines (toolchain/graph/import_lines.ts), plus a scan of the raw
+ * text (comments included: JSDoc import types, `@import`, triple-slash references), so that an
+ * edge the reader's lexer could hide (after a regular expression literal that looks like a
+ * comment) is still seen. Extra edges only keep more files; a missing edge would drop one.
+ *
+ * Where the graph cannot decide, it says so and the caller shows every file as before:
+ * - the declaring module is a script (its declarations are global), or declares globals
+ *   (`declare global`, `export as namespace`, `declare module "..."`);
+ * - a file on a path to it is a script or declares globals (its globals may carry the type);
+ * and a file is kept (may reach) whenever one of its specifiers cannot be resolved for sure: a
+ * dynamic specifier, a relative one that names no project file, or a bare one that may lead into
+ * the project (the caller decides: tsconfig `paths`/`baseUrl`, the project's own package names,
+ * `#` imports, a `node_modules` link back into the project).
+ * @module
+ */
+import { dirname, extname, posix } from "node:path";
+import { jsImportSpecs, stripCLike } from "../toolchain/graph/import_lines.ts";
+
+/** What a JavaScript or TypeScript file's text says about the modules it reaches. */
+export interface ModuleFacts {
+  /** Module specifiers it names, as written. */
+  specs: string[];
+  /** An `import(...)` or `require(...)` whose specifier is not a plain string. */
+  dynamic: boolean;
+  /** Its top-level declarations are not global (it imports or exports, or is CommonJS). */
+  module: boolean;
+  /** It declares globals or ambient modules, which any file may then use without an import. */
+  global: boolean;
+}
+
+/** The extensions whose files take part in the graph, lower case. */
+export const JS_TS_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+]);
+
+/** Whether a project file takes part in the import graph. */
+export function isJsOrTs(relPath: string): boolean {
+  return JS_TS_EXTENSIONS.has(extname(relPath).toLowerCase());
+}
+
+const RAW_FROM = /\b(?:from|import)\s*["']([^"'\n]+)["']/g;
+const RAW_CALL = /(?<![\w$.])(?:import|require)\s*\(/g;
+const STRING_ARGUMENT = /^\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`$\n]*)`)\s*[),]/;
+const DECLARE_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
+const REFERENCE =
+  /^\s*\/\/\/\s*<(?:reference|amd-dependency)\s+(?:path|types)\s*=\s*["']([^"'\n]+)["']/gm;
+const JSX_PRAGMA = /@jsxImportSource\s+([^\s*]+)/g;
+const GLOBALS = /\bdeclare\s+global\b|\bexport\s+as\s+namespace\b|\bdeclare\s+module\s+["']/;
+const COMMONJS = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=|(?<![\w$.])require\s*\(/;
+/** An import or export statement (not an `import(...)` call, not `import A = N.B`). */
+const MODULE_STATEMENT =
+  /^[ \t]*(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/m;
+/** The same at the start of a line only: inside a namespace, `export` is indented. */
+const MODULE_STATEMENT_AT_COLUMN_0 =
+  /^(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/m;
+const NAMESPACE_BLOCK = /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+[\w$.]+\s*\{/m;
+
+/** The facts of one file, from its text. */
+export function moduleFacts(relPath: string, text: string): ModuleFacts {
+  const specs = new Set<string>(jsImportSpecs(text).map((s) => s.spec));
+  let dynamic = false;
+  for (const m of text.matchAll(RAW_FROM)) specs.add(m[1]!);
+  for (const m of text.matchAll(RAW_CALL)) {
+    const argument = STRING_ARGUMENT.exec(text.slice(m.index! + m[0].length, m.index! + 400));
+    if (argument) specs.add(argument[1] ?? argument[2] ?? argument[3]!);
+    else dynamic = true;
+  }
+  for (const m of text.matchAll(DECLARE_MODULE)) specs.add(m[1]!);
+  for (const m of text.matchAll(REFERENCE)) specs.add(m[1]!);
+  for (const m of text.matchAll(JSX_PRAGMA)) specs.add(`${m[1]}/jsx-runtime`);
+  const code = stripCLike(text, false);
+  // Where namespaces may hold `export`s, only an unindented statement says "module".
+  const module = NAMESPACE_BLOCK.test(code)
+    ? MODULE_STATEMENT_AT_COLUMN_0.test(code)
+    : MODULE_STATEMENT.test(code) || (/\.[cm]?jsx?$/i.test(relPath) && COMMONJS.test(code));
+  return {
+    specs: [...specs].map((s) => s.trim()).filter((s) => s !== ""),
+    dynamic,
+    module,
+    global: GLOBALS.test(code),
+  };
+}
+
+/** How a bare specifier (`react`, `@scope/pkg/x`) of a file resolves, as the caller knows. */
+export type BareVerdict = "outside" | "maybe-inside";
+
+/** What the proof needs to know of a project. */
+export interface ReachQuestion {
+  /** The file declaring the symbol (project-relative). */
+  target: string;
+  /** Every project file, of every kind (project-relative, `/` separators). */
+  files: readonly string[];
+  /** The facts of a JavaScript or TypeScript file; null when it cannot be read. */
+  facts(relPath: string): ModuleFacts | null;
+  /** Whether a bare specifier of `importer` may lead to a project file. */
+  bare(importer: string, spec: string): BareVerdict;
+  /** Specifiers every `.tsx`/`.jsx` file imports implicitly (`<jsxImportSource>/jsx-runtime`). */
+  jsxRuntimes?: readonly string[];
+}
+
+/** The proof's answer: the files that may reach the target, or why it cannot tell. */
+export type Reach =
+  | { decided: true; reaching: ReadonlySet<string> }
+  | { decided: false; reason: string };
+
+/** A path's module key: lower case, without a JavaScript or TypeScript extension or `.d`. */
+function moduleKey(path: string): string {
+  const lower = path.toLowerCase();
+  // `x.d.css.ts` declares `./x.css`.
+  const declared = /\.d(\.[^./]+)\.ts$/.exec(lower);
+  if (declared && !/^\.[cm]?[jt]sx?$/.test(declared[1]!)) {
+    return lower.slice(0, declared.index) + declared[1];
+  }
+  const m = /(\.d)?\.[cm]?[jt]sx?$/.exec(lower);
+  return m ? lower.slice(0, m.index) : lower;
+}
+
+/** Whether a specifier is relative (`.`, `..`, `./x`, `../x`). */
+function isRelative(spec: string): boolean {
+  return spec === "." || spec === ".." || spec.startsWith("./") || spec.startsWith("../");
+}
+
+/**
+ * The files from which an import path leads to `question.target` (the target included), or why
+ * the graph cannot decide. A file outside the set cannot refer to a top-level symbol of it.
+ */
+export function importReach(question: ReachQuestion): Reach {
+  const { target } = question;
+  const targetFacts = question.facts(target);
+  if (targetFacts === null) return { decided: false, reason: `${target} cannot be read` };
+  if (!targetFacts.module) {
+    return { decided: false, reason: `${target} is a script: its declarations are global` };
+  }
+  if (targetFacts.global) return { decided: false, reason: `${target} declares globals` };
+  // Module keys: a file by its path without extension, an index file by its folder too.
+  const byKey = new Map<string, string[]>();
+  const addKey = (key: string, file: string) => {
+    const list = byKey.get(key);
+    if (list) list.push(file);
+    else byKey.set(key, [file]);
+  };
+  const others = new Set<string>();
+  const packageFolders = new Set<string>();
+  const code: string[] = [];
+  for (const file of question.files) {
+    if (isJsOrTs(file)) {
+      code.push(file);
+      const key = moduleKey(file);
+      addKey(key, file);
+      if (posix.basename(key) === "index") addKey(folderOf(key), file);
+    } else {
+      others.add(file.toLowerCase());
+      if (posix.basename(file) === "package.json") {
+        packageFolders.add(folderOf(file).toLowerCase());
+      }
+    }
+  }
+  // Reverse edges, and the files that may reach anything (an unresolved specifier).
+  const importers = new Map<string, string[]>();
+  const seeds: string[] = [target];
+  for (const file of code) {
+    const facts = file === target ? targetFacts : question.facts(file);
+    if (facts === null || facts.dynamic) {
+      seeds.push(file);
+      continue;
+    }
+    const specs = /\.[jt]sx$/i.test(file) && question.jsxRuntimes
+      ? [...facts.specs, ...question.jsxRuntimes]
+      : facts.specs;
+    let unresolved = false;
+    for (const spec of specs) {
+      const targets = resolve(file, spec);
+      if (targets === null) {
+        unresolved = true;
+        break;
+      }
+      for (const t of targets) {
+        const list = importers.get(t);
+        if (list) list.push(file);
+        else importers.set(t, [file]);
+      }
+    }
+    if (unresolved) seeds.push(file);
+  }
+  const reaching = new Set<string>();
+  const queue = [...seeds];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reaching.has(file)) continue;
+    reaching.add(file);
+    for (const importer of importers.get(file) ?? []) {
+      if (!reaching.has(importer)) queue.push(importer);
+    }
+  }
+  for (const file of reaching) {
+    if (file === target) continue;
+    const facts = question.facts(file);
+    if (facts === null) continue; // unreadable now: it declares nothing
+    if (!facts.module) {
+      return { decided: false, reason: `${file} may reach ${target} and is a script` };
+    }
+    if (facts.global) {
+      return { decided: false, reason: `${file} may reach ${target} and declares globals` };
+    }
+  }
+  return { decided: true, reaching };
+
+  /** The project files a specifier may name; [] for none (a package, a data file); null: unsure. */
+  function resolve(importer: string, spec: string): string[] | null {
+    if (isRelative(spec)) {
+      const joined = posix.normalize(posix.join(posix.dirname(importer), spec)).replace(/\/$/, "");
+      if (joined === ".." || joined.startsWith("../")) return null; // outside the project
+      const path = joined === "." ? "" : joined.toLowerCase();
+      if (packageFolders.has(path)) return null; // a folder whose package.json names its entry
+      const files = [...(byKey.get(moduleKey(path)) ?? []), ...(byKey.get(path) ?? [])];
+      if (files.length > 0) return files;
+      if (others.has(path)) return []; // a stylesheet, JSON, an image: it imports nothing
+      return null;
+    }
+    if (spec.startsWith("/") || /^[a-z]+:\/\//i.test(spec) || spec.startsWith("file:")) {
+      return null;
+    }
+    return question.bare(importer, spec) === "outside" ? [] : null;
+  }
+}
+
+/** The package a bare specifier names: `@scope/name` or `name` (`node:` kept as written). */
+export function packageOf(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** `dirname` with `/` separators and "" for the root. */
+export function folderOf(relPath: string): string {
+  const dir = dirname(relPath).split("\\").join("/");
+  return dir === "." ? "" : dir;
+}
