@@ -566,10 +566,51 @@ async function verdictOf(
   return null;
 }
 
-/** Text of a "not analysed" section for an answer; empty when there is nothing to say. */
+/** Files a "not analysed" section lists, lines it quotes per file, characters per quoted line. */
+const NOTE_FILES = 12;
+const NOTE_LINES_PER_FILE = 3;
+const NOTE_LINE_CHARS = 120;
+
+/**
+ * Text of a "not analysed" section for an answer; empty when there is nothing to say. Bounded:
+ * the reason once when all share it, per file the first few occurrences as `path:line: text`
+ * and the count and lines of the rest, the first files only (and how many more).
+ */
 export function notAnalysedText(name: string, items: readonly NotAnalysed[]): string {
   if (items.length === 0) return "";
-  const lines = items.map((i) => `- ${i.relPath}:${i.line + 1}: ${i.text} (${i.reason})`);
+  const reasons = new Set(items.map((i) => i.reason));
+  const shared = reasons.size === 1 ? ` (${items[0]!.reason})` : "";
+  const byFile = new Map<string, NotAnalysed[]>();
+  for (const i of items) {
+    const list = byFile.get(i.relPath);
+    if (list) list.push(i);
+    else byFile.set(i.relPath, [i]);
+  }
+  const lines: string[] = [];
+  for (const [relPath, list] of [...byFile].slice(0, NOTE_FILES)) {
+    for (const i of list.slice(0, NOTE_LINES_PER_FILE)) {
+      const text = i.text.length > NOTE_LINE_CHARS
+        ? `${i.text.slice(0, NOTE_LINE_CHARS)}…`
+        : i.text;
+      lines.push(`- ${relPath}:${i.line + 1}: ${text}${shared ? "" : ` (${i.reason})`}`);
+    }
+    const rest = list.slice(NOTE_LINES_PER_FILE);
+    if (rest.length > 0) {
+      const numbers = rest.slice(0, 20).map((i) => i.line + 1).join(", ");
+      lines.push(
+        `- ${relPath}: ${rest.length} more, lines ${numbers}${rest.length > 20 ? ", …" : ""}`,
+      );
+    }
+  }
+  const more = [...byFile].slice(NOTE_FILES);
+  if (more.length > 0) {
+    const count = more.reduce((n, [, list]) => n + list.length, 0);
+    lines.push(
+      `- ${more.length} more files, ${count} occurrences: ${
+        more.slice(0, 20).map(([f]) => f).join(", ")
+      }${more.length > 20 ? ", …" : ""}`,
+    );
+  }
   return `Not analysed: ${items.length} occurrence(s) of '${name}' the language server ` +
-    `neither listed nor explained:\n${lines.join("\n")}`;
+    `neither listed nor explained${shared}:\n${lines.join("\n")}`;
 }
