@@ -15,6 +15,7 @@
  * its content hash, and the server's verdict on an occurrence with both files' hashes.
  * @module
  */
+import { log } from "../log.ts";
 import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import { contentHashSync } from "./cache.ts";
@@ -268,6 +269,12 @@ export async function importProof(
     const unreachable = new Set(candidates.filter((c) => isJsOrTs(c) && !reach.reaching.has(c)));
     proof = { unreachable, shown: candidates.filter((c) => !unreachable.has(c)), undecided: null };
   } else proof = noProof(candidates, reach.reason);
+  log.debug(
+    `import-graph proof for ${target.relPath}: ` +
+      (reach.decided
+        ? `${proof.unreachable.size} of ${candidates.length} candidates have no import path`
+        : `undecided (${reach.reason})`),
+  );
   if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
   byTarget.set(target.relPath, { resolution, proof });
   return proof;
@@ -579,7 +586,17 @@ const NOTE_LINE_CHARS = 120;
 export function notAnalysedText(name: string, items: readonly NotAnalysed[]): string {
   if (items.length === 0) return "";
   const reasons = new Set(items.map((i) => i.reason));
-  const shared = reasons.size === 1 ? ` (${items[0]!.reason})` : "";
+  const shared = reasons.size === 1 ? items[0]!.reason : null;
+  return `Not analysed: ${items.length} occurrence(s) of '${name}' the language server ` +
+    `neither listed nor explained${shared ? ` (${shared})` : ""}:\n` +
+    notAnalysedLines(items, shared !== null).map((l) => `- ${l}`).join("\n");
+}
+
+/**
+ * The lines of a "not analysed" list, bounded as {@linkcode notAnalysedText} says: `path:line:
+ * text (reason)` (without the reason when `sharedReason` says it is told once elsewhere).
+ */
+export function notAnalysedLines(items: readonly NotAnalysed[], sharedReason = false): string[] {
   const byFile = new Map<string, NotAnalysed[]>();
   for (const i of items) {
     const list = byFile.get(i.relPath);
@@ -592,25 +609,23 @@ export function notAnalysedText(name: string, items: readonly NotAnalysed[]): st
       const text = i.text.length > NOTE_LINE_CHARS
         ? `${i.text.slice(0, NOTE_LINE_CHARS)}…`
         : i.text;
-      lines.push(`- ${relPath}:${i.line + 1}: ${text}${shared ? "" : ` (${i.reason})`}`);
+      lines.push(`${relPath}:${i.line + 1}: ${text}${sharedReason ? "" : ` (${i.reason})`}`);
     }
     const rest = list.slice(NOTE_LINES_PER_FILE);
     if (rest.length > 0) {
       const numbers = rest.slice(0, 20).map((i) => i.line + 1).join(", ");
       lines.push(
-        `- ${relPath}: ${rest.length} more, lines ${numbers}${rest.length > 20 ? ", …" : ""}`,
+        `${relPath}: ${rest.length} more, lines ${numbers}${rest.length > 20 ? ", …" : ""}`,
       );
     }
   }
   const more = [...byFile].slice(NOTE_FILES);
   if (more.length > 0) {
     const count = more.reduce((n, [, list]) => n + list.length, 0);
+    const names = more.slice(0, 20).map(([f]) => f).join(", ");
     lines.push(
-      `- ${more.length} more files, ${count} occurrences: ${
-        more.slice(0, 20).map(([f]) => f).join(", ")
-      }${more.length > 20 ? ", …" : ""}`,
+      `${more.length} more files, ${count} occurrences: ${names}${more.length > 20 ? ", …" : ""}`,
     );
   }
-  return `Not analysed: ${items.length} occurrence(s) of '${name}' the language server ` +
-    `neither listed nor explained${shared}:\n${lines.join("\n")}`;
+  return lines;
 }

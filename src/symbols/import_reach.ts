@@ -6,13 +6,17 @@
  * reason, and need not be shown to the language server.
  *
  * The graph is read from import lines (toolchain/graph/import_lines.ts), plus a scan of the raw
- * text (comments included: JSDoc import types, `@import`, triple-slash references), so that an
- * edge the reader's lexer could hide (after a regular expression literal that looks like a
- * comment) is still seen. Extra edges only keep more files; a missing edge would drop one.
+ * text checked by the lexer of occurrences.ts (which knows regular expression literals), so that
+ * an edge the reader's lexer could hide (after a regular expression that looks like a comment)
+ * is still seen, and so are JSDoc import types, `@import` and triple-slash references in
+ * comments. Extra edges only keep more files; a missing edge would drop one.
+ *
+ * A `declare module "name"` block is an edge both ways: its file sees the module, and the
+ * importers of that name (a library's, or a project module it augments) see what it declares.
  *
  * Where the graph cannot decide, it says so and the caller shows every file as before:
  * - the declaring module is a script (its declarations are global), or declares globals
- *   (`declare global`, `export as namespace`, `declare module "..."`);
+ *   (`declare global`, `export as namespace`);
  * - a file on a path to it is a script or declares globals (its globals may carry the type);
  * and a file is kept (may reach) whenever one of its specifiers cannot be resolved for sure: a
  * dynamic specifier, a relative one that names no project file, or a bare one that may lead into
@@ -22,6 +26,7 @@
  */
 import { dirname, extname, posix } from "node:path";
 import { jsImportSpecs, stripCLike } from "../toolchain/graph/import_lines.ts";
+import { siteFinder } from "./occurrences.ts";
 
 /** What a JavaScript or TypeScript file's text says about the modules it reaches. */
 export interface ModuleFacts {
@@ -31,8 +36,13 @@ export interface ModuleFacts {
   dynamic: boolean;
   /** Its top-level declarations are not global (it imports or exports, or is CommonJS). */
   module: boolean;
-  /** It declares globals or ambient modules, which any file may then use without an import. */
+  /** It declares globals (`declare global`, `export as namespace`): any file may use them. */
   global: boolean;
+  /**
+   * Module names it declares or augments (`declare module "x" {...}`): an importer of that name
+   * sees what this file declares there.
+   */
+  ambient: string[];
 }
 
 /** The extensions whose files take part in the graph, lower case. */
@@ -59,7 +69,7 @@ const DECLARE_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
 const REFERENCE =
   /^\s*\/\/\/\s*<(?:reference|amd-dependency)\s+(?:path|types)\s*=\s*["']([^"'\n]+)["']/gm;
 const JSX_PRAGMA = /@jsxImportSource\s+([^\s*]+)/g;
-const GLOBALS = /\bdeclare\s+global\b|\bexport\s+as\s+namespace\b|\bdeclare\s+module\s+["']/;
+const GLOBALS = /\bdeclare\s+global\b|\bexport\s+as\s+namespace\b/;
 const COMMONJS = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=|(?<![\w$.])require\s*\(/;
 /** An import or export statement (not an `import(...)` call, not `import A = N.B`). */
 const MODULE_STATEMENT =
@@ -72,16 +82,37 @@ const NAMESPACE_BLOCK = /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:namespace|module
 /** The facts of one file, from its text. */
 export function moduleFacts(relPath: string, text: string): ModuleFacts {
   const specs = new Set<string>(jsImportSpecs(text).map((s) => s.spec));
+  // What the raw scan finds beyond the reader counts where the language's lexer says it is
+  // code; in a comment only as a JSDoc import type (`import("x")`, `@import ... from "x"`);
+  // never in a string. Examples in comments (`import { Hono } from "hono"`) are no imports.
+  const text_ = text.includes("\r") ? text.replace(/\r/g, " ") : text;
+  const site = siteFinder(text_, relPath);
+  const jsdocImport = (at: number) =>
+    /@import\b[^*]*$/.test(text_.slice(Math.max(0, at - 300), at));
   let dynamic = false;
-  for (const m of text.matchAll(RAW_FROM)) specs.add(m[1]!);
-  for (const m of text.matchAll(RAW_CALL)) {
-    const argument = STRING_ARGUMENT.exec(text.slice(m.index! + m[0].length, m.index! + 400));
-    if (argument) specs.add(argument[1] ?? argument[2] ?? argument[3]!);
-    else dynamic = true;
+  for (const m of text_.matchAll(RAW_FROM)) {
+    if (specs.has(m[1]!)) continue;
+    const where = site(m.index!);
+    if (where === "code" || (where === "comment" && jsdocImport(m.index!))) specs.add(m[1]!);
   }
-  for (const m of text.matchAll(DECLARE_MODULE)) specs.add(m[1]!);
-  for (const m of text.matchAll(REFERENCE)) specs.add(m[1]!);
-  for (const m of text.matchAll(JSX_PRAGMA)) specs.add(`${m[1]}/jsx-runtime`);
+  for (const m of text_.matchAll(RAW_CALL)) {
+    const argument = STRING_ARGUMENT.exec(text_.slice(m.index! + m[0].length, m.index! + 400));
+    const spec = argument ? argument[1] ?? argument[2] ?? argument[3]! : null;
+    if (spec !== null && specs.has(spec)) continue;
+    const where = site(m.index!);
+    const importType = m[0].startsWith("import");
+    if (where === "string" || (where === "comment" && !importType)) continue;
+    if (spec !== null) specs.add(spec);
+    else if (where === "code") dynamic = true;
+  }
+  const ambient = new Set<string>();
+  for (const m of text_.matchAll(DECLARE_MODULE)) {
+    if (site(m.index!) !== "code") continue;
+    ambient.add(m[1]!);
+    if (isRelative(m[1]!)) specs.add(m[1]!);
+  }
+  for (const m of text_.matchAll(REFERENCE)) specs.add(m[1]!);
+  for (const m of text_.matchAll(JSX_PRAGMA)) specs.add(`${m[1]}/jsx-runtime`);
   const code = stripCLike(text, false);
   // Where namespaces may hold `export`s, only an unindented statement says "module".
   const module = NAMESPACE_BLOCK.test(code)
@@ -92,6 +123,7 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     dynamic,
     module,
     global: GLOBALS.test(code),
+    ambient: [...ambient],
   };
 }
 
@@ -169,14 +201,41 @@ export function importReach(question: ReachQuestion): Reach {
       }
     }
   }
+  // Module names declared or augmented by `declare module "name"` (a pattern may hold a `*`).
+  const ambientNames = new Map<string, string[]>();
+  const ambientPatterns: Array<{ prefix: string; suffix: string; file: string }> = [];
+  for (const file of code) {
+    for (const name of question.facts(file)?.ambient ?? []) {
+      if (isRelative(name)) continue; // an augmentation of a project module: an edge below
+      const star = name.indexOf("*");
+      if (star !== -1) {
+        ambientPatterns.push({ prefix: name.slice(0, star), suffix: name.slice(star + 1), file });
+      } else {
+        const list = ambientNames.get(name);
+        if (list) list.push(file);
+        else ambientNames.set(name, [file]);
+      }
+    }
+  }
   // Reverse edges, and the files that may reach anything (an unresolved specifier).
   const importers = new Map<string, string[]>();
+  const edge = (from: string, to: string) => {
+    const list = importers.get(to);
+    if (list) list.push(from);
+    else importers.set(to, [from]);
+  };
   const seeds: string[] = [target];
   for (const file of code) {
     const facts = file === target ? targetFacts : question.facts(file);
     if (facts === null || facts.dynamic) {
       seeds.push(file);
       continue;
+    }
+    // An augmented project module shows what this file declares in it to its importers.
+    for (const name of facts.ambient.filter(isRelative)) {
+      const augmented = resolve(file, name);
+      if (augmented === null) seeds.push(file);
+      else for (const module of augmented) edge(module, file);
     }
     const specs = /\.[jt]sx$/i.test(file) && question.jsxRuntimes
       ? [...facts.specs, ...question.jsxRuntimes]
@@ -188,11 +247,7 @@ export function importReach(question: ReachQuestion): Reach {
         unresolved = true;
         break;
       }
-      for (const t of targets) {
-        const list = importers.get(t);
-        if (list) list.push(file);
-        else importers.set(t, [file]);
-      }
+      for (const t of targets) edge(file, t);
     }
     if (unresolved) seeds.push(file);
   }
@@ -234,7 +289,13 @@ export function importReach(question: ReachQuestion): Reach {
     if (spec.startsWith("/") || /^[a-z]+:\/\//i.test(spec) || spec.startsWith("file:")) {
       return null;
     }
-    return question.bare(importer, spec) === "outside" ? [] : null;
+    if (question.bare(importer, spec) !== "outside") return null;
+    // A library's name, unless a project file declares or augments that module.
+    const declared = [...(ambientNames.get(spec) ?? [])];
+    for (const p of ambientPatterns) {
+      if (spec.startsWith(p.prefix) && spec.endsWith(p.suffix)) declared.push(p.file);
+    }
+    return declared;
   }
 }
 

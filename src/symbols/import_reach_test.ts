@@ -72,7 +72,12 @@ Deno.test("moduleFacts: dynamic specifiers, scripts, globals", () => {
   assertEquals(moduleFacts("a.cjs", 'const x = require("./x");').module, true);
   assertEquals(moduleFacts("a.ts", "export {};\ndeclare global { var g: number }").global, true);
   assertEquals(moduleFacts("a.d.ts", "export as namespace Lib;\nexport {};").global, true);
-  assertEquals(moduleFacts("a.d.ts", 'declare module "./b" { }\nexport {};').specs, ["./b"]);
+  const augmenting = moduleFacts("a.d.ts", 'declare module "./b" { }\nexport {};');
+  assertEquals([augmenting.specs, augmenting.ambient, augmenting.global], [
+    ["./b"],
+    ["./b"],
+    false,
+  ]);
 });
 
 Deno.test("importReach: import chains of every kind reach the target, the others do not", () => {
@@ -139,17 +144,42 @@ Deno.test("importReach: undecided where declarations may be global", () => {
     }),
     false,
   );
-  // An augmentation of the target's module.
-  assertEquals(
-    decided("a.ts", {
-      "a.ts": "export class A {}",
-      "m.ts": 'export {};\ndeclare module "./a" { interface A { x: 1 } }',
-    }),
-    false,
-  );
   // A script that does not reach it changes nothing.
   assertEquals(
     decided("a.ts", { "a.ts": "export class A {}", "g.ts": "declare var A: number;" }),
     true,
   );
+});
+
+Deno.test("importReach: a declared or augmented module leads its importers to what it declares", () => {
+  const texts = {
+    "src/a.ts": "export class A {}",
+    // An ambient module holding the target's type, and a file importing it by that name.
+    "types/lib.d.ts": 'declare module "lib" { export type T = import("../src/a").A; }',
+    "src/uses_lib.ts": 'import type { T } from "lib";',
+    // A project module augmented with the target's type, and its importer.
+    "src/plain.ts": "export interface Plain {}",
+    "src/augment.ts":
+      'import { A } from "./a";\ndeclare module "./plain" { interface Plain { a: A } }',
+    "src/uses_plain.ts": 'import type { Plain } from "./plain";',
+    // A pattern.
+    "types/css.d.ts":
+      'import { A } from "../src/a";\ndeclare module "*.css" { const a: A; export default a; }',
+    "src/uses_css.ts": 'import styles from "theme.css";',
+    "src/unrelated.ts": 'import { B } from "other-lib";',
+  };
+  const reach = importReach(question("src/a.ts", texts));
+  // types/lib.d.ts is a script (global ambient modules): undecided, as scripts on a path are.
+  assertEquals(reach.decided, false);
+  const modular = { ...texts, "types/lib.d.ts": `export {};\n${texts["types/lib.d.ts"]}` };
+  assertEquals(reaching(question("src/a.ts", modular)), [
+    "src/a.ts",
+    "src/augment.ts",
+    "src/plain.ts",
+    "src/uses_css.ts",
+    "src/uses_lib.ts",
+    "src/uses_plain.ts",
+    "types/css.d.ts",
+    "types/lib.d.ts",
+  ]);
 });

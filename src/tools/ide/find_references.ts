@@ -14,9 +14,14 @@ import { indexOf } from "../shared/symbols.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import {
   candidateFiles,
+  importProof,
+  notAnalysedLines,
   showCandidates,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
+import type { SymbolLookup } from "../../symbols/lookup.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
+import { rangeContainsPosition, walkSymbols } from "../../symbols/model.ts";
 
 export const findReferences = defineTool({
   name: "find_references",
@@ -36,29 +41,9 @@ export const findReferences = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const target = await resolvePosition(ctx, args);
-    // The files that may hold the name, shown to the server first (symbols/completeness.ts).
     const index = indexOf(ctx);
-    const candidates = target.word === ""
-      ? []
-      : await candidateFiles(index, target.server, target.word, target.options);
-    await showCandidates(index, target.server, candidates, target.options);
-    const result = await ask<unknown>(
-      target,
-      "textDocument/references",
-      {
-        ...textDocumentPosition(target),
-        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
-        // out without the declaration: they are asked with it, and the target's own
-        // declarations are left out below.
-        context: {
-          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
-        },
-      },
-      "referencesProvider",
-      "finding references",
-    );
-    let locations = uniqueLocations(normalizeLocations(result));
-    // Declarations: where goto_definition leads (best effort; a failure only loses the flag).
+    // Declarations: where goto_definition leads (best effort; a failure only loses the flag and
+    // the import-graph proof).
     const definitions = new Set<string>();
     const declarations: Array<{ relPath: string; position: { line: number; character: number } }> =
       [];
@@ -76,6 +61,35 @@ export const findReferences = defineTool({
     } catch (error) {
       if (target.options.signal?.aborted) throw error;
     }
+    // The files that may hold the name, shown to the server first (symbols/completeness.ts),
+    // but for those with no import path to the declaring module.
+    const candidates = target.word === ""
+      ? []
+      : await candidateFiles(index, target.server, target.word, target.options);
+    const proof = await importProof(
+      index,
+      target.server,
+      await topLevelDeclaration(index, declarations, target.word, target.options),
+      candidates,
+      target.options,
+    );
+    await showCandidates(index, target.server, proof.shown, target.options);
+    const result = await ask<unknown>(
+      target,
+      "textDocument/references",
+      {
+        ...textDocumentPosition(target),
+        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
+        // out without the declaration: they are asked with it, and the target's own
+        // declarations are left out below.
+        context: {
+          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
+        },
+      },
+      "referencesProvider",
+      "finding references",
+    );
+    let locations = uniqueLocations(normalizeLocations(result));
     if (!args.include_declaration && importsAreDeclarations(target.server)) {
       locations = locations.filter((l) =>
         !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
@@ -96,14 +110,14 @@ export const findReferences = defineTool({
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
       target.server,
-      { name: target.word, declarations },
+      { name: target.word, declarations, unreachable: proof.unreachable },
       candidates,
       (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       target.options,
     );
     const symbol = symbolName(target);
     const unexplained = notAnalysed.length === 0 ? {} : {
-      not_analysed: notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`),
+      not_analysed: notAnalysedLines(notAnalysed),
     };
     const full = { symbol, references, totalCount: references.length, ...unexplained };
     return {
@@ -124,3 +138,28 @@ export const findReferences = defineTool({
     };
   },
 });
+
+/**
+ * The one declaration of the name and whether it is a top-level symbol of its file (what the
+ * import-graph proof needs); not top-level when there are several or its outline fails.
+ */
+async function topLevelDeclaration(
+  index: SymbolLookup,
+  declarations: ReadonlyArray<{ relPath: string; position: { line: number; character: number } }>,
+  name: string,
+  options: RequestOptions,
+): Promise<{ relPath: string; topLevel: boolean }> {
+  const [only] = declarations;
+  if (declarations.length !== 1 || only === undefined) return { relPath: "", topLevel: false };
+  try {
+    const file = await index.fileSymbols(only.relPath, { ...options, transient: true });
+    for (const node of walkSymbols(file.roots)) {
+      if (node.name === name && rangeContainsPosition(node.selectionRange, only.position)) {
+        return { relPath: only.relPath, topLevel: node.parent === null };
+      }
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+  }
+  return { relPath: only.relPath, topLevel: false };
+}

@@ -6,8 +6,8 @@
  * Serena prompt (and the Serena oracle) sees the same answer. A large one must cost no more than
  * `grep -rnw <name>` over the files it lists (which prints every line holding the name with its
  * path): the references of one containing symbol become one entry whose lines are merged (a line
- * shared by two windows is printed once, every reference line marked `>`), and when that is
- * still more than grep's, the entries keep the reference lines only.
+ * shared by two windows is printed once, every reference line marked `>`); when that is still
+ * more than grep's, the entries keep the reference lines only, and then drop `body_location`.
  * @module
  */
 import { namePathOf, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
@@ -16,13 +16,18 @@ import { containsWord } from "../../symbols/occurrences.ts";
 import { LineIndex } from "./matches.ts";
 import { toJson } from "./json.ts";
 
-/** Up to this size an answer is Serena's text exactly (Serena's own answers are this small). */
-export const SERENA_EXACT_CHARS = 4_000;
+/**
+ * Up to this size an answer is Serena's text exactly: the answers of Serena's own examples and
+ * of the Serena oracle's fixtures (5,700 characters for `Circle` in fixtures/typescript) are
+ * this small, and cost little next to the large answers the budget is for.
+ */
+export const SERENA_EXACT_CHARS = 8_000;
 
 /** One entry of the answer. */
 interface Entry {
   name_path: string;
-  body_location: { start_line: number; end_line: number };
+  /** Left out of the smallest form. */
+  body_location?: { start_line: number; end_line: number };
   content_around_reference: string;
 }
 
@@ -38,7 +43,7 @@ export function referenceEntriesJson(hits: readonly ReferenceHit[], name: string
     if (!index) lines.set(h.relPath, index = new LineIndex(h.file.text));
     return index;
   };
-  const serena = toJson(group(hits, (h) => ({
+  const serena = toJson(group(hits, (h): Entry => ({
     name_path: namePathOf(h.symbol),
     body_location: bodyLocation(h.symbol),
     content_around_reference: render(linesOf(h), [h.position.line], 1),
@@ -46,9 +51,23 @@ export function referenceEntriesJson(hits: readonly ReferenceHit[], name: string
   if (serena.length <= SERENA_EXACT_CHARS) return serena;
   const budget = grepChars(hits, name);
   if (serena.length <= budget) return serena;
-  const merged = mergedJson(hits, linesOf, 1);
-  return merged.length <= budget ? merged : mergedJson(hits, linesOf, 0);
+  for (const form of FORMS) {
+    const text = mergedJson(hits, linesOf, form);
+    if (text.length <= budget) return text;
+  }
+  return linesJson(hits, linesOf);
 }
+
+/**
+ * The forms of a large answer, from the fullest: merged entries with one line of context, with
+ * the reference lines only, and without `body_location` (find_symbol gives it by name path). The
+ * last resort is {@linkcode linesJson}.
+ */
+const FORMS = [
+  { context: 1, body: true },
+  { context: 0, body: true },
+  { context: 0, body: false },
+] as const;
 
 /**
  * What `grep -rnw <name>` prints over the files of `hits`: `path:line:text` for each line that
@@ -85,7 +104,7 @@ export function grepChars(hits: readonly ReferenceHit[], name: string): number {
   return total;
 }
 
-function bodyLocation(symbol: SymbolNode): Entry["body_location"] {
+function bodyLocation(symbol: SymbolNode): NonNullable<Entry["body_location"]> {
   return { start_line: symbol.range.start.line, end_line: symbol.range.end.line };
 }
 
@@ -93,7 +112,7 @@ function bodyLocation(symbol: SymbolNode): Entry["body_location"] {
 function mergedJson(
   hits: readonly ReferenceHit[],
   linesOf: (h: ReferenceHit) => LineIndex,
-  context: number,
+  form: typeof FORMS[number],
 ): string {
   const bySymbol = new Map<SymbolNode, ReferenceHit[]>();
   for (const h of hits) {
@@ -102,15 +121,42 @@ function mergedJson(
     else bySymbol.set(h.symbol, [h]);
   }
   const firsts = [...bySymbol.values()].map((list) => list[0]!);
-  return toJson(group(firsts, (h) => ({
+  return toJson(group(firsts, (h): Entry => ({
     name_path: namePathOf(h.symbol),
-    body_location: bodyLocation(h.symbol),
+    ...(form.body ? { body_location: bodyLocation(h.symbol) } : {}),
     content_around_reference: render(
       linesOf(h),
       bySymbol.get(h.symbol)!.map((r) => r.position.line),
-      context,
+      form.context,
     ),
   })));
+}
+
+/**
+ * The smallest form: `{relative_path: {kind: {name_path: "12:line\n14:line"}}}`, the reference
+ * lines of each containing symbol under its name path (numbered as Serena numbers them).
+ */
+function linesJson(hits: readonly ReferenceHit[], linesOf: (h: ReferenceHit) => LineIndex): string {
+  const marked = new Map<string, { hit: ReferenceHit; lines: Set<number> }>();
+  const grouped: Record<string, Record<string, Record<string, string>>> = {};
+  for (const h of hits) {
+    const kind = symbolKindName(h.symbol.kind);
+    const namePath = namePathOf(h.symbol);
+    const key = `${h.relPath}\0${kind}\0${namePath}`;
+    let entry = marked.get(key);
+    if (!entry) {
+      marked.set(key, entry = { hit: h, lines: new Set() });
+      // Placed now, so that files, kinds and symbols keep the answer's order.
+      ((grouped[h.relPath] ??= {})[kind] ??= {})[namePath] = "";
+    }
+    entry.lines.add(h.position.line);
+  }
+  for (const { hit, lines } of marked.values()) {
+    const text = linesOf(hit);
+    grouped[hit.relPath]![symbolKindName(hit.symbol.kind)]![namePathOf(hit.symbol)] = [...lines]
+      .sort((a, b) => a - b).map((line) => `${line}:${text.at(line) ?? ""}`).join("\n");
+  }
+  return toJson(grouped);
 }
 
 /**

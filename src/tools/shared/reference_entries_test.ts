@@ -61,3 +61,22 @@ Deno.test("grepChars: what grep -nw prints, line by line", () => {
   // "a.ts:1:Store\n" and "a.ts:3:x Store y\n"
   assertEquals(grepChars([hit], "Store"), 13 + 17);
 });
+
+Deno.test("reference entries: many symbols of one reference each: name path to lines", () => {
+  const text = Array.from({ length: 400 }, (_, i) => `const f${i} = (s: Store) => s;`).join("\n");
+  const file = { relPath: "src/many.ts", text, roots: [], cached: false };
+  const hits: ReferenceHit[] = Array.from({ length: 400 }, (_, line) => ({
+    relPath: "src/many.ts",
+    position: { line, character: 15 },
+    file,
+    symbol: { ...fileSymbol("src/many.ts", text), name: `f${line}`, kind: SymbolKind.Constant },
+  }));
+  const answer = referenceEntriesJson(hits, "Store");
+  assert(
+    answer.length <= grepChars(hits, "Store"),
+    `${answer.length} > ${grepChars(hits, "Store")}`,
+  );
+  const constants = JSON.parse(answer)["src/many.ts"].Constant;
+  assertEquals(constants.f7, "7:const f7 = (s: Store) => s;");
+  assertEquals(Object.keys(constants).length, 400);
+});
