@@ -22,7 +22,14 @@ import { contentHashSync } from "./cache.ts";
 import { mapLimit, type SymbolLookup } from "./lookup.ts";
 import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
-import { importReach, isJsOrTs, type ModuleFacts, moduleFacts } from "./import_reach.ts";
+import {
+  type ImportGraph,
+  importGraph,
+  isJsOrTs,
+  type ModuleFacts,
+  moduleFacts,
+  reachOf,
+} from "./import_reach.ts";
 import { type ProjectResolution, projectResolution, resolutionUnchanged } from "./import_proof.ts";
 
 /** An occurrence of the name that the answer neither lists nor explains. */
@@ -82,7 +89,12 @@ interface Memory {
   /** Import facts of JavaScript and TypeScript files, by content hash (one entry per file). */
   facts: Map<string, { hash: string; facts: ModuleFacts }>;
   /** Per candidate list: every project file listed and the facts read with it (scanFiles). */
-  scanned: WeakMap<readonly string[], { files: string[]; fresh: Map<string, ModuleFacts> }>;
+  scanned: WeakMap<
+    readonly string[],
+    { files: string[]; fresh: Map<string, ModuleFacts>; generation?: number }
+  >;
+  /** The import graph of the index's generation it was built at (any name, any target). */
+  graph: { generation: number; resolution: ProjectResolution; graph: ImportGraph } | null;
   /** Per candidate list, per declaring file: the proof's verdict and what it was read from. */
   proofs: WeakMap<readonly string[], Map<string, { resolution: ProjectResolution; proof: Proof }>>;
 }
@@ -101,6 +113,7 @@ function memoryOf(index: SymbolLookup): Memory {
       facts: new Map(),
       scanned: new WeakMap(),
       proofs: new WeakMap(),
+      graph: null,
     };
     memories.set(index, memory);
   }
@@ -156,7 +169,9 @@ export async function candidateFiles(
     });
     scan.candidates.sort();
     remember(memory.scans, key, scan);
-    if (graph) memory.scanned.set(scan.candidates, { files: declarations.allFiles(), fresh });
+    if (graph) {
+      memory.scanned.set(scan.candidates, { files: declarations.allFiles(), fresh, generation });
+    }
     return scan.candidates;
   }
   // No index yet: walk and read everything (the first question of a cold project).
@@ -199,6 +214,42 @@ function factsOf(
   return facts;
 }
 
+/** The import graph over the files a candidate scan listed, with their facts read as needed. */
+async function buildGraph(
+  index: SymbolLookup,
+  memory: Memory,
+  scanned: { files: string[]; fresh: Map<string, ModuleFacts> },
+  options: RequestOptions,
+): Promise<{ resolution: ProjectResolution; graph: ImportGraph }> {
+  const hashOf = (rel: string) =>
+    index.declarations?.built ? index.declarations.hashOf(rel) : undefined;
+  const facts = new Map<string, ModuleFacts | null>();
+  const missing: string[] = [];
+  for (const rel of scanned.files) {
+    if (!isJsOrTs(rel)) continue;
+    const fresh = scanned.fresh.get(rel);
+    const hash = fresh ? undefined : hashOf(rel);
+    const remembered = hash === undefined ? undefined : memory.facts.get(rel);
+    const found = fresh ?? (remembered && remembered.hash === hash ? remembered.facts : undefined);
+    if (found) facts.set(rel, found);
+    else missing.push(rel);
+  }
+  await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
+    if (options.signal?.aborted) return;
+    const text = await readText(index, rel);
+    facts.set(rel, text === null ? null : factsOf(memory, rel, hashOf(rel), text));
+  });
+  options.signal?.throwIfAborted();
+  const resolution = projectResolution(index.project.root, scanned.files);
+  const graph = importGraph({
+    files: scanned.files,
+    facts: (rel) => facts.get(rel) ?? null,
+    bare: resolution.bare,
+    jsxRuntimes: resolution.jsxRuntimes,
+  });
+  return { resolution, graph };
+}
+
 /** What the import-graph proof found for one question. */
 export interface Proof {
   /** Candidates with no import path to the declaring module. */
@@ -237,33 +288,21 @@ export async function importProof(
   let byTarget = memory.proofs.get(candidates);
   const known = byTarget?.get(target.relPath);
   if (known && resolutionUnchanged(known.resolution)) return known.proof;
-  const hashOf = (rel: string) =>
-    index.declarations?.built ? index.declarations.hashOf(rel) : undefined;
-  const code = scanned.files.filter(isJsOrTs);
-  const facts = new Map<string, ModuleFacts | null>();
-  const missing: string[] = [];
-  for (const rel of code) {
-    const fresh = scanned.fresh.get(rel);
-    const hash = fresh ? undefined : hashOf(rel);
-    const remembered = hash === undefined ? undefined : memory.facts.get(rel);
-    const found = fresh ?? (remembered && remembered.hash === hash ? remembered.facts : undefined);
-    if (found) facts.set(rel, found);
-    else missing.push(rel);
+  const remembered = memory.graph;
+  let built: { resolution: ProjectResolution; graph: ImportGraph };
+  if (
+    remembered && scanned.generation === remembered.generation &&
+    resolutionUnchanged(remembered.resolution)
+  ) {
+    built = remembered;
+  } else {
+    built = await buildGraph(index, memory, scanned, options);
+    if (scanned.generation !== undefined) {
+      memory.graph = { generation: scanned.generation, ...built };
+    }
   }
-  await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
-    if (options.signal?.aborted) return;
-    const text = await readText(index, rel);
-    facts.set(rel, text === null ? null : factsOf(memory, rel, hashOf(rel), text));
-  });
-  options.signal?.throwIfAborted();
-  const resolution = projectResolution(index.project.root, scanned.files);
-  const reach = importReach({
-    target: target.relPath,
-    files: scanned.files,
-    facts: (rel) => facts.get(rel) ?? null,
-    bare: resolution.bare,
-    jsxRuntimes: resolution.jsxRuntimes,
-  });
+  const { resolution } = built;
+  const reach = reachOf(built.graph, target.relPath);
   let proof: Proof;
   if (reach.decided) {
     const unreachable = new Set(candidates.filter((c) => isJsOrTs(c) && !reach.reaching.has(c)));

@@ -20,7 +20,7 @@ export interface ProjectResolution {
   bare(importer: string, spec: string): BareVerdict;
   /** `<jsxImportSource>/jsx-runtime` of every config (and React's default). */
   jsxRuntimes: string[];
-  /** The files read (absolute) with their modification times, to tell when to read again. */
+  /** The files read (absolute) with their modification times (0: absent), to tell when to read again. */
   read: ReadonlyMap<string, number>;
 }
 
@@ -117,7 +117,11 @@ export function projectResolution(root: string, files: readonly string[]): Proje
       }
     }
   }
+  // An install changes where packages lead (a workspace linked in): the root's node_modules
+  // folder is watched for that, existing or not.
+  read.set(`${root}/node_modules`, mtimeOf(`${root}/node_modules`));
   const linked = new Map<string, BareVerdict>();
+  const modulesFound = new Map<string, string | null>();
   return {
     read,
     jsxRuntimes: [...jsxSources].map((s) => `${s}/jsx-runtime`),
@@ -143,7 +147,7 @@ export function projectResolution(root: string, files: readonly string[]): Proje
       const key = `${from}\0${pkg}`;
       let verdict = linked.get(key);
       if (verdict === undefined) {
-        const entry = nodeModulesEntry(root, from, pkg);
+        const entry = nodeModulesEntry(root, from, pkg, modulesFound);
         verdict = entry === null
           ? "outside"
           : linksInside(root, entry)
@@ -158,26 +162,42 @@ export function projectResolution(root: string, files: readonly string[]): Proje
 
 /** Whether every file a resolution was read from is unchanged. */
 export function resolutionUnchanged(resolution: ProjectResolution): boolean {
-  for (const [abs, mtime] of resolution.read) {
-    try {
-      if ((Deno.statSync(abs).mtime?.getTime() ?? 0) !== mtime) return false;
-    } catch {
-      return false;
-    }
-  }
+  for (const [abs, mtime] of resolution.read) if (mtimeOf(abs) !== mtime) return false;
   return true;
 }
 
-/** The first `node_modules/<entry>` that exists from project folder `from` up to the root. */
-function nodeModulesEntry(root: string, from: string, entry: string): string | null {
-  for (let dir = from;; dir = folderOf(dir)) {
-    const path = `${root}/${dir ? `${dir}/` : ""}node_modules/${entry}`;
-    try {
-      Deno.lstatSync(path);
-      return path;
-    } catch { /* not here */ }
-    if (dir === "") return null;
+/** A path's modification time; 0 when it does not exist. */
+function mtimeOf(abs: string): number {
+  try {
+    return Deno.statSync(abs).mtime?.getTime() ?? 0;
+  } catch {
+    return 0;
   }
+}
+
+/**
+ * The first `node_modules/<entry>` that exists from project folder `from` up to the root; each
+ * folder is asked once per entry when `known` is kept between calls.
+ */
+function nodeModulesEntry(
+  root: string,
+  from: string,
+  entry: string,
+  known: Map<string, string | null> = new Map(),
+): string | null {
+  const key = `${from}\0${entry}`;
+  const remembered = known.get(key);
+  if (remembered !== undefined) return remembered;
+  const path = `${root}/${from ? `${from}/` : ""}node_modules/${entry}`;
+  let found: string | null = null;
+  try {
+    Deno.lstatSync(path);
+    found = path;
+  } catch {
+    found = from === "" ? null : nodeModulesEntry(root, folderOf(from), entry, known);
+  }
+  known.set(key, found);
+  return found;
 }
 
 function isFile(path: string): boolean {

@@ -5,11 +5,11 @@
  * `require`, an import type). A candidate file with no such path holds the name for another
  * reason, and need not be shown to the language server.
  *
- * The graph is read from import lines (toolchain/graph/import_lines.ts), plus a scan of the raw
- * text checked by the lexer of occurrences.ts (which knows regular expression literals), so that
- * an edge the reader's lexer could hide (after a regular expression that looks like a comment)
- * is still seen, and so are JSDoc import types, `@import` and triple-slash references in
- * comments. Extra edges only keep more files; a missing edge would drop one.
+ * The graph is read from every import form in the raw text (moduleFacts), a superset of what the
+ * import-line reader (toolchain/graph/import_lines.ts) takes: that reader's lexer can hide an
+ * import after a regular expression that looks like a comment, it leaves out JSDoc import types
+ * and triple-slash references, and its two passes per file cost more than the whole proof on a
+ * cold tree. Extra edges only keep more files; a missing edge would drop one.
  *
  * A `declare module "name"` block is an edge both ways: its file sees the module, and the
  * importers of that name (a library's, or a project module it augments) see what it declares.
@@ -24,9 +24,7 @@
  * `#` imports, a `node_modules` link back into the project).
  * @module
  */
-import { dirname, extname, posix } from "node:path";
-import { jsImportSpecs, stripCLike } from "../toolchain/graph/import_lines.ts";
-import { siteFinder } from "./occurrences.ts";
+import { extname, posix } from "node:path";
 
 /** What a JavaScript or TypeScript file's text says about the modules it reaches. */
 export interface ModuleFacts {
@@ -67,63 +65,94 @@ const RAW_CALL = /(?<![\w$.])(?:import|require)\s*\(/g;
 const STRING_ARGUMENT = /^\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`$\n]*)`)\s*[),]/;
 const DECLARE_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
 const REFERENCE =
-  /^\s*\/\/\/\s*<(?:reference|amd-dependency)\s+(?:path|types)\s*=\s*["']([^"'\n]+)["']/gm;
+  /^[ \t]*\/\/\/[ \t]*<(?:reference|amd-dependency)\s+(?:path|types)\s*=\s*["']([^"'\n]+)["']/gm;
 const JSX_PRAGMA = /@jsxImportSource\s+([^\s*]+)/g;
-const GLOBALS = /\bdeclare\s+global\b|\bexport\s+as\s+namespace\b/;
-const COMMONJS = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=|(?<![\w$.])require\s*\(/;
+const GLOBALS = /\bdeclare\s+global\b|\bexport\s+as\s+namespace\b/g;
+const COMMONJS = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=|(?<![\w$.])require\s*\(/g;
 /** An import or export statement (not an `import(...)` call, not `import A = N.B`). */
 const MODULE_STATEMENT =
-  /^[ \t]*(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/m;
+  /^[ \t]*(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/gm;
 /** The same at the start of a line only: inside a namespace, `export` is indented. */
 const MODULE_STATEMENT_AT_COLUMN_0 =
-  /^(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/m;
-const NAMESPACE_BLOCK = /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+[\w$.]+\s*\{/m;
+  /^(?:export\b|import\b(?![ \t]*\()(?![ \t]+(?:type[ \t]+)?[\w$]+[ \t]*=[ \t]*(?!require\b)))/gm;
+const NAMESPACE_BLOCK = /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+[\w$.]+\s*\{/gm;
+/** A line that is a comment: `//`, `/*`, or a JSDoc continuation (` * ...`). */
+const COMMENT_LINE = /^[ \t]*(?:\/\/|\/\*|\*)/;
 
-/** The facts of one file, from its text. */
+/**
+ * The facts of one file, from its text. Every match of an import form counts unless it is on a
+ * comment line (`//`, `/*`, ` * `), where only a JSDoc import type counts (`import("x")`,
+ * `@import ... from "x"`): examples in comments (`import { Hono } from "hono"`) are no imports.
+ * A match in a string counts too: extra edges only keep more files. Module-ness and globals,
+ * where a wrong "yes" would be unsafe, count only matches that are surely code
+ * ({@linkcode codeAt}).
+ */
 export function moduleFacts(relPath: string, text: string): ModuleFacts {
-  const specs = new Set<string>(jsImportSpecs(text).map((s) => s.spec));
-  // What the raw scan finds beyond the reader counts where the language's lexer says it is
-  // code; in a comment only as a JSDoc import type (`import("x")`, `@import ... from "x"`);
-  // never in a string. Examples in comments (`import { Hono } from "hono"`) are no imports.
-  const text_ = text.includes("\r") ? text.replace(/\r/g, " ") : text;
-  const site = siteFinder(text_, relPath);
-  const jsdocImport = (at: number) =>
-    /@import\b[^*]*$/.test(text_.slice(Math.max(0, at - 300), at));
+  const specs = new Set<string>();
+  const onCommentLine = (at: number) =>
+    COMMENT_LINE.test(text.slice(text.lastIndexOf("\n", at) + 1, at + 1));
+  const jsdocImport = (at: number) => /@import\b[^*]*$/.test(text.slice(Math.max(0, at - 300), at));
   let dynamic = false;
-  for (const m of text_.matchAll(RAW_FROM)) {
-    if (specs.has(m[1]!)) continue;
-    const where = site(m.index!);
-    if (where === "code" || (where === "comment" && jsdocImport(m.index!))) specs.add(m[1]!);
+  for (const m of text.matchAll(RAW_FROM)) {
+    if (!onCommentLine(m.index!) || jsdocImport(m.index!)) specs.add(m[1]!);
   }
-  for (const m of text_.matchAll(RAW_CALL)) {
-    const argument = STRING_ARGUMENT.exec(text_.slice(m.index! + m[0].length, m.index! + 400));
-    const spec = argument ? argument[1] ?? argument[2] ?? argument[3]! : null;
-    if (spec !== null && specs.has(spec)) continue;
-    const where = site(m.index!);
-    const importType = m[0].startsWith("import");
-    if (where === "string" || (where === "comment" && !importType)) continue;
-    if (spec !== null) specs.add(spec);
-    else if (where === "code") dynamic = true;
+  for (const m of text.matchAll(RAW_CALL)) {
+    const comment = onCommentLine(m.index!);
+    if (comment && !m[0].startsWith("import")) continue;
+    const argument = STRING_ARGUMENT.exec(text.slice(m.index! + m[0].length, m.index! + 400));
+    if (argument) specs.add(argument[1] ?? argument[2] ?? argument[3]!);
+    else if (!comment) dynamic = true;
   }
+  const code = codeAt(text);
   const ambient = new Set<string>();
-  for (const m of text_.matchAll(DECLARE_MODULE)) {
-    if (site(m.index!) !== "code") continue;
+  // Each rarer form is looked for only where its words occur (a plain search is much faster).
+  for (const m of text.includes("declare") ? text.matchAll(DECLARE_MODULE) : []) {
+    if (onCommentLine(m.index!)) continue;
     ambient.add(m[1]!);
     if (isRelative(m[1]!)) specs.add(m[1]!);
   }
-  for (const m of text_.matchAll(REFERENCE)) specs.add(m[1]!);
-  for (const m of text_.matchAll(JSX_PRAGMA)) specs.add(`${m[1]}/jsx-runtime`);
-  const code = stripCLike(text, false);
+  for (const m of text.includes("///") ? text.matchAll(REFERENCE) : []) specs.add(m[1]!);
+  for (const m of text.includes("@jsx") ? text.matchAll(JSX_PRAGMA) : []) {
+    specs.add(`${m[1]}/jsx-runtime`);
+  }
+  const some = (pattern: RegExp, ...words: string[]) => {
+    if (!words.some((w) => text.includes(w))) return false;
+    for (const m of text.matchAll(pattern)) if (code(m.index! + m[0].search(/\S/))) return true;
+    return false;
+  };
   // Where namespaces may hold `export`s, only an unindented statement says "module".
-  const module = NAMESPACE_BLOCK.test(code)
-    ? MODULE_STATEMENT_AT_COLUMN_0.test(code)
-    : MODULE_STATEMENT.test(code) || (/\.[cm]?jsx?$/i.test(relPath) && COMMONJS.test(code));
+  const module = some(NAMESPACE_BLOCK, "namespace ", "module ")
+    ? some(MODULE_STATEMENT_AT_COLUMN_0, "export", "import")
+    : some(MODULE_STATEMENT, "export", "import") ||
+      (/\.[cm]?jsx?$/i.test(relPath) && some(COMMONJS, "exports", "require"));
   return {
     specs: [...specs].map((s) => s.trim()).filter((s) => s !== ""),
     dynamic,
     module,
-    global: GLOBALS.test(code),
+    global: some(GLOBALS, "global", "namespace"),
     ambient: [...ambient],
+  };
+}
+
+/**
+ * Whether an offset of `text` is surely code: not on a `//` line, not after a `/*` that no ` */ `
+ * closed, not after an odd number of backticks (in a template literal). Each mistake it can
+ * make says "not code" for code (a backtick or `; /*` in a string before it), the safe answer
+ * for what it decides: that a file is a module, or declares no globals.
+ */
+
+function codeAt(text: string): (offset: number) => boolean {
+  let ticks: number[] | null = null;
+  return (at) => {
+    if (COMMENT_LINE.test(text.slice(text.lastIndexOf("\n", at - 1) + 1, at + 2))) return false;
+    if (text.lastIndexOf("/*", at) > text.lastIndexOf("*/", at)) return false;
+    if (ticks === null) {
+      ticks = [];
+      for (let i = text.indexOf("`"); i !== -1; i = text.indexOf("`", i + 1)) ticks.push(i);
+    }
+    let before = 0;
+    while (before < ticks.length && ticks[before]! < at) before++;
+    return before % 2 === 0;
   };
 }
 
@@ -171,13 +200,55 @@ function isRelative(spec: string): boolean {
  * the graph cannot decide. A file outside the set cannot refer to a top-level symbol of it.
  */
 export function importReach(question: ReachQuestion): Reach {
-  const { target } = question;
-  const targetFacts = question.facts(target);
+  return reachOf(importGraph(question), question.target);
+}
+
+/** The import graph of a project, for any target: who imports whom, and who may reach anything. */
+export interface ImportGraph {
+  /** The files each file is imported by (a reverse edge per import that may name it). */
+  importers: ReadonlyMap<string, readonly string[]>;
+  /** Files that may reach any module: an unresolved specifier, or unreadable. */
+  seeds: readonly string[];
+  facts(relPath: string): ModuleFacts | null;
+}
+
+/**
+ * The files from which an import path leads to `target` (the target included), or why the
+ * graph cannot decide. A file outside the set cannot refer to a top-level symbol of it.
+ */
+export function reachOf(graph: ImportGraph, target: string): Reach {
+  const targetFacts = graph.facts(target);
   if (targetFacts === null) return { decided: false, reason: `${target} cannot be read` };
   if (!targetFacts.module) {
     return { decided: false, reason: `${target} is a script: its declarations are global` };
   }
   if (targetFacts.global) return { decided: false, reason: `${target} declares globals` };
+  const reaching = new Set<string>();
+  const queue = [target, ...graph.seeds];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reaching.has(file)) continue;
+    reaching.add(file);
+    for (const importer of graph.importers.get(file) ?? []) {
+      if (!reaching.has(importer)) queue.push(importer);
+    }
+  }
+  for (const file of reaching) {
+    if (file === target) continue;
+    const facts = graph.facts(file);
+    if (facts === null) continue; // unreadable now: it declares nothing
+    if (!facts.module) {
+      return { decided: false, reason: `${file} may reach ${target} and is a script` };
+    }
+    if (facts.global) {
+      return { decided: false, reason: `${file} may reach ${target} and declares globals` };
+    }
+  }
+  return { decided: true, reaching };
+}
+
+/** The import graph of the project a question describes (its target plays no part). */
+export function importGraph(question: Omit<ReachQuestion, "target">): ImportGraph {
   // Module keys: a file by its path without extension, an index file by its folder too.
   const byKey = new Map<string, string[]>();
   const addKey = (key: string, file: string) => {
@@ -218,22 +289,23 @@ export function importReach(question: ReachQuestion): Reach {
     }
   }
   // Reverse edges, and the files that may reach anything (an unresolved specifier).
+  const resolved = new Map<string, readonly string[] | null>();
   const importers = new Map<string, string[]>();
   const edge = (from: string, to: string) => {
     const list = importers.get(to);
     if (list) list.push(from);
     else importers.set(to, [from]);
   };
-  const seeds: string[] = [target];
+  const seeds: string[] = [];
   for (const file of code) {
-    const facts = file === target ? targetFacts : question.facts(file);
+    const facts = question.facts(file);
     if (facts === null || facts.dynamic) {
       seeds.push(file);
       continue;
     }
     // An augmented project module shows what this file declares in it to its importers.
     for (const name of facts.ambient.filter(isRelative)) {
-      const augmented = resolve(file, name);
+      const augmented = resolve(file, name, folderOf(file));
       if (augmented === null) seeds.push(file);
       else for (const module of augmented) edge(module, file);
     }
@@ -241,8 +313,9 @@ export function importReach(question: ReachQuestion): Reach {
       ? [...facts.specs, ...question.jsxRuntimes]
       : facts.specs;
     let unresolved = false;
+    const folder = folderOf(file);
     for (const spec of specs) {
-      const targets = resolve(file, spec);
+      const targets = resolve(file, spec, folder);
       if (targets === null) {
         unresolved = true;
         break;
@@ -251,31 +324,20 @@ export function importReach(question: ReachQuestion): Reach {
     }
     if (unresolved) seeds.push(file);
   }
-  const reaching = new Set<string>();
-  const queue = [...seeds];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (reaching.has(file)) continue;
-    reaching.add(file);
-    for (const importer of importers.get(file) ?? []) {
-      if (!reaching.has(importer)) queue.push(importer);
-    }
-  }
-  for (const file of reaching) {
-    if (file === target) continue;
-    const facts = question.facts(file);
-    if (facts === null) continue; // unreadable now: it declares nothing
-    if (!facts.module) {
-      return { decided: false, reason: `${file} may reach ${target} and is a script` };
-    }
-    if (facts.global) {
-      return { decided: false, reason: `${file} may reach ${target} and declares globals` };
-    }
-  }
-  return { decided: true, reaching };
+  return { importers, seeds, facts: question.facts };
 
-  /** The project files a specifier may name; [] for none (a package, a data file); null: unsure. */
-  function resolve(importer: string, spec: string): string[] | null {
+  /**
+   * The project files a specifier may name; [] for none (a package, a data file); null: unsure.
+   * The answer depends on the importer's folder only, and is kept per folder and specifier.
+   */
+  function resolve(importer: string, spec: string, folder: string): readonly string[] | null {
+    const key = `${folder}\0${spec}`;
+    let known = resolved.get(key);
+    if (known === undefined) resolved.set(key, known = resolveAfresh(importer, spec));
+    return known;
+  }
+
+  function resolveAfresh(importer: string, spec: string): string[] | null {
     if (isRelative(spec)) {
       const joined = posix.normalize(posix.join(posix.dirname(importer), spec)).replace(/\/$/, "");
       if (joined === ".." || joined.startsWith("../")) return null; // outside the project
@@ -305,8 +367,8 @@ export function packageOf(spec: string): string {
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
-/** `dirname` with `/` separators and "" for the root. */
+/** The folder of a project-relative path (`/` separators), "" for the root. */
 export function folderOf(relPath: string): string {
-  const dir = dirname(relPath).split("\\").join("/");
-  return dir === "." ? "" : dir;
+  const slash = relPath.lastIndexOf("/");
+  return slash === -1 ? "" : relPath.slice(0, slash);
 }
