@@ -186,9 +186,22 @@ export async function candidateFiles(
   const fresh = new Map<string, ModuleFacts>();
   const graph = proofApplies(server);
   await mapLimit(files, READ_CONCURRENCY, async (rel) => {
-    const text = await readText(index, rel);
-    if (text !== null && containsWord(text, name)) found.push(rel);
-    if (graph && text !== null && isJsOrTs(rel)) fresh.set(rel, moduleFacts(rel, text));
+    if (!graph || !isJsOrTs(rel)) {
+      const text = await readText(index, rel);
+      if (text !== null && containsWord(text, name)) found.push(rel);
+      return;
+    }
+    // Hashed as the index hashes a file, so that its facts serve the questions after the build.
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(index.project.absolute(rel));
+    } catch {
+      return;
+    }
+    const raw = new TextDecoder().decode(bytes);
+    const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
+    if (containsWord(text, name)) found.push(rel);
+    fresh.set(rel, factsOf(memory, rel, contentHashSync(bytes), text));
   });
   found.sort();
   if (graph) memory.scanned.set(found, { files: all, fresh });
