@@ -9,6 +9,7 @@
  * | `refs` | warm references over MCP, native servers (typeorm, hono, flask) | ≤ raw + 1 ms (median) |
  * | `refs` | cold references, no service running, no index on disk, native servers | ≤ raw + 200 ms |
  * | `refs` | the same two on the old servers | ≤ 1.1× raw |
+ * | `refs` | the characters of the cold answer (notes included) against `grep -rnw <name>` over the files it covers | ≤ grep |
  * | `memory` | Sextant's own peak RSS (front + service), typeorm, default mode | ≤ 100 MB, ≤ the native server's |
  * | `memory` | 4 sessions against 1, every process | ≤ 1.2× |
  * | `find-symbol` | warm global find_symbol of a name not asked before, 20,000 files | ≤ 20 ms |
