@@ -315,7 +315,9 @@ export async function importProof(
     }
   }
   const { resolution } = built;
-  const reach = reachOf(built.graph, target.relPath);
+  const reach: ReturnType<typeof reachOf> = resolution.undecidable === null
+    ? reachOf(built.graph, target.relPath)
+    : { decided: false, reason: resolution.undecidable };
   let proof: Proof;
   if (reach.decided) {
     const unreachable = new Set(candidates.filter((c) => isJsOrTs(c) && !reach.reaching.has(c)));

@@ -18,6 +18,11 @@ import { type BareVerdict, folderOf, packageOf } from "./import_reach.ts";
 /** How bare specifiers resolve in one project, and what it was read from. */
 export interface ProjectResolution {
   bare(importer: string, spec: string): BareVerdict;
+  /**
+   * Why relative specifiers may lead elsewhere than their path says (`rootDirs`,
+   * `moduleSuffixes` in a config): then the proof cannot decide. Null otherwise.
+   */
+  undecidable: string | null;
   /** `<jsxImportSource>/jsx-runtime` of every config (and React's default). */
   jsxRuntimes: string[];
   /** The files read (absolute) with their modification times (0: absent), to tell when to read again. */
@@ -29,6 +34,8 @@ const BUILTIN = new Set(builtinModules);
 
 interface CompilerOptions {
   paths?: Record<string, unknown>;
+  rootDirs?: unknown;
+  moduleSuffixes?: unknown;
   baseUrl?: string;
   jsxImportSource?: string;
 }
@@ -53,6 +60,7 @@ export function projectResolution(root: string, files: readonly string[]): Proje
   const baseFolders = new Set<string>();
   const jsxSources = new Set<string>(["react"]);
   let unsure = false;
+  let undecidable: string | null = null;
   const visit = (abs: string, depth: number): void => {
     if (depth > 8) return;
     const text = readText(abs);
@@ -68,6 +76,11 @@ export function projectResolution(root: string, files: readonly string[]): Proje
     }
     const options = config.compilerOptions ?? {};
     const dir = posix.dirname(abs);
+    for (const option of ["rootDirs", "moduleSuffixes"] as const) {
+      if (options[option] !== undefined) {
+        undecidable ??= `${posix.relative(root, abs)} sets ${option}`;
+      }
+    }
     if (options.paths && typeof options.paths === "object") {
       for (const key of Object.keys(options.paths)) {
         const star = key.indexOf("*");
@@ -124,6 +137,7 @@ export function projectResolution(root: string, files: readonly string[]): Proje
   const modulesFound = new Map<string, string | null>();
   return {
     read,
+    undecidable,
     jsxRuntimes: [...jsxSources].map((s) => `${s}/jsx-runtime`),
     bare(importer, spec) {
       if (spec.startsWith("node:")) return "outside";

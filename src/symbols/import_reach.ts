@@ -55,6 +55,41 @@ export const JS_TS_EXTENSIONS: ReadonlySet<string> = new Set([
   ".cjs",
 ]);
 
+/** Extensions of files that import nothing (lower case): data, styles, images, text. */
+const LEAF_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".json",
+  ".jsonc",
+  ".json5",
+  ".css",
+  ".scss",
+  ".sass",
+  ".less",
+  ".styl",
+  ".svg",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".webp",
+  ".avif",
+  ".ico",
+  ".bmp",
+  ".woff",
+  ".woff2",
+  ".ttf",
+  ".otf",
+  ".wasm",
+  ".txt",
+  ".md",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".graphql",
+  ".gql",
+  ".csv",
+  ".html",
+]);
+
 /** Whether a project file takes part in the import graph. */
 export function isJsOrTs(relPath: string): boolean {
   return JS_TS_EXTENSIONS.has(extname(relPath).toLowerCase());
@@ -345,7 +380,9 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
       if (packageFolders.has(path)) return null; // a folder whose package.json names its entry
       const files = [...(byKey.get(moduleKey(path)) ?? []), ...(byKey.get(path) ?? [])];
       if (files.length > 0) return files;
-      if (others.has(path)) return []; // a stylesheet, JSON, an image: it imports nothing
+      // A stylesheet, JSON, an image: it imports nothing. A component of another language
+      // (`.vue`, `.svelte`, `.astro`) may import anything.
+      if (others.has(path) && LEAF_EXTENSIONS.has(extname(path))) return [];
       return null;
     }
     if (spec.startsWith("/") || /^[a-z]+:\/\//i.test(spec) || spec.startsWith("file:")) {

@@ -119,6 +119,9 @@ Deno.test("importReach: what the graph cannot resolve may reach the target", () 
     "src/above.ts": 'import { Store } from "../../elsewhere";',
     "src/user.ts": 'import "./alias";',
     "src/unrelated.ts": 'import { Store } from "vuex";',
+    // A component of another language may import anything.
+    "src/Widget.vue": '<script>import { Store } from "./store";</script>',
+    "src/uses_widget.ts": 'import Widget from "./Widget.vue";',
   };
   assertEquals(reaching(question("src/store.ts", texts, ["@app/store"])), [
     "src/above.ts",
@@ -127,6 +130,7 @@ Deno.test("importReach: what the graph cannot resolve may reach the target", () 
     "src/missing.ts",
     "src/store.ts",
     "src/user.ts",
+    "src/uses_widget.ts",
   ]);
 });
 
