@@ -93,6 +93,8 @@ interface Memory {
     readonly string[],
     { files: string[]; fresh: Map<string, ModuleFacts>; generation?: number }
   >;
+  /** Set by {@linkcode withoutImportProof}: every candidate is shown, as before the proof. */
+  proofOff: boolean;
   /** The import graph of the index's generation it was built at (any name, any target). */
   graph: { generation: number; resolution: ProjectResolution; graph: ImportGraph } | null;
   /** Per candidate list, per declaring file: the proof's verdict and what it was read from. */
@@ -114,6 +116,7 @@ function memoryOf(index: SymbolLookup): Memory {
       scanned: new WeakMap(),
       proofs: new WeakMap(),
       graph: null,
+      proofOff: false,
     };
     memories.set(index, memory);
   }
@@ -263,6 +266,14 @@ async function buildGraph(
   return { resolution, graph };
 }
 
+/**
+ * Turn the import-graph proof off for a project's questions (every candidate is shown again):
+ * for scripts/import_proof_check.ts, which compares answers with and without it.
+ */
+export function withoutImportProof(index: SymbolLookup): void {
+  memoryOf(index).proofOff = true;
+}
+
 /** What the import-graph proof found for one question. */
 export interface Proof {
   /** Candidates with no import path to the declaring module. */
@@ -296,7 +307,7 @@ export async function importProof(
   }
   const memory = memoryOf(index);
   const scanned = memory.scanned.get(candidates);
-  if (!scanned) return noProof(candidates);
+  if (!scanned || memory.proofOff) return noProof(candidates);
   if (!candidates.some((c) => c !== target.relPath && isJsOrTs(c))) return noProof(candidates);
   let byTarget = memory.proofs.get(candidates);
   const known = byTarget?.get(target.relPath);
