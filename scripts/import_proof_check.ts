@@ -2,8 +2,9 @@
  * The import-graph proof against the answers without it, on real trees: for each top-level class
  * or function a tree's declaration files export, `find_referencing_symbols`' references and "not
  * analysed" occurrences with the proof and without it (every candidate shown to the server, as
- * before the proof), each side in a session and server of its own. A reference the proof loses
- * fails the run (exit 1); what it explains instead of leaving "not analysed" is counted.
+ * before the proof), each side in a session and server of its own. A reference the proof loses,
+ * or a question that fails, fails the run (exit 1); what the proof explains instead of leaving
+ * "not analysed" is counted.
  *
  *     deno run -A scripts/import_proof_check.ts [--trees typeorm,hono] [--symbols 12]
  *       [--typescript 7|5]
@@ -49,12 +50,19 @@ async function targets(
   return out;
 }
 
+/** One side's answer: references and unexplained occurrences (`path:line:column`), or a failure. */
+interface Answer {
+  hits: string[];
+  notAnalysed: string[];
+  error?: string;
+}
+
 /** Each target's references and unexplained occurrences, as sorted `path:line:column` keys. */
 async function answers(
   root: string,
   list: ReadonlyArray<{ file: string; name: string }>,
   proof: boolean,
-): Promise<Map<string, { hits: string[]; notAnalysed: string[] }>> {
+): Promise<Map<string, Answer>> {
   const settings = await loadSettings({ projectRoot: root, globalFile: null });
   const project = Project.open(root, settings);
   const session = new Session({
@@ -65,17 +73,21 @@ async function answers(
   });
   const index = session.services(project).symbols;
   if (!proof) withoutImportProof(index);
-  const out = new Map<string, { hits: string[]; notAnalysed: string[] }>();
+  const out = new Map<string, Answer>();
   try {
     for (const { file, name } of list) {
-      const target = await index.resolveUnique(parseNamePath(name), file);
-      const checked = await findReferencesChecked(index, target);
-      out.set(`${file} ${name}`, {
-        hits: checked.hits.map((h) => `${h.relPath}:${h.position.line}:${h.position.character}`)
-          .sort(),
-        notAnalysed: checked.notAnalysed.map((n) => `${n.relPath}:${n.line}:${n.character}`)
-          .sort(),
-      });
+      try {
+        const target = await index.resolveUnique(parseNamePath(name), file);
+        const checked = await findReferencesChecked(index, target);
+        out.set(`${file} ${name}`, {
+          hits: checked.hits.map((h) => `${h.relPath}:${h.position.line}:${h.position.character}`)
+            .sort(),
+          notAnalysed: checked.notAnalysed.map((n) => `${n.relPath}:${n.line}:${n.character}`)
+            .sort(),
+        });
+      } catch (error) {
+        out.set(`${file} ${name}`, { hits: [], notAnalysed: [], error: String(error) });
+      }
     }
   } finally {
     await session.dispose();
@@ -94,6 +106,7 @@ if (import.meta.main) {
   });
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   let lost = 0;
+  let failed = 0;
   for (const name of values.trees.split(",")) {
     const make = TREES[name];
     if (!make) throw new Error(`--trees: unknown ${name} (${Object.keys(TREES)})`);
@@ -108,6 +121,14 @@ if (import.meta.main) {
       console.log(`${withTree.name}, TypeScript ${values.typescript}: ${list.length} symbols`);
       for (const [key, a] of without) {
         const b = withProof.get(key)!;
+        if (a.error !== undefined || b.error !== undefined) {
+          failed++;
+          console.log(
+            `  FAIL ${key}: ${b.error ? `with the proof: ${b.error.slice(0, 200)}` : ""}` +
+              `${a.error ? ` without it: ${a.error.slice(0, 200)}` : ""}`,
+          );
+          continue;
+        }
         const missing = a.hits.filter((h) => !b.hits.includes(h));
         const gained = b.hits.filter((h) => !a.hits.includes(h));
         const explained = a.notAnalysed.filter((n) => !b.notAnalysed.includes(n)).length;
@@ -127,6 +148,9 @@ if (import.meta.main) {
       await withoutTree.dispose();
     }
   }
-  console.log(lost === 0 ? "No reference lost." : `${lost} references lost.`);
-  Deno.exit(lost === 0 ? 0 : 1);
+  console.log(
+    (lost === 0 ? "No reference lost." : `${lost} references lost.`) +
+      (failed ? ` ${failed} questions failed on one side or both.` : ""),
+  );
+  Deno.exit(lost === 0 && failed === 0 ? 0 : 1);
 }
