@@ -212,7 +212,7 @@ export async function candidateFiles(
 }
 
 /** Whether the import-graph proof applies to a server's questions: TypeScript's servers. */
-function proofApplies(server: LanguageServer): boolean {
+export function proofApplies(server: LanguageServer): boolean {
   return server.id === "typescript";
 }
 

@@ -26,6 +26,7 @@ import { findReferencesChecked, normalizeLocations } from "../../src/symbols/que
 import { parseNamePath } from "../../src/symbols/name_path.ts";
 import { importsAreDeclarations } from "../../src/symbols/typescript_native.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { findReferences } from "../../src/tools/ide/find_references.ts";
 
 const TARGET = { file: "src/store.ts", line: 1, character: 13 };
 
@@ -124,6 +125,19 @@ for (const generation of TS_GENERATIONS) {
     });
     const told = [answer, ...h.notes()].join("\n");
     for (const file of UNRELATED) assertEquals(told.includes(file), false, file);
+    // find_references by position: the same files, none of the unrelated ones.
+    const positional = JSON.parse(
+      await h.call(findReferences, {
+        relative_path: TARGET.file,
+        line: TARGET.line + 1,
+        column: TARGET.character + 1,
+        include_declaration: false,
+      }),
+    ) as { references: Array<{ file: string; line: number; column: number }> };
+    assertEquals(
+      positional.references.map((r) => `${r.file}:${r.line - 1}:${r.column - 1}`).sort(),
+      expected,
+    );
     await disposeAndCheck(h);
   });
 }

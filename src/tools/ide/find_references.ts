@@ -16,12 +16,15 @@ import {
   candidateFiles,
   importProof,
   notAnalysedLines,
+  proofApplies,
   showCandidates,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import { rangeContainsPosition, walkSymbols } from "../../symbols/model.ts";
+import { grepLinesChars, SERENA_EXACT_CHARS } from "../shared/reference_entries.ts";
+import type { NormalizedLocation } from "../../symbols/queries.ts";
 
 export const findReferences = defineTool({
   name: "find_references",
@@ -66,13 +69,11 @@ export const findReferences = defineTool({
     const candidates = target.word === ""
       ? []
       : await candidateFiles(index, target.server, target.word, target.options);
-    const proof = await importProof(
-      index,
-      target.server,
-      await topLevelDeclaration(index, declarations, target.word, target.options),
-      candidates,
-      target.options,
-    );
+    // The declaration's outline is asked only where the proof applies (one more request).
+    const declared = proofApplies(target.server)
+      ? await topLevelDeclaration(index, declarations, target.word, target.options)
+      : { relPath: "", topLevel: false };
+    const proof = await importProof(index, target.server, declared, candidates, target.options);
     await showCandidates(index, target.server, proof.shown, target.options);
     const result = await ask<unknown>(
       target,
@@ -121,7 +122,7 @@ export const findReferences = defineTool({
     };
     const full = { symbol, references, totalCount: references.length, ...unexplained };
     return {
-      text: toJson(full),
+      text: await withinGrep(target, locations, full, args.include_declaration),
       shorter: [{
         note: "Too long with previews; references as file → [line:column]:",
         text: () => {
@@ -152,7 +153,9 @@ async function topLevelDeclaration(
   const [only] = declarations;
   if (declarations.length !== 1 || only === undefined) return { relPath: "", topLevel: false };
   try {
-    const file = await index.fileSymbols(only.relPath, { ...options, transient: true });
+    // Kept open (not transient): a file closed again may leave the server's inferred program.
+    const file = index.memoizedSymbols(only.relPath) ??
+      await index.fileSymbols(only.relPath, options);
     for (const node of walkSymbols(file.roots)) {
       if (node.name === name && rangeContainsPosition(node.selectionRange, only.position)) {
         return { relPath: only.relPath, topLevel: node.parent === null };
@@ -162,4 +165,43 @@ async function topLevelDeclaration(
     if (options.signal?.aborted) throw error;
   }
   return { relPath: only.relPath, topLevel: false };
+}
+
+/**
+ * The answer's JSON, or, when it is over 8,000 characters and costs more than `grep -nw <word>`
+ * over the files it lists, the references as `"line:column preview"` strings per file (the
+ * declarations named apart): grep's lines without the path on each.
+ */
+async function withinGrep(
+  target: Awaited<ReturnType<typeof resolvePosition>>,
+  locations: readonly NormalizedLocation[],
+  full: {
+    symbol: string;
+    references: Array<LocationDict & { is_definition: boolean }>;
+    totalCount: number;
+    not_analysed?: string[];
+  },
+  includeDeclaration: boolean,
+): Promise<string> {
+  const text = toJson(full);
+  if (text.length <= SERENA_EXACT_CHARS || target.word === "") return text;
+  let budget = 0;
+  for (const uri of new Set(locations.map((l) => l.uri))) {
+    const lines = await target.reader.lines(uri);
+    if (lines) budget += grepLinesChars(target.server.relPathOf(uri) ?? uri, lines, target.word);
+  }
+  if (text.length <= budget) return text;
+  const byFile: Record<string, string[]> = {};
+  for (const r of full.references) {
+    (byFile[r.file] ??= []).push(`${r.line}:${r.column} ${r.preview}`);
+  }
+  const definitions = full.references.filter((r) => r.is_definition)
+    .map((r) => `${r.file}:${r.line}:${r.column}`);
+  return toJson({
+    symbol: full.symbol,
+    references: byFile,
+    ...(includeDeclaration && definitions.length > 0 ? { definitions } : {}),
+    totalCount: full.totalCount,
+    ...(full.not_analysed ? { not_analysed: full.not_analysed } : {}),
+  });
 }

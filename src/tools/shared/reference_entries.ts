@@ -104,6 +104,17 @@ export function grepChars(hits: readonly ReferenceHit[], name: string): number {
   return total;
 }
 
+/** What `grep -nw <name>` prints for one file given as lines: `path:line:text` per line. */
+export function grepLinesChars(path: string, lines: readonly string[], name: string): number {
+  let total = 0;
+  for (const [i, line] of lines.entries()) {
+    if (line.includes(name) && containsWord(line, name)) {
+      total += path.length + String(i + 1).length + line.length + 3;
+    }
+  }
+  return total;
+}
+
 function bodyLocation(symbol: SymbolNode): NonNullable<Entry["body_location"]> {
   return { start_line: symbol.range.start.line, end_line: symbol.range.end.line };
 }

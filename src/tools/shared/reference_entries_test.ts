@@ -1,7 +1,12 @@
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import { fileSymbol, SymbolKind } from "../../symbols/model.ts";
 import type { ReferenceHit } from "../../symbols/queries.ts";
-import { grepChars, referenceEntriesJson, SERENA_EXACT_CHARS } from "./reference_entries.ts";
+import {
+  grepChars,
+  grepLinesChars,
+  referenceEntriesJson,
+  SERENA_EXACT_CHARS,
+} from "./reference_entries.ts";
 
 /** A file of `lines` lines, each a call of `Store` in one function `user`. */
 function hitsIn(relPath: string, lines: number): ReferenceHit[] {
@@ -79,4 +84,9 @@ Deno.test("reference entries: many symbols of one reference each: name path to l
   const constants = JSON.parse(answer)["src/many.ts"].Constant;
   assertEquals(constants.f7, "7:const f7 = (s: Store) => s;");
   assertEquals(Object.keys(constants).length, 400);
+});
+
+Deno.test("grepLinesChars: grep's line per line holding the word", () => {
+  // "a.ts:1:Store" and "a.ts:3:x Store y", each with its line break.
+  assertEquals(grepLinesChars("a.ts", ["Store", "Stores", "x Store y"], "Store"), 13 + 17);
 });
