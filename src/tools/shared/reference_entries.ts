@@ -34,9 +34,38 @@ interface Entry {
 /**
  * The answer's JSON for `hits` (in answer order) of the symbol `name`: Serena's when it is small
  * or no longer than grep's output over the same files, else the merged entries, with context
- * lines only when they fit.
+ * lines only when they fit. `owner` (a project's symbol lookup) keeps the last answer, so that a
+ * repeated question over unchanged texts is not rendered again.
  */
-export function referenceEntriesJson(hits: readonly ReferenceHit[], name: string): string {
+export function referenceEntriesJson(
+  hits: readonly ReferenceHit[],
+  name: string,
+  owner?: object,
+): string {
+  // A repeated question (the same references in the same texts) gets the text it got before.
+  const key = `${name}\0${
+    hits.map((h) =>
+      `${h.relPath}:${h.position.line}:${h.position.character}:${h.symbol.kind}:` +
+      `${h.symbol.name}:${h.symbol.range.start.line}-${h.symbol.range.end.line}`
+    ).join("|")
+  }`;
+  const texts = [...new Set(hits.map((h) => h.file.text))];
+  const known = owner === undefined ? undefined : rendered.get(owner);
+  if (
+    known && known.key === key && known.texts.length === texts.length &&
+    known.texts.every((t, i) => t === texts[i])
+  ) {
+    return known.json;
+  }
+  const json = renderEntries(hits, name);
+  if (owner !== undefined) rendered.set(owner, { key, texts, json });
+  return json;
+}
+
+/** The last answer rendered per owner (a project's symbol lookup), for a repeated question. */
+const rendered = new WeakMap<object, { key: string; texts: string[]; json: string }>();
+
+function renderEntries(hits: readonly ReferenceHit[], name: string): string {
   const lines = new Map<string, LineIndex>();
   const linesOf = (h: ReferenceHit) => {
     let index = lines.get(h.relPath);

@@ -90,3 +90,16 @@ Deno.test("grepLinesChars: grep's line per line holding the word", () => {
   // "a.ts:1:Store" and "a.ts:3:x Store y", each with its line break.
   assertEquals(grepLinesChars("a.ts", ["Store", "Stores", "x Store y"], "Store"), 13 + 17);
 });
+
+Deno.test("reference entries: a repeated question reuses its text, a changed file does not", () => {
+  const owner = {};
+  const hits = hitsIn("src/a.ts", 3);
+  const first = referenceEntriesJson(hits, "Store", owner);
+  assertEquals(referenceEntriesJson(hitsIn("src/a.ts", 3), "Store", owner), first);
+  const edited = hitsIn("src/a.ts", 3).map((h) => ({
+    ...h,
+    file: { ...h.file, text: h.file.text.replace("comment 1", "remark 1") },
+  }));
+  const changed = referenceEntriesJson(edited, "Store", owner);
+  assert(changed.includes("remark 1") && !first.includes("remark 1"));
+});

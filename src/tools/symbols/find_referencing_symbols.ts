@@ -139,7 +139,7 @@ export async function referencingSymbols(
   // in a content block of their own, so the answer keeps Serena's JSON shape.
   const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
   // Serena's entries, merged where the answer would cost more than grep's (reference_entries.ts).
-  const text = referenceEntriesJson(hits, name);
+  const text = referenceEntriesJson(hits, name, index);
   mark("JSON");
   return {
     text,
