@@ -59,9 +59,10 @@ export interface NameTarget {
   declarations: ReadonlyArray<{ relPath: string; position: Position }>;
   /**
    * Candidates with no import path to the declaring module (importProof): their occurrences are
-   * other symbols', explained without the server.
+   * other symbols', explained without the server. A function computes them when first needed
+   * (only occurrences the server would be asked about need them).
    */
-  unreachable?: ReadonlySet<string>;
+  unreachable?: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>);
 }
 
 /** Occurrences asked about one by one, at most, per question; the rest are named as such. */
@@ -88,11 +89,8 @@ interface Memory {
   verdicts: Map<string, Verdict>;
   /** Import facts of JavaScript and TypeScript files, by content hash (one entry per file). */
   facts: Map<string, { hash: string; facts: ModuleFacts }>;
-  /** Per candidate list: every project file listed and the facts read with it (scanFiles). */
-  scanned: WeakMap<
-    readonly string[],
-    { files: string[]; fresh: Map<string, ModuleFacts>; generation?: number }
-  >;
+  /** Per candidate list: every project file listed with it, and the index generation. */
+  scanned: WeakMap<readonly string[], { files: string[]; generation?: number }>;
   /** Set by {@linkcode withoutImportProof}: every candidate is shown, as before the proof. */
   proofOff: boolean;
   /** The import graph of the index's generation it was built at (any name, any target). */
@@ -152,7 +150,6 @@ export async function candidateFiles(
     if (known && known.generation === generation) return known.candidates;
     const files = serverFiles(index, server.id, memory);
     const scan: NameScan = { generation, candidates: [], files: new Map() };
-    const fresh = new Map<string, ModuleFacts>();
     const graph = proofApplies(server);
     await mapLimit(files, READ_CONCURRENCY, async (rel) => {
       const hash = declarations.hashOf(rel);
@@ -161,11 +158,6 @@ export async function candidateFiles(
       if (!words) {
         const text = await readText(index, rel);
         words = { stamp: hash ?? "", has: text !== null && containsWord(text, name) };
-        // The import graph's facts come with the read, for the files they are not known for.
-        if (graph && text !== null && isJsOrTs(rel)) {
-          const facts = factsOf(memory, rel, hash, text);
-          if (hash === undefined) fresh.set(rel, facts);
-        }
       }
       if (hash !== undefined) scan.files.set(rel, words);
       if (words.has) scan.candidates.push(rel);
@@ -173,7 +165,7 @@ export async function candidateFiles(
     scan.candidates.sort();
     remember(memory.scans, key, scan);
     if (graph) {
-      memory.scanned.set(scan.candidates, { files: declarations.allFiles(), fresh, generation });
+      memory.scanned.set(scan.candidates, { files: declarations.allFiles(), generation });
     }
     return scan.candidates;
   }
@@ -186,28 +178,12 @@ export async function candidateFiles(
     all.push(entry.path);
     if (index.pool.serverIdFor(entry.path) === server.id) files.push(entry.path);
   }
-  const fresh = new Map<string, ModuleFacts>();
-  const graph = proofApplies(server);
   await mapLimit(files, READ_CONCURRENCY, async (rel) => {
-    if (!graph || !isJsOrTs(rel)) {
-      const text = await readText(index, rel);
-      if (text !== null && containsWord(text, name)) found.push(rel);
-      return;
-    }
-    // Hashed as the index hashes a file, so that its facts serve the questions after the build.
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(index.project.absolute(rel));
-    } catch {
-      return;
-    }
-    const raw = new TextDecoder().decode(bytes);
-    const text = raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw;
-    if (containsWord(text, name)) found.push(rel);
-    fresh.set(rel, factsOf(memory, rel, contentHashSync(bytes), text));
+    const text = await readText(index, rel);
+    if (text !== null && containsWord(text, name)) found.push(rel);
   });
   found.sort();
-  if (graph) memory.scanned.set(found, { files: all, fresh });
+  if (proofApplies(server)) memory.scanned.set(found, { files: all });
   return found;
 }
 
@@ -234,7 +210,7 @@ function factsOf(
 async function buildGraph(
   index: SymbolLookup,
   memory: Memory,
-  scanned: { files: string[]; fresh: Map<string, ModuleFacts> },
+  scanned: { files: string[] },
   options: RequestOptions,
 ): Promise<{ resolution: ProjectResolution; graph: ImportGraph }> {
   const hashOf = (rel: string) =>
@@ -243,17 +219,32 @@ async function buildGraph(
   const missing: string[] = [];
   for (const rel of scanned.files) {
     if (!isJsOrTs(rel)) continue;
-    const fresh = scanned.fresh.get(rel);
-    const hash = fresh ? undefined : hashOf(rel);
+    const hash = hashOf(rel);
     const remembered = hash === undefined ? undefined : memory.facts.get(rel);
-    const found = fresh ?? (remembered && remembered.hash === hash ? remembered.facts : undefined);
-    if (found) facts.set(rel, found);
+    if (remembered && remembered.hash === hash) facts.set(rel, remembered.facts);
     else missing.push(rel);
   }
   await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
     if (options.signal?.aborted) return;
-    const text = await readText(index, rel);
-    facts.set(rel, text === null ? null : factsOf(memory, rel, hashOf(rel), text));
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(index.project.absolute(rel));
+    } catch {
+      facts.set(rel, null);
+      return;
+    }
+    // Kept under the content hash the index gives the file (or will, once built).
+    const hash = hashOf(rel) ?? contentHashSync(bytes);
+    const known = memory.facts.get(rel);
+    if (known && known.hash === hash) {
+      facts.set(rel, known.facts);
+      return;
+    }
+    const raw = new TextDecoder().decode(bytes);
+    facts.set(
+      rel,
+      factsOf(memory, rel, hash, raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw),
+    );
   });
   options.signal?.throwIfAborted();
   const resolution = projectResolution(index.project.root, scanned.files);
@@ -421,6 +412,52 @@ export async function showCandidates(
   return shown;
 }
 
+/**
+ * Whether showing `candidates` would open files in the server beyond those open already and
+ * `open`: where it would not (every candidate's project is loaded), the import-graph proof has
+ * nothing to save there and runs only if occurrences need the server (unexplainedOccurrences).
+ * Kept per candidate list while the configurations it read are unchanged.
+ */
+export function showingOpensFiles(
+  index: SymbolLookup,
+  server: LanguageServer,
+  candidates: readonly string[],
+  open: readonly string[],
+): boolean {
+  const opened = new Set([...(server.openDocuments?.() ?? []), ...open]);
+  const known = planFor.get(candidates);
+  if (known && known.server === server && unchanged(known.configs)) {
+    return known.files.some((f) => !opened.has(f));
+  }
+  const configs = new Map<string, number>();
+  const root = index.project.root;
+  const { keepOpen, openNow } = filesToShow(
+    server.command,
+    {
+      read(rel) {
+        try {
+          const abs = `${root}/${rel}`;
+          const text = Deno.readTextFileSync(abs);
+          configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
+          return text;
+        } catch {
+          return null;
+        }
+      },
+    },
+    candidates,
+    opened,
+  );
+  const files = [...keepOpen, ...openNow];
+  planFor.set(candidates, { server, configs, files });
+  return files.some((f) => !opened.has(f));
+}
+
+const planFor = new WeakMap<
+  readonly string[],
+  { server: LanguageServer; configs: Map<string, number>; files: string[] }
+>();
+
 /** What showCandidates decided for a candidate list, and the configurations it read. */
 const shownFor = new WeakMap<
   readonly string[],
@@ -460,12 +497,13 @@ export async function unexplainedOccurrences(
     target.declarations.some((d) =>
       d.relPath === rel && d.position.line === p.line && d.position.character === p.character
     );
-  const pending: Array<{ relPath: string; occurrence: Occurrence; text: string; key: string }> = [];
+  let pending: Array<{ relPath: string; occurrence: Occurrence; text: string; key: string }> = [];
   let targetKey: string | null = null;
-  const out: NotAnalysed[] = [];
+  let out: NotAnalysed[] = [];
+  const known = typeof target.unreachable === "function" ? undefined : target.unreachable;
   for (const rel of candidates) {
     // No import path to the declaring module: its occurrences are other symbols'.
-    if (target.unreachable?.has(rel)) continue;
+    if (known?.has(rel)) continue;
     const file = occurrencesOf(index, rel, target.name, memory);
     if (file === null) continue;
     for (const occurrence of file.list) {
@@ -481,6 +519,14 @@ export async function unexplainedOccurrences(
         continue;
       }
       pending.push({ relPath: rel, occurrence, text, key });
+    }
+  }
+  if (pending.length > 0 && typeof target.unreachable === "function") {
+    // Occurrences the server would be asked about: the import graph may explain their files.
+    const unreachable = await target.unreachable();
+    if (unreachable.size > 0) {
+      pending = pending.filter((p) => !unreachable.has(p.relPath));
+      out = out.filter((n) => !unreachable.has(n.relPath));
     }
   }
   const checked = pending.slice(0, MAX_DEFINITION_CHECKS);

@@ -27,6 +27,7 @@ import {
   type NameTarget,
   type NotAnalysed,
   showCandidates,
+  showingOpensFiles,
   unexplainedOccurrences,
 } from "./completeness.ts";
 
@@ -228,14 +229,11 @@ export async function prepareNameQuery(
   }
   const candidates = await candidateFiles(index, server, target.node.name, options);
   // The candidates with no import path to the target's module cannot refer to it: not shown.
-  const proof = await importProof(
-    index,
-    server,
-    { relPath, topLevel: target.node.parent === null },
-    candidates,
-    options,
-  );
-  const openNow = await showCandidates(index, server, proof.shown, {
+  // The proof runs now where showing would open files, else when occurrences need the server.
+  const declared = { relPath, topLevel: target.node.parent === null };
+  const prove = () => importProof(index, server, declared, candidates, options);
+  const proof = showingOpensFiles(index, server, candidates, [relPath]) ? await prove() : null;
+  const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {
     ...options,
     open: [relPath],
   });
@@ -245,7 +243,7 @@ export async function prepareNameQuery(
     target: {
       name: target.node.name,
       declarations: [{ relPath, position: at }],
-      unreachable: proof.unreachable,
+      unreachable: proof?.unreachable ?? (async () => (await prove()).unreachable),
     },
   };
 }

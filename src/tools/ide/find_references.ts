@@ -18,6 +18,7 @@ import {
   notAnalysedLines,
   proofApplies,
   showCandidates,
+  showingOpensFiles,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
@@ -69,12 +70,21 @@ export const findReferences = defineTool({
     const candidates = target.word === ""
       ? []
       : await candidateFiles(index, target.server, target.word, target.options);
-    // The declaration's outline is asked only where the proof applies (one more request).
-    const declared = proofApplies(target.server)
-      ? await topLevelDeclaration(index, declarations, target.word, target.options)
-      : { relPath: "", topLevel: false };
-    const proof = await importProof(index, target.server, declared, candidates, target.options);
-    await showCandidates(index, target.server, proof.shown, target.options);
+    // The proof runs now where showing would open files, else when occurrences need the
+    // server; the declaration's outline is asked only where it applies (one more request).
+    const prove = async () =>
+      await importProof(
+        index,
+        target.server,
+        await topLevelDeclaration(index, declarations, target.word, target.options),
+        candidates,
+        target.options,
+      );
+    const proof = proofApplies(target.server) &&
+        showingOpensFiles(index, target.server, candidates, [target.relPath])
+      ? await prove()
+      : null;
+    await showCandidates(index, target.server, proof?.shown ?? candidates, target.options);
     const result = await ask<unknown>(
       target,
       "textDocument/references",
@@ -111,7 +121,12 @@ export const findReferences = defineTool({
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
       target.server,
-      { name: target.word, declarations, unreachable: proof.unreachable },
+      {
+        name: target.word,
+        declarations,
+        unreachable: proof?.unreachable ??
+          (proofApplies(target.server) ? async () => (await prove()).unreachable : new Set()),
+      },
       candidates,
       (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       target.options,
