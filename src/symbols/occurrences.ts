@@ -93,21 +93,6 @@ export function wordOccurrences(text: string, name: string, relPath: string): Oc
   return out;
 }
 
-/**
- * Where each offset of `text` (`\n` line ends) stands: code, a comment or a string, by the
- * lexer of `relPath`'s language family (everything is code in a plain-text file). The text is
- * lexed once, on the first question.
- */
-export function siteFinder(text: string, relPath: string): (offset: number) => OccurrenceSite {
-  const family = FAMILIES[extname(relPath).toLowerCase()] ?? "plain";
-  let spans: Spans | null = null;
-  return (offset) => {
-    if (family === "plain") return "code";
-    spans ??= siteMap(text, family);
-    return siteAt(spans, offset);
-  };
-}
-
 /** Non-code spans of a text: [start, end, site] triples, in order. */
 type Spans = Array<[number, number, OccurrenceSite]>;
 
