@@ -9,6 +9,7 @@
  * | `refs` | warm references over MCP, native servers (typeorm, hono, flask) | ≤ raw + 1 ms (median) |
  * | `refs` | cold references, no service running, no index on disk, native servers | ≤ raw + 200 ms |
  * | `refs` | the same two on the old servers | ≤ 1.1× raw |
+ * | `refs` | the characters of the cold answer (notes included) against `grep -rnw <name>` over the files it covers | ≤ grep |
  * | `memory` | Sextant's own peak RSS (front + service), typeorm, default mode | ≤ 100 MB, ≤ the native server's |
  * | `memory` | 4 sessions against 1, every process | ≤ 1.2× |
  * | `find-symbol` | warm global find_symbol of a name not asked before, 20,000 files | ≤ 20 ms |
@@ -84,7 +85,7 @@ export interface GenerationRow {
   raw: number;
   /** What the raw column is. */
   rawName: string;
-  unit: "ms" | "MB";
+  unit: "ms" | "MB" | "chars";
   target: Target;
   note?: string;
 }
@@ -92,6 +93,7 @@ export interface GenerationRow {
 const WARM_NATIVE: Target = { plus: 1, text: "≤ raw + 1 ms" };
 const COLD_NATIVE: Target = { plus: 200, text: "≤ raw + 200 ms" };
 const OLD: Target = { times: 1.1, text: "≤ 1.1× raw" };
+const GREP: Target = { times: 1, text: "≤ grep -rnw" };
 
 /** Whether a row meets its target (a row that could not be measured does not). */
 export function passes(r: GenerationRow): boolean {
@@ -388,6 +390,47 @@ function filesOf(locations: unknown[]): number {
   return new Set(locations.map((l) => (l as { uri?: string; targetUri?: string }).uri)).size;
 }
 
+/**
+ * The characters of an answer (with its notes) beside what `grep -rnw <name>` prints over the
+ * files it covers: the files holding the name as a word that the answer names.
+ */
+async function charactersRow(
+  tree: BenchTree,
+  g: Generation,
+  answer: string,
+): Promise<GenerationRow> {
+  const grep = async (args: string[]) => {
+    const out = await new Deno.Command("grep", { args, cwd: tree.root, stdout: "piped" }).output();
+    return new TextDecoder().decode(out.stdout);
+  };
+  const holding = (await grep([
+    "-rlw",
+    "--exclude-dir=node_modules",
+    "--exclude-dir=.sextant",
+    "--",
+    tree.symbol,
+    ".",
+  ]))
+    .split("\n").filter(Boolean).map((f) => f.replace(/^\.\//, ""));
+  const covered = holding.filter((f) => answer.includes(f)).sort();
+  let grepped = "";
+  for (let i = 0; i < covered.length; i += 500) {
+    grepped += await grep(["-nwH", "--", tree.symbol, ...covered.slice(i, i + 500)]);
+  }
+  return {
+    row: `answer characters ${tree.symbol} (find_referencing_symbols, notes included)`,
+    tree: tree.name,
+    server: g.label,
+    ours: answer.length,
+    raw: grepped.length,
+    rawName: "grep -rnw over the files the answer covers",
+    unit: "chars",
+    target: GREP,
+    note: `${covered.length} of the ${holding.length} files holding '${tree.symbol}' covered; ` +
+      `grep prints ${grepped.split("\n").filter(Boolean).length} lines`,
+  };
+}
+
 /** The cold and warm references rows of one tree on one generation. */
 async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs: number) {
   const tree = await make();
@@ -442,6 +485,8 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
         `${rawAnswer.length} locations in ${filesOf(rawAnswer)} files after ${asks} asks` +
         (rawAnswer.length < complete ? ` (INCOMPLETE: settled ${complete})` : "") + wrong,
     });
+
+    add(await charactersRow(tree, g, oursAnswer));
 
     // Warm: alternating, medians.
     await delay(1_500); // both servers finish what their opens scheduled (diagnostics)

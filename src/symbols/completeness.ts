@@ -15,12 +15,22 @@
  * its content hash, and the server's verdict on an occurrence with both files' hashes.
  * @module
  */
+import { log } from "../log.ts";
 import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import { contentHashSync } from "./cache.ts";
 import { mapLimit, type SymbolLookup } from "./lookup.ts";
 import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
+import {
+  type ImportGraph,
+  importGraph,
+  isJsOrTs,
+  type ModuleFacts,
+  moduleFacts,
+  reachOf,
+} from "./import_reach.ts";
+import { type ProjectResolution, projectResolution, resolutionUnchanged } from "./import_proof.ts";
 
 /** An occurrence of the name that the answer neither lists nor explains. */
 export interface NotAnalysed {
@@ -47,6 +57,12 @@ export interface NameTarget {
   name: string;
   /** Where the symbol is declared: the start of its name (project-relative). */
   declarations: ReadonlyArray<{ relPath: string; position: Position }>;
+  /**
+   * Candidates with no import path to the declaring module (importProof): their occurrences are
+   * other symbols', explained without the server. A function computes them when first needed
+   * (only occurrences the server would be asked about need them).
+   */
+  unreachable?: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>);
 }
 
 /** Occurrences asked about one by one, at most, per question; the rest are named as such. */
@@ -71,6 +87,16 @@ interface Memory {
   scans: Map<string, NameScan>;
   occurrences: Map<string, { hash: string; text: string; list: Occurrence[] }>;
   verdicts: Map<string, Verdict>;
+  /** Import facts of JavaScript and TypeScript files, by content hash (one entry per file). */
+  facts: Map<string, { hash: string; facts: ModuleFacts }>;
+  /** Per candidate list: every project file listed with it, and the index generation. */
+  scanned: WeakMap<readonly string[], { files: string[]; generation?: number }>;
+  /** Set by {@linkcode withoutImportProof}: every candidate is shown, as before the proof. */
+  proofOff: boolean;
+  /** The import graph of the index's generation it was built at (any name, any target). */
+  graph: { generation: number; resolution: ProjectResolution; graph: ImportGraph } | null;
+  /** Per candidate list, per declaring file: the proof's verdict and what it was read from. */
+  proofs: WeakMap<readonly string[], Map<string, { resolution: ProjectResolution; proof: Proof }>>;
 }
 
 const memories = new WeakMap<SymbolLookup, Memory>();
@@ -84,6 +110,11 @@ function memoryOf(index: SymbolLookup): Memory {
       scans: new Map(),
       occurrences: new Map(),
       verdicts: new Map(),
+      facts: new Map(),
+      scanned: new WeakMap(),
+      proofs: new WeakMap(),
+      graph: null,
+      proofOff: false,
     };
     memories.set(index, memory);
   }
@@ -119,6 +150,7 @@ export async function candidateFiles(
     if (known && known.generation === generation) return known.candidates;
     const files = serverFiles(index, server.id, memory);
     const scan: NameScan = { generation, candidates: [], files: new Map() };
+    const graph = proofApplies(server);
     await mapLimit(files, READ_CONCURRENCY, async (rel) => {
       const hash = declarations.hashOf(rel);
       const before = hash === undefined ? undefined : known?.files.get(rel);
@@ -132,21 +164,176 @@ export async function candidateFiles(
     });
     scan.candidates.sort();
     remember(memory.scans, key, scan);
+    if (graph) {
+      memory.scanned.set(scan.candidates, { files: declarations.allFiles(), generation });
+    }
     return scan.candidates;
   }
   // No index yet: walk and read everything (the first question of a cold project).
   const found: string[] = [];
   const files: string[] = [];
+  const all: string[] = [];
   for await (const entry of index.project.walk(".", { signal: options.signal })) {
-    if (!entry.isDirectory && index.pool.serverIdFor(entry.path) === server.id) {
-      files.push(entry.path);
-    }
+    if (entry.isDirectory) continue;
+    all.push(entry.path);
+    if (index.pool.serverIdFor(entry.path) === server.id) files.push(entry.path);
   }
   await mapLimit(files, READ_CONCURRENCY, async (rel) => {
     const text = await readText(index, rel);
     if (text !== null && containsWord(text, name)) found.push(rel);
   });
-  return found.sort();
+  found.sort();
+  if (proofApplies(server)) memory.scanned.set(found, { files: all });
+  return found;
+}
+
+/** Whether the import-graph proof applies to a server's questions: TypeScript's servers. */
+export function proofApplies(server: LanguageServer): boolean {
+  return server.id === "typescript";
+}
+
+/** A file's import facts for its content hash (computed from `text` when not known). */
+function factsOf(
+  memory: Memory,
+  rel: string,
+  hash: string | undefined,
+  text: string,
+): ModuleFacts {
+  const known = hash === undefined ? undefined : memory.facts.get(rel);
+  if (known && known.hash === hash) return known.facts;
+  const facts = moduleFacts(rel, text);
+  if (hash !== undefined) memory.facts.set(rel, { hash, facts });
+  return facts;
+}
+
+/** The import graph over the files a candidate scan listed, with their facts read as needed. */
+async function buildGraph(
+  index: SymbolLookup,
+  memory: Memory,
+  scanned: { files: string[] },
+  options: RequestOptions,
+): Promise<{ resolution: ProjectResolution; graph: ImportGraph }> {
+  const hashOf = (rel: string) =>
+    index.declarations?.built ? index.declarations.hashOf(rel) : undefined;
+  const facts = new Map<string, ModuleFacts | null>();
+  const missing: string[] = [];
+  for (const rel of scanned.files) {
+    if (!isJsOrTs(rel)) continue;
+    const hash = hashOf(rel);
+    const remembered = hash === undefined ? undefined : memory.facts.get(rel);
+    if (remembered && remembered.hash === hash) facts.set(rel, remembered.facts);
+    else missing.push(rel);
+  }
+  await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
+    if (options.signal?.aborted) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(index.project.absolute(rel));
+    } catch {
+      facts.set(rel, null);
+      return;
+    }
+    // Kept under the content hash the index gives the file (or will, once built).
+    const hash = hashOf(rel) ?? contentHashSync(bytes);
+    const known = memory.facts.get(rel);
+    if (known && known.hash === hash) {
+      facts.set(rel, known.facts);
+      return;
+    }
+    const raw = new TextDecoder().decode(bytes);
+    facts.set(
+      rel,
+      factsOf(memory, rel, hash, raw.includes("\r\n") ? raw.replace(/\r\n/g, "\n") : raw),
+    );
+  });
+  options.signal?.throwIfAborted();
+  const resolution = projectResolution(index.project.root, scanned.files);
+  const graph = importGraph({
+    files: scanned.files,
+    facts: (rel) => facts.get(rel) ?? null,
+    bare: resolution.bare,
+    jsxRuntimes: resolution.jsxRuntimes,
+  });
+  return { resolution, graph };
+}
+
+/**
+ * Turn the import-graph proof off for a project's questions (every candidate is shown again):
+ * for scripts/import_proof_check.ts, which compares answers with and without it.
+ */
+export function withoutImportProof(index: SymbolLookup): void {
+  memoryOf(index).proofOff = true;
+}
+
+/** What the import-graph proof found for one question. */
+export interface Proof {
+  /** Candidates with no import path to the declaring module. */
+  unreachable: ReadonlySet<string>;
+  /** The candidates to show the server: the others (one array per proof, for showCandidates). */
+  shown: readonly string[];
+  /** Why the graph could not decide (then nothing is unreachable); null when it decided. */
+  undecided: string | null;
+}
+
+function noProof(candidates: readonly string[], undecided: string | null = null): Proof {
+  return { unreachable: new Set(), shown: candidates, undecided };
+}
+
+/**
+ * Which of `candidates` (as candidateFiles returned them) have no import path to the module
+ * declaring a top-level symbol of `target` (import_reach.ts): they cannot refer to it, and
+ * need not be shown to the server. Nothing for a symbol that is not top-level (a member is
+ * reached through its type, which a base type in another module may carry), for a server the
+ * proof does not know, or where the graph cannot decide.
+ */
+export async function importProof(
+  index: SymbolLookup,
+  server: LanguageServer,
+  target: { relPath: string; topLevel: boolean },
+  candidates: readonly string[],
+  options: RequestOptions = {},
+): Promise<Proof> {
+  if (!target.topLevel || !proofApplies(server) || !isJsOrTs(target.relPath)) {
+    return noProof(candidates);
+  }
+  const memory = memoryOf(index);
+  const scanned = memory.scanned.get(candidates);
+  if (!scanned || memory.proofOff) return noProof(candidates);
+  if (!candidates.some((c) => c !== target.relPath && isJsOrTs(c))) return noProof(candidates);
+  let byTarget = memory.proofs.get(candidates);
+  const known = byTarget?.get(target.relPath);
+  if (known && resolutionUnchanged(known.resolution)) return known.proof;
+  const remembered = memory.graph;
+  let built: { resolution: ProjectResolution; graph: ImportGraph };
+  if (
+    remembered && scanned.generation === remembered.generation &&
+    resolutionUnchanged(remembered.resolution)
+  ) {
+    built = remembered;
+  } else {
+    built = await buildGraph(index, memory, scanned, options);
+    if (scanned.generation !== undefined) {
+      memory.graph = { generation: scanned.generation, ...built };
+    }
+  }
+  const { resolution } = built;
+  const reach: ReturnType<typeof reachOf> = resolution.undecidable === null
+    ? reachOf(built.graph, target.relPath)
+    : { decided: false, reason: resolution.undecidable };
+  let proof: Proof;
+  if (reach.decided) {
+    const unreachable = new Set(candidates.filter((c) => isJsOrTs(c) && !reach.reaching.has(c)));
+    proof = { unreachable, shown: candidates.filter((c) => !unreachable.has(c)), undecided: null };
+  } else proof = noProof(candidates, reach.reason);
+  log.debug(
+    `import-graph proof for ${target.relPath}: ` +
+      (reach.decided
+        ? `${proof.unreachable.size} of ${candidates.length} candidates have no import path`
+        : `undecided (${reach.reason})`),
+  );
+  if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
+  byTarget.set(target.relPath, { resolution, proof });
+  return proof;
 }
 
 /** The index's files handled by a server, for the index's current generation. */
@@ -225,6 +412,52 @@ export async function showCandidates(
   return shown;
 }
 
+/**
+ * Whether showing `candidates` would open files in the server beyond those open already and
+ * `open`: where it would not (every candidate's project is loaded), the import-graph proof has
+ * nothing to save there and runs only if occurrences need the server (unexplainedOccurrences).
+ * Kept per candidate list while the configurations it read are unchanged.
+ */
+export function showingOpensFiles(
+  index: SymbolLookup,
+  server: LanguageServer,
+  candidates: readonly string[],
+  open: readonly string[],
+): boolean {
+  const opened = new Set([...(server.openDocuments?.() ?? []), ...open]);
+  const known = planFor.get(candidates);
+  if (known && known.server === server && unchanged(known.configs)) {
+    return known.files.some((f) => !opened.has(f));
+  }
+  const configs = new Map<string, number>();
+  const root = index.project.root;
+  const { keepOpen, openNow } = filesToShow(
+    server.command,
+    {
+      read(rel) {
+        try {
+          const abs = `${root}/${rel}`;
+          const text = Deno.readTextFileSync(abs);
+          configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
+          return text;
+        } catch {
+          return null;
+        }
+      },
+    },
+    candidates,
+    opened,
+  );
+  const files = [...keepOpen, ...openNow];
+  planFor.set(candidates, { server, configs, files });
+  return files.some((f) => !opened.has(f));
+}
+
+const planFor = new WeakMap<
+  readonly string[],
+  { server: LanguageServer; configs: Map<string, number>; files: string[] }
+>();
+
 /** What showCandidates decided for a candidate list, and the configurations it read. */
 const shownFor = new WeakMap<
   readonly string[],
@@ -264,10 +497,13 @@ export async function unexplainedOccurrences(
     target.declarations.some((d) =>
       d.relPath === rel && d.position.line === p.line && d.position.character === p.character
     );
-  const pending: Array<{ relPath: string; occurrence: Occurrence; text: string; key: string }> = [];
+  let pending: Array<{ relPath: string; occurrence: Occurrence; text: string; key: string }> = [];
   let targetKey: string | null = null;
-  const out: NotAnalysed[] = [];
+  let out: NotAnalysed[] = [];
+  const known = typeof target.unreachable === "function" ? undefined : target.unreachable;
   for (const rel of candidates) {
+    // No import path to the declaring module: its occurrences are other symbols'.
+    if (known?.has(rel)) continue;
     const file = occurrencesOf(index, rel, target.name, memory);
     if (file === null) continue;
     for (const occurrence of file.list) {
@@ -283,6 +519,14 @@ export async function unexplainedOccurrences(
         continue;
       }
       pending.push({ relPath: rel, occurrence, text, key });
+    }
+  }
+  if (pending.length > 0 && typeof target.unreachable === "function") {
+    // Occurrences the server would be asked about: the import graph may explain their files.
+    const unreachable = await target.unreachable();
+    if (unreachable.size > 0) {
+      pending = pending.filter((p) => !unreachable.has(p.relPath));
+      out = out.filter((n) => !unreachable.has(n.relPath));
     }
   }
   const checked = pending.slice(0, MAX_DEFINITION_CHECKS);
@@ -440,10 +684,59 @@ async function verdictOf(
   return null;
 }
 
-/** Text of a "not analysed" section for an answer; empty when there is nothing to say. */
+/** Files a "not analysed" section lists, lines it quotes per file, characters per quoted line. */
+const NOTE_FILES = 12;
+const NOTE_LINES_PER_FILE = 3;
+const NOTE_LINE_CHARS = 120;
+
+/**
+ * Text of a "not analysed" section for an answer; empty when there is nothing to say. Bounded:
+ * the reason once when all share it, per file the first few occurrences as `path:line: text`
+ * and the count and lines of the rest, the first files only (and how many more).
+ */
 export function notAnalysedText(name: string, items: readonly NotAnalysed[]): string {
   if (items.length === 0) return "";
-  const lines = items.map((i) => `- ${i.relPath}:${i.line + 1}: ${i.text} (${i.reason})`);
+  const reasons = new Set(items.map((i) => i.reason));
+  const shared = reasons.size === 1 ? items[0]!.reason : null;
   return `Not analysed: ${items.length} occurrence(s) of '${name}' the language server ` +
-    `neither listed nor explained:\n${lines.join("\n")}`;
+    `neither listed nor explained${shared ? ` (${shared})` : ""}:\n` +
+    notAnalysedLines(items, shared !== null).map((l) => `- ${l}`).join("\n");
+}
+
+/**
+ * The lines of a "not analysed" list, bounded as {@linkcode notAnalysedText} says: `path:line:
+ * text (reason)` (without the reason when `sharedReason` says it is told once elsewhere).
+ */
+export function notAnalysedLines(items: readonly NotAnalysed[], sharedReason = false): string[] {
+  const byFile = new Map<string, NotAnalysed[]>();
+  for (const i of items) {
+    const list = byFile.get(i.relPath);
+    if (list) list.push(i);
+    else byFile.set(i.relPath, [i]);
+  }
+  const lines: string[] = [];
+  for (const [relPath, list] of [...byFile].slice(0, NOTE_FILES)) {
+    for (const i of list.slice(0, NOTE_LINES_PER_FILE)) {
+      const text = i.text.length > NOTE_LINE_CHARS
+        ? `${i.text.slice(0, NOTE_LINE_CHARS)}…`
+        : i.text;
+      lines.push(`${relPath}:${i.line + 1}: ${text}${sharedReason ? "" : ` (${i.reason})`}`);
+    }
+    const rest = list.slice(NOTE_LINES_PER_FILE);
+    if (rest.length > 0) {
+      const numbers = rest.slice(0, 20).map((i) => i.line + 1).join(", ");
+      lines.push(
+        `${relPath}: ${rest.length} more, lines ${numbers}${rest.length > 20 ? ", …" : ""}`,
+      );
+    }
+  }
+  const more = [...byFile].slice(NOTE_FILES);
+  if (more.length > 0) {
+    const count = more.reduce((n, [, list]) => n + list.length, 0);
+    const names = more.slice(0, 20).map(([f]) => f).join(", ");
+    lines.push(
+      `${more.length} more files, ${count} occurrences: ${names}${more.length > 20 ? ", …" : ""}`,
+    );
+  }
+  return lines;
 }

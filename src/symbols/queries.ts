@@ -25,9 +25,11 @@ import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from 
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,
+  importProof,
   type NameTarget,
   type NotAnalysed,
   showCandidates,
+  showingOpensFiles,
   unexplainedOccurrences,
 } from "./completeness.ts";
 
@@ -228,11 +230,23 @@ export async function prepareNameQuery(
     }
   }
   const candidates = await candidateFiles(index, server, target.node.name, options);
-  const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
+  // The candidates with no import path to the target's module cannot refer to it: not shown.
+  // The proof runs now where showing would open files, else when occurrences need the server.
+  const declared = { relPath, topLevel: target.node.parent === null };
+  const prove = () => importProof(index, server, declared, candidates, options);
+  const proof = showingOpensFiles(index, server, candidates, [relPath]) ? await prove() : null;
+  const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {
+    ...options,
+    open: [relPath],
+  });
   return {
     candidates,
     openNow: openNow.filter((f) => f !== relPath),
-    target: { name: target.node.name, declarations: [{ relPath, position: at }] },
+    target: {
+      name: target.node.name,
+      declarations: [{ relPath, position: at }],
+      unreachable: proof?.unreachable ?? (async () => (await prove()).unreachable),
+    },
   };
 }
 

@@ -677,9 +677,15 @@ export class RawServer {
 /** Sextant's find_references answer as sorted `file:line:column` keys. */
 export function sextantKeys(text: string): string[] {
   const answer = JSON.parse(text) as {
-    references: Array<{ file: string; line: number; column: number }>;
+    references: Array<{ file: string; line: number; column: number }> | Record<string, string[]>;
   };
-  return answer.references.map((r) => `${r.file}:${r.line}:${r.column}`).sort();
+  if (Array.isArray(answer.references)) {
+    return answer.references.map((r) => `${r.file}:${r.line}:${r.column}`).sort();
+  }
+  // A large answer: `{file: ["line:column preview", ...]}` (src/tools/ide/find_references.ts).
+  return Object.entries(answer.references).flatMap(([file, list]) =>
+    list.map((entry) => `${file}:${entry.split(" ")[0]}`)
+  ).sort();
 }
 
 /** A place in a file of the project, by the text there (0-based position at `offset` into it). */

@@ -44,12 +44,27 @@ export interface FlatReference {
   [key: string]: unknown;
 }
 
-/** find_referencing_symbols' answer (`{file: {kind: [entry]}}`) as one list, in answer order. */
+/**
+ * find_referencing_symbols' answer (`{file: {kind: [entry]}}`) as one list, in answer order. A
+ * large answer's smallest form (`{file: {kind: {name_path: "line:text\n..."}}}`, see
+ * src/tools/shared/reference_entries.ts) gives one entry per name path, its lines as
+ * `content_around_reference`.
+ */
 export function flattenReferences(text: string): FlatReference[] {
-  const grouped = JSON.parse(text) as Record<string, Record<string, Array<{ name_path: string }>>>;
+  const grouped = JSON.parse(text) as Record<
+    string,
+    Record<string, Array<{ name_path: string }> | Record<string, string>>
+  >;
   return Object.entries(grouped).flatMap(([relative_path, byKind]) =>
     Object.entries(byKind).flatMap(([kind, list]) =>
-      list.map((entry) => ({ relative_path, kind, ...entry }))
+      Array.isArray(list)
+        ? list.map((entry) => ({ relative_path, kind, ...entry }))
+        : Object.entries(list).map(([name_path, lines]) => ({
+          relative_path,
+          kind,
+          name_path,
+          content_around_reference: lines,
+        }))
     )
   );
 }

@@ -115,6 +115,11 @@ interface Scan {
   next: number;
   /** How many paths it covered in all. */
   total: number;
+  /**
+   * The scope is one file, sent ahead of the walk: the scan is done when that file is, without
+   * waiting for the walk to list the rest of the tree.
+   */
+  file: boolean;
   finish: (error?: unknown) => void;
 }
 
@@ -142,6 +147,8 @@ export class DeclarationIndex {
   #buildFailed = false;
   /** Searches waiting for their files before the build is done. */
   readonly #scans = new Set<Scan>();
+  /** Files a one-file scan sent ahead of the walk, which the walk then skips. */
+  readonly #early = new Set<string>();
   /** Pumps waiting for work. */
   #wakers: Array<() => void> = [];
   #declarations = 0;
@@ -255,7 +262,26 @@ export class DeclarationIndex {
     const done = new Promise<void>((resolve, reject) => {
       finish = (error) => error === undefined ? resolve() : reject(error);
     });
-    const scan: Scan = { needle, scope, todo: new Set(), queue: [], next: 0, total: 0, finish };
+    const file = this.#walking && this.#aheadOfWalk(scope);
+    const scan: Scan = {
+      needle,
+      scope,
+      todo: new Set(),
+      queue: [],
+      next: 0,
+      total: 0,
+      file,
+      finish,
+    };
+    if (file && !this.#pending.has(scope) && !this.#files.has(scope)) {
+      // Not listed yet: sent now, so that the scan does not wait for the walk to reach it.
+      this.#early.add(scope);
+      this.#enqueue({
+        job: { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
+        stored: undefined,
+        sent: null,
+      });
+    }
     for (const path of this.#pending.keys()) {
       if (inScope(path, scope)) this.#scanAdd(scan, path);
     }
@@ -291,7 +317,22 @@ export class DeclarationIndex {
 
   /** Resolve a scan whose files are all done, once the walk has listed them all. */
   #checkScan(scan: Scan): void {
-    if (!this.#walking && scan.todo.size === 0) scan.finish();
+    if ((!this.#walking || scan.file) && scan.todo.size === 0) scan.finish();
+  }
+
+  /**
+   * Whether a scan's scope is one source file the walk would list (a parsed language, not
+   * ignored, reached through no link), which can then be indexed ahead of the walk.
+   */
+  #aheadOfWalk(scope: string): boolean {
+    if (scope === "." || scope === "" || grammarFor(scope) === null) return false;
+    if (this.project.ignore.isIgnoredDeep(scope, false)) return false;
+    try {
+      const abs = this.project.absolute(scope);
+      return Deno.statSync(abs).isFile && Deno.realPathSync(abs) === abs;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -429,6 +470,7 @@ export class DeclarationIndex {
     this.#next = 0;
     this.#walked = 0;
     this.#indexed = 0;
+    this.#early.clear();
     this.#generation++;
     this.#others.clear();
     for (const relPath of [...this.#files.keys()]) this.#remove(relPath);
@@ -459,6 +501,7 @@ export class DeclarationIndex {
       for await (const entry of this.project.walk(".")) {
         this.#stop.signal.throwIfAborted();
         if (entry.isDirectory) continue;
+        if (this.#early.delete(entry.path)) continue; // sent ahead by a one-file scan
         if (grammarFor(entry.path) === null) {
           this.#addOther(entry.path);
           continue;
@@ -548,7 +591,7 @@ export class DeclarationIndex {
   #take(): ParseJob[] {
     const jobs: ParseJob[] = [];
     for (const scan of this.#scans) {
-      if (this.#walking && scan.queue.length - scan.next < SCAN_CHUNK) continue;
+      if (this.#walking && !scan.file && scan.queue.length - scan.next < SCAN_CHUNK) continue;
       while (scan.next < scan.queue.length && jobs.length < SCAN_CHUNK) {
         const path = scan.queue[scan.next++]!;
         const pending = this.#pending.get(path);

@@ -14,7 +14,11 @@ import { indexOf } from "../shared/symbols.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import {
   candidateFiles,
+  importProof,
+  notAnalysedLines,
+  proofApplies,
   showCandidates,
+  showingOpensFiles,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
@@ -25,6 +29,11 @@ import {
 } from "../shared/scip_references.ts";
 
 type Reference = LocationDict & { is_definition: boolean };
+import type { SymbolLookup } from "../../symbols/lookup.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
+import { rangeContainsPosition, walkSymbols } from "../../symbols/model.ts";
+import { grepLinesChars, SERENA_EXACT_CHARS } from "../shared/reference_entries.ts";
+import type { NormalizedLocation } from "../../symbols/queries.ts";
 
 export const findReferences = defineTool({
   name: "find_references",
@@ -47,29 +56,9 @@ export const findReferences = defineTool({
     const indexed = await referencesFromIndex(ctx, args);
     if (indexed !== null) return await answerFromIndex(ctx, args, indexed);
     const target = await resolvePosition(ctx, args);
-    // The files that may hold the name, shown to the server first (symbols/completeness.ts).
     const index = indexOf(ctx);
-    const candidates = target.word === ""
-      ? []
-      : await candidateFiles(index, target.server, target.word, target.options);
-    await showCandidates(index, target.server, candidates, target.options);
-    const result = await ask<unknown>(
-      target,
-      "textDocument/references",
-      {
-        ...textDocumentPosition(target),
-        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
-        // out without the declaration: they are asked with it, and the target's own
-        // declarations are left out below.
-        context: {
-          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
-        },
-      },
-      "referencesProvider",
-      "finding references",
-    );
-    let locations = uniqueLocations(normalizeLocations(result));
-    // Declarations: where goto_definition leads (best effort; a failure only loses the flag).
+    // Declarations: where goto_definition leads (best effort; a failure only loses the flag and
+    // the import-graph proof).
     const definitions = new Set<string>();
     const declarations: Array<{ relPath: string; position: { line: number; character: number } }> =
       [];
@@ -87,6 +76,42 @@ export const findReferences = defineTool({
     } catch (error) {
       if (target.options.signal?.aborted) throw error;
     }
+    // The files that may hold the name, shown to the server first (symbols/completeness.ts),
+    // but for those with no import path to the declaring module.
+    const candidates = target.word === ""
+      ? []
+      : await candidateFiles(index, target.server, target.word, target.options);
+    // The proof runs now where showing would open files, else when occurrences need the
+    // server; the declaration's outline is asked only where it applies (one more request).
+    const prove = async () =>
+      await importProof(
+        index,
+        target.server,
+        await topLevelDeclaration(index, declarations, target.word, target.options),
+        candidates,
+        target.options,
+      );
+    const proof = proofApplies(target.server) &&
+        showingOpensFiles(index, target.server, candidates, [target.relPath])
+      ? await prove()
+      : null;
+    await showCandidates(index, target.server, proof?.shown ?? candidates, target.options);
+    const result = await ask<unknown>(
+      target,
+      "textDocument/references",
+      {
+        ...textDocumentPosition(target),
+        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
+        // out without the declaration: they are asked with it, and the target's own
+        // declarations are left out below.
+        context: {
+          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
+        },
+      },
+      "referencesProvider",
+      "finding references",
+    );
+    let locations = uniqueLocations(normalizeLocations(result));
     if (!args.include_declaration && importsAreDeclarations(target.server)) {
       locations = locations.filter((l) =>
         !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
@@ -104,18 +129,105 @@ export const findReferences = defineTool({
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
       target.server,
-      { name: target.word, declarations },
+      {
+        name: target.word,
+        declarations,
+        unreachable: proof?.unreachable ??
+          (proofApplies(target.server) ? async () => (await prove()).unreachable : new Set()),
+      },
       candidates,
       (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       target.options,
     );
-    return render(
-      symbolName(target),
-      references,
-      notAnalysed.map((n) => `${n.relPath}:${n.line + 1}: ${n.text} (${n.reason})`),
-    );
+    const symbol = symbolName(target);
+    const unexplained = notAnalysed.length === 0 ? {} : {
+      not_analysed: notAnalysedLines(notAnalysed),
+    };
+    const full = { symbol, references, totalCount: references.length, ...unexplained };
+    return {
+      text: await withinGrep(target, locations, full, args.include_declaration),
+      shorter: [{
+        note: "Too long with previews; references as file → [line:column]:",
+        text: () => {
+          const byFile: Record<string, string[]> = {};
+          for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
+          return toJson({
+            symbol,
+            references: byFile,
+            totalCount: references.length,
+            ...unexplained,
+          });
+        },
+      }],
+    };
   },
 });
+
+/**
+ * The one declaration of the name and whether it is a top-level symbol of its file (what the
+ * import-graph proof needs); not top-level when there are several or its outline fails.
+ */
+async function topLevelDeclaration(
+  index: SymbolLookup,
+  declarations: ReadonlyArray<{ relPath: string; position: { line: number; character: number } }>,
+  name: string,
+  options: RequestOptions,
+): Promise<{ relPath: string; topLevel: boolean }> {
+  const [only] = declarations;
+  if (declarations.length !== 1 || only === undefined) return { relPath: "", topLevel: false };
+  try {
+    // Kept open (not transient): a file closed again may leave the server's inferred program.
+    const file = index.memoizedSymbols(only.relPath) ??
+      await index.fileSymbols(only.relPath, options);
+    for (const node of walkSymbols(file.roots)) {
+      if (node.name === name && rangeContainsPosition(node.selectionRange, only.position)) {
+        return { relPath: only.relPath, topLevel: node.parent === null };
+      }
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+  }
+  return { relPath: only.relPath, topLevel: false };
+}
+
+/**
+ * The answer's JSON, or, when it is over 8,000 characters and costs more than `grep -nw <word>`
+ * over the files it lists, the references as `"line:column preview"` strings per file (the
+ * declarations named apart): grep's lines without the path on each.
+ */
+async function withinGrep(
+  target: Awaited<ReturnType<typeof resolvePosition>>,
+  locations: readonly NormalizedLocation[],
+  full: {
+    symbol: string;
+    references: Array<LocationDict & { is_definition: boolean }>;
+    totalCount: number;
+    not_analysed?: string[];
+  },
+  includeDeclaration: boolean,
+): Promise<string> {
+  const text = toJson(full);
+  if (text.length <= SERENA_EXACT_CHARS || target.word === "") return text;
+  let budget = 0;
+  for (const uri of new Set(locations.map((l) => l.uri))) {
+    const lines = await target.reader.lines(uri);
+    if (lines) budget += grepLinesChars(target.server.relPathOf(uri) ?? uri, lines, target.word);
+  }
+  if (text.length <= budget) return text;
+  const byFile: Record<string, string[]> = {};
+  for (const r of full.references) {
+    (byFile[r.file] ??= []).push(`${r.line}:${r.column} ${r.preview}`);
+  }
+  const definitions = full.references.filter((r) => r.is_definition)
+    .map((r) => `${r.file}:${r.line}:${r.column}`);
+  return toJson({
+    symbol: full.symbol,
+    references: byFile,
+    ...(includeDeclaration && definitions.length > 0 ? { definitions } : {}),
+    totalCount: full.totalCount,
+    ...(full.not_analysed ? { not_analysed: full.not_analysed } : {}),
+  });
+}
 
 /** The answer: references sorted by file and position, and a shorter form for the limit. */
 function render(

@@ -9,7 +9,7 @@ import { findReferencesChecked, type ReferenceHit, type StageMark } from "../../
 import { describe, indexOf, kindFilter, kindList, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { formatMatch, LineIndex } from "../shared/matches.ts";
+import { referenceEntriesJson } from "../shared/reference_entries.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
@@ -138,20 +138,8 @@ export async function referencingSymbols(
   // Occurrences the server neither listed nor explained are never dropped: they follow the answer
   // in a content block of their own, so the answer keeps Serena's JSON shape.
   const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
-  // The lines around each reference, taken from the text held already (not split into lines).
-  const linesOf = new Map<string, LineIndex>();
-  const full = groupByFileAndKind(hits, (h) => {
-    let lines = linesOf.get(h.relPath);
-    if (!lines) linesOf.set(h.relPath, lines = new LineIndex(h.file.text));
-    const line = h.position.line;
-    return {
-      name_path: namePathOf(h.symbol),
-      body_location: { start_line: h.symbol.range.start.line, end_line: h.symbol.range.end.line },
-      content_around_reference: formatMatch(lines, line, line, 1, 1),
-    };
-  });
-  mark("group, context lines");
-  const text = toJson(full);
+  // Serena's entries, merged where the answer would cost more than grep's (reference_entries.ts).
+  const text = referenceEntriesJson(hits, name, index);
   mark("JSON");
   return {
     text,

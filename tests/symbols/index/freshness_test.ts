@@ -226,3 +226,46 @@ Deno.test({
     await index.dispose();
   }
 });
+
+Deno.test({
+  name: "a one-file search is answered before the walk reaches the rest of the tree",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "src/a_first.ts": "export const first = 1;\n",
+    "src/b_blocked.ts": "export const blocked = 1;\n",
+    "src/target.ts": "export class Target {}\n",
+  });
+  const project = await openProject(dir.path);
+  // The walk stops before src/b_blocked.ts until the search is answered (a large tree's walk,
+  // still listing files while a references query needs its target's file). Were the search to
+  // wait for the walk, nothing could settle it: Deno fails the test (pending promise, idle loop).
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  const walk = project.walk.bind(project);
+  project.walk = async function* (start, options) {
+    for await (const entry of walk(start, options)) {
+      if (entry.path === "src/b_blocked.ts") await gate;
+      yield entry;
+    }
+  };
+  const workers = new ParseWorkers({ size: 1 });
+  const index = new DeclarationIndex(project, { workers, watch: false, persist: false });
+  try {
+    await index.prepareFor("Target", { scope: "src/target.ts" });
+    assertEquals(index.built, false);
+    assertEquals(index.candidates("Target", { scope: "src/target.ts" }), ["src/target.ts"]);
+    release();
+    await index.ready();
+    // The walk skipped the file sent ahead: listed once, declared once.
+    assertEquals(index.indexedFiles(), ["src/a_first.ts", "src/b_blocked.ts", "src/target.ts"]);
+    assertEquals(index.candidates("Target"), ["src/target.ts"]);
+    assertEquals(index.stats().files, 3);
+  } finally {
+    release();
+    await index.dispose();
+    workers.close();
+  }
+});

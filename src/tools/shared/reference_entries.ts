@@ -1,0 +1,231 @@
+/**
+ * find_referencing_symbols' entries in Serena's shape, `{relative_path: {kind: [{name_path,
+ * body_location, content_around_reference}]}}`, at the cost the agent's context can bear.
+ *
+ * A small answer is Serena's own text: one entry per reference with one line either side, so a
+ * Serena prompt (and the Serena oracle) sees the same answer. A large one must cost no more than
+ * `grep -rnw <name>` over the files it lists (which prints every line holding the name with its
+ * path): the references of one containing symbol become one entry whose lines are merged (a line
+ * shared by two windows is printed once, every reference line marked `>`); when that is still
+ * more than grep's, the entries keep the reference lines only, and then drop `body_location`.
+ * @module
+ */
+import { namePathOf, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
+import type { ReferenceHit } from "../../symbols/queries.ts";
+import { containsWord } from "../../symbols/occurrences.ts";
+import { LineIndex } from "./matches.ts";
+import { toJson } from "./json.ts";
+
+/**
+ * Up to this size an answer is Serena's text exactly: the answers of Serena's own examples and
+ * of the Serena oracle's fixtures (5,700 characters for `Circle` in fixtures/typescript) are
+ * this small, and cost little next to the large answers the budget is for.
+ */
+export const SERENA_EXACT_CHARS = 8_000;
+
+/** One entry of the answer. */
+interface Entry {
+  name_path: string;
+  /** Left out of the smallest form. */
+  body_location?: { start_line: number; end_line: number };
+  content_around_reference: string;
+}
+
+/**
+ * The answer's JSON for `hits` (in answer order) of the symbol `name`: Serena's when it is small
+ * or no longer than grep's output over the same files, else the merged entries, with context
+ * lines only when they fit. `owner` (a project's symbol lookup) keeps the last answer, so that a
+ * repeated question over unchanged texts is not rendered again.
+ */
+export function referenceEntriesJson(
+  hits: readonly ReferenceHit[],
+  name: string,
+  owner?: object,
+): string {
+  // A repeated question (the same references in the same texts) gets the text it got before.
+  const key = `${name}\0${
+    hits.map((h) =>
+      `${h.relPath}:${h.position.line}:${h.position.character}:${h.symbol.kind}:` +
+      `${h.symbol.name}:${h.symbol.range.start.line}-${h.symbol.range.end.line}`
+    ).join("|")
+  }`;
+  const texts = [...new Set(hits.map((h) => h.file.text))];
+  const known = owner === undefined ? undefined : rendered.get(owner);
+  if (
+    known && known.key === key && known.texts.length === texts.length &&
+    known.texts.every((t, i) => t === texts[i])
+  ) {
+    return known.json;
+  }
+  const json = renderEntries(hits, name);
+  if (owner !== undefined) rendered.set(owner, { key, texts, json });
+  return json;
+}
+
+/** The last answer rendered per owner (a project's symbol lookup), for a repeated question. */
+const rendered = new WeakMap<object, { key: string; texts: string[]; json: string }>();
+
+function renderEntries(hits: readonly ReferenceHit[], name: string): string {
+  const lines = new Map<string, LineIndex>();
+  const linesOf = (h: ReferenceHit) => {
+    let index = lines.get(h.relPath);
+    if (!index) lines.set(h.relPath, index = new LineIndex(h.file.text));
+    return index;
+  };
+  const serena = toJson(group(hits, (h): Entry => ({
+    name_path: namePathOf(h.symbol),
+    body_location: bodyLocation(h.symbol),
+    content_around_reference: render(linesOf(h), [h.position.line], 1),
+  })));
+  if (serena.length <= SERENA_EXACT_CHARS) return serena;
+  const budget = grepChars(hits, name);
+  if (serena.length <= budget) return serena;
+  for (const form of FORMS) {
+    const text = mergedJson(hits, linesOf, form);
+    if (text.length <= budget) return text;
+  }
+  return linesJson(hits, linesOf);
+}
+
+/**
+ * The forms of a large answer, from the fullest: merged entries with one line of context, with
+ * the reference lines only, and without `body_location` (find_symbol gives it by name path). The
+ * last resort is {@linkcode linesJson}.
+ */
+const FORMS = [
+  { context: 1, body: true },
+  { context: 0, body: true },
+  { context: 0, body: false },
+] as const;
+
+/**
+ * What `grep -rnw <name>` prints over the files of `hits`: `path:line:text` for each line that
+ * holds the name as a whole word.
+ */
+export function grepChars(hits: readonly ReferenceHit[], name: string): number {
+  let total = 0;
+  const seen = new Set<string>();
+  for (const h of hits) {
+    if (seen.has(h.relPath)) continue;
+    seen.add(h.relPath);
+    const text = h.file.text;
+    let line = 1;
+    let counted = 0;
+    for (let at = text.indexOf(name); at !== -1;) {
+      const start = text.lastIndexOf("\n", at) + 1;
+      let end = text.indexOf("\n", at);
+      if (end === -1) end = text.length;
+      for (
+        let i = text.indexOf("\n", counted);
+        i !== -1 && i < start;
+        i = text.indexOf("\n", i + 1)
+      ) {
+        line++;
+        counted = i + 1;
+      }
+      const content = text.slice(start, end);
+      if (containsWord(content, name)) {
+        total += h.relPath.length + String(line).length + content.length + 3;
+      }
+      at = text.indexOf(name, end);
+    }
+  }
+  return total;
+}
+
+/** What `grep -nw <name>` prints for one file given as lines: `path:line:text` per line. */
+export function grepLinesChars(path: string, lines: readonly string[], name: string): number {
+  let total = 0;
+  for (const [i, line] of lines.entries()) {
+    if (line.includes(name) && containsWord(line, name)) {
+      total += path.length + String(i + 1).length + line.length + 3;
+    }
+  }
+  return total;
+}
+
+function bodyLocation(symbol: SymbolNode): NonNullable<Entry["body_location"]> {
+  return { start_line: symbol.range.start.line, end_line: symbol.range.end.line };
+}
+
+/** The references of each containing symbol as one entry, their lines merged. */
+function mergedJson(
+  hits: readonly ReferenceHit[],
+  linesOf: (h: ReferenceHit) => LineIndex,
+  form: typeof FORMS[number],
+): string {
+  const bySymbol = new Map<SymbolNode, ReferenceHit[]>();
+  for (const h of hits) {
+    const list = bySymbol.get(h.symbol);
+    if (list) list.push(h);
+    else bySymbol.set(h.symbol, [h]);
+  }
+  const firsts = [...bySymbol.values()].map((list) => list[0]!);
+  return toJson(group(firsts, (h): Entry => ({
+    name_path: namePathOf(h.symbol),
+    ...(form.body ? { body_location: bodyLocation(h.symbol) } : {}),
+    content_around_reference: render(
+      linesOf(h),
+      bySymbol.get(h.symbol)!.map((r) => r.position.line),
+      form.context,
+    ),
+  })));
+}
+
+/**
+ * The smallest form: `{relative_path: {kind: {name_path: "12:line\n14:line"}}}`, the reference
+ * lines of each containing symbol under its name path (numbered as Serena numbers them).
+ */
+function linesJson(hits: readonly ReferenceHit[], linesOf: (h: ReferenceHit) => LineIndex): string {
+  const marked = new Map<string, { hit: ReferenceHit; lines: Set<number> }>();
+  const grouped: Record<string, Record<string, Record<string, string>>> = {};
+  for (const h of hits) {
+    const kind = symbolKindName(h.symbol.kind);
+    const namePath = namePathOf(h.symbol);
+    const key = `${h.relPath}\0${kind}\0${namePath}`;
+    let entry = marked.get(key);
+    if (!entry) {
+      marked.set(key, entry = { hit: h, lines: new Set() });
+      // Placed now, so that files, kinds and symbols keep the answer's order.
+      ((grouped[h.relPath] ??= {})[kind] ??= {})[namePath] = "";
+    }
+    entry.lines.add(h.position.line);
+  }
+  for (const { hit, lines } of marked.values()) {
+    const text = linesOf(hit);
+    grouped[hit.relPath]![symbolKindName(hit.symbol.kind)]![namePathOf(hit.symbol)] = [...lines]
+      .sort((a, b) => a - b).map((line) => `${line}:${text.at(line) ?? ""}`).join("\n");
+  }
+  return toJson(grouped);
+}
+
+/**
+ * Lines `marked` (0-based) with `context` lines either side, as Serena prints a match (`  >  12:`
+ * for a marked line, `...  11:` for context); a line two windows share is printed once.
+ */
+function render(lines: LineIndex, marked: readonly number[], context: number): string {
+  const targets = new Set(marked);
+  const shown = new Set<number>();
+  for (const line of marked) {
+    for (let i = Math.max(0, line - context); i <= line + context; i++) shown.add(i);
+  }
+  const out: string[] = [];
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    const text = lines.at(i);
+    if (text === undefined) continue; // past the last line
+    out.push(`${targets.has(i) ? "  >" : "..."}${String(i).padStart(4)}:${text}`);
+  }
+  return out.join("\n");
+}
+
+/** Serena's grouping: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
+function group<T>(
+  hits: readonly ReferenceHit[],
+  entry: (hit: ReferenceHit) => T,
+): Record<string, Record<string, T[]>> {
+  const grouped: Record<string, Record<string, T[]>> = {};
+  for (const h of hits) {
+    ((grouped[h.relPath] ??= {})[symbolKindName(h.symbol.kind)] ??= []).push(entry(h));
+  }
+  return grouped;
+}

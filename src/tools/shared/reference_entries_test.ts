@@ -1,0 +1,105 @@
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
+import { fileSymbol, SymbolKind } from "../../symbols/model.ts";
+import type { ReferenceHit } from "../../symbols/queries.ts";
+import {
+  grepChars,
+  grepLinesChars,
+  referenceEntriesJson,
+  SERENA_EXACT_CHARS,
+} from "./reference_entries.ts";
+
+/** A file of `lines` lines, each a call of `Store` in one function `user`. */
+function hitsIn(relPath: string, lines: number): ReferenceHit[] {
+  const text = Array.from({ length: lines }, (_, i) => `  new Store(${i}); // a long comment ${i}`)
+    .join("\n");
+  const file = { relPath, text, roots: [], cached: false };
+  const user = {
+    ...fileSymbol(relPath, text),
+    name: "user",
+    kind: SymbolKind.Function,
+  };
+  return Array.from({ length: lines }, (_, line) => ({
+    relPath,
+    position: { line, character: 6 },
+    file,
+    symbol: user,
+  }));
+}
+
+Deno.test("reference entries: a small answer is Serena's, one entry per reference", () => {
+  const hits = hitsIn("src/a.ts", 3);
+  const answer = JSON.parse(referenceEntriesJson(hits, "Store"));
+  const entries = answer["src/a.ts"].Function;
+  assertEquals(entries.length, 3);
+  assertEquals(
+    entries[1].content_around_reference,
+    "...   0:  new Store(0); // a long comment 0\n" +
+      "  >   1:  new Store(1); // a long comment 1\n" +
+      "...   2:  new Store(2); // a long comment 2",
+  );
+  assertEquals(entries[1].body_location, { start_line: 0, end_line: 3 });
+});
+
+Deno.test("reference entries: a large answer costs no more than grep's lines", () => {
+  const hits = [...hitsIn("src/a.ts", 200), ...hitsIn("src/b.ts", 120)];
+  const text = referenceEntriesJson(hits, "Store");
+  assert(text.length > SERENA_EXACT_CHARS);
+  assert(text.length <= grepChars(hits, "Store"), `${text.length} > ${grepChars(hits, "Store")}`);
+  // Still Serena's shape: one merged entry per containing symbol, every reference line marked.
+  const answer = JSON.parse(text);
+  const [entry] = answer["src/a.ts"].Function;
+  assertEquals(answer["src/a.ts"].Function.length, 1);
+  assertEquals(
+    entry.content_around_reference.split("\n").filter((l: string) => l.startsWith("  >")).length,
+    200,
+  );
+});
+
+Deno.test("grepChars: what grep -nw prints, line by line", () => {
+  const file = { relPath: "a.ts", text: "Store\nStores\nx Store y\n", roots: [], cached: false };
+  const hit = {
+    relPath: "a.ts",
+    position: { line: 0, character: 0 },
+    file,
+    symbol: fileSymbol("a.ts", file.text),
+  };
+  // "a.ts:1:Store\n" and "a.ts:3:x Store y\n"
+  assertEquals(grepChars([hit], "Store"), 13 + 17);
+});
+
+Deno.test("reference entries: many symbols of one reference each: name path to lines", () => {
+  const text = Array.from({ length: 400 }, (_, i) => `const f${i} = (s: Store) => s;`).join("\n");
+  const file = { relPath: "src/many.ts", text, roots: [], cached: false };
+  const hits: ReferenceHit[] = Array.from({ length: 400 }, (_, line) => ({
+    relPath: "src/many.ts",
+    position: { line, character: 15 },
+    file,
+    symbol: { ...fileSymbol("src/many.ts", text), name: `f${line}`, kind: SymbolKind.Constant },
+  }));
+  const answer = referenceEntriesJson(hits, "Store");
+  assert(
+    answer.length <= grepChars(hits, "Store"),
+    `${answer.length} > ${grepChars(hits, "Store")}`,
+  );
+  const constants = JSON.parse(answer)["src/many.ts"].Constant;
+  assertEquals(constants.f7, "7:const f7 = (s: Store) => s;");
+  assertEquals(Object.keys(constants).length, 400);
+});
+
+Deno.test("grepLinesChars: grep's line per line holding the word", () => {
+  // "a.ts:1:Store" and "a.ts:3:x Store y", each with its line break.
+  assertEquals(grepLinesChars("a.ts", ["Store", "Stores", "x Store y"], "Store"), 13 + 17);
+});
+
+Deno.test("reference entries: a repeated question reuses its text, a changed file does not", () => {
+  const owner = {};
+  const hits = hitsIn("src/a.ts", 3);
+  const first = referenceEntriesJson(hits, "Store", owner);
+  assertEquals(referenceEntriesJson(hitsIn("src/a.ts", 3), "Store", owner), first);
+  const edited = hitsIn("src/a.ts", 3).map((h) => ({
+    ...h,
+    file: { ...h.file, text: h.file.text.replace("comment 1", "remark 1") },
+  }));
+  const changed = referenceEntriesJson(edited, "Store", owner);
+  assert(changed.includes("remark 1") && !first.includes("remark 1"));
+});
