@@ -127,8 +127,30 @@ async function greet(
   const writer = conn.writable.getWriter();
   await writer.write(jsonLine(hello));
   writer.releaseLock();
-  const lines = new LineReader(conn.readable);
+  const lines = new LineReader(conn.readable.pipeThrough(wholeLines()));
   return { welcome: await lines.nextJson<Welcome>(), lines };
+}
+
+/**
+ * The service's bytes, less a last line it did not end: a service that cuts a session off (its
+ * client did not read) or dies mid-write leaves part of a message, which the client must never
+ * get. Complete lines pass at once; only the bytes after a chunk's last newline wait.
+ */
+export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
+  let held: Uint8Array[] = [];
+  return new TransformStream({
+    transform(chunk, controller) {
+      const last = chunk.lastIndexOf(10);
+      if (last === -1) return void held.push(chunk);
+      for (const part of held) controller.enqueue(part);
+      held = [];
+      controller.enqueue(chunk.subarray(0, last + 1));
+      if (last + 1 < chunk.length) held.push(chunk.subarray(last + 1));
+    },
+    flush() {
+      held = [];
+    },
+  });
 }
 
 /**
@@ -317,8 +339,9 @@ export async function relay(options: CliOptions): Promise<boolean> {
         id,
         error: {
           code: -32603,
-          message: `The Sextant service stopped while answering ${method}; it is being ` +
-            "restarted. Call again.",
+          message: `The Sextant service stopped while answering ${method}, or cut this ` +
+            "session off (its answers were not read; see the service's log); the session is " +
+            "being restarted. Call again.",
         },
       }));
     }
