@@ -4,8 +4,9 @@
  * 1. the symbol tools on a generated TypeScript project (bench_project.ts), cold and warm,
  *    through the tool handlers, beside the same LSP requests sent straight to the server;
  *    code mode (repl_bench.ts), the shared service (service_bench.ts), user regexes in a process
- *    of their own (regex_bench.ts), a 20 MB answer through the front (large_answer_bench.ts),
- *    hooks (hook_bench.ts);
+ *    of their own (regex_bench.ts), the service's bounds on a warm call and under a flood
+ *    (bounds_bench.ts), a 20 MB answer through the front (large_answer_bench.ts), hooks
+ *    (hook_bench.ts);
  * 2. the engine rows (engine_bench.ts) on a project of the same size;
  * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
  *    declaration index, start-up, cold and warm references and find_symbol beside the raw
@@ -26,7 +27,8 @@
  * `--no-scale`, `--no-generations`, `--languages rust,go,c` the real-code rows per language
  * (bench_languages.ts; `--languages ""` none), `--out FILE`, `--compare FILE`, `--only new-errors`
  * runs just the new-errors report rows, `--only generations` just the server-generation rows
- * (`--generation-files N` sets their generated project's size, default 20000).
+ * (`--generation-files N` sets their generated project's size, default 20000), `--only bounds`
+ * just the bounds rows.
  * @module
  */
 import { join } from "node:path";
@@ -401,9 +403,20 @@ if (import.meta.main) {
     console.error(`--languages: unknown ${unknown.join(", ")} (known: rust, go, c)`);
     Deno.exit(2);
   }
-  if (values.only !== undefined && !["new-errors", "generations"].includes(values.only)) {
-    console.error(`--only: unknown part '${values.only}' (known: new-errors, generations)`);
+  if (
+    values.only !== undefined && !["new-errors", "generations", "bounds"].includes(values.only)
+  ) {
+    console.error(
+      `--only: unknown part '${values.only}' (known: new-errors, generations, bounds)`,
+    );
     Deno.exit(2);
+  }
+  if (values.only === "bounds") {
+    const { printBoundsBench } = await import("./bounds_bench.ts");
+    await printBoundsBench(runs * 40);
+    await saveResults(values.out ?? defaultOut(), Deno.args);
+    if (values.compare) await compareWith(values.compare);
+    Deno.exit(0);
   }
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   if (values.only === "new-errors") {
@@ -617,6 +630,9 @@ if (import.meta.main) {
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
   // A large answer through the front beside standalone: the relay's own cost.
+  // The service's bounds: their cost on a warm call, and a flood (bounds_bench.ts).
+  const { printBoundsBench } = await import("./bounds_bench.ts");
+  await printBoundsBench(runs * 40);
   const { printLargeAnswerBench } = await import("./large_answer_bench.ts");
   await printLargeAnswerBench(20, runs);
   // Client hooks run as a new process per tool call: their own small table.
