@@ -422,11 +422,14 @@ export interface ReplSlots {
 /**
  * CPU seconds a child may use after its answer was sent (work its cell left running that the
  * child's own timer tracking cannot stop, such as a MessageChannel ping-pong); past it the host
- * stops the child. An idle child is asked for its CPU time every {@linkcode IDLE_CHECK_MS}.
+ * stops the child. An idle child is asked for its CPU time every second while it is busy, and
+ * less often (up to every {@linkcode IDLE_CHECK_MAX_MS}) while it is quiet.
  */
 export const IDLE_CPU_S = 1;
-/** How often an idle child is asked for its CPU time. */
+/** How often a busy idle child is asked for its CPU time. */
 const IDLE_CHECK_MS = 1000;
+/** How often a quiet idle child is asked, at most. */
+export const IDLE_CHECK_MAX_MS = 30_000;
 /** How long an idle child may take to answer that question before it counts as stuck. */
 export const IDLE_ANSWER_S = 30;
 
@@ -440,7 +443,7 @@ export class ReplProcess {
   #turn: Promise<unknown> = Promise.resolve();
   /** Why the session's state was lost since its last answer, told with the next one. */
   #reset: string | null = null;
-  #idleWatch: { timer: ReturnType<typeof setInterval>; child: Child } | null = null;
+  #idleWatch: { timer: ReturnType<typeof setTimeout>; child: Child } | null = null;
   readonly #slots: ReplSlots | null;
   /** The session (MCP session) it belongs to. */
   readonly owner: object;
@@ -571,7 +574,9 @@ export class ReplProcess {
    */
   #watchIdle(child: Child): void {
     let start: number | null = null;
+    let last = 0;
     let asked: number | null = null;
+    let every = IDLE_CHECK_MS;
     const stop = (why: string) => {
       this.#stopIdleWatch();
       this.noteReset(
@@ -584,27 +589,39 @@ export class ReplProcess {
       asked = null;
       start ??= cpuMicroseconds;
       if (cpuMicroseconds - start > IDLE_CPU_S * 1e6) {
-        stop(
+        return stop(
           `work its last cell left running used more than ${IDLE_CPU_S} s of CPU after the ` +
             "answer",
         );
       }
+      // A quiet process is asked less and less often; a busy one every second.
+      every = cpuMicroseconds - last < 10_000
+        ? Math.min(every * 2, IDLE_CHECK_MAX_MS)
+        : IDLE_CHECK_MS;
+      last = cpuMicroseconds;
     };
-    const timer = setInterval(() => {
+    const check = () => {
       if (asked === null) {
         asked = performance.now();
         child.send({ type: "ping" });
       } else if (performance.now() - asked > IDLE_ANSWER_S * 1000) {
-        stop(`work its last cell left running kept it from answering for ${IDLE_ANSWER_S} s`);
+        return stop(
+          `work its last cell left running kept it from answering for ${IDLE_ANSWER_S} s`,
+        );
       }
-    }, IDLE_CHECK_MS);
-    Deno.unrefTimer(timer);
-    this.#idleWatch = { timer, child };
+      schedule(asked === null ? every : IDLE_CHECK_MS);
+    };
+    const schedule = (ms: number) => {
+      const timer = setTimeout(check, ms);
+      Deno.unrefTimer(timer);
+      this.#idleWatch = { timer, child };
+    };
+    schedule(IDLE_CHECK_MS);
   }
 
   #stopIdleWatch(): void {
     if (this.#idleWatch === null) return;
-    clearInterval(this.#idleWatch.timer);
+    clearTimeout(this.#idleWatch.timer);
     this.#idleWatch.child.onPong = () => {};
     this.#idleWatch = null;
   }
