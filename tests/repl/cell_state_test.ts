@@ -2,13 +2,15 @@
  * Code mode runs what it is given, and what a cell leaves behind ends with its answer: the same
  * text runs again (no module-cache answer), timers stop when the answer is sent, other work left
  * running is stopped between calls, a child that stops reading its answers is stopped, and the
- * number of children per session is capped. Real `--standalone` processes.
+ * number of children per session and per service is capped. Real processes (`--standalone`, or
+ * children of a pool of the test's own).
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { processAlive } from "../helpers/lsp.ts";
 import { type Client, connect, tempProject } from "../helpers/mcp.ts";
-import { REPL_PER_SESSION } from "../../src/repl/pool.ts";
+import { REPL_PER_SESSION, ReplPool } from "../../src/repl/pool.ts";
+import type { RunOptions } from "../../src/repl/host.ts";
 
 const FILES = { "notes.txt": "hello\n" };
 const linux = Deno.build.os === "linux";
@@ -171,4 +173,38 @@ Deno.test({
       await server.close();
     }
   },
+});
+
+Deno.test("repl: past the service's cap, another session's oldest idle child makes room", async () => {
+  const pool = new ReplPool({ perSession: 4, perService: 2 });
+  const owner = () => ({
+    disposers: [] as (() => Promise<void>)[],
+    own(r: { dispose(): Promise<void> }) {
+      this.disposers.push(() => r.dispose());
+    },
+  });
+  const [a, b] = [owner(), owner()];
+  const options: RunOptions = {
+    facades: {},
+    call: () => Promise.resolve({ text: "", isError: false }),
+    info: () => "",
+    timeoutSeconds: 60,
+    maxChars: 1000,
+    signal: new AbortController().signal,
+  };
+  try {
+    const a1 = pool.process(a, "a1");
+    assertEquals((await a1.run("const mine = 'a1'; mine", options)).text, "a1");
+    assertEquals((await pool.process(b, "b1").run("1", options)).text, "1");
+    assertEquals(pool.running, 2);
+    // A third child: session a's idle one, the least recently used, is stopped for it.
+    assertEquals((await pool.process(b, "b2").run("2", options)).text, "2");
+    assertEquals(pool.running, 2);
+    assertEquals(a1.live, false);
+    const again = await a1.run("typeof mine", options);
+    assertEquals(again.text, "undefined");
+    assertStringIncludes(again.reset ?? "", "at most 2 code-mode processes run in the service");
+  } finally {
+    for (const o of [a, b]) for (const dispose of o.disposers) await dispose();
+  }
 });
