@@ -279,7 +279,19 @@ class Child {
   /** Queue a message; a child that leaves more than MAX_UNREAD_BYTES unread is stopped. */
   send(message: Record<string, unknown>): void {
     if (this.stopped) return;
-    const bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    let bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    if (bytes.length > MAX_UNREAD_BYTES && message.type === "answer") {
+      // One answer over the whole budget is refused alone; the code goes on.
+      bytes = new TextEncoder().encode(
+        JSON.stringify({
+          type: "answer",
+          call: message.call,
+          text: `Error: the answer has ${bytes.length} bytes, more than code mode takes at once ` +
+            `(${MAX_UNREAD_BYTES}); ask for less (max_answer_chars, a narrower query).`,
+          isError: true,
+        }) + "\n",
+      );
+    }
     this.#unread += bytes.length;
     if (this.#unread > MAX_UNREAD_BYTES) {
       void this.kill(

@@ -10,7 +10,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { processAlive } from "../helpers/lsp.ts";
 import { type Client, connect, tempProject } from "../helpers/mcp.ts";
 import { REPL_PER_SESSION, ReplPool } from "../../src/repl/pool.ts";
-import type { RunOptions } from "../../src/repl/host.ts";
+import { MAX_UNREAD_BYTES, type RunOptions } from "../../src/repl/host.ts";
 
 const FILES = { "notes.txt": "hello\n" };
 const linux = Deno.build.os === "linux";
@@ -141,6 +141,28 @@ Deno.test("repl: a child that stops reading its answers is stopped", async () =>
     assertEquals(result.isError, true, result.text);
     assertStringIncludes(result.text, "stopped reading its answers");
     assertEquals((await repl("1 + 1")).text, "2");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("repl: one API answer over the unread budget is refused alone; the child goes on", async () => {
+  const big = "z".repeat(MAX_UNREAD_BYTES + 1024);
+  await using project = await tempProject({ ...FILES, "big.txt": big });
+  const server = await connect(project.root, ["--agent-interface", "repl"]);
+  try {
+    const repl = replOf(server.client);
+    assertEquals((await repl("const kept = 5; kept")).text, "5");
+    const result = await repl(
+      "let got = '';\ntry {\n" +
+        `  await s.fs.read_file({relative_path: 'big.txt', max_answer_chars: ${
+          2 * big.length
+        }});\n` +
+        "  got = 'read';\n} catch (e) { got = (e as Error).message; }\ngot",
+    );
+    assertEquals(result.isError, false, result.text.slice(0, 300));
+    assertStringIncludes(result.text, "more than code mode takes at once");
+    assertEquals((await repl("kept")).text, "5");
   } finally {
     await server.close();
   }
