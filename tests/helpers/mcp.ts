@@ -186,8 +186,9 @@ export async function stopServices(runtimeDir: string): Promise<void> {
   }).output();
   if (Deno.build.os !== "linux") return;
   const left = () => servicesOf(runtimeDir);
-  // A stopped service stops its language servers first: give it time, then insist.
-  for (const [signal, seconds] of [[null, 15], ["SIGTERM", 5], ["SIGKILL", 5]] as const) {
+  // A stopped service stops its language servers first: give it time, then insist (SIGTERM stops
+  // a service as `service stop` does; one still waiting for the lock just ends).
+  for (const [signal, seconds] of [[null, 5], ["SIGTERM", 10], ["SIGKILL", 5]] as const) {
     if (signal) {
       for (const pid of left()) {
         try {
@@ -204,7 +205,7 @@ export async function stopServices(runtimeDir: string): Promise<void> {
 }
 
 /** Live `service run` processes whose XDG_RUNTIME_DIR is `runtimeDir` (Linux). */
-function servicesOf(runtimeDir: string): number[] {
+export function servicesOf(runtimeDir: string): number[] {
   const found: number[] = [];
   const wanted = `XDG_RUNTIME_DIR=${runtimeDir}`;
   for (const entry of Deno.readDirSync("/proc")) {
