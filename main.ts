@@ -18,7 +18,7 @@ export async function main(args: string[]): Promise<void> {
     const { runReplChild } = await lazyImport<typeof import("./src/repl/child.ts")>(
       "src/repl/child.ts",
     );
-    runReplChild();
+    await runReplChild();
   } else if (args[0] === "regex-child") {
     // A compiled Sextant runs user regexes in a copy of itself (src/tools/shared/regex.ts).
     const { serveRegexRequests } = await lazyImport<

@@ -4,8 +4,9 @@
  * 1. the symbol tools on a generated TypeScript project (bench_project.ts), cold and warm,
  *    through the tool handlers, beside the same LSP requests sent straight to the server;
  *    code mode (repl_bench.ts), the shared service (service_bench.ts), user regexes in a process
- *    of their own (regex_bench.ts), a 20 MB answer through the front (large_answer_bench.ts),
- *    hooks (hook_bench.ts), the dashboard's cost per tool call (dashboard_bench.ts);
+ *    of their own (regex_bench.ts), the service's bounds on a warm call and under a flood
+ *    (bounds_bench.ts), a 20 MB answer through the front (large_answer_bench.ts), hooks
+ *    (hook_bench.ts), the dashboard's cost per tool call (dashboard_bench.ts);
  * 2. the engine rows (engine_bench.ts) on a project of the same size;
  * 3. the scale rows (bench_scale.ts): per project — generated sizes and real trees — the
  *    declaration index, start-up, cold and warm references and find_symbol beside the raw
@@ -31,7 +32,8 @@
  * (`--generation-files N` sets their generated project's size, default 20000), `--only scip` just
  * the SCIP index rows (scip_bench.ts; `--scip-files N`, default 50000; `--no-scip` leaves them
  * out; the first run indexes the monorepo with scip-typescript, about 6 minutes, then cached),
- * `--only dashboard` just the dashboard's cost per tool call (dashboard_bench.ts).
+ * `--only dashboard` just the dashboard's cost per tool call (dashboard_bench.ts),
+ * `--only bounds` just the bounds rows.
  * @module
  */
 import { join } from "node:path";
@@ -411,12 +413,19 @@ if (import.meta.main) {
   }
   if (
     values.only !== undefined &&
-    !["new-errors", "generations", "scip", "dashboard"].includes(values.only)
+    !["new-errors", "generations", "scip", "dashboard", "bounds"].includes(values.only)
   ) {
     console.error(
-      `--only: unknown part '${values.only}' (known: new-errors, generations, scip, dashboard)`,
+      `--only: unknown part '${values.only}' (known: new-errors, generations, scip, dashboard, bounds)`,
     );
     Deno.exit(2);
+  }
+  if (values.only === "bounds") {
+    const { printBoundsBench } = await import("./bounds_bench.ts");
+    await printBoundsBench(runs * 40);
+    await saveResults(values.out ?? defaultOut(), Deno.args);
+    if (values.compare) await compareWith(values.compare);
+    Deno.exit(0);
   }
   if (values.only === "dashboard") {
     const { printDashboardBench } = await import("./dashboard_bench.ts");
@@ -643,6 +652,9 @@ if (import.meta.main) {
     else await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
   // A large answer through the front beside standalone: the relay's own cost.
+  // The service's bounds: their cost on a warm call, and a flood (bounds_bench.ts).
+  const { printBoundsBench } = await import("./bounds_bench.ts");
+  await printBoundsBench(runs * 40);
   const { printLargeAnswerBench } = await import("./large_answer_bench.ts");
   await printLargeAnswerBench(20, runs);
   // Client hooks run as a new process per tool call: their own small table.

@@ -49,6 +49,7 @@ export async function printRegexBench(root: string, label: string, runs: number)
     exclude: "",
     relativePath: "",
     codeOnly: false,
+    maxChars: 150_000,
   };
   const files: { path: string; absolute: string }[] = [];
   for await (const entry of project.walk(".", { skipIgnored: true })) {
@@ -67,6 +68,7 @@ export async function printRegexBench(root: string, label: string, runs: number)
       encoding: "utf-8",
       contextBefore: 0,
       contextAfter: 0,
+      maxChars: 150_000,
     });
   });
   const child = await timed(runs, () => searchProject(project, options));

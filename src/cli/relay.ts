@@ -127,8 +127,30 @@ async function greet(
   const writer = conn.writable.getWriter();
   await writer.write(jsonLine(hello));
   writer.releaseLock();
-  const lines = new LineReader(conn.readable);
+  const lines = new LineReader(conn.readable.pipeThrough(wholeLines()));
   return { welcome: await lines.nextJson<Welcome>(), lines };
+}
+
+/**
+ * The service's bytes, less a last line it did not end: a service that cuts a session off (its
+ * client did not read) or dies mid-write leaves part of a message, which the client must never
+ * get. Complete lines pass at once; only the bytes after a chunk's last newline wait.
+ */
+export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
+  let held: Uint8Array[] = [];
+  return new TransformStream({
+    transform(chunk, controller) {
+      const last = chunk.lastIndexOf(10);
+      if (last === -1) return void held.push(chunk);
+      for (const part of held) controller.enqueue(part);
+      held = [];
+      controller.enqueue(chunk.subarray(0, last + 1));
+      if (last + 1 < chunk.length) held.push(chunk.subarray(last + 1));
+    },
+    flush() {
+      held = [];
+    },
+  });
 }
 
 /**
@@ -246,6 +268,8 @@ export async function relay(options: CliOptions): Promise<boolean> {
   const pending = new Map<RequestId, string>();
   let initialize: Uint8Array | null = null;
   let initialized: Uint8Array | null = null;
+  /** Whether the client used code mode: a restarted service then says its state was reset. */
+  let usedRepl = false;
   /** The id of a replayed `initialize`, whose answer the client must not see twice. */
   let replayedId: RequestId | null = null;
   /**
@@ -274,6 +298,15 @@ export async function relay(options: CliOptions): Promise<boolean> {
   const pumpFromService = async (lines: LineReader) => {
     for (let line = await lines.next(); line !== null; line = await lines.next()) {
       const id = responseId(line);
+      if (id === null) {
+        const state = stateCallOf(line);
+        if (state) {
+          // A call inside code mode changed the session: repeat it as if the client had made it.
+          stateCalls.delete(state.name);
+          stateCalls.set(state.name, state.line);
+          continue;
+        }
+      }
       if (id !== null) {
         if (id === replayedId) {
           replayedId = null;
@@ -306,8 +339,9 @@ export async function relay(options: CliOptions): Promise<boolean> {
         id,
         error: {
           code: -32603,
-          message: `The Sextant service stopped while answering ${method}; it is being ` +
-            "restarted. Call again.",
+          message: `The Sextant service stopped while answering ${method}, or cut this ` +
+            "session off (its answers were not read; see the service's log); the session is " +
+            "being restarted. Call again.",
         },
       }));
     }
@@ -321,14 +355,20 @@ export async function relay(options: CliOptions): Promise<boolean> {
             replayedId = parse(initialize)?.id ?? null;
             await writer.write(withNewline(initialize));
           }
-          if (initialized) await writer.write(withNewline(initialized));
+          if (initialized) {
+            await writer.write(withNewline(initialized));
+            await writer.write(jsonLine(frontNotice(usedRepl)));
+          }
           // The new service knows the session only from the front's options: tell it again
           // what the agent changed since (the active project, the modes).
           const restoring = new Map<RequestId, string>();
           for (const [name, line] of stateCalls) {
             const id = `sextant-restore-${++restoreCount}`;
             const message = JSON.parse(decoder.decode(line));
-            await writer.write(jsonLine({ ...message, id }));
+            // Marked as a restore: a call made inside code mode names a tool that the session
+            // does not list over MCP (src/mcp/server.ts RESTORE_META).
+            const params = { ...message.params, _meta: { "sextant/restore": true } };
+            await writer.write(jsonLine({ ...message, id, params }));
             restoring.set(id, name);
           }
           writer.releaseLock();
@@ -398,15 +438,18 @@ export async function relay(options: CliOptions): Promise<boolean> {
   for (let line = await stdin.next(); line !== null; line = await stdin.next()) {
     const message = parse(line);
     if (message?.method === "initialize") initialize = line.slice();
+    const first = message?.method === "notifications/initialized" && initialized === null;
     if (message?.method === "notifications/initialized") initialized = line.slice();
     if (message?.method !== undefined && message.id != null) {
       pending.set(message.id, message.method);
       const name = (message.params as { name?: unknown } | null | undefined)?.name;
+      if (name === "repl") usedRepl = true;
       if (message.method === "tools/call" && typeof name === "string" && STATE_TOOLS.has(name)) {
         stateRequests.set(message.id, { name, line: line.slice() });
       }
     }
     await sendToService(withNewline(line));
+    if (first) await sendToService(jsonLine(frontNotice(false)));
   }
   try {
     current?.conn.close();
@@ -414,8 +457,36 @@ export async function relay(options: CliOptions): Promise<boolean> {
   Deno.exit(0);
 }
 
-/** Tools whose effect on the session a restarted service must be told again. */
+/**
+ * Tools whose effect on the session a restarted service must be told again (the same list as
+ * code mode's, src/repl/pool.ts `STATE_TOOLS`, which the front does not import to stay small).
+ */
 const STATE_TOOLS = new Set(["activate_project", "switch_modes"]);
+
+/** Names the front to the service (src/mcp/server.ts `FRONT_NOTIFICATION`). */
+function frontNotice(restarted: boolean): Record<string, unknown> {
+  return { jsonrpc: "2.0", method: "notifications/sextant/front", params: { restarted } };
+}
+
+const STATE_CALL = '"method":"notifications/sextant/state_call"';
+
+/**
+ * A state call made inside code mode, as the service tells it (src/mcp/server.ts
+ * `STATE_CALL_NOTIFICATION`), made into the `tools/call` line the client would have sent; null
+ * for any other line.
+ */
+function stateCallOf(line: Uint8Array): { name: string; line: Uint8Array } | null {
+  if (!decoder.decode(line.subarray(0, 120)).includes(STATE_CALL)) return null;
+  const params = parse(line)?.params as { name?: unknown; arguments?: unknown } | undefined;
+  if (typeof params?.name !== "string" || !STATE_TOOLS.has(params.name)) return null;
+  const call = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "tools/call",
+    params: { name: params.name, arguments: params.arguments ?? {} },
+  };
+  return { name: params.name, line: encoder.encode(JSON.stringify(call)) };
+}
 
 /** Whether a response line is a success: no JSON-RPC error and no tool error. */
 function succeeded(line: Uint8Array): boolean {

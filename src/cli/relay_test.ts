@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { delimiter } from "node:path";
-import { responseId, serviceEnv } from "./relay.ts";
+import { responseId, serviceEnv, wholeLines } from "./relay.ts";
 import { servicePath } from "../executables.ts";
 
 const line = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -37,4 +37,16 @@ Deno.test("serviceEnv: SEXTANT_LSP_PATH's folders lead the service's PATH", () =
     if (saved === undefined) Deno.env.delete("SEXTANT_LSP_PATH");
     else Deno.env.set("SEXTANT_LSP_PATH", saved);
   }
+});
+
+Deno.test("relay: a last line the service did not end never reaches the client", async () => {
+  const encoder = new TextEncoder();
+  const source = ReadableStream.from(["a\nb", "c\n", '{"jsonrpc":"2.0","id":3,"res'])
+    .pipeThrough(
+      new TransformStream<string, Uint8Array>({
+        transform: (text, controller) => controller.enqueue(encoder.encode(text)),
+      }),
+    );
+  const out = await new Response(source.pipeThrough(wholeLines())).text();
+  assertEquals(out, "a\nbc\n");
 });

@@ -18,7 +18,7 @@ import { log } from "../log.ts";
 import type { Session } from "../session.ts";
 import type { CallResult } from "../tools/call.ts";
 import type { CodeActionUpdate } from "../tools/code_action_refresh.ts";
-import type { ToolContext } from "../tools/tool.ts";
+import type { Tool, ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
 import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
@@ -50,7 +50,8 @@ export function createServer(session: Session, options: CreateServerOptions): Se
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     await session.settled();
     const name = request.params.name;
-    const tool = session.activeTools().find((t) => t.name === name);
+    const tool = session.activeTools().find((t) => t.name === name) ??
+      await restorable(session, request.params._meta, name);
     if (!tool) {
       const exists = session.allTools.some((t) => t.name === name);
       throw new McpError(
@@ -71,10 +72,62 @@ export function createServer(session: Session, options: CreateServerOptions): Se
     return toResult(result);
   });
 
+  server.fallbackNotificationHandler = async (notification) => {
+    if (notification.method === FRONT_NOTIFICATION) await linkFront(server, session, notification);
+  };
+
   session.onToolsChanged = () => {
     server.sendToolListChanged().catch((error) => log.debug("tools/list_changed failed:", error));
   };
   return server;
+}
+
+/**
+ * What a front (src/cli/relay.ts) sends the service after `initialized`: it relays a session
+ * and repeats its state calls to a restarted service. `params.restarted` says that this service
+ * replaces one that went away under the session.
+ */
+export const FRONT_NOTIFICATION = "notifications/sextant/front";
+/**
+ * What the service tells a front of a call inside code mode that changed the session (the
+ * front sees only the `repl` call around it): `params` `{name, arguments}` as in `tools/call`.
+ */
+export const STATE_CALL_NOTIFICATION = "notifications/sextant/state_call";
+
+/**
+ * What a front marks the state calls it repeats to a restarted service with (`_meta`): a call
+ * made inside code mode, whose tool the session does not list over MCP, is repeated too.
+ */
+export const RESTORE_META = "sextant/restore";
+
+/** A state tool (src/repl/pool.ts `STATE_TOOLS`) a front repeats after a restart, if this is one. */
+async function restorable(
+  session: Session,
+  meta: Record<string, unknown> | undefined,
+  name: string,
+): Promise<Tool | undefined> {
+  if (meta?.[RESTORE_META] !== true) return undefined;
+  const { STATE_TOOLS } = await import("../repl/pool.ts");
+  if (!STATE_TOOLS.has(name)) return undefined;
+  // Offered to code mode (the session's tools before the interface picks what MCP lists).
+  return session.exposedTools().find((t) => t.name === name);
+}
+
+/** A front relays this session: tell it of state calls made in code mode; note a restart. */
+async function linkFront(
+  server: Server,
+  session: Session,
+  notification: { params?: Record<string, unknown> | undefined },
+): Promise<void> {
+  // Code mode loads with the tools, not at start (tools/catalog.ts).
+  const { replPool } = await import("../repl/pool.ts");
+  if (notification.params?.restarted === true) replPool.markRestarted(session);
+  replPool.onStateCall(session, (name, args) => {
+    server.notification({
+      method: STATE_CALL_NOTIFICATION,
+      params: { name, arguments: args },
+    }).catch((error) => log.debug("telling the front of a state call failed:", error));
+  });
 }
 
 /**

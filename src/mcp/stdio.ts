@@ -4,6 +4,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
+import { log } from "../log.ts";
 import {
   type JSONRPCMessage,
   ReadBuffer,
@@ -19,10 +20,24 @@ export interface DenoStdioOptions {
    * answered at once with an error, so a flood costs the flooder, not the service.
    */
   maxInFlight?: number;
+  /** See {@linkcode MAX_UNREAD_BYTES}. */
+  maxUnreadBytes?: number;
+  /** See {@linkcode PAUSE_READING_BYTES}. */
+  pauseReadingBytes?: number;
 }
 
 /** Unanswered requests per session before new ones are refused. */
 export const MAX_IN_FLIGHT = 256;
+/**
+ * Bytes of answers a session may leave unread: past it the session is cut off (its connection
+ * closed, the reason logged), so a client that stops reading cannot grow the service.
+ */
+export const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of unread answers at which the transport stops reading the session's requests until
+ * the client has read its answers: a session that does not read is not served.
+ */
+export const PAUSE_READING_BYTES = 4 * 1024 * 1024;
 
 export class DenoStdioTransport implements Transport {
   onclose?: () => void;
@@ -36,12 +51,25 @@ export class DenoStdioTransport implements Transport {
   readonly #maxInFlight: number;
   /** Ids of the requests passed on and not yet answered. */
   readonly #inFlight = new Set<string | number>();
+  readonly #maxUnread: number;
+  readonly #pauseAt: number;
+  /** Bytes handed to the output and not yet taken by it. */
+  #unread = 0;
+  /** Wakes the read loop when the unread answers went below the pause mark. */
+  #drained: (() => void) | null = null;
   #closed = false;
 
   constructor(options: DenoStdioOptions = {}) {
     this.#input = options.input ?? Deno.stdin.readable;
     this.#writer = (options.output ?? Deno.stdout.writable).getWriter();
     this.#maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
+    this.#maxUnread = options.maxUnreadBytes ?? MAX_UNREAD_BYTES;
+    this.#pauseAt = options.pauseReadingBytes ?? PAUSE_READING_BYTES;
+  }
+
+  /** Bytes of answers not yet taken by the output. */
+  get unreadBytes(): number {
+    return this.#unread;
   }
 
   /** Pass a message on, or refuse a request beyond the in-flight bound. */
@@ -74,8 +102,16 @@ export class DenoStdioTransport implements Transport {
   }
 
   async #readLoop(): Promise<void> {
+    const reader = this.#input.getReader();
     try {
-      for await (const chunk of this.#input) {
+      for (;;) {
+        // Backpressure: a session whose answers wait unread gets no more of its requests read.
+        while (this.#unread > this.#pauseAt && !this.#closed) {
+          await new Promise<void>((resolve) => this.#drained = resolve);
+        }
+        if (this.#closed) break;
+        const { value: chunk, done } = await reader.read();
+        if (done) break;
         this.#buffer.append(Buffer.from(chunk));
         while (true) {
           let message: JSONRPCMessage | null;
@@ -90,23 +126,65 @@ export class DenoStdioTransport implements Transport {
         }
       }
     } catch (error) {
-      this.onerror?.(error as Error);
+      if (!this.#closed) this.onerror?.(error as Error);
+    } finally {
+      reader.releaseLock();
     }
     await this.close();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
-    if (!("method" in message) && "id" in message && message.id !== undefined) {
-      this.#inFlight.delete(message.id);
+    const response = !("method" in message) && "id" in message && message.id !== undefined;
+    if (response) this.#inFlight.delete(message.id!);
+    let bytes = this.#encoder.encode(serializeMessage(message));
+    if (response && bytes.length > this.#maxUnread) {
+      // One answer over the whole budget is refused alone; the session goes on.
+      bytes = this.#encoder.encode(serializeMessage({
+        jsonrpc: "2.0",
+        id: message.id!,
+        error: {
+          code: -32000,
+          message: `The answer has ${bytes.length} bytes, more than a session may have unread ` +
+            `(${this.#maxUnread}); ask for less (max_answer_chars, a narrower query).`,
+        },
+      }));
     }
-    await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
+    this.#unread += bytes.length;
+    if (this.#unread > this.#maxUnread) {
+      return void this.#cutOff();
+    }
+    try {
+      await this.#writer.write(bytes);
+    } finally {
+      this.#unread -= bytes.length;
+      if (this.#unread <= this.#pauseAt && this.#drained) {
+        const wake = this.#drained;
+        this.#drained = null;
+        wake();
+      }
+    }
+  }
+
+  /** The client does not read its answers: drop them and end the session, saying why. */
+  #cutOff(): void {
+    if (this.#closed) return;
+    const why = `the client did not read its answers (more than ${this.#maxUnread} bytes ` +
+      "waited); the session was cut off";
+    log.error(`a session was cut off: ${why}`);
+    this.onerror?.(new Error(why));
+    this.#closed = true;
+    this.#buffer.clear();
+    this.#drained?.();
+    this.#writer.abort(new Error(why)).catch(() => {});
+    this.onclose?.();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#buffer.clear();
+    this.#drained?.();
     try {
       await this.#writer.close();
     } catch { /* stdout already gone */ }

@@ -22,7 +22,9 @@
 export const REPL_CHILD_COMMAND = "__repl-child";
 
 /** The child's whole program; see the module comment. */
-export function replChildMain(): void {
+export async function replChildMain(): Promise<void> {
+  // Taken before any agent code runs, which could replace it.
+  const { cpuUsage } = (await import("node:process")).default;
   const stdout = Deno.stdout;
   const stdin = Deno.stdin;
   const exit = Deno.exit.bind(Deno);
@@ -43,6 +45,55 @@ export function replChildMain(): void {
   for (const name of ["caches", "localStorage", "sessionStorage", "BroadcastChannel"]) {
     delete globals[name];
   }
+  // A cell's timers end with its answer: a timer left running would keep a core busy between
+  // calls. (Work they cannot see, such as timers of node:timers or a MessageChannel ping-pong, is
+  // watched by the host, which stops a process that stays busy after its answer.)
+  type TimerId = ReturnType<typeof setTimeout>;
+  const timers = new Set<TimerId>();
+  const nativeSetTimeout = globalThis.setTimeout;
+  const nativeSetInterval = globalThis.setInterval;
+  const nativeClear = globalThis.clearTimeout;
+  type TimerCallback = (...args: unknown[]) => void;
+  globals.setTimeout = (callback: TimerCallback, delay?: number, ...args: unknown[]) => {
+    const id = nativeSetTimeout(
+      (...given: unknown[]) => {
+        timers.delete(id);
+        callback(...given);
+      },
+      delay,
+      ...args,
+    );
+    timers.add(id);
+    return id;
+  };
+  globals.setInterval = (callback: TimerCallback, delay?: number, ...args: unknown[]) => {
+    const id = nativeSetInterval(callback, delay, ...args);
+    timers.add(id);
+    return id;
+  };
+  const clear = (id?: TimerId) => {
+    if (id !== undefined) timers.delete(id);
+    nativeClear(id);
+  };
+  globals.clearTimeout = clear;
+  globals.clearInterval = clear;
+  const signals = AbortSignal as unknown as Record<string, unknown>;
+  signals.timeout = (delay: number) => {
+    const controller = new AbortController();
+    const id = nativeSetTimeout(() => {
+      timers.delete(id);
+      controller.abort(new DOMException("Signal timed out.", "TimeoutError"));
+    }, delay);
+    timers.add(id);
+    return controller.signal;
+  };
+  function stopTimers(): void {
+    for (const id of timers) nativeClear(id);
+    timers.clear();
+  }
+  // A worker would be a second thread that no answer ends.
+  delete globals.Worker;
+
   // An error of a timer the agent left running must not end the process (and the session's
   // variables); a cell's own errors are caught where it runs.
   globalThis.addEventListener("error", (event) => event.preventDefault());
@@ -233,8 +284,10 @@ export function replChildMain(): void {
     globals.console = capturedConsole;
     for (const name of message.names) declared.add(name);
     const limit = message.maxChars;
-    const done = (result: Record<string, unknown>) =>
+    const done = (result: Record<string, unknown>) => {
+      stopTimers();
       post({ type: "done", id: message.id, output, dropped, ...result });
+    };
     try {
       const module = await import(message.url);
       let value: unknown = module.default;
@@ -251,7 +304,11 @@ export function replChildMain(): void {
   function receive(line: string): void {
     const message = parse(line);
     if (message.type === "run") void run(message);
-    else if (message.type === "answer") {
+    else if (message.type === "ping") {
+      // The host asks an idle process for its CPU time: work left running counts against it.
+      const usage = cpuUsage();
+      post({ type: "pong", cpu: usage.user + usage.system });
+    } else if (message.type === "answer") {
       const resolve = pending.get(message.call);
       pending.delete(message.call);
       resolve?.({ text: message.text, isError: message.isError });
@@ -299,7 +356,7 @@ export function childUrl(): string {
  * The child's entry in a compiled Sextant, which carries its permissions built in: give every
  * one of them up, then run {@linkcode replChildMain} as `deno run` would.
  */
-export function runReplChild(): void {
+export async function runReplChild(): Promise<void> {
   const kinds = ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const;
   for (const name of kinds) {
     try {
@@ -308,5 +365,5 @@ export function runReplChild(): void {
       // A kind this Deno cannot revoke: the host's check of the `ready` states refuses it.
     }
   }
-  replChildMain();
+  await replChildMain();
 }

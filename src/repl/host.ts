@@ -56,6 +56,12 @@ export const MESSAGES_PER_SECOND = 5000;
  * but a busy loop never looks).
  */
 export const CPU_LIMIT_S = 3600;
+/**
+ * Bytes of answers the host may hold for a child that has not read them yet; past it the child is
+ * stopped (code that stops reading, e.g. a synchronous loop writing requests to stdout, would
+ * otherwise make the host keep every answer).
+ */
+export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 /** How long a child may take to start and say it is ready. */
 const START_MS = 30_000;
 /** Bytes of a child's stderr kept, to tell why it died. */
@@ -101,6 +107,8 @@ export interface RunResult {
   isError: boolean;
   /** The whole answer's length, which is more than `text.length` when the value was cut. */
   length: number;
+  /** Why the session's variables were lost before this cell ran, when they were. */
+  reset?: string;
 }
 
 interface ChildError {
@@ -175,6 +183,7 @@ type Message =
   | { type: "ready"; permissions: Record<string, string> }
   | { type: "call"; call: number; tool: string; args: Record<string, unknown> }
   | { type: "info"; call: number; topic: string | null }
+  | { type: "pong"; cpu: number }
   | Done;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -194,6 +203,8 @@ function checkMessage(value: unknown): Message | null {
       if (!isCallId(value.call)) return null;
       if (value.topic !== null && typeof value.topic !== "string") return null;
       return value as Message;
+    case "pong":
+      return typeof value.cpu === "number" ? value as Message : null;
     case "done": {
       const error = value.error;
       const ok = typeof value.id === "number" && typeof value.output === "string" &&
@@ -216,6 +227,8 @@ class Child {
   readonly #stderr = new CappedOutput(STDERR_BYTES);
   readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
   #writing: Promise<void> = Promise.resolve();
+  /** Bytes sent to the child and not yet taken by its pipe. */
+  #unread = 0;
   #inFlight = 0;
   #slotFreed: (() => void) | null = null;
   #tokens = MESSAGES_PER_SECOND;
@@ -226,6 +239,8 @@ class Child {
   readonly exited: Promise<Deno.CommandStatus>;
   /** Gets every checked message; a `call` is handed over only when a slot is free. */
   onMessage: (message: Message) => void = () => {};
+  /** Gets the child's CPU time (µs) when it answers a ping. */
+  onPong: (cpuMicroseconds: number) => void = () => {};
   /** Told once when the process has exited. */
   onExit: (status: Deno.CommandStatus) => void = () => {};
 
@@ -261,9 +276,33 @@ class Child {
     return this.#stderr.text();
   }
 
+  /** Queue a message; a child that leaves more than MAX_UNREAD_BYTES unread is stopped. */
   send(message: Record<string, unknown>): void {
-    const bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
-    this.#writing = this.#writing.then(() => this.#stdin.write(bytes)).catch(() => {});
+    if (this.stopped) return;
+    let bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    if (bytes.length > MAX_UNREAD_BYTES && message.type === "answer") {
+      // One answer over the whole budget is refused alone; the code goes on.
+      bytes = new TextEncoder().encode(
+        JSON.stringify({
+          type: "answer",
+          call: message.call,
+          text: `Error: the answer has ${bytes.length} bytes, more than code mode takes at once ` +
+            `(${MAX_UNREAD_BYTES}); ask for less (max_answer_chars, a narrower query).`,
+          isError: true,
+        }) + "\n",
+      );
+    }
+    this.#unread += bytes.length;
+    if (this.#unread > MAX_UNREAD_BYTES) {
+      void this.kill(
+        `the code's process stopped reading its answers (more than ${
+          MAX_UNREAD_BYTES / 1024 / 1024
+        } MB of them waited)`,
+      );
+      return;
+    }
+    this.#writing = this.#writing.then(() => this.stopped ? undefined : this.#stdin.write(bytes))
+      .catch(() => {}).finally(() => this.#unread -= bytes.length);
   }
 
   /** Kill the whole group at once (nothing in it is worth a grace period); idempotent. */
@@ -345,6 +384,10 @@ class Child {
       );
       return false;
     }
+    if (message.type === "pong") {
+      this.onPong(message.cpu);
+      return true;
+    }
     if (message.type === "call") {
       while (this.#inFlight >= MAX_CALLS) {
         await new Promise<void>((resolve) => this.#slotFreed = resolve);
@@ -380,13 +423,70 @@ function exitReason(status: Deno.CommandStatus, stderr: string): string {
   return `the code's process exited with code ${status.code} (Deno.exit or process.exit?)`;
 }
 
+/** Where a child's process slot comes from: the caps of processes per session and service. */
+export interface ReplSlots {
+  /** Make room for `process` to start a child, or throw why there is none. */
+  admit(process: ReplProcess): void;
+  /** `process`'s child has ended. */
+  release(process: ReplProcess): void;
+}
+
+/**
+ * CPU seconds a child may use after its answer was sent (work its cell left running that the
+ * child's own timer tracking cannot stop, such as a MessageChannel ping-pong); past it the host
+ * stops the child. An idle child is asked for its CPU time every second while it is busy, and
+ * less often (up to every {@linkcode IDLE_CHECK_MAX_MS}) while it is quiet.
+ */
+export const IDLE_CPU_S = 1;
+/** How often a busy idle child is asked for its CPU time. */
+const IDLE_CHECK_MS = 1000;
+/** How often a quiet idle child is asked, at most. */
+export const IDLE_CHECK_MAX_MS = 30_000;
+/** How long an idle child may take to answer that question before it counts as stuck. */
+export const IDLE_ANSWER_S = 30;
+
 /** One session's child and the state of its current run. */
 export class ReplProcess {
   #child: Child | null = null;
   #starting: Promise<Child> | null = null;
   #runs = 0;
+  #running = 0;
   /** The run before this one: runs of one session take turns (they share the child). */
   #turn: Promise<unknown> = Promise.resolve();
+  /** Why the session's state was lost since its last answer, told with the next one. */
+  #reset: string | null = null;
+  #idleWatch: { timer: ReturnType<typeof setTimeout>; child: Child } | null = null;
+  readonly #slots: ReplSlots | null;
+  /** The session (MCP session) it belongs to. */
+  readonly owner: object;
+  /** When a cell last ran (ms, performance.now()). */
+  lastUsed = performance.now();
+
+  constructor(owner: object = {}, slots: ReplSlots | null = null) {
+    this.owner = owner;
+    this.#slots = slots;
+  }
+
+  /** Whether a cell is running (or waiting for its turn). */
+  get busy(): boolean {
+    return this.#running > 0;
+  }
+
+  /** Whether a child process is running. */
+  get live(): boolean {
+    return this.#child !== null;
+  }
+
+  /** Note why the session's variables are gone; the next answer says it. */
+  noteReset(why: string): void {
+    this.#reset ??= why;
+  }
+
+  /** Stop the child to free its slot, saying why with the next answer. */
+  evict(why: string): Promise<void> {
+    this.noteReset(why);
+    return this.terminate();
+  }
 
   /** The pid of the running child, if any (tests look at it). */
   get pid(): number | null {
@@ -396,6 +496,7 @@ export class ReplProcess {
   /** Start the child (once) and check that it really has no permission. */
   #start(signal: AbortSignal): Promise<Child> {
     if (this.#starting) return this.#starting;
+    this.#slots?.admit(this);
     const child = new Child();
     this.#child = child;
     child.onMessage = (message) => idle(child, message);
@@ -445,12 +546,15 @@ export class ReplProcess {
         this.#child = null;
         this.#starting = null;
       }
+      this.#stopIdleWatch();
+      if (!this.#child) this.#slots?.release(this);
     });
     return starting;
   }
 
   /** Kill the child, if any; the next call starts a fresh one. */
   terminate(): Promise<void> {
+    this.#stopIdleWatch();
     const child = this.#child;
     this.#child = null;
     this.#starting = null;
@@ -459,9 +563,79 @@ export class ReplProcess {
 
   /** Run one cell after the session's earlier ones; never throws. */
   run(code: string, options: RunOptions): Promise<RunResult> {
-    const result = this.#turn.then(() => this.#run(code, options));
+    this.#running++;
+    this.lastUsed = performance.now();
+    const result = this.#turn.then(async () => {
+      this.#stopIdleWatch();
+      const reset = this.#reset;
+      this.#reset = null;
+      const answer = await this.#run(code, options);
+      if (this.#child) this.#watchIdle(this.#child);
+      return reset ? { ...answer, reset } : answer;
+    }).finally(() => {
+      this.#running--;
+      this.lastUsed = performance.now();
+    });
     this.#turn = result.catch(() => {});
     return result;
+  }
+
+  /**
+   * Watch an idle child's CPU time: work its cell left running (which the child's timer
+   * tracking does not see) is stopped past {@linkcode IDLE_CPU_S}, and the next answer says so.
+   */
+  #watchIdle(child: Child): void {
+    let start: number | null = null;
+    let last = 0;
+    let asked: number | null = null;
+    let every = IDLE_CHECK_MS;
+    const stop = (why: string) => {
+      this.#stopIdleWatch();
+      this.noteReset(
+        `the code's process was stopped between calls: ${why}; this session's ` +
+          "variables were reset",
+      );
+      if (this.#child === child) void this.terminate();
+    };
+    child.onPong = (cpuMicroseconds) => {
+      asked = null;
+      start ??= cpuMicroseconds;
+      if (cpuMicroseconds - start > IDLE_CPU_S * 1e6) {
+        return stop(
+          `work its last cell left running used more than ${IDLE_CPU_S} s of CPU after the ` +
+            "answer",
+        );
+      }
+      // A quiet process is asked less and less often; a busy one every second.
+      every = cpuMicroseconds - last < 10_000
+        ? Math.min(every * 2, IDLE_CHECK_MAX_MS)
+        : IDLE_CHECK_MS;
+      last = cpuMicroseconds;
+    };
+    const check = () => {
+      if (asked === null) {
+        asked = performance.now();
+        child.send({ type: "ping" });
+      } else if (performance.now() - asked > IDLE_ANSWER_S * 1000) {
+        return stop(
+          `work its last cell left running kept it from answering for ${IDLE_ANSWER_S} s`,
+        );
+      }
+      schedule(asked === null ? every : IDLE_CHECK_MS);
+    };
+    const schedule = (ms: number) => {
+      const timer = setTimeout(check, ms);
+      Deno.unrefTimer(timer);
+      this.#idleWatch = { timer, child };
+    };
+    schedule(IDLE_CHECK_MS);
+  }
+
+  #stopIdleWatch(): void {
+    if (this.#idleWatch === null) return;
+    clearTimeout(this.#idleWatch.timer);
+    this.#idleWatch.child.onPong = () => {};
+    this.#idleWatch = null;
   }
 
   async #run(code: string, options: RunOptions): Promise<RunResult> {
@@ -483,7 +657,9 @@ export class ReplProcess {
       return failure(`Error: ${(error as Error).message}`);
     }
     const id = ++this.#runs;
-    const url = dataUrl(cell.source);
+    // The run's id makes each cell a module of its own: the same text run again is imported
+    // again (a module URL seen before would answer from the module cache, running nothing).
+    const url = dataUrl(`${cell.source}\n// run ${id}\n`);
     const completed: string[] = [];
 
     const finished = new Promise<Done>((resolve, reject) => {
@@ -631,34 +807,4 @@ function describeFailure(error: ChildError, code: string, cell: Rewritten, url: 
     ? " (raised in code of an earlier call)"
     : "";
   return `Error: ${what}${earlier}`;
-}
-
-/** What owns the children: they end when it is disposed (a session). */
-export interface ReplOwner {
-  own(resource: { dispose(): Promise<void> }): void;
-}
-
-const processes = new WeakMap<ReplOwner, Map<string, ReplProcess>>();
-
-/** The child of an owner (session) and `session` id, created on first use, ended with it. */
-export function replProcess(owner: ReplOwner, id: string): ReplProcess {
-  let byId = processes.get(owner);
-  if (!byId) {
-    const created = new Map<string, ReplProcess>();
-    byId = created;
-    processes.set(owner, created);
-    owner.own({
-      dispose: async () => {
-        const all = [...created.values()];
-        created.clear();
-        await Promise.all(all.map((p) => p.terminate()));
-      },
-    });
-  }
-  let child = byId.get(id);
-  if (!child) {
-    child = new ReplProcess();
-    byId.set(id, child);
-  }
-  return child;
 }

@@ -21,7 +21,7 @@ import type { ChangeFeed, Settled } from "../project/change_feed.ts";
 import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
-import { buildSymbolTree, fromCompact, type SymbolNode, toCompact } from "./model.ts";
+import { buildSymbolTreeSliced, fromCompact, type SymbolNode, toCompact } from "./model.ts";
 import {
   isNativeTypeScript,
   NATIVE_NORMALISATION,
@@ -401,7 +401,8 @@ export class SymbolLookup {
         { textDocument: { uri: server.uriOf(relPath) } },
         { ...options, sync: [relPath] },
       );
-      const roots = outlineOf(server, buildSymbolTree(result, relPath, text), text, relPath);
+      const tree = await buildSymbolTreeSliced(result, relPath, text);
+      const roots = outlineOf(server, tree, text, relPath);
       const cache = this.#cacheFor(serverId);
       await cache.load();
       cache.identify(identityOf(server));

@@ -301,6 +301,46 @@ export function buildSymbolTree(
   return finishSiblings(roots);
 }
 
+/** Top-level symbols built between two turns of the event loop in {@linkcode buildSymbolTreeSliced}. */
+const SLICE = 2000;
+
+/** A turn of the event loop: other sessions' work runs between two slices. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * {@linkcode buildSymbolTree}, for the service's main thread: a file with thousands of top-level
+ * symbols (generated code) is built a slice at a time, with a turn of the event loop between
+ * slices, so that other sessions are not held up (330,000 functions took 3.2 s in one piece). The
+ * same tree; a small file is built at once.
+ */
+export async function buildSymbolTreeSliced(
+  result: unknown,
+  relPath: string,
+  text?: string,
+): Promise<SymbolNode[]> {
+  if (!Array.isArray(result) || result.length <= SLICE || !result.some(isDocumentSymbol)) {
+    return buildSymbolTree(result, relPath, text);
+  }
+  const symbols = result as LspDocumentSymbol[];
+  const roots: SymbolNode[] = [];
+  for (let from = 0; from < symbols.length; from += SLICE) {
+    for (const node of fromDocumentSymbols(symbols.slice(from, from + SLICE), relPath, null)) {
+      roots.push(node);
+    }
+    await nextTurn();
+  }
+  // finishSiblings on the roots alone (their children are done below, a slice at a time).
+  const children = new Map(roots.map((root) => [root, root.children]));
+  for (const root of roots) root.children = [];
+  finishSiblings(roots);
+  for (const root of roots) root.children = children.get(root)!;
+  for (let from = 0; from < roots.length; from += SLICE) {
+    for (const root of roots.slice(from, from + SLICE)) finishSiblings(root.children);
+    await nextTurn();
+  }
+  return roots;
+}
+
 /** Every symbol of a forest, depth first in document order. */
 export function* walkSymbols(roots: readonly SymbolNode[]): Generator<SymbolNode> {
   for (const root of roots) {

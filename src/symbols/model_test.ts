@@ -6,6 +6,7 @@ import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.t
 import {
   bodyOf,
   buildSymbolTree,
+  buildSymbolTreeSliced,
   containingSymbol,
   fileSymbol,
   fromCompact,
@@ -15,6 +16,7 @@ import {
   offsetAt,
   positionAt,
   symbolKindName,
+  type SymbolNode,
   toCompact,
   walkSymbols,
 } from "./model.ts";
@@ -186,4 +188,31 @@ Deno.test("symbol model: containing symbol prefers definitions, else the outermo
   assertEquals(fileSymbol("a.py", "x\nyz").range.end, { line: 2, character: 2 });
   assertEquals(fileSymbol("a.py", "").range.end, { line: 1, character: 0 });
   assert(symbolKindName(99) === "Kind99");
+});
+
+Deno.test("buildSymbolTreeSliced: the same tree as buildSymbolTree, for thousands of roots", async () => {
+  const range = (line: number, end = line) => ({
+    start: { line, character: 0 },
+    end: { line: end, character: 1 },
+  });
+  // Out of order, with overloads (same names) and children, more roots than one slice.
+  const result = Array.from({ length: 5000 }, (_, i) => {
+    const line = (i * 7919) % 5000 * 10;
+    return {
+      name: `f${i % 1500}`,
+      kind: 12,
+      range: range(line, line + 5),
+      selectionRange: range(line),
+      children: [
+        { name: "inner", kind: 13, range: range(line + 2), selectionRange: range(line + 2) },
+        { name: "inner", kind: 13, range: range(line + 1), selectionRange: range(line + 1) },
+      ],
+    };
+  });
+  const shape = (nodes: SymbolNode[]): unknown =>
+    nodes.map((n) => [n.name, n.overloadIndex, n.range.start.line, shape(n.children)]);
+  const whole = buildSymbolTree(result, "gen.ts");
+  const sliced = await buildSymbolTreeSliced(result, "gen.ts");
+  assertEquals(shape(sliced), shape(whole));
+  assertEquals(sliced[0]!.children[0]!.parent, sliced[0]);
 });

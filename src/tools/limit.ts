@@ -31,12 +31,16 @@ export function limitAnswer(answer: ToolAnswer, maxChars: number, defaultMax: nu
     throw new ToolError(`max_answer_chars must be a positive integer or -1, got: ${maxChars}`);
   }
   const full = typeof answer === "string" ? answer : answer.text;
-  if (full.length <= max) return full;
+  // An answer measured but not built (`length`) never fits.
+  const length = typeof answer === "string" ? full.length : answer.length ?? full.length;
+  if (typeof answer === "string" || answer.length === undefined) {
+    if (full.length <= max) return full;
+  }
   if (typeof answer !== "string") {
     for (const form of answer.shorter ?? []) {
-      const text = shortenedAnswer(full.length, form.note, form.text());
+      const text = shortenedAnswer(length, form.note, form.text());
       if (text.length <= max) return text;
     }
   }
-  return tooLongMessage(full.length);
+  return tooLongMessage(length);
 }

@@ -40,6 +40,11 @@ export interface ToolContext {
  */
 export type ToolAnswer = string | {
   text: string;
+  /**
+   * The full answer's length when `text` was not built because it could not fit (a search cut in
+   * its child process); the shorter forms are then what is shown.
+   */
+  length?: number;
   shorter?: ReadonlyArray<{ note: string; text: () => string }>;
   /**
    * Reports beside the answer (an earlier edit's new errors; the occurrences a references answer

@@ -165,13 +165,60 @@ export async function serviceRuntime(): Promise<{
     dir,
     env: { XDG_RUNTIME_DIR: dir },
     async [Symbol.asyncDispose]() {
-      await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-config", MAIN, "service", "stop"],
-        env: { ...Deno.env.toObject(), XDG_RUNTIME_DIR: dir },
-        stdout: "null",
-        stderr: "null",
-      }).output();
+      await stopServices(dir);
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * Stop every shared service of a test's runtime folder, and wait until none is left: `service
+ * stop` asks the one its endpoint names, and on Linux any other `service run` of that folder (one
+ * a front was still starting, or one whose endpoint was replaced) is found by its environment and
+ * ended too, so that no service outlives its test (and its runtime folder).
+ */
+export async function stopServices(runtimeDir: string): Promise<void> {
+  await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-config", MAIN, "service", "stop"],
+    env: { ...Deno.env.toObject(), XDG_RUNTIME_DIR: runtimeDir },
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (Deno.build.os !== "linux") return;
+  const left = () => servicesOf(runtimeDir);
+  // A stopped service stops its language servers first: give it time, then insist (SIGTERM stops
+  // a service as `service stop` does; one still waiting for the lock just ends).
+  for (const [signal, seconds] of [[null, 5], ["SIGTERM", 10], ["SIGKILL", 5]] as const) {
+    if (signal) {
+      for (const pid of left()) {
+        try {
+          Deno.kill(pid, signal);
+        } catch { /* gone */ }
+      }
+    }
+    const deadline = Date.now() + seconds * 1000;
+    while (left().length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (left().length === 0) return;
+  }
+}
+
+/** Live `service run` processes whose XDG_RUNTIME_DIR is `runtimeDir` (Linux). */
+export function servicesOf(runtimeDir: string): number[] {
+  const found: number[] = [];
+  const wanted = `XDG_RUNTIME_DIR=${runtimeDir}`;
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      if (stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z") continue;
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      const run = args.indexOf("service");
+      if (run === -1 || args[run + 1] !== "run") continue;
+      const env = Deno.readTextFileSync(`/proc/${entry.name}/environ`).split("\0");
+      if (env.includes(wanted)) found.push(Number(entry.name));
+    } catch { /* gone, or not ours to read */ }
+  }
+  return found;
 }

@@ -15,6 +15,7 @@ import {
   frontArgs,
   REPO_ROOT,
   StdioClientTransport,
+  stopServices,
   tempProject,
 } from "../helpers/mcp.ts";
 
@@ -59,13 +60,7 @@ Deno.test({
     assert(info.text.includes("tsc"), info.text);
   } finally {
     await client.close().catch(() => {});
-    await new Deno.Command(Deno.execPath(), {
-      args: frontArgs(["service", "stop"]),
-      env,
-      cwd: REPO_ROOT,
-      stdout: "null",
-      stderr: "null",
-    }).output();
+    await stopServices(runtime);
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
   }
 });

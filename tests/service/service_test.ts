@@ -17,6 +17,7 @@ import {
   frontArgs,
   REPO_ROOT,
   StdioClientTransport,
+  stopServices,
   tempProject,
   withLspPath,
 } from "../helpers/mcp.ts";
@@ -74,7 +75,7 @@ async function runtime() {
     sextant,
     endpoint,
     async [Symbol.asyncDispose]() {
-      await sextant("service", "stop");
+      await stopServices(dir);
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };

@@ -11,6 +11,7 @@ import type { Project } from "../../project/project.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { regexSearch } from "../shared/regex.ts";
+import { type SearchAnswer, TRUNCATE_AT } from "../shared/regex_child.ts";
 
 /** Glob matcher with `**`, `{a,b}`; a pattern without `/` matches the base name anywhere. */
 export function globMatcher(glob: string): (path: string) => boolean {
@@ -31,8 +32,8 @@ export interface SearchOptions {
   /** DOTALL and MULTILINE (Serena's default); false matches `.`, `^` and `$` plainly. */
   multiline?: boolean;
   signal?: AbortSignal;
-  /** Filled, when given, with each match's first matched line (number and trimmed text). */
-  firstLines?: Record<string, MatchLine[]>;
+  /** The longest answer the caller takes: longer forms are measured in the child, not built. */
+  maxChars: number;
   /**
    * Filled, when given, with the files and folders (ending in `/`) that could not be searched
    * because their names are not valid UTF-8 (see {@linkcode unopenableName}).
@@ -63,19 +64,11 @@ export function unopenableNote(paths: readonly string[]): string {
     "Rename them to search them.";
 }
 
-/** A match's first matched line: its 0-based number and its text, trimmed. */
-export interface MatchLine {
-  line: number;
-  text: string;
-}
-
-/** Serena's limit for a line's text in the truncated stage of a too-long answer. */
-const TRUNCATE_AT = 60;
-
+/** The matches, and the shorter forms of the answer that fit (see regex_child.ts). */
 export async function searchProject(
   project: Project,
   options: SearchOptions,
-): Promise<Record<string, string[]>> {
+): Promise<SearchAnswer> {
   const regex = compilePattern(options.pattern, options.multiline === false ? "g" : "gms");
   const include = options.include ? globMatcher(options.include) : null;
   const exclude = options.exclude ? globMatcher(options.exclude) : null;
@@ -103,17 +96,17 @@ export async function searchProject(
     if (options.codeOnly && !isCodeFile(path)) continue;
     chosen.push({ path, absolute: project.absolute(path) });
   }
-  // The pattern runs in a process that a timeout or a cancel kills (shared/regex.ts).
-  const { results, firstLines } = await regexSearch({
+  // The pattern runs in a process that a timeout or a cancel kills (shared/regex.ts); it cuts
+  // the answer there, so a huge one never reaches this process.
+  return await regexSearch({
     source: regex.source,
     flags: regex.flags,
     files: chosen,
     encoding: project.settings.encoding,
     contextBefore: options.contextBefore,
     contextAfter: options.contextAfter,
+    maxChars: options.maxChars,
   }, options.signal);
-  if (options.firstLines) Object.assign(options.firstLines, firstLines);
-  return results;
 }
 
 export const searchForPattern = defineTool({
@@ -151,9 +144,11 @@ export const searchForPattern = defineTool({
         throw error;
       }
     }
-    const firstLines: Record<string, MatchLine[]> = {};
+    const max = args.max_answer_chars === -1
+      ? project.settings.default_max_tool_answer_chars
+      : args.max_answer_chars;
     const unopenable: string[] = [];
-    const results = await searchProject(project, {
+    const answer = await searchProject(project, {
       pattern: args.substring_pattern,
       contextBefore: args.context_lines_before,
       contextAfter: args.context_lines_after,
@@ -164,37 +159,32 @@ export const searchForPattern = defineTool({
       includeIgnored: !args.skip_ignored_files,
       multiline: args.multiline,
       signal: ctx.signal,
-      firstLines,
+      maxChars: max,
       unopenable,
     });
-    const perFile = <T>(f: (lines: MatchLine[]) => T) =>
-      JSON.stringify(Object.fromEntries(Object.entries(firstLines).map(([p, m]) => [p, f(m)])));
-    const total = Object.values(firstLines).reduce((n, m) => n + m.length, 0);
-    // Serena's stages, least shortened first.
+    const { results, firstLines, cutLines, lineNumbers, counts, total } = answer;
+    // Serena's stages, least shortened first; the child built only those that can fit.
+    const stage = (note: string, form: unknown) =>
+      form === null ? [] : [{ note, text: () => JSON.stringify(form) }];
     return {
-      text: JSON.stringify(results),
+      text: results === null ? "" : JSON.stringify(results),
+      ...(results === null ? { length: answer.length } : {}),
       shorter: [
-        {
-          note: "Matched lines per file; use read_file with the line numbers for surrounding " +
+        ...stage(
+          "Matched lines per file; use read_file with the line numbers for surrounding " +
             "context:",
-          text: () => perFile((m) => m),
-        },
-        {
-          note: `Matched lines (text over ${TRUNCATE_AT} chars is truncated, marked with a ` +
+          firstLines,
+        ),
+        ...stage(
+          `Matched lines (text over ${TRUNCATE_AT} chars is truncated, marked with a ` +
             "trailing '...'); use read_file with the line numbers for full content:",
-          text: () =>
-            perFile((m) =>
-              m.map(({ line, text }) => ({
-                line,
-                text: text.length > TRUNCATE_AT ? `${text.slice(0, TRUNCATE_AT)}...` : text,
-              }))
-            ),
-        },
-        { note: "Match lines per file:", text: () => perFile((m) => m.map((x) => x.line)) },
-        { note: "Match counts per file:", text: () => perFile((m) => m.length) },
+          cutLines,
+        ),
+        ...stage("Match lines per file:", lineNumbers),
+        ...stage("Match counts per file:", counts),
         {
           note: "",
-          text: () => `Found ${total} matches in ${Object.keys(firstLines).length} files.`,
+          text: () => `Found ${total} matches in ${Object.keys(counts).length} files.`,
         },
       ],
       ...(unopenable.length > 0 ? { notes: [unopenableNote(unopenable)] } : {}),

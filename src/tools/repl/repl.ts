@@ -8,7 +8,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { tooLongMessage } from "../limit.ts";
-import { replProcess } from "../../repl/host.ts";
+import { replPool, STATE_TOOLS } from "../../repl/pool.ts";
 import { callTool } from "../call.ts";
 import { defineTool } from "../tool.ts";
 import { apiFacades, apiOverview, describeApi, hiddenApi, selectFacades } from "./api.ts";
@@ -55,7 +55,7 @@ export const repl = defineTool({
     const max = args.max_answer_chars === -1
       ? settings.default_max_tool_answer_chars
       : args.max_answer_chars;
-    const result = await replProcess(session, args.session ?? session.id).run(args.code, {
+    const result = await replPool.process(session, args.session ?? session.id).run(args.code, {
       facades,
       hidden: hiddenApi(session, facades),
       call: async (name, callArgs, signal) => {
@@ -63,17 +63,26 @@ export const repl = defineTool({
         if (!tool) {
           return { text: `Error: ${name} is not available in this session.`, isError: true };
         }
-        return await callTool(session, tool, callArgs, { signal });
+        const answer = await callTool(session, tool, callArgs, { signal });
+        // The front repeats such calls to a restarted service, as it does direct ones.
+        if (!answer.isError && STATE_TOOLS.has(name)) replPool.stateCall(session, name, callArgs);
+        return answer;
       },
       info: (topic) => describeApi(facades, tools, topic),
       timeoutSeconds: args.timeout_s ?? settings.repl_timeout,
       maxChars: max > 0 ? max : settings.default_max_tool_answer_chars,
       signal: ctx.signal,
     });
-    if (result.isError) throw new ToolError(cutError(result.text, max), { bare: true });
+    const reset = result.reset ? `Note: ${result.reset}.` : null;
+    if (result.isError) {
+      const text = reset ? `${reset}\n${result.text}` : result.text;
+      throw new ToolError(cutError(text, max), { bare: true });
+    }
     // A value cut in the child: answer as the pipeline does for any answer over the limit.
-    if (result.length > result.text.length && max > 0) return tooLongMessage(result.length);
-    return result.text;
+    const text = result.length > result.text.length && max > 0
+      ? tooLongMessage(result.length)
+      : result.text;
+    return reset ? { text, notes: [reset] } : text;
   },
 });
 

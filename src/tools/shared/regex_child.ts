@@ -9,6 +9,19 @@
 import { decodeText } from "../../edit/text_file.ts";
 import { formatMatch } from "./matches.ts";
 
+/**
+ * Matches one `matches` request may give: each crosses into the service as a record that its
+ * main thread parses (`x*` on a 6 MB file would be 6 million), so past it the request fails.
+ */
+export const MAX_MATCHES = 100_000;
+/** Characters of matched text and groups one `matches` request may give; past it, it fails. */
+export const MAX_MATCHED_CHARS = 16 * 1024 * 1024;
+/**
+ * Characters of answer a search builds at most, whatever `max_answer_chars` asks: a longer form
+ * is measured, not built, and never crosses into the service.
+ */
+export const MAX_SEARCH_CHARS = 4 * 1024 * 1024;
+
 /** Every match of a pattern in one text. */
 export interface MatchesRequest {
   op: "matches";
@@ -38,11 +51,64 @@ export interface SearchRequest {
   encoding: string;
   contextBefore: number;
   contextAfter: number;
+  /** The longest answer the caller takes: forms longer than this are measured, not built. */
+  maxChars: number;
 }
 
+/** A match's first matched line: its 0-based number and its text, trimmed. */
+export interface MatchLine {
+  line: number;
+  text: string;
+}
+
+/**
+ * search_for_pattern's answer and its shorter forms (Serena's stages), each built only while it
+ * fits in the caller's `maxChars`, null past it; the full answer's length is always given.
+ */
 export interface SearchAnswer {
-  results: Record<string, string[]>;
-  firstLines: Record<string, { line: number; text: string }[]>;
+  /** `{path: [formatted match]}`, in file order. */
+  results: Record<string, string[]> | null;
+  /** The length of `JSON.stringify(results)` (also when it was not built). */
+  length: number;
+  /** Each match's first line, trimmed. */
+  firstLines: Record<string, MatchLine[]> | null;
+  /** The same with texts over {@linkcode TRUNCATE_AT} characters cut, marked with `...`. */
+  cutLines: Record<string, MatchLine[]> | null;
+  /** Each match's first line number. */
+  lineNumbers: Record<string, number[]> | null;
+  /** Matches per file. */
+  counts: Record<string, number>;
+  total: number;
+}
+
+/** Serena's limit for a line's text in the truncated stage of a too-long answer. */
+export const TRUNCATE_AT = 60;
+
+/**
+ * One form of the answer, `{path: [item, ...], ...}` as JSON, measured as it grows and dropped
+ * once longer than `max`.
+ */
+class BoundedForm<T> {
+  value: Record<string, T[]> | null = {};
+  /** JSON.stringify(value)'s length, kept exact after `value` was dropped. */
+  length = 2;
+  #files = 0;
+  #inFile = 0;
+  #current: T[] | null = null;
+  constructor(readonly max: number) {}
+
+  startFile(path: string): void {
+    this.length += (this.#files++ > 0 ? 1 : 0) + JSON.stringify(path).length + 3;
+    this.#inFile = 0;
+    this.#current = [];
+    if (this.value) this.value[path] = this.#current;
+  }
+
+  add(item: T, json: number): void {
+    this.length += (this.#inFile++ > 0 ? 1 : 0) + json;
+    if (this.length > this.max) this.value = null;
+    if (this.value) this.#current!.push(item);
+  }
 }
 
 export type RegexRequest = MatchesRequest | SearchRequest;
@@ -54,8 +120,20 @@ export function allMatches(request: Omit<MatchesRequest, "op">): MatchRecord[] {
   );
   const inner = new RegExp(request.source, regex.flags.replace("g", ""));
   const out: MatchRecord[] = [];
+  let chars = 0;
   for (let match = regex.exec(request.text); match !== null; match = regex.exec(request.text)) {
     if (match[0] === "") regex.lastIndex++;
+    for (const group of match) chars += group?.length ?? 0;
+    if (out.length >= MAX_MATCHES || chars > MAX_MATCHED_CHARS) {
+      throw new RangeError(
+        out.length >= MAX_MATCHES
+          ? `The pattern matches more than ${MAX_MATCHES} times; nothing was changed. ` +
+            "Make it more specific (a pattern that can match empty text matches at every " +
+            "position)."
+          : `The pattern's matches hold more than ${MAX_MATCHED_CHARS} characters; nothing ` +
+            "was changed. Make it more specific.",
+      );
+    }
     out.push({
       index: match.index,
       groups: [...match].map((g) => g ?? null),
@@ -73,8 +151,13 @@ const decoder = new TextDecoder();
 
 export function searchFiles(request: Omit<SearchRequest, "op">): SearchAnswer {
   const regex = new RegExp(request.source, request.flags);
-  const results: Record<string, string[]> = {};
-  const firstLines: SearchAnswer["firstLines"] = {};
+  const max = Math.min(request.maxChars, MAX_SEARCH_CHARS);
+  const results = new BoundedForm<string>(max);
+  const firstLines = new BoundedForm<MatchLine>(max);
+  const cutLines = new BoundedForm<MatchLine>(max);
+  const lineNumbers = new BoundedForm<number>(max);
+  const counts: Record<string, number> = {};
+  let total = 0;
   for (const { path, absolute } of request.files) {
     let bytes: Uint8Array;
     try {
@@ -106,20 +189,48 @@ export function searchFiles(request: Omit<SearchRequest, "op">): SearchAnswer {
       }
       return lo;
     };
-    const found: string[] = [];
-    const first: { line: number; text: string }[] = [];
+    for (const form of [results, firstLines, cutLines, lineNumbers]) form.startFile(path);
+    let count = 0;
     while (match !== null) {
       const start = lineOf(match.index);
       const last = lineOf(match.index + Math.max(match[0].length - 1, 0));
-      found.push(formatMatch(lines, start, last, request.contextBefore, request.contextAfter));
-      first.push({ line: start, text: lines[start]!.trim() });
+      // Every form is measured whole (the answer says how long it is), kept only while it fits.
+      const found = formatMatch(lines, start, last, request.contextBefore, request.contextAfter);
+      results.add(found, JSON.stringify(found).length);
+      const line = lines[start]!.trim();
+      const first = { line: start, text: line };
+      firstLines.add(first, JSON.stringify(first).length);
+      const cut = {
+        line: start,
+        text: line.length > TRUNCATE_AT ? `${line.slice(0, TRUNCATE_AT)}...` : line,
+      };
+      cutLines.add(cut, JSON.stringify(cut).length);
+      lineNumbers.add(start, String(start).length);
+      count++;
       if (match[0] === "") regex.lastIndex++;
       match = regex.exec(text);
     }
-    results[path] = found;
-    firstLines[path] = first;
+    counts[path] = count;
+    total += count;
   }
-  return { results, firstLines };
+  // Only what can be shown crosses into the service: the first form that fits, and the next
+  // one (the "too long" line before a form may push it over).
+  const forms = [results, firstLines, cutLines, lineNumbers];
+  const first = forms.findIndex((form) => form.value !== null);
+  if (first !== -1) {
+    for (const [i, form] of forms.entries()) {
+      if (i < first || i > first + (first === 0 ? 0 : 1)) form.value = null;
+    }
+  }
+  return {
+    results: results.value,
+    length: results.length,
+    firstLines: firstLines.value,
+    cutLines: cutLines.value,
+    lineNumbers: lineNumbers.value,
+    counts,
+    total,
+  };
 }
 
 /** Answer requests from stdin until it closes. */
