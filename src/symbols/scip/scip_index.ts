@@ -55,18 +55,25 @@ class SymbolTable {
     return this.#count;
   }
 
+  /**
+   * FNV-1a over the length and the last 32 bytes: symbols share long prefixes (the package and
+   * the file's path) and differ at their end, so the tail is what tells them apart.
+   */
   static #hash(bytes: Uint8Array, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    let h = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+    for (let i = Math.max(start, end - 32); i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
     return h >>> 0;
   }
 
+  /** Compared from the end, where symbols differ. */
   #equals(id: number, bytes: Uint8Array, start: number, end: number): boolean {
     const from = this.#bounds[id * 2]!;
     const to = this.#bounds[id * 2 + 1]!;
     if (to - from !== end - start) return false;
     const arena = this.#arena;
-    for (let i = 0; i < end - start; i++) if (arena[from + i] !== bytes[start + i]) return false;
+    for (let i = end - start - 1; i >= 0; i--) {
+      if (arena[from + i] !== bytes[start + i]) return false;
+    }
     return true;
   }
 
@@ -220,14 +227,29 @@ export class ScipIndex {
   }
 
   /** The symbol id of an occurrence's symbol field `[start, end)` in `doc`'s bytes. */
-  #symbolOf(bytes: Uint8Array, start: number, end: number, locals: Map<string, number>): number {
+  #symbolOf(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    locals: Map<string | number, number>,
+  ): number {
     let local = end - start > LOCAL.length;
     for (let i = 0; local && i < LOCAL.length; i++) local = bytes[start + i] === LOCAL[i];
     if (!local) return this.#symbols.find(bytes, start, end, true);
-    // A local symbol is a name only within its document.
-    const name = utf8.decode(bytes.subarray(start, end));
+    // A local symbol is a name only within its document; indexers number them (`local 12`), and
+    // the number is the key, read without making a string.
+    let key = 0;
+    let numeric = true;
+    for (let i = start + LOCAL.length; i < end && numeric; i++) {
+      const digit = bytes[i]! - 48;
+      numeric = digit >= 0 && digit <= 9 && key < 1e9;
+      key = key * 10 + digit;
+    }
+    const name = numeric ? key : utf8.decode(bytes.subarray(start, end));
     let id = locals.get(name);
-    if (id === undefined) locals.set(name, id = this.#symbols.local(name));
+    if (id === undefined) {
+      locals.set(name, id = this.#symbols.local(utf8.decode(bytes.subarray(start, end))));
+    }
     return id;
   }
 
@@ -260,7 +282,7 @@ export class ScipIndex {
       this.#paths.push(path);
       this.#pathIds.set(path, id);
     }
-    const locals = new Map<string, number>();
+    const locals = new Map<string | number, number>();
     const count = occurrences.length / 2;
     const packed = new Int32Array(count * STRIDE);
     const range: number[] = [];
@@ -313,7 +335,7 @@ export class ScipIndex {
     bytes: Uint8Array,
     infos: number[],
     k: number,
-    locals: Map<string, number>,
+    locals: Map<string | number, number>,
   ): void {
     const c = new Cursor(bytes, infos[k]!, infos[k + 1]!);
     let from = -1;
