@@ -211,6 +211,7 @@ export async function prepareNameQuery(
   server: LanguageServer,
   target: SymbolMatch,
   options: RequestOptions = {},
+  mark: StageMark = () => {},
 ): Promise<{ candidates: string[]; openNow: string[]; target: NameTarget | null }> {
   const relPath = target.node.relPath;
   const at = namePosition(target);
@@ -227,7 +228,9 @@ export async function prepareNameQuery(
       }, { ...options, transient: true }).catch(() => {});
     }
   }
+  mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
+  mark("candidate scan");
   const openNow = await showCandidates(index, server, candidates, { ...options, open: [relPath] });
   return {
     candidates,
@@ -275,8 +278,8 @@ async function referencesOf(
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
   mark("server ready");
-  const prepared = await prepareNameQuery(index, server, target, options);
-  mark("candidate files");
+  const prepared = await prepareNameQuery(index, server, target, options, mark);
+  mark("candidates shown");
   const request = server.request<unknown>(
     "textDocument/references",
     {
