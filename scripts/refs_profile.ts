@@ -155,6 +155,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 if (import.meta.main) {
+  // Time since the process started: what loading Sextant's modules cost.
+  const moduleLoad = performance.now();
   const { values } = parseArgs({
     args: Deno.args,
     options: {
@@ -164,6 +166,8 @@ if (import.meta.main) {
       "no-raw": { type: "boolean", default: false },
       /** Keep the declaration index from building during the cold call (an experiment). */
       "no-index-build": { type: "boolean", default: false },
+      /** Run without a declaration index at all (an experiment: what the build costs the call). */
+      "no-index": { type: "boolean", default: false },
       typescript: { type: "string", default: "5" },
       /** A generated Python tree (pyright) instead of the TypeScript one. */
       python: { type: "boolean", default: false },
@@ -188,6 +192,31 @@ if (import.meta.main) {
     project,
   });
   if (values["no-index-build"]) session.services(project).symbols.startDeclarations = () => {};
+  if (values["no-index"]) {
+    const lookup = session.services(project).symbols;
+    await lookup.declarations?.dispose();
+    Object.defineProperty(lookup, "declarations", { value: null });
+  }
+  // When each part of the cold call finished, from the call's start: they run side by side, so
+  // the stage marks alone do not show what the wait is made of.
+  const events = new Map<string, number>();
+  let callStart = 0;
+  const event = (name: string) => {
+    if (!events.has(name)) events.set(name, performance.now() - callStart);
+  };
+  const lookup = session.services(project).symbols;
+  const declarationIndex = lookup.declarations;
+  if (declarationIndex) {
+    const prepareFor = declarationIndex.prepareFor.bind(declarationIndex);
+    declarationIndex.prepareFor = async (needle, options) => {
+      event(`index: search for '${needle}' asked`);
+      try {
+        return await prepareFor(needle, options);
+      } finally {
+        event(`index: search for '${needle}' done (${options?.scope ?? "."})`);
+      }
+    };
+  }
   // The requests the tools send their servers, by method: how many outlines a call asks.
   const requests = new Map<string, number>();
   const pool = session.services(project).pool;
@@ -195,6 +224,7 @@ if (import.meta.main) {
   const counted = new WeakSet<object>();
   pool.serverFor = async (relPath, options) => {
     const server = await serverFor(relPath, options);
+    event("server started and initialized");
     if (!counted.has(server)) {
       counted.add(server);
       const request = server.request.bind(server);
@@ -241,7 +271,12 @@ if (import.meta.main) {
     }
     const rawCpu = raw ? cpuOf((raw as RawServer).pid) : NaN;
     const cpu0 = ownCpu();
+    callStart = performance.now();
+    const watchBuild = setInterval(() => {
+      if (declarationIndex?.built) event("index: build done");
+    }, 5);
     const cold = await profiledCall(ctx, args);
+    event("answer");
     const ownCold = ownCpu() - cpu0;
     // Our servers are this process's children (the raw server is one too: subtracted).
     const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
@@ -253,6 +288,19 @@ if (import.meta.main) {
         `${serverCpu} ms`,
     );
     print("cold (server start + load + answer)", [cold.stages], rawCold);
+    console.log(`  module loading before main: ${moduleLoad.toFixed(0)} ms`);
+    console.log("  timeline of the cold call (ms from its start):");
+    const timeline = () => {
+      for (const [name, at] of [...events].sort((a, b) => a[1] - b[1])) {
+        console.log(`    ${at.toFixed(0).padStart(7)}  ${name}`);
+      }
+    };
+    if (declarationIndex && !declarationIndex.built) {
+      await declarationIndex.ready().catch(() => {});
+      event("index: build done");
+    }
+    clearInterval(watchBuild);
+    timeline();
     // Warm: the tool, the same request through the engine alone, and the raw server, in a
     // rotating order (a server may still be busy after its answer). Medians and minimums: on a
     // loaded machine the minimum shows the work itself best.

@@ -213,6 +213,7 @@ export async function prepareNameQuery(
   server: LanguageServer,
   target: SymbolMatch,
   options: RequestOptions = {},
+  mark: StageMark = () => {},
 ): Promise<{ candidates: string[]; openNow: string[]; target: NameTarget | null }> {
   const relPath = target.node.relPath;
   const at = namePosition(target);
@@ -229,7 +230,9 @@ export async function prepareNameQuery(
       }, { ...options, transient: true }).catch(() => {});
     }
   }
+  mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
+  mark("candidate scan");
   // The candidates with no import path to the target's module cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
   const declared = { relPath, topLevel: target.node.parent === null };
@@ -289,8 +292,8 @@ async function referencesOf(
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
   mark("server ready");
-  const prepared = await prepareNameQuery(index, server, target, options);
-  mark("candidate files");
+  const prepared = await prepareNameQuery(index, server, target, options, mark);
+  mark("candidates shown");
   const request = server.request<unknown>(
     "textDocument/references",
     {
