@@ -41,6 +41,12 @@ const MORE_CORRECT: Readonly<Record<string, string>> = {
   // ignored files are skipped; Sextant's data folder (.sextant/: caches) is never project content.
   'python list_dir {"relative_path":".","recursive":true,"skip_ignored_files":true}':
     "a tool's data folder is not the project's",
+  // Serena ends a rename with "(N changes applied)", N the files changed; Sextant counts both:
+  // "(E edits in N files)" (docs/serena-compatibility.md).
+  'python rename_symbol {"name_path":"Circle","relative_path":"shapes/circle.py","new_name":"Round"}':
+    "a rename names its edits and files",
+  'typescript rename_symbol {"name_path":"Square","relative_path":"src/shapes.ts","new_name":"Box"}':
+    "a rename names its edits and files",
 };
 
 const SERENA = findSerena();
