@@ -146,22 +146,26 @@ export const findReferences = defineTool({
     const full = { symbol, references, totalCount: references.length, ...unexplained };
     return {
       text: await withinGrep(target, locations, full, args.include_declaration),
-      shorter: [{
-        note: "Too long with previews; references as file → [line:column]:",
-        text: () => {
-          const byFile: Record<string, string[]> = {};
-          for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
-          return toJson({
-            symbol,
-            references: byFile,
-            totalCount: references.length,
-            ...unexplained,
-          });
-        },
-      }],
+      shorter: [byPositions(symbol, references, unexplained)],
     };
   },
 });
+
+/** The shortest form: each file's references as `line:column`. */
+function byPositions(
+  symbol: string,
+  references: readonly Reference[],
+  extra: Record<string, unknown>,
+): { note: string; text: () => string } {
+  return {
+    note: "Too long with previews; references as file → [line:column]:",
+    text: () => {
+      const byFile: Record<string, string[]> = {};
+      for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
+      return toJson({ symbol, references: byFile, totalCount: references.length, ...extra });
+    },
+  };
+}
 
 /**
  * The one declaration of the name and whether it is a top-level symbol of its file (what the
@@ -244,20 +248,7 @@ function render(
   const full = { symbol, references, totalCount: references.length, ...unexplained, ...source };
   return {
     text: toJson(full),
-    shorter: [{
-      note: "Too long with previews; references as file → [line:column]:",
-      text: () => {
-        const byFile: Record<string, string[]> = {};
-        for (const r of references) (byFile[r.file] ??= []).push(`${r.line}:${r.column}`);
-        return toJson({
-          symbol,
-          references: byFile,
-          totalCount: references.length,
-          ...unexplained,
-          ...source,
-        });
-      },
-    }],
+    shorter: [byPositions(symbol, references, { ...unexplained, ...source })],
   };
 }
 
