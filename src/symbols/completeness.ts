@@ -386,21 +386,9 @@ export async function showCandidates(
     shown = known.shown;
   } else {
     const configs = new Map<string, number>();
-    const root = index.project.root;
     const { keepOpen, openNow } = filesToShow(
       server.command,
-      {
-        read(rel) {
-          try {
-            const abs = `${root}/${rel}`;
-            const text = Deno.readTextFileSync(abs);
-            configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
-            return text;
-          } catch {
-            return null;
-          }
-        },
-      },
+      configReader(index.project.root, configs),
       candidates,
       open,
     );
@@ -410,6 +398,25 @@ export async function showCandidates(
     shownFor.set(candidates, { server, configs, shown });
   }
   return shown;
+}
+
+/**
+ * Reads the project's configuration files for {@linkcode filesToShow}, noting each one's time in
+ * `configs` so that a later question knows whether the plan still holds.
+ */
+function configReader(root: string, configs: Map<string, number>) {
+  return {
+    read(rel: string): string | null {
+      try {
+        const abs = `${root}/${rel}`;
+        const text = Deno.readTextFileSync(abs);
+        configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
+        return text;
+      } catch {
+        return null;
+      }
+    },
+  };
 }
 
 /**
@@ -430,21 +437,9 @@ export function showingOpensFiles(
     return known.files.some((f) => !opened.has(f));
   }
   const configs = new Map<string, number>();
-  const root = index.project.root;
   const { keepOpen, openNow } = filesToShow(
     server.command,
-    {
-      read(rel) {
-        try {
-          const abs = `${root}/${rel}`;
-          const text = Deno.readTextFileSync(abs);
-          configs.set(abs, Deno.statSync(abs).mtime?.getTime() ?? 0);
-          return text;
-        } catch {
-          return null;
-        }
-      },
-    },
+    configReader(index.project.root, configs),
     candidates,
     opened,
   );
