@@ -72,7 +72,7 @@ function renderEntries(hits: readonly ReferenceHit[], name: string): string {
     if (!index) lines.set(h.relPath, index = new LineIndex(h.file.text));
     return index;
   };
-  const serena = toJson(group(hits, (h): Entry => ({
+  const serena = toJson(groupByFileAndKind(hits, (h): Entry => ({
     name_path: namePathOf(h.symbol),
     body_location: bodyLocation(h.symbol),
     content_around_reference: render(linesOf(h), [h.position.line], 1),
@@ -161,7 +161,7 @@ function mergedJson(
     else bySymbol.set(h.symbol, [h]);
   }
   const firsts = [...bySymbol.values()].map((list) => list[0]!);
-  return toJson(group(firsts, (h): Entry => ({
+  return toJson(groupByFileAndKind(firsts, (h): Entry => ({
     name_path: namePathOf(h.symbol),
     ...(form.body ? { body_location: bodyLocation(h.symbol) } : {}),
     content_around_reference: render(
@@ -219,7 +219,7 @@ function render(lines: LineIndex, marked: readonly number[], context: number): s
 }
 
 /** Serena's grouping: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
-function group<T>(
+export function groupByFileAndKind<T>(
   hits: readonly ReferenceHit[],
   entry: (hit: ReferenceHit) => T,
 ): Record<string, Record<string, T[]>> {

@@ -4,12 +4,12 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { namePathOf, symbolKindName } from "../../symbols/model.ts";
+import { namePathOf } from "../../symbols/model.ts";
 import { findReferencesChecked, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
 import { describe, indexOf, kindFilter, kindList, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { referenceEntriesJson } from "../shared/reference_entries.ts";
+import { groupByFileAndKind, referenceEntriesJson } from "../shared/reference_entries.ts";
 import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
 import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
@@ -164,16 +164,4 @@ export async function referencingSymbols(
     ],
     ...(notAnalysed ? { notes: [notAnalysed] } : {}),
   };
-}
-
-/** Serena's grouping of references: `{relative_path: {kind: [entry, ...]}}`, in answer order. */
-function groupByFileAndKind<T>(
-  hits: readonly ReferenceHit[],
-  entry: (hit: ReferenceHit) => T,
-): Record<string, Record<string, T[]>> {
-  const grouped: Record<string, Record<string, T[]>> = {};
-  for (const h of hits) {
-    ((grouped[h.relPath] ??= {})[symbolKindName(h.symbol.kind)] ??= []).push(entry(h));
-  }
-  return grouped;
 }
