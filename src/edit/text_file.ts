@@ -25,6 +25,16 @@ export interface TextFormat {
 }
 
 /** A file's bytes as read: what a write checks the file still holds before it replaces it. */
+/**
+ * `format` for writing other text than the file it was read from (a body beside its spec, the
+ * content a move's undo puts back): the encoding, line ends, BOM, final newline and mode, without
+ * the lines of a mixed-ending file or the stamp of what the file held.
+ */
+export function formatOnly(format: TextFormat): TextFormat {
+  const { mixed: _mixed, read: _read, ...rest } = format;
+  return rest;
+}
+
 export interface FileStamp {
   bytes: Uint8Array;
 }

@@ -12,6 +12,7 @@ import { readUnitHeader, unitFileName } from "../../toolchain/ada/units.ts";
 import { DEFAULT_NAMING } from "../../toolchain/ada/units.ts";
 import { defineTool } from "../tool.ts";
 import { writeFiles } from "../shared/write.ts";
+import { formatOnly } from "../../edit/text_file.ts";
 
 /** Where a unit's own declaration (`package [body] X`) is in a file. */
 export function unitHeaderPosition(
@@ -86,12 +87,15 @@ export const stubBody = defineTool({
       result.written = false;
       result.message = `${targetFile} exists; not overwritten (pass overwrite=true to replace it).`;
     } else {
+      // The body takes the spec's text format (encoding, line ends), not its read stamp: the
+      // stamp is what the spec held, and a write checks its own target against it.
+      const format = formatOnly(spec.format);
       await writeFiles(ctx, {
         lock: [target.real],
         wholeContent: true,
         prepare: () =>
           Promise.resolve({
-            changes: [{ real: target.real, after: body.code, format: spec.format }],
+            changes: [{ real: target.real, after: body.code, format }],
             result: undefined,
           }),
       });

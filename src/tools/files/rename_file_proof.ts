@@ -10,6 +10,7 @@ import type { LanguageServer } from "../../lsp/language_server.ts";
 import type { FileOutcome } from "../../edit/workspace_edit.ts";
 import { requestOptions } from "../shared/symbols.ts";
 import { type FileChange, writeFiles } from "../shared/write.ts";
+import { formatOnly } from "../../edit/text_file.ts";
 import type { ToolContext } from "../tool.ts";
 
 /** Files checked per server, at most; the answer names how many more were not. */
@@ -119,7 +120,13 @@ export async function undoMove(
       : real;
   const changes: FileChange[] = changed
     .filter((f) => f.movedTo === undefined && f.before !== null && f.after !== null)
-    .map((f) => ({ real: now(f.real), before: f.after, after: f.before, format: f.format }));
+    // What the move wrote is put back: the stamp of what the files held before is not checked.
+    .map((f) => ({
+      real: now(f.real),
+      before: f.after,
+      after: f.before,
+      format: { ...formatOnly(f.format), ...(f.format.mixed ? { mixed: f.format.mixed } : {}) },
+    }));
   await writeFiles(ctx, {
     lock: [...changes.map((c) => c.real), realTo, realFrom],
     prepare: () => Promise.resolve({ changes, moves: [{ from: realTo, to: realFrom }], result: 0 }),
