@@ -40,7 +40,7 @@ import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { ServerPool } from "../src/lsp/pool.ts";
 import { Project } from "../src/project/project.ts";
-import { Session } from "../src/session.ts";
+import { Session } from "../src/session/session.ts";
 import { ProjectHost } from "../src/project_host.ts";
 import { limitAnswer } from "../src/tools/limit.ts";
 import { z } from "../src/deps.ts";
@@ -96,7 +96,7 @@ async function prime(root: string): Promise<void> {
 }
 
 interface Harness {
-  session: Session;
+  session: Session<Tool>;
   project: Project;
   ctx: ToolContext;
   call(tool: Tool, args: Record<string, unknown>): Promise<string>;

@@ -18,7 +18,7 @@ import { loadSettings } from "../src/config/load.ts";
 import { DashboardHub } from "../src/dashboard/hub.ts";
 import { Project } from "../src/project/project.ts";
 import { ProjectHost } from "../src/project_host.ts";
-import { Session } from "../src/session.ts";
+import { Session } from "../src/session/session.ts";
 import { callTool } from "../src/tools/call.ts";
 import { readFile } from "../src/tools/files/read_file.ts";
 import { printHeader, printRow, record } from "./bench_results.ts";

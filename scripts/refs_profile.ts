@@ -21,7 +21,7 @@ import { loadSettings } from "../src/config/load.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { limitAnswer } from "../src/tools/limit.ts";
 import { Project } from "../src/project/project.ts";
-import { Session } from "../src/session.ts";
+import { Session } from "../src/session/session.ts";
 import { ProjectHost } from "../src/project_host.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
 import { referencingSymbols } from "../src/tools/symbols/find_referencing_symbols.ts";

@@ -19,7 +19,8 @@ import { loadSettings } from "../src/config/load.ts";
 import type { Settings } from "../src/config/schema.ts";
 import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import { Project } from "../src/project/project.ts";
-import { Session } from "../src/session.ts";
+import { Session } from "../src/session/session.ts";
+import type { Tool } from "../src/tools/tool.ts";
 import { ProjectHost } from "../src/project_host.ts";
 import { callTool } from "../src/tools/call.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";
@@ -28,7 +29,7 @@ import { findReferencingSymbols } from "../src/tools/symbols/find_referencing_sy
 import { readFile } from "../src/tools/files/read_file.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const TARGET = { name_path: "Session", relative_path: "src/session.ts" };
+const TARGET = { name_path: "Session", relative_path: "src/session/session.ts" };
 
 /** The agent's program: references grouped by file, each as its containing symbol's name path. */
 const PROGRAM = `const refs = await s.lsp.find_referencing_symbols(${JSON.stringify(TARGET)});
@@ -90,7 +91,7 @@ function childrenRssMb(): number {
 }
 
 /** Code mode's cost on a fresh session: first call, warm cells, an API call, memory. */
-export async function measureReplCost(session: Session, runs = 40) {
+export async function measureReplCost(session: Session<Tool>, runs = 40) {
   const cell = (code: string) => callTool(session, repl, { code });
   const timed = async (fn: () => Promise<unknown>) => {
     const started = performance.now();

@@ -8,7 +8,7 @@
 import { loadSettings } from "../src/config/load.ts";
 import { Project } from "../src/project/project.ts";
 import { ProjectHost } from "../src/project_host.ts";
-import { Session } from "../src/session.ts";
+import { Session } from "../src/session/session.ts";
 import { callTool } from "../src/tools/call.ts";
 import { findReferences } from "../src/tools/ide/find_references.ts";
 import { ALL_TOOLS } from "../src/tools/mod.ts";

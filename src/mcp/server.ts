@@ -15,12 +15,13 @@ import {
   type ServerRequest,
 } from "../deps_start.ts";
 import { log } from "../log.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import type { CallResult } from "../tools/call.ts";
 import type { CodeActionUpdate } from "../tools/code_action_refresh.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
+import type { Tool } from "../tools/tool.ts";
 import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
 
 export { describeTool };
@@ -31,7 +32,7 @@ export interface CreateServerOptions {
   instructions: () => string;
 }
 
-export function createServer(session: Session, options: CreateServerOptions): Server {
+export function createServer(session: Session<Tool>, options: CreateServerOptions): Server {
   const server = new Server(
     { name: "sextant", version: VERSION },
     {

@@ -15,7 +15,7 @@ import { chooseProjectRoot } from "../project/roots.ts";
 import { callerFolder, callerPath, type FrontPlace } from "../project/caller_folder.ts";
 import { projectNameFor } from "../project/project_name.ts";
 import { systemPrompt } from "../prompts/system.ts";
-import { Session } from "../session.ts";
+import { Session } from "../session/session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
 import type { ProjectHost } from "../project_host.ts";
 

@@ -12,7 +12,8 @@
  */
 import type { McpTool } from "../deps_start.ts";
 import type { ProjectHost } from "../project_host.ts";
-import type { Marker, Tool } from "./tool.ts";
+import type { Marker } from "../config/schema.ts";
+import type { Tool } from "./tool.ts";
 import catalog from "./catalog.json" with { type: "json" };
 
 /** One tool as the catalog holds it. */

@@ -10,7 +10,7 @@ import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
 import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
@@ -23,7 +23,7 @@ export interface ToolHarness {
   /** Real path of the project root. */
   root: string;
   project: Project;
-  session: Session;
+  session: Session<Tool>;
   ctx: ToolContext;
   /** Absolute path of a project-relative path. */
   path(rel: string): string;

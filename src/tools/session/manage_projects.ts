@@ -14,7 +14,7 @@ import type { RegisteredProject } from "../../config/schema.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
 import { projectNameFor } from "../../project/project_name.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 import { detectToolchains } from "../../toolchain/detect.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {

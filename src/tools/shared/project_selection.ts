@@ -10,7 +10,7 @@ import type { ToolContext } from "../tool.ts";
 import { loadSettings } from "../../config/load.ts";
 import type { Settings } from "../../config/schema.ts";
 import { Project, refuseBroadRoot } from "../../project/project.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 
 /**
  * The absolute path a project argument names: `~` and `~/...` are below the home folder, a

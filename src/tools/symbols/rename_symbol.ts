@@ -24,7 +24,7 @@ import { requestRename } from "../../symbols/queries.ts";
 import { type NotAnalysed, notAnalysedText } from "../../symbols/completeness.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import type { Project } from "../../project/project.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { locate, symbolEditParams } from "../shared/symbols.ts";

@@ -1,12 +1,19 @@
 /**
  * Tool selection: which tools a session exposes, from the tool list, the context, the modes and
  * the settings' `included_tools`/`excluded_tools` and `read_only`. The contexts and modes
- * themselves are data in config/toolsets.ts.
+ * themselves are data in toolsets.ts. Selection needs of a tool only its name and markers
+ * ({@linkcode SelectableTool}), so settings, and the session that applies them, know nothing of
+ * what a tool does (tools/tool.ts).
  * @module
  */
-import { contextDefinition, modeDefinition } from "../config/toolsets.ts";
-import type { Settings, ToolSetDefinition } from "../config/schema.ts";
-import type { Marker, Tool } from "./tool.ts";
+import { contextDefinition, modeDefinition } from "./toolsets.ts";
+import type { Marker, Settings, ToolSetDefinition } from "./schema.ts";
+
+/** What selection reads of a tool. */
+export interface SelectableTool {
+  readonly name: string;
+  readonly markers: readonly Marker[];
+}
 
 export interface SelectOptions {
   settings: Settings;
@@ -24,7 +31,11 @@ function layers(options: SelectOptions): ToolSetDefinition[] {
   ];
 }
 
-function matches(tool: Tool, names?: readonly string[], markers?: readonly Marker[]): boolean {
+function matches(
+  tool: SelectableTool,
+  names?: readonly string[],
+  markers?: readonly Marker[],
+): boolean {
   return (names?.includes(tool.name) ?? false) ||
     tool.markers.some((m) => markers?.includes(m) ?? false);
 }
@@ -37,7 +48,10 @@ function matches(tool: Tool, names?: readonly string[], markers?: readonly Marke
  * hides editing tools whatever the config enabled). Last, the settings' `excluded_tools` are
  * removed again (the user's explicit exclusion is final) and `read_only` hides editing tools.
  */
-export function selectTools(all: readonly Tool[], options: SelectOptions): Tool[] {
+export function selectTools<T extends SelectableTool>(
+  all: readonly T[],
+  options: SelectOptions,
+): T[] {
   const active = new Set(all.filter((t) => !t.markers.includes("optional")));
   for (const layer of layers(options)) {
     for (const tool of all) {
@@ -58,7 +72,10 @@ export function selectTools(all: readonly Tool[], options: SelectOptions): Tool[
  * Tool names that the active context, modes or settings mention but no tool has: usually a
  * typo in the config (reported by get_current_config).
  */
-export function unknownToolNames(all: readonly Tool[], options: SelectOptions): string[] {
+export function unknownToolNames(
+  all: readonly SelectableTool[],
+  options: SelectOptions,
+): string[] {
   const known = new Set(all.map((t) => t.name));
   const named = layers(options).flatMap((l) => [
     ...(l.included_tools ?? []),

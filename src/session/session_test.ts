@@ -1,7 +1,7 @@
-import { assert, assertEquals, assertThrows } from "../tests/helpers/assert.ts";
-import { loadSettings } from "./config/load.ts";
-import { Project } from "./project/project.ts";
-import type { ProjectHost, ProjectServices } from "./project_host.ts";
+import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
+import { loadSettings } from "../config/load.ts";
+import { Project } from "../project/project.ts";
+import type { ProjectHost, ProjectServices } from "../project_host.ts";
 import { Session } from "./session.ts";
 
 /** A host that records what the session asks of it (the session's own logic is under test). */

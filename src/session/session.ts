@@ -1,18 +1,21 @@
 /**
  * The state of one MCP session: settings, the active project, which files the agent has read,
  * and the tool set its context and modes expose. Tools receive it through their context.
+ *
+ * The session sits below the tools: it holds them as the {@linkcode SelectableTool}s that
+ * selection reads (its type parameter keeps whatever more its builder gave it), so this module
+ * imports nothing of tools/.
  * @module
  */
-import type { Settings } from "./config/schema.ts";
-import { ToolError } from "./errors.ts";
-import type { Project } from "./project/project.ts";
-import type { Tool } from "./tools/tool.ts";
-import { modeDefinition } from "./config/toolsets.ts";
-import { selectTools } from "./tools/select.ts";
-import { Workspace } from "./project/workspace.ts";
-import { CodeActionStore } from "./lsp/code_action_store.ts";
-import type { ProjectHost, ProjectServices } from "./project_host.ts";
-import type { ToolCallObserver } from "./tools/call_observer.ts";
+import type { Settings } from "../config/schema.ts";
+import { ToolError } from "../errors.ts";
+import type { Project } from "../project/project.ts";
+import { modeDefinition } from "../config/toolsets.ts";
+import { type SelectableTool, selectTools } from "../config/tool_selection.ts";
+import { Workspace } from "../project/workspace.ts";
+import { CodeActionStore } from "../lsp/code_action_store.ts";
+import type { ProjectHost, ProjectServices } from "../project_host.ts";
+import type { ToolCallObserver } from "./call_observer.ts";
 
 /** Line ranges (0-based, inclusive) read per file; the prior-read rule of the line tools. */
 export class ReadTracker {
@@ -73,9 +76,9 @@ export interface Disposable {
   dispose(): Promise<void>;
 }
 
-export interface SessionOptions {
+export interface SessionOptions<T extends SelectableTool = SelectableTool> {
   settings: Settings;
-  tools: readonly Tool[];
+  tools: readonly T[];
   project?: Project | null;
   /** Expose only these tools (the `--tools` option), on top of contexts and modes. */
   onlyTools?: readonly string[] | undefined;
@@ -89,7 +92,7 @@ export interface SessionOptions {
   host?: ProjectHost | (() => ProjectHost);
 }
 
-export class Session {
+export class Session<T extends SelectableTool = SelectableTool> {
   /**
    * Eight hex digits naming the session, fixed for its life: the instructions state it, and code
    * mode's `repl` without `session` uses it (as Serena 2.1's session parameters do).
@@ -102,7 +105,7 @@ export class Session {
   /** Every project loaded in this session, the last used one, smart project selection. */
   readonly projects = new Workspace();
   readonly reads = new ReadTracker();
-  readonly allTools: readonly Tool[];
+  readonly allTools: readonly T[];
   context: string;
   modes: string[];
   readonly onlyTools: ReadonlySet<string> | null;
@@ -123,7 +126,7 @@ export class Session {
   readonly #codeActions = new Map<Project, CodeActionStore>();
   #deciding: Promise<void> = Promise.resolve();
 
-  constructor(options: SessionOptions) {
+  constructor(options: SessionOptions<T>) {
     this.settings = options.settings;
     this.project = options.project ?? null;
     if (this.project) this.projects.load(this.project);
@@ -265,7 +268,7 @@ export class Session {
    * two companions Serena keeps beside it, when the context and modes expose them; every other
    * tool is reached through `repl`'s API.
    */
-  activeTools(): Tool[] {
+  activeTools(): T[] {
     // Asked on every call: kept while what it depends on stays (each is replaced, not changed).
     const settings = this.project?.settings ?? this.settings;
     const memo = this.#active;
@@ -280,10 +283,10 @@ export class Session {
     return tools;
   }
 
-  #active: { settings: Settings; context: string; modes: readonly string[]; tools: Tool[] } | null =
+  #active: { settings: Settings; context: string; modes: readonly string[]; tools: T[] } | null =
     null;
 
-  #selectActive(): Tool[] {
+  #selectActive(): T[] {
     const exposed = this.exposedTools();
     if ((this.project?.settings ?? this.settings).agent_interface !== "repl") {
       return exposed.filter((t) => t.name !== "repl");
@@ -295,7 +298,7 @@ export class Session {
   }
 
   /** The tools the current context, modes and settings expose (code mode's API offers these). */
-  exposedTools(): Tool[] {
+  exposedTools(): T[] {
     const selected = selectTools(this.allTools, {
       settings: this.project?.settings ?? this.settings,
       context: this.context,
