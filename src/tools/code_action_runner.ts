@@ -22,7 +22,7 @@ import { toAgentPosition } from "../lsp/positions.ts";
 import type { LanguageServer, LspDiagnostic, LspRange } from "../lsp/language_server.ts";
 import { applyWorkspaceEdit } from "./shared/write.ts";
 import type { FileTarget } from "./shared/targets.ts";
-import { requestOptions } from "./shared/symbols.ts";
+import { requestOptions } from "./shared/locate_symbol.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** What an applied edit changed, per file. */

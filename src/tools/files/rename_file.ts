@@ -32,7 +32,7 @@ import {
 import { type PathMention, pathMentions } from "../../toolchain/graph/path_mentions.ts";
 import { movedModuleNames, pythonImportMoves } from "../../toolchain/graph/python_import_moves.ts";
 import { toJson } from "../shared/json.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {

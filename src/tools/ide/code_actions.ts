@@ -13,7 +13,7 @@ import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/posit
 import type { LspDiagnostic, LspRange } from "../../lsp/language_server.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
-import { locate } from "../shared/symbols.ts";
+import { locate } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { toJson } from "../shared/json.ts";
 

@@ -10,7 +10,7 @@ import { ToolError } from "../../errors.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
 import { mapLimit } from "../../symbols/lookup.ts";
 import type { LspDiagnostic } from "../../lsp/language_server.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";

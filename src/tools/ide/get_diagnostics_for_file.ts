@@ -8,10 +8,10 @@ import { containingSymbol, namePathOf, type SymbolNode } from "../../symbols/mod
 import type { SymbolLookup } from "../../symbols/lookup.ts";
 import { fileDiagnostics } from "../../symbols/queries.ts";
 import type { LspDiagnostic, RequestOptions } from "../../lsp/language_server.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { resolveSourceFile } from "../shared/symbols.ts";
+import { resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
 
 const SEVERITY_NAMES = ["", "Error", "Warning", "Information", "Hint"];

@@ -10,7 +10,7 @@ import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
 import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/language_server.ts";
 import { displayPath, kindName } from "../shared/targets.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { toJson } from "../shared/json.ts";
 

@@ -23,7 +23,7 @@ import type {
   LspRange,
   RequestOptions,
 } from "../../lsp/language_server.ts";
-import { locate, requestOptions } from "./symbols.ts";
+import { locate, requestOptions } from "./locate_symbol.ts";
 import type { ToolContext } from "../tool.ts";
 import type { NormalizedLocation } from "../../symbols/queries.ts";
 

@@ -12,13 +12,8 @@ import { type Position, symbolsAt } from "../../symbols/model.ts";
 import { normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool } from "../tool.ts";
-import {
-  indexOf,
-  locate,
-  requestOptions,
-  resolveSourceFile,
-  symbolDict,
-} from "../shared/symbols.ts";
+import { indexOf, locate, requestOptions, resolveSourceFile } from "../shared/locate_symbol.ts";
+import { symbolDict } from "../shared/symbol_dict.ts";
 import { symbolInfo } from "../shared/info.ts";
 import { toJson } from "../shared/json.ts";
 import { regexMatches } from "../shared/regex.ts";

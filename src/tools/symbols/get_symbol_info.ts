@@ -37,7 +37,7 @@ import {
 } from "../../symbols/queries.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, projectNameParam } from "../shared/params.ts";
 import { splitHover } from "../shared/hover_markup.ts";

@@ -25,9 +25,11 @@ import { type NotAnalysed, notAnalysedText } from "../../symbols/completeness.ts
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import type { Project } from "../../project/project.ts";
 import type { Session } from "../../session/session.ts";
-import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
+import { describe } from "../shared/symbol_params.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
-import { locate, symbolEditParams } from "../shared/symbols.ts";
+import { locate } from "../shared/locate_symbol.ts";
+import { symbolEditParams } from "../shared/symbol_params.ts";
 import { toJson } from "../shared/json.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { listedIn } from "../shared/alias.ts";
