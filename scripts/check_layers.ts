@@ -51,6 +51,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/log.ts",
       "src/process.ts",
       "src/executables.ts",
+      "src/map_limit.ts",
       "src/deps.ts",
       "src/deps_start.ts",
       "src/version.ts",

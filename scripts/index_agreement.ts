@@ -49,7 +49,8 @@ import {
   type SymbolNode,
   walkSymbols,
 } from "../src/symbols/model.ts";
-import { mapLimit, SymbolLookup } from "../src/symbols/lookup.ts";
+import { SymbolLookup } from "../src/symbols/lookup.ts";
+import { mapLimit } from "../src/map_limit.ts";
 import { isNativeTypeScript } from "../src/symbols/typescript_native.ts";
 import { Project } from "../src/project/project.ts";
 

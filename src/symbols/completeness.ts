@@ -18,7 +18,8 @@
 import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import { contentHashSync } from "./cache.ts";
-import { mapLimit, type SymbolLookup } from "./lookup.ts";
+import type { SymbolLookup } from "./lookup.ts";
+import { mapLimit } from "../map_limit.ts";
 import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
 

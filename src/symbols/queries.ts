@@ -21,7 +21,8 @@ import {
   walkSymbols,
 } from "./model.ts";
 import { containerFinder } from "./containing_symbol.ts";
-import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
+import type { FileSymbols, SymbolLookup, SymbolMatch } from "./lookup.ts";
+import { mapLimit } from "../map_limit.ts";
 import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,

@@ -8,7 +8,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
-import { mapLimit } from "../../symbols/lookup.ts";
+import { mapLimit } from "../../map_limit.ts";
 import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";

@@ -23,12 +23,8 @@ import {
   symbolKindName,
   type SymbolNode,
 } from "../../symbols/model.ts";
-import {
-  type FileSymbols,
-  mapLimit,
-  type SymbolLookup,
-  type SymbolMatch,
-} from "../../symbols/lookup.ts";
+import type { FileSymbols, SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
+import { mapLimit } from "../../map_limit.ts";
 import {
   isImportLine,
   namePosition,
