@@ -42,13 +42,12 @@ import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
 import {
   finishSiblings,
   fromCompact,
-  lineStarts,
   namePathOf,
-  offsetAt,
   SymbolKind as K,
   type SymbolNode,
   walkSymbols,
 } from "../src/symbols/model.ts";
+import { lineStarts, offsetAt } from "../src/edit/line_index.ts";
 import { SymbolLookup } from "../src/symbols/lookup.ts";
 import { mapLimit } from "../src/map_limit.ts";
 import { isNativeTypeScript } from "../src/symbols/typescript_native.ts";

@@ -32,3 +32,11 @@ export { parse as parseToml } from "npm:smol-toml@1.9.1";
 
 // Protobuf's wire format, for SCIP code indexes built in CI (src/symbols/scip/).
 export { BinaryReader, BinaryWriter, WireType } from "npm:@bufbuild/protobuf@2.17.0/wire";
+
+// The Language Server Protocol's own types (type-only: nothing of the package loads at run time).
+export type {
+  Location,
+  LocationLink,
+  Position,
+  Range,
+} from "npm:vscode-languageserver-types@3.18.5";

@@ -9,6 +9,8 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
+import type { Range } from "../deps.ts";
+import { LineIndex, lineStarts, offsetAt } from "./line_index.ts";
 import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
 
@@ -25,15 +27,9 @@ export interface EditTarget {
   readonly settings: { readonly encoding: string };
 }
 
-/** An LSP position (0-based line, UTF-16 character). */
-export interface EditPosition {
-  line: number;
-  character: number;
-}
-
 /** An LSP `TextEdit` (also covers `AnnotatedTextEdit`). */
 export interface LspTextEdit {
-  range: { start: EditPosition; end: EditPosition };
+  range: Range;
   newText: string;
 }
 
@@ -193,26 +189,6 @@ export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatc
   return batches;
 }
 
-function lineStartOffsets(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-function offsetOf(text: string, starts: readonly number[], pos: EditPosition): number {
-  if (pos.line >= starts.length) return text.length;
-  const lineStart = starts[Math.max(0, pos.line)]!;
-  const lineEnd = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
-  return Math.min(lineStart + Math.max(0, pos.character), lineEnd);
-}
-
-function lineAt(text: string, starts: readonly number[], line: number): string {
-  const start = starts[line];
-  if (start === undefined) return "";
-  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-  return text.slice(start, end);
-}
-
 /**
  * Apply text edits computed against `text`. Edits must not overlap (LSP rule); inserts at the
  * same position keep their array order. Throws a ToolError for overlapping edits.
@@ -222,10 +198,10 @@ export function applyTextEdits(
   edits: readonly LspTextEdit[],
   label = "file",
 ): string {
-  const starts = lineStartOffsets(text);
+  const starts = lineStarts(text);
   const spans = edits.map((e, i) => ({
-    from: offsetOf(text, starts, e.range.start),
-    to: offsetOf(text, starts, e.range.end),
+    from: offsetAt(text, starts, e.range.start),
+    to: offsetAt(text, starts, e.range.end),
     text: e.newText.replace(/\r\n/g, "\n"),
     i,
   }));
@@ -318,17 +294,18 @@ class VirtualTree {
       );
     }
     const text = file.text;
-    const starts = lineStartOffsets(text);
+    const starts = lineStarts(text);
+    const lines = new LineIndex(text);
     for (const e of edits) {
-      const from = offsetOf(text, starts, e.range.start);
-      const to = offsetOf(text, starts, e.range.end);
+      const from = offsetAt(text, starts, e.range.start);
+      const to = offsetAt(text, starts, e.range.end);
       this.changes.push({
         relPath: file.relPath,
         line: e.range.start.line,
         character: e.range.start.character,
         oldText: text.slice(from, Math.max(from, to)),
         newText: e.newText.replace(/\r\n/g, "\n"),
-        lineText: lineAt(text, starts, e.range.start.line),
+        lineText: lines.at(e.range.start.line) ?? "",
       });
     }
     file.text = applyTextEdits(text, edits, `'${file.relPath}'`);

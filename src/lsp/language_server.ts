@@ -5,24 +5,14 @@
  * `lsp/` knows nothing of MCP: progress is reported through plain callbacks.
  * @module
  */
+import type { Range } from "../deps.ts";
 
 /** Reports long waits (server start, project loading) so callers can forward them as progress. */
 export type ProgressReporter = (message: string) => void;
 
-/** An LSP position: 0-based line, UTF-16 column. */
-export interface LspPosition {
-  line: number;
-  character: number;
-}
-
-export interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
-
 /** An LSP `Diagnostic` as the server sent it (severity 1 error, 2 warning, 3 info, 4 hint). */
 export interface LspDiagnostic {
-  range: LspRange;
+  range: Range;
   severity?: number;
   code?: string | number;
   source?: string;

@@ -6,17 +6,11 @@
  * @module
  */
 
-/** An LSP position: 0-based line, UTF-16 character offset in the line. */
-export interface Position {
-  line: number;
-  character: number;
-}
+import type { Position, Range } from "../deps.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
-/** An LSP range; `end` is exclusive. */
-export interface Range {
-  start: Position;
-  end: Position;
-}
+// The model speaks LSP's positions (0-based line, UTF-16 character; a range's end exclusive).
+export type { Position, Range };
 
 /** LSP `DocumentSymbol` (hierarchical form). */
 export interface LspDocumentSymbol {
@@ -187,33 +181,6 @@ function fromDocumentSymbols(
     out.push(node);
   }
   return out;
-}
-
-/** Offsets of line starts in `text` (index = line). */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-/** Offset of an LSP position in `text`; characters past the end of a line are clamped. */
-export function offsetAt(text: string, starts: readonly number[], pos: Position): number {
-  if (pos.line < 0) return 0;
-  if (pos.line >= starts.length) return text.length;
-  const lineStart = starts[pos.line]!;
-  const next = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
-  return Math.min(lineStart + Math.max(0, pos.character), next);
-}
-
-/** LSP position of an offset in `text`. */
-export function positionAt(starts: readonly number[], offset: number): Position {
-  let lo = 0, hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - starts[lo]! };
 }
 
 /**

@@ -9,15 +9,13 @@ import {
   containingSymbol,
   fileSymbol,
   fromCompact,
-  lineStarts,
   type LspSymbolInformation,
   namePathOf,
-  offsetAt,
-  positionAt,
   symbolKindName,
   toCompact,
   walkSymbols,
 } from "./model.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
 const TEXT = [
   "class Shape {", // 0

@@ -10,8 +10,6 @@ import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
   fileSymbol,
-  lineStarts,
-  offsetAt,
   type Position,
   type Range,
   rangeContains,
@@ -20,6 +18,7 @@ import {
   symbolsAt,
   walkSymbols,
 } from "./model.ts";
+import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
 import type { FileSymbols, SymbolLookup, SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";

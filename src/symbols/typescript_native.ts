@@ -37,14 +37,12 @@
  */
 import {
   finishSiblings,
-  lineStarts,
-  offsetAt,
-  positionAt,
   type Range,
   rangeContains,
   SymbolKind as K,
   type SymbolNode,
 } from "./model.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
 /**
  * The version of this normalisation, part of the identity of cached outlines (lookup.ts): bump

@@ -12,6 +12,7 @@
  * session, so it lives in tools/, not in lsp/ (whose code_actions.ts is the store it fills).
  * @module
  */
+import type { Range } from "../deps.ts";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../errors.ts";
@@ -19,7 +20,7 @@ import { unifiedDiff } from "../edit/diff.ts";
 import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import { actionId, fileHash, type StoredAction } from "../lsp/code_action_store.ts";
 import { toAgentPosition } from "../lsp/positions.ts";
-import type { LanguageServer, LspDiagnostic, LspRange } from "../lsp/language_server.ts";
+import type { LanguageServer, LspDiagnostic } from "../lsp/language_server.ts";
 import { applyWorkspaceEdit } from "./shared/write.ts";
 import type { FileTarget } from "./shared/targets.ts";
 import { requestOptions } from "./shared/locate_symbol.ts";
@@ -108,7 +109,7 @@ async function hashesFor(
 export async function requestCodeActions(
   ctx: ToolContext,
   target: FileTarget,
-  range: LspRange,
+  range: Range,
   diagnostics: readonly LspDiagnostic[],
   only?: readonly string[],
 ): Promise<StoredAction[]> {

@@ -2,9 +2,9 @@
  * call_hierarchy: the callers or callees of a function.
  * @module
  */
+import type { Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/language_server.ts";
 import {
   ask,
   describePosition,
@@ -23,8 +23,8 @@ interface CallHierarchyItem {
   kind: number;
   detail?: string;
   uri: string;
-  range: LspRange;
-  selectionRange: LspRange;
+  range: Range;
+  selectionRange: Range;
   data?: unknown;
 }
 
@@ -68,7 +68,7 @@ export const callHierarchy = defineTool({
       line: where.line,
       column: where.column,
     };
-    const describe = async (other: CallHierarchyItem, ranges: LspRange[], rangesUri: string) => {
+    const describe = async (other: CallHierarchyItem, ranges: Range[], rangesUri: string) => {
       const at = await locationDict(target, other.uri, other.selectionRange);
       return {
         name: other.name,
@@ -83,7 +83,7 @@ export const callHierarchy = defineTool({
     };
     if (args.direction !== "outgoing") {
       const incoming = await target.server.request<
-        Array<{ from: CallHierarchyItem; fromRanges: LspRange[] }> | null
+        Array<{ from: CallHierarchyItem; fromRanges: Range[] }> | null
       >("callHierarchy/incomingCalls", { item }, options);
       answer.incoming = await Promise.all(
         (incoming ?? []).map((c) => describe(c.from, c.fromRanges, c.from.uri)),
@@ -91,7 +91,7 @@ export const callHierarchy = defineTool({
     }
     if (args.direction !== "incoming") {
       const outgoing = await target.server.request<
-        Array<{ to: CallHierarchyItem; fromRanges: LspRange[] }> | null
+        Array<{ to: CallHierarchyItem; fromRanges: Range[] }> | null
       >("callHierarchy/outgoingCalls", { item }, options);
       answer.outgoing = await Promise.all(
         (outgoing ?? []).map((c) => describe(c.to, c.fromRanges, item.uri)),

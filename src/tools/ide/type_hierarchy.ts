@@ -4,10 +4,10 @@
  * and rust-analyzer do not).
  * @module
  */
+import type { Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/language_server.ts";
 import { describePosition, kindName, locationDict, resolvePosition } from "../shared/targets.ts";
 import { positionParams, type PositionTarget } from "../shared/targets.ts";
 import { maxAnswerChars } from "../shared/params.ts";
@@ -19,8 +19,8 @@ interface TypeHierarchyItem {
   kind: number;
   detail?: string;
   uri: string;
-  range: LspRange;
-  selectionRange: LspRange;
+  range: Range;
+  selectionRange: Range;
   data?: unknown;
 }
 

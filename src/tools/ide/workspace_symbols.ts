@@ -3,12 +3,13 @@
  * substring.
  * @module
  */
+import type { Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
 import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/language_server.ts";
+import type { LanguageServer, LanguageServerPool } from "../../lsp/language_server.ts";
 import { displayPath, kindName } from "../shared/targets.ts";
 import { requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
@@ -76,7 +77,7 @@ interface WorkspaceSymbol {
   name: string;
   kind: number;
   containerName?: string;
-  location: { uri: string; range?: LspRange };
+  location: { uri: string; range?: Range };
 }
 
 export const workspaceSymbols = defineTool({

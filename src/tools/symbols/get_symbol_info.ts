@@ -16,13 +16,12 @@ import {
   comparePositions,
   CONTAINER_KINDS,
   containingSymbol,
-  lineStarts,
   namePathOf,
-  offsetAt,
   type Position,
   symbolKindName,
   type SymbolNode,
 } from "../../symbols/model.ts";
+import { lineStarts, offsetAt } from "../../edit/line_index.ts";
 import type { FileSymbols, SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
 import { mapLimit } from "../../map_limit.ts";
 import {

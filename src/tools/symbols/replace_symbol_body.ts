@@ -7,14 +7,8 @@
 import { extname } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import {
-  lineStarts,
-  namePathOf,
-  offsetAt,
-  positionAt,
-  SymbolKind,
-  type SymbolNode,
-} from "../../symbols/model.ts";
+import { lineStarts, offsetAt, positionAt } from "../../edit/line_index.ts";
+import { namePathOf, SymbolKind, type SymbolNode } from "../../symbols/model.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
 import { editAt, locate } from "../shared/locate_symbol.ts";

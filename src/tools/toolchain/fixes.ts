@@ -6,8 +6,9 @@
  * only the first {@linkcode MAX_FIX_DIAGNOSTICS} diagnostics are asked.
  * @module
  */
+import type { Position, Range } from "../../deps.ts";
 import { toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/language_server.ts";
+import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
@@ -55,7 +56,7 @@ function sameCode(a: string | number | undefined, b: string | number | undefined
 }
 
 /** The checker's 1-based position in LSP terms, clamped into the file. */
-function lspPosition(target: FileTarget, line: number, column: number): LspPosition {
+function lspPosition(target: FileTarget, line: number, column: number): Position {
   try {
     return toLspPosition(target.lines, line, column, target.relPath);
   } catch {
@@ -65,11 +66,11 @@ function lspPosition(target: FileTarget, line: number, column: number): LspPosit
   }
 }
 
-function before(a: LspPosition, b: LspPosition): boolean {
+function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
-function overlaps(a: LspRange, b: LspRange): boolean {
+function overlaps(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
@@ -87,7 +88,7 @@ function matchDiagnostic(
   const end = d.end_line !== undefined
     ? lspPosition(target, d.end_line, d.end_column ?? d.column)
     : start;
-  const range: LspRange = { start, end: before(end, start) ? start : end };
+  const range: Range = { start, end: before(end, start) ? start : end };
   const code = lspCode(d.code);
   const onLine = serverDiagnostics.filter((s) => s.range.start.line === start.line);
   const found = onLine.find((s) => sameCode(s.code, code) && overlaps(s.range, range)) ??
