@@ -5,11 +5,10 @@
  * loaded the project, times out hung requests and cancels abandoned ones.
  * @module
  */
-import { relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
+import { relPathOfUri } from "../project/file_uri.ts";
 import {
   abortableDelay,
   describeFailure,
@@ -175,15 +174,7 @@ export class ManagedServer implements LanguageServer {
   }
 
   relPathOf(uri: string): string | null {
-    let abs: string;
-    try {
-      abs = fileURLToPath(uri);
-    } catch {
-      return null;
-    }
-    const rel = relative(this.#project.root, abs);
-    if (rel === "" || rel.startsWith("..") || rel.startsWith("/")) return null;
-    return rel.split("\\").join("/");
+    return relPathOfUri(this.#project.root, uri);
   }
 
   async request<R>(

@@ -13,8 +13,7 @@
  * @module
  */
 import type { Range } from "../deps.ts";
-import { isAbsolute, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { relPathOfUri } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import { unifiedDiff } from "../edit/diff.ts";
 import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
@@ -212,7 +211,7 @@ export async function executeStoredAction(
   }
   const options = requestOptions(ctx);
   const pool = ctx.session.services(project).pool;
-  const relPathOf = (uri: string) => projectRelative(project.root, uri);
+  const relPathOf = (uri: string) => relPathOfUri(project.root, uri);
   if (entry.edit && entry.action === undefined) {
     const files = await applyEditInSession(ctx, entry.edit, relPathOf);
     store.remove(entry.id);
@@ -280,14 +279,3 @@ export async function executeStoredAction(
 }
 
 /** Project-relative path of a `file://` URI inside `root`, else null. */
-function projectRelative(root: string, uri: string): string | null {
-  let abs: string;
-  try {
-    abs = fileURLToPath(uri);
-  } catch {
-    return null;
-  }
-  const rel = relative(root, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-  return rel.split("\\").join("/");
-}

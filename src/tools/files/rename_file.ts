@@ -9,8 +9,8 @@
  * `force`; manifests and build files that name the old path are listed as not updated.
  * @module
  */
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { extname, join, posix, relative } from "node:path";
+import { fileUriOf, relPathOfUri } from "../../project/file_uri.ts";
+import { extname, posix } from "node:path";
 import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
@@ -152,10 +152,14 @@ export const renameFile = defineTool({
     const edit: LspWorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
-        { kind: "rename", oldUri: uriOf(project.root, from), newUri: uriOf(project.root, to) },
+        {
+          kind: "rename",
+          oldUri: fileUriOf(project.root, from),
+          newUri: fileUriOf(project.root, to),
+        },
       ],
     };
-    const relPathOf = (uri: string) => projectRelative(project.root, uri);
+    const relPathOf = (uri: string) => relPathOfUri(project.root, uri);
     const blocking = [
       broken.length === 0 ? "" : brokenText(unsupported, broken, SHOWN_IMPORTERS),
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
@@ -288,7 +292,7 @@ function lspEditsOf(
     });
     byFile.set(e.relPath, list);
   }
-  return [...byFile].map(([relPath, list]) => ({ uri: uriOf(root, relPath), edits: list }));
+  return [...byFile].map(([relPath, list]) => ({ uri: fileUriOf(root, relPath), edits: list }));
 }
 
 /** Refusals: both paths in the sandbox, not protected or ignored, source there, target not. */
@@ -452,19 +456,4 @@ function brokenText(
       moved ? "these imports are now broken" : "these imports would break"
     }: ` +
     `${shown.join("; ")}${more}.`;
-}
-
-function uriOf(root: string, relPath: string): string {
-  return pathToFileURL(join(root, relPath)).href;
-}
-
-function projectRelative(root: string, uri: string): string | null {
-  let abs: string;
-  try {
-    abs = fileURLToPath(uri);
-  } catch {
-    return null;
-  }
-  const rel = relative(root, abs).split("\\").join("/");
-  return rel === "" || rel.startsWith("..") ? null : rel;
 }
