@@ -14,7 +14,7 @@ import { defineTool, type ToolContext } from "../tool.ts";
 import { unknownToolNames } from "../../config/tool_selection.ts";
 import { contextListSizes, listSize } from "../listing.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
-import { realPathOrNull } from "../shared/project_selection.ts";
+import { realPathOrNull } from "../../project/open_project.ts";
 
 /** The language servers for the project's languages, and whether each is installed. */
 async function languageServerSummary(ctx: ToolContext, project: Project): Promise<string[]> {
