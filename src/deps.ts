@@ -35,8 +35,24 @@ export { BinaryReader, BinaryWriter, WireType } from "npm:@bufbuild/protobuf@2.1
 
 // The Language Server Protocol's own types (type-only: nothing of the package loads at run time).
 export type {
+  CallHierarchyItem,
+  CompletionItem,
+  DeleteFile,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DocumentSymbol,
   Location,
   LocationLink,
   Position,
   Range,
-} from "npm:vscode-languageserver-types@3.18.5";
+  SignatureInformation,
+  SymbolInformation,
+  TextEdit,
+  TypeHierarchyItem,
+  WorkspaceEdit,
+  WorkspaceSymbol,
+} from "npm:vscode-languageserver-types@3.17.5";
+
+// The protocol's method names, for their types only: lsp/methods.ts checks its names against them.
+export type * as LspProtocol from "npm:vscode-languageserver-protocol@3.17.5";

@@ -9,7 +9,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
-import type { Range } from "../deps.ts";
+import type { TextEdit, WorkspaceEdit } from "../deps.ts";
 import { LineIndex, lineStarts, offsetAt } from "./line_index.ts";
 import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
@@ -27,27 +27,15 @@ export interface EditTarget {
   readonly settings: { readonly encoding: string };
 }
 
-/** An LSP `TextEdit` (also covers `AnnotatedTextEdit`). */
-export interface LspTextEdit {
-  range: Range;
-  newText: string;
-}
-
-/** The parts of an LSP `WorkspaceEdit` we read. */
-export interface LspWorkspaceEdit {
-  changes?: Record<string, LspTextEdit[]>;
-  documentChanges?: unknown[];
-}
-
 /** Edits for one document, applied together to the text they were computed for. */
 export interface EditBatch {
   uri: string;
-  edits: LspTextEdit[];
+  edits: TextEdit[];
 }
 
 /** One step of a WorkspaceEdit, in application order. */
 export type EditStep =
-  | { kind: "edit"; uri: string; edits: LspTextEdit[] }
+  | { kind: "edit"; uri: string; edits: TextEdit[] }
   | { kind: "create"; uri: string; options: ResourceOptions }
   | { kind: "rename"; oldUri: string; newUri: string; options: ResourceOptions }
   | { kind: "delete"; uri: string; options: ResourceOptions };
@@ -120,8 +108,8 @@ export interface PlanOptions {
   fileOperations?: boolean;
 }
 
-function isTextEdit(value: unknown): value is LspTextEdit {
-  const v = value as LspTextEdit | null;
+function isTextEdit(value: unknown): value is TextEdit {
+  const v = value as TextEdit | null;
   return typeof v === "object" && v !== null && typeof v.newText === "string" &&
     typeof v.range?.start?.line === "number" && typeof v.range?.end?.line === "number";
 }
@@ -130,7 +118,7 @@ function isTextEdit(value: unknown): value is LspTextEdit {
  * The steps of a WorkspaceEdit in application order: `documentChanges` when present (the spec
  * prefers it), else `changes`. Throws a ToolError for an unknown file operation.
  */
-export function editSteps(edit: LspWorkspaceEdit | null | undefined): EditStep[] {
+export function editSteps(edit: WorkspaceEdit | null | undefined): EditStep[] {
   if (!edit) return [];
   if (!Array.isArray(edit.documentChanges)) {
     return Object.entries(edit.changes ?? {}).map(([uri, edits]) => ({
@@ -171,7 +159,7 @@ export function editSteps(edit: LspWorkspaceEdit | null | undefined): EditStep[]
  * The text batches of a WorkspaceEdit that must not create, rename or delete files, in
  * application order. Throws a ToolError, naming them, when it has file operations.
  */
-export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatch[] {
+export function editBatches(edit: WorkspaceEdit | null | undefined): EditBatch[] {
   const batches: EditBatch[] = [];
   const operations: string[] = [];
   for (const step of editSteps(edit)) {
@@ -195,7 +183,7 @@ export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatc
  */
 export function applyTextEdits(
   text: string,
-  edits: readonly LspTextEdit[],
+  edits: readonly TextEdit[],
   label = "file",
 ): string {
   const starts = lineStarts(text);
@@ -285,7 +273,7 @@ class VirtualTree {
     return file;
   }
 
-  async textEdits(uri: string, edits: readonly LspTextEdit[]): Promise<void> {
+  async textEdits(uri: string, edits: readonly TextEdit[]): Promise<void> {
     if (edits.length === 0) return;
     const file = await this.file(uri);
     if (file.text === null) {
@@ -452,7 +440,7 @@ class VirtualTree {
  */
 export async function planWorkspaceEdit(
   project: EditTarget,
-  edit: LspWorkspaceEdit | null | undefined,
+  edit: WorkspaceEdit | null | undefined,
   options: PlanOptions,
 ): Promise<WorkspaceEditPlan> {
   const tree = new VirtualTree(project, options.relPathOf);

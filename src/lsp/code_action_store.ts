@@ -7,12 +7,9 @@
  * is stale and `execute_code_action` refuses it.
  * @module
  */
+import type { WorkspaceEdit } from "../deps.ts";
 import type { Project } from "../project/project.ts";
-import {
-  type LspWorkspaceEdit,
-  planWorkspaceEdit,
-  type WorkspaceEditPlan,
-} from "../edit/workspace_edit.ts";
+import { planWorkspaceEdit, type WorkspaceEditPlan } from "../edit/workspace_edit.ts";
 import { columnOfUtf16 } from "./positions.ts";
 
 /** One cached action. */
@@ -35,7 +32,7 @@ export interface StoredAction {
   /** The server's CodeAction or Command, as sent. */
   action?: unknown;
   /** A ready WorkspaceEdit (rename previews). */
-  edit?: LspWorkspaceEdit;
+  edit?: WorkspaceEdit;
   /** Messages of the diagnostics it addresses. */
   diagnostics?: string[];
   /** When it was stored (ms since epoch). */
@@ -212,7 +209,7 @@ export interface PreviewInfo {
 export async function previewWorkspaceEdit(
   store: CodeActionStore,
   project: Project,
-  edit: LspWorkspaceEdit | null | undefined,
+  edit: WorkspaceEdit | null | undefined,
   relPathOf: (uri: string) => string | null,
   info: PreviewInfo,
 ): Promise<EditPreview> {

@@ -5,6 +5,7 @@
  * loaded the project, times out hung requests and cancels abandoned ones.
  * @module
  */
+import type { Diagnostic } from "../deps.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
@@ -26,7 +27,6 @@ import { launchFailureError } from "./install_hints.ts";
 import type {
   ApplyEditHandler,
   LanguageServer,
-  LspDiagnostic,
   RelativeMove,
   RequestOptions,
 } from "./language_server.ts";
@@ -236,7 +236,7 @@ export class ManagedServer implements LanguageServer {
   async diagnostics(
     relPath: string,
     options: RequestOptions & { errorsOnly?: boolean } = {},
-  ): Promise<LspDiagnostic[]> {
+  ): Promise<Diagnostic[]> {
     const client = await this.#ensureClient(options);
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
@@ -256,7 +256,7 @@ export class ManagedServer implements LanguageServer {
     versionBefore: number | null,
     serialBefore: number,
     options: RequestOptions & { errorsOnly?: boolean },
-  ): Promise<LspDiagnostic[]> {
+  ): Promise<Diagnostic[]> {
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
     await this.#waitReady(client, options);
@@ -292,7 +292,7 @@ export class ManagedServer implements LanguageServer {
           `'${relPath}' within ${Math.round(this.#timeouts.diagnosticsMs / 1000)} s.`,
       );
     }
-    return published.diagnostics as LspDiagnostic[];
+    return published.diagnostics as Diagnostic[];
   }
 
   /** Our own tools changed these files: resync them now if the server runs. */

@@ -11,6 +11,7 @@
  * sent to the server, several requests in flight at once.
  * @module
  */
+import { LspMethod } from "../lsp/methods.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { mapLimit } from "../map_limit.ts";
@@ -380,7 +381,7 @@ export class SymbolLookup {
       const server = await this.pool.serverFor(relPath, options);
       serverId = server.id;
       const result = await server.request<unknown>(
-        "textDocument/documentSymbol",
+        LspMethod.documentSymbol,
         { textDocument: { uri: server.uriOf(relPath) } },
         { ...options, sync: [relPath] },
       );

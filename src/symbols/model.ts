@@ -6,29 +6,11 @@
  * @module
  */
 
-import type { Position, Range } from "../deps.ts";
+import type { DocumentSymbol, Position, Range, SymbolInformation } from "../deps.ts";
 import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
 // The model speaks LSP's positions (0-based line, UTF-16 character; a range's end exclusive).
 export type { Position, Range };
-
-/** LSP `DocumentSymbol` (hierarchical form). */
-export interface LspDocumentSymbol {
-  name: string;
-  detail?: string;
-  kind: number;
-  range: Range;
-  selectionRange: Range;
-  children?: LspDocumentSymbol[];
-}
-
-/** LSP `SymbolInformation` (flat form). */
-export interface LspSymbolInformation {
-  name: string;
-  kind: number;
-  location: { uri: string; range: Range };
-  containerName?: string;
-}
 
 /** One symbol of one file, in a tree. */
 export interface SymbolNode {
@@ -118,12 +100,12 @@ export function rangeContainsPosition(range: Range, pos: Position): boolean {
   return comparePositions(range.start, pos) <= 0 && comparePositions(pos, range.end) <= 0;
 }
 
-function isDocumentSymbol(value: unknown): value is LspDocumentSymbol {
+function isDocumentSymbol(value: unknown): value is DocumentSymbol {
   return typeof value === "object" && value !== null && "selectionRange" in value &&
     "range" in value;
 }
 
-function isSymbolInformation(value: unknown): value is LspSymbolInformation {
+function isSymbolInformation(value: unknown): value is SymbolInformation {
   return typeof value === "object" && value !== null && "location" in value;
 }
 
@@ -160,7 +142,7 @@ export function finishSiblings(nodes: SymbolNode[]): SymbolNode[] {
 }
 
 function fromDocumentSymbols(
-  symbols: readonly LspDocumentSymbol[],
+  symbols: readonly DocumentSymbol[],
   relPath: string,
   parent: SymbolNode | null,
 ): SymbolNode[] {
@@ -190,7 +172,7 @@ function fromDocumentSymbols(
  * Selection ranges are found in `text` (the name inside the range) when the text is given.
  */
 function fromSymbolInformation(
-  symbols: readonly LspSymbolInformation[],
+  symbols: readonly SymbolInformation[],
   relPath: string,
   text: string | undefined,
 ): SymbolNode[] {
@@ -263,8 +245,8 @@ export function buildSymbolTree(
 ): SymbolNode[] {
   if (!Array.isArray(result) || result.length === 0) return [];
   const roots = result.some(isDocumentSymbol)
-    ? fromDocumentSymbols(result as LspDocumentSymbol[], relPath, null)
-    : fromSymbolInformation(result as LspSymbolInformation[], relPath, text);
+    ? fromDocumentSymbols(result as DocumentSymbol[], relPath, null)
+    : fromSymbolInformation(result as SymbolInformation[], relPath, text);
   return finishSiblings(roots);
 }
 

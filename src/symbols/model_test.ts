@@ -2,6 +2,7 @@
  * The symbol model: both documentSymbol forms become one tree; compact cache encoding; bodies,
  * offsets and containing symbols. Pure logic with mock server answers.
  */
+import type { SymbolInformation } from "../deps.ts";
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import {
   bodyOf,
@@ -9,7 +10,6 @@ import {
   containingSymbol,
   fileSymbol,
   fromCompact,
-  type LspSymbolInformation,
   namePathOf,
   symbolKindName,
   toCompact,
@@ -40,10 +40,10 @@ function info(
   from: [number, number],
   to: [number, number],
   containerName?: string,
-): LspSymbolInformation {
+): SymbolInformation {
   return {
     name,
-    kind,
+    kind: kind as SymbolInformation["kind"],
     location: {
       uri: "file:///p/a.ts",
       range: {

@@ -9,6 +9,8 @@
  * `force`; manifests and build files that name the old path are listed as not updated.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { TextEdit, WorkspaceEdit } from "../../deps.ts";
 import { fileUriOf, relPathOfUri } from "../../project/file_uri.ts";
 import { extname, posix } from "node:path";
 import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
@@ -17,7 +19,6 @@ import { ToolError } from "../../errors.ts";
 import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
 import { offersWillRename } from "../../lsp/managed_server.ts";
 import type { LanguageServer } from "../../lsp/language_server.ts";
-import type { LspTextEdit, LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import type { Project } from "../../project/project.ts";
 import { isWithin } from "../../project/sandbox.ts";
@@ -89,7 +90,7 @@ export const renameFile = defineTool({
       const id = pool.serverIdFor(file);
       if (id !== null && !byServer.has(id)) byServer.set(id, file);
     }
-    const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
+    const edits: Array<{ uri: string; edits: TextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
     const own: OwnEdits[] = [];
     const problems: string[] = [];
@@ -130,7 +131,7 @@ export const renameFile = defineTool({
         continue;
       }
       await showImporters(ctx, server, mine);
-      const answer = await server.request<LspWorkspaceEdit | null>("workspace/willRenameFiles", {
+      const answer = await server.request<WorkspaceEdit | null>(LspMethod.willRenameFiles, {
         files: [{ oldUri: server.uriOf(from), newUri: server.uriOf(to) }],
       }, { ...options, sync: [sample] });
       const found = textEditsOf(answer);
@@ -149,7 +150,7 @@ export const renameFile = defineTool({
         : [],
       ctx.signal,
     );
-    const edit: LspWorkspaceEdit = {
+    const edit: WorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
         {
@@ -278,8 +279,8 @@ function mentionsText(mentions: readonly PathMention[]): string {
 function lspEditsOf(
   root: string,
   edits: readonly ImportEdit[],
-): Array<{ uri: string; edits: LspTextEdit[] }> {
-  const byFile = new Map<string, LspTextEdit[]>();
+): Array<{ uri: string; edits: TextEdit[] }> {
+  const byFile = new Map<string, TextEdit[]>();
   for (const e of edits) {
     const lines = e.oldText.split("\n");
     const end = lines.length === 1
@@ -376,7 +377,7 @@ async function showImporters(
  */
 function notUpdated(
   sites: readonly ImportSite[],
-  found: ReadonlyArray<{ uri: string; edits: LspTextEdit[] }>,
+  found: ReadonlyArray<{ uri: string; edits: TextEdit[] }>,
   from: string,
   folder: boolean,
   server: LanguageServer,
@@ -422,13 +423,13 @@ function notUpdatedText(sites: readonly ImportSite[], shownAtMost = SHOWN_IMPORT
 
 /** The text edits of a server's WorkspaceEdit, per document. */
 function textEditsOf(
-  edit: LspWorkspaceEdit | null,
-): Array<{ uri: string; edits: LspTextEdit[] }> {
+  edit: WorkspaceEdit | null,
+): Array<{ uri: string; edits: TextEdit[] }> {
   if (!edit) return [];
-  const out: Array<{ uri: string; edits: LspTextEdit[] }> = [];
+  const out: Array<{ uri: string; edits: TextEdit[] }> = [];
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) out.push({ uri, edits });
   for (const change of edit.documentChanges ?? []) {
-    const c = change as { textDocument?: { uri?: string }; edits?: LspTextEdit[]; kind?: string };
+    const c = change as { textDocument?: { uri?: string }; edits?: TextEdit[]; kind?: string };
     if (c.kind !== undefined) {
       throw new ToolError(
         `The language server's edits for the move also ${c.kind} files; Sextant does not ` +

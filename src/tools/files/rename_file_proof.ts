@@ -6,7 +6,8 @@
  * (text and place, through the write path) and refused, unless forced.
  * @module
  */
-import type { LanguageServer, LspDiagnostic } from "../../lsp/language_server.ts";
+import type { Diagnostic } from "../../deps.ts";
+import type { LanguageServer } from "../../lsp/language_server.ts";
 import type { FileOutcome } from "../../edit/workspace_edit.ts";
 import { requestOptions } from "../shared/locate_symbol.ts";
 import { type FileChange, writeFiles } from "../shared/write.ts";
@@ -29,7 +30,7 @@ export interface IntroducedError {
   message: string;
 }
 
-function keyOf(d: LspDiagnostic): string {
+function keyOf(d: Diagnostic): string {
   return `${d.code ?? ""}\u0000${d.message}`;
 }
 

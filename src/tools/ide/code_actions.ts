@@ -6,12 +6,11 @@
  * they list actions as {@linkcode actionDict} does.
  * @module
  */
-import type { Range } from "../../deps.ts";
+import type { Diagnostic, Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import type { StoredAction } from "../../lsp/code_action_store.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { locate } from "../shared/locate_symbol.ts";
@@ -56,7 +55,7 @@ async function rangeOf(
   ctx: ToolContext,
   file: FileTarget,
   args: RangeArgs,
-): Promise<{ range: Range; diagnostics: LspDiagnostic[] }> {
+): Promise<{ range: Range; diagnostics: Diagnostic[] }> {
   const forms = [args.start_line !== undefined, !!args.name_path?.trim(), !!args.diagnostic?.trim()]
     .filter(Boolean).length;
   if (forms === 0) {

@@ -3,7 +3,8 @@
  * substring.
  * @module
  */
-import type { Range } from "../../deps.ts";
+import { LspMethod } from "../../lsp/methods.ts";
+import type { WorkspaceSymbol } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
@@ -73,13 +74,6 @@ async function anchorFile(
   return null;
 }
 
-interface WorkspaceSymbol {
-  name: string;
-  kind: number;
-  containerName?: string;
-  location: { uri: string; range?: Range };
-}
-
 export const workspaceSymbols = defineTool({
   name: "workspace_symbols",
   description: "Searches symbols by name across the project (all its languages), as the IDE's " +
@@ -111,7 +105,7 @@ export const workspaceSymbols = defineTool({
       try {
         const anchor = await anchorFile(ctx, pool, server.id);
         const result = await server.request<WorkspaceSymbol[] | null>(
-          "workspace/symbol",
+          LspMethod.workspaceSymbol,
           { query: args.query },
           { ...options, sync: anchor ? [anchor] : [] },
         );
@@ -133,9 +127,11 @@ export const workspaceSymbols = defineTool({
       };
       if (s.containerName) row.container = s.containerName;
       row.file = displayPath(server, uri);
-      if (s.location.range) {
+      // A WorkspaceSymbol may come without a range (resolved lazily); SymbolInformation has one.
+      const range = "range" in s.location ? s.location.range : undefined;
+      if (range) {
         const lines = await reader.lines(uri);
-        const start = s.location.range.start;
+        const start = range.start;
         // Servers give the whole declaration (`export class X`): point at the name in it.
         const lineText = lines?.[start.line] ?? "";
         const named = lineText.indexOf(s.name, start.character);
@@ -145,7 +141,7 @@ export const workspaceSymbols = defineTool({
         );
         row.line = at.line;
         row.column = at.column;
-        if (lines) row.preview = preview(lines[s.location.range.start.line] ?? "");
+        if (lines) row.preview = preview(lines[range.start.line] ?? "");
       }
       return { row, rank: nameRank(s.name, args.query), inProject };
     }));

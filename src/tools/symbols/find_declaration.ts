@@ -4,6 +4,7 @@
  * searched in the whole file or in the body of a containing symbol. The match must be unique.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { compilePattern } from "../../edit/replace.ts";
@@ -78,7 +79,7 @@ export const findDeclaration = defineTool({
     }
     const server = await index.pool.serverFor(relPath, options);
     const result = await server.request<unknown>(
-      "textDocument/definition",
+      LspMethod.definition,
       { textDocument: { uri: server.uriOf(relPath) }, position: at },
       { ...options, sync: [relPath] },
     );

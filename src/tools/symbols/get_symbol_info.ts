@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
@@ -269,7 +270,7 @@ async function hoverOf(
   try {
     const server = await index.pool.serverFor(node.relPath, options);
     const result = await server.request<{ contents?: unknown } | null>(
-      "textDocument/hover",
+      LspMethod.hover,
       { textDocument: { uri: server.uriOf(node.relPath) }, position: node.selectionRange.start },
       { ...options, sync: [node.relPath] },
     );
@@ -378,7 +379,7 @@ async function usagesOf(
   const relPath = target.node.relPath;
   const server = await index.pool.serverFor(relPath, options);
   const result = await server.request<unknown>(
-    "textDocument/references",
+    LspMethod.references,
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: target.node.selectionRange.start,

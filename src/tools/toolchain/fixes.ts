@@ -6,9 +6,13 @@
  * only the first {@linkcode MAX_FIX_DIAGNOSTICS} diagnostics are asked.
  * @module
  */
-import type { Position, Range } from "../../deps.ts";
+import type {
+  Diagnostic as LspDiagnostic,
+  DiagnosticSeverity,
+  Position,
+  Range,
+} from "../../deps.ts";
 import { toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
@@ -37,7 +41,7 @@ export interface FixesResult {
   problems: string[];
 }
 
-const LSP_SEVERITY: Readonly<Record<Diagnostic["severity"], number>> = {
+const LSP_SEVERITY: Readonly<Record<Diagnostic["severity"], DiagnosticSeverity>> = {
   error: 1,
   warning: 2,
   info: 3,
