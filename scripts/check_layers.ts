@@ -1,14 +1,16 @@
 /**
  * Fails when an import under src/ runs up the layers of docs/ARCHITECTURE.md §1, or when files
- * import each other in a cycle. It reads the import lines of every module (tests excluded: a
- * test may reach any layer) and needs no type information.
+ * import each other in a cycle. It reads every module's imports from Deno's own module graph
+ * (`deno info --json`, which knows type-only and dynamic imports), tests excluded: a test may
+ * reach any layer.
  *
- *     deno run --allow-read scripts/check_layers.ts
+ *     deno run --allow-read --allow-run scripts/check_layers.ts
  *
  * `deno task check` runs it.
  * @module
  */
-import { dirname, join, normalize, relative } from "node:path";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * The layers, top first. A file may import its own layer and any layer below it, never one
@@ -70,43 +72,78 @@ export interface Import {
   dynamic: boolean;
 }
 
-const STATIC =
-  /^[ \t]*(import|export)\s+(type\s+)?([\w$*{},\s]*?)\s*from\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']/gm;
-const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+/** Where `deno info --json` says a dependency resolves, and on which line it is imported. */
+interface InfoResolution {
+  specifier: string;
+  span: { start: { line: number } };
+}
 
-/** The relative imports of `path` (repository-relative), given its text. */
-export function importsOf(path: string, text: string): Import[] {
+/** One module of `deno info --json`, with the fields read here. */
+export interface InfoModule {
+  specifier: string;
+  dependencies?: ReadonlyArray<{
+    specifier: string;
+    /** What loads at run time; absent for a type-only import. */
+    code?: InfoResolution;
+    type?: InfoResolution;
+    isDynamic?: boolean;
+  }>;
+}
+
+/** The repository-relative path of a `file:` URL below `root`; null for anything else. */
+function pathIn(root: string, specifier: string): string | null {
+  if (!specifier.startsWith("file:")) return null;
+  const rel = relative(root, fileURLToPath(specifier)).split("\\").join("/");
+  return rel.startsWith("..") ? null : rel;
+}
+
+/** The imports between the repository's own files, from `deno info --json`'s modules. */
+export function importsOf(root: string, modules: readonly InfoModule[]): Import[] {
   const out: Import[] = [];
-  const lineAt = (index: number) => text.slice(0, index).split("\n").length;
-  const target = (spec: string) => normalize(join(dirname(path), spec));
-  for (const m of text.matchAll(STATIC)) {
-    const spec = m[4] ?? m[5]!;
-    if (!spec.startsWith(".")) continue;
-    const names = m[3]?.trim() ?? "";
-    const braces = /^\{([^}]*)\}$/.exec(names);
-    const allTyped = braces !== null &&
-      braces[1]!.split(",").map((s) => s.trim()).filter(Boolean).every((s) =>
-        s.startsWith("type ")
-      );
-    out.push({
-      from: path,
-      to: target(spec),
-      line: lineAt(m.index!),
-      typeOnly: m[2] !== undefined || allTyped,
-      dynamic: false,
-    });
-  }
-  for (const m of text.matchAll(DYNAMIC)) {
-    if (!m[1]!.startsWith(".")) continue;
-    out.push({
-      from: path,
-      to: target(m[1]!),
-      line: lineAt(m.index!),
-      typeOnly: false,
-      dynamic: true,
-    });
+  for (const module of modules) {
+    const from = pathIn(root, module.specifier);
+    if (from === null) continue;
+    for (const dep of module.dependencies ?? []) {
+      const resolved = dep.code ?? dep.type;
+      const to = resolved && pathIn(root, resolved.specifier);
+      if (!to) continue;
+      out.push({
+        from,
+        to,
+        line: resolved.span.start.line + 1,
+        typeOnly: dep.code === undefined,
+        dynamic: dep.isDynamic ?? false,
+      });
+    }
   }
   return out;
+}
+
+/** The modules of the graph of `entry`, as `deno info --json` gives them. */
+async function moduleGraph(root: string, entry: string): Promise<InfoModule[]> {
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", entry],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (error) {
+    if (
+      !(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)
+    ) {
+      throw error;
+    }
+    throw new Error(
+      "the layer check reads Deno's module graph with `deno info`: run it with --allow-run " +
+        "(deno run --allow-read --allow-run scripts/check_layers.ts, or deno task check)",
+    );
+  }
+  if (!output.success) {
+    throw new Error(`deno info ${entry} failed: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  return JSON.parse(new TextDecoder().decode(output.stdout)).modules;
 }
 
 /** The index in {@linkcode LAYERS} of a file, or -1 when it is in none. */
@@ -198,10 +235,16 @@ export async function checkRepository(
   root: string,
 ): Promise<{ files: number; imports: number; upward: string[]; cycles: string[][] }> {
   const files = ["main.ts", ...(await sourceFiles(root, "src")).sort()];
-  const imports: Import[] = [];
-  for (const file of files) {
-    imports.push(...importsOf(file, await Deno.readTextFile(join(root, file))));
-  }
+  const modules = new Map<string, InfoModule>();
+  const add = (graph: readonly InfoModule[]) => {
+    for (const m of graph) if (!modules.has(m.specifier)) modules.set(m.specifier, m);
+  };
+  add(await moduleGraph(root, "main.ts"));
+  // A module main.ts never imports (a worker's, loaded by URL) is read from itself.
+  const reached = new Set([...modules.keys()].map((s) => pathIn(root, s)));
+  for (const file of files) if (!reached.has(file)) add(await moduleGraph(root, file));
+  const own = new Set(files);
+  const imports = importsOf(root, [...modules.values()]).filter((i) => own.has(i.from));
   return {
     files: files.length,
     imports: imports.length,

@@ -1,6 +1,6 @@
 /**
- * The layer check (scripts/check_layers.ts): how it reads import lines, what it calls upward and
- * what a cycle, and that the repository passes it.
+ * The layer check (scripts/check_layers.ts): how it reads deno info's module graph, what it calls
+ * upward and what a cycle, and that the repository passes it.
  * @module
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -12,31 +12,36 @@ import {
   upwardImports,
 } from "../../scripts/check_layers.ts";
 
-Deno.test("check_layers: import lines, type-only and dynamic imports", () => {
-  const text = [
-    'import { a } from "../edit/text_file.ts";',
-    'import type { Project } from "../project/project.ts";',
-    "import {",
-    "  type Found,",
-    "  type Rule,",
-    '} from "./rules/core.ts";',
-    'import { type Node, walk } from "./walk.ts";',
-    'export { grammarFor } from "./grammars.ts";',
-    'import "./side_effect.ts";',
-    'import { z } from "npm:zod@3";',
-    'const mod = await import("../tools/mod.ts");',
-  ].join("\n");
-  const found = importsOf("src/symbols/index/x.ts", text).map((i) =>
-    `${i.to}${i.typeOnly ? " type" : ""}${i.dynamic ? " dynamic" : ""}:${i.line}`
+Deno.test("check_layers: imports read from deno info, type-only and dynamic ones told apart", () => {
+  const root = "/repo";
+  const at = (path: string, line: number) => ({
+    specifier: `file://${root}/${path}`,
+    span: { start: { line: line - 1 } },
+  });
+  const modules = [{
+    specifier: "file:///repo/src/symbols/index/x.ts",
+    dependencies: [
+      { specifier: "../../edit/text_file.ts", code: at("src/edit/text_file.ts", 1) },
+      { specifier: "../../project/project.ts", type: at("src/project/project.ts", 2) },
+      // A value and a type import of one file: the value loads, so it is no type-only import.
+      { specifier: "./walk.ts", code: at("src/symbols/index/walk.ts", 7), type: at("x", 3) },
+      { specifier: "npm:zod@3", code: { specifier: "npm:/zod@3.0.0", span: at("x", 9).span } },
+      {
+        specifier: "../../tools/mod.ts",
+        code: at("src/tools/mod.ts", 11),
+        isDynamic: true,
+      },
+    ],
+  }, { specifier: "npm:/zod@3.0.0", dependencies: [] }];
+  const found = importsOf(root, modules).map((i) =>
+    `${i.from}>${i.to}${i.typeOnly ? " type" : ""}${i.dynamic ? " dynamic" : ""}:${i.line}`
   );
+  const from = "src/symbols/index/x.ts>";
   assertEquals(found, [
-    "src/symbols/edit/text_file.ts:1",
-    "src/symbols/project/project.ts type:2",
-    "src/symbols/index/rules/core.ts type:3",
-    "src/symbols/index/walk.ts:7",
-    "src/symbols/index/grammars.ts:8",
-    "src/symbols/index/side_effect.ts:9",
-    "src/symbols/tools/mod.ts dynamic:11",
+    `${from}src/edit/text_file.ts:1`,
+    `${from}src/project/project.ts type:2`,
+    `${from}src/symbols/index/walk.ts:7`,
+    `${from}src/tools/mod.ts dynamic:11`,
   ]);
 });
 
