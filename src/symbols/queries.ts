@@ -47,7 +47,7 @@ export interface ReferenceHit {
 }
 
 /**
- * Marks the end of one stage of a query, named (profiling: scripts/refs_profile.ts prints the
+ * Marks the end of one stage of a query, named (profiling: scripts/profiles/refs.ts prints the
  * time between marks). Optional everywhere; tools pass none.
  */
 export type StageMark = (stage: string) => void;

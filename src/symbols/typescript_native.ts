@@ -27,7 +27,7 @@
  *   spread only by an identifier.
  *
  * What cannot be restored: TypeScript 7 merges a property into a same-named class, function or
- * variable (or import) of the same list, and drops it (scripts/index_agreement.ts's
+ * variable (or import) of the same list, and drops it (scripts/checks/index_agreement.ts's
  * `asNativeTypeScriptLists` states exactly that); where the declaration index answers (it is
  * proven against both generations), tools get tsserver's outline with such properties. CommonJS
  * exports in JavaScript files (`module.exports = {...}`, `exports.a = ...`) and properties

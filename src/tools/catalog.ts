@@ -6,7 +6,7 @@
  * first call (or {@linkcode preloadTools}) loads the whole registry once, and from then on each
  * entry stands for its tool (`params`, `handler`).
  *
- * `catalog.json` is generated from the registry by `deno run -A scripts/tool_catalog.ts`;
+ * `catalog.json` is generated from the registry by `deno run -A scripts/release/tool_catalog.ts`;
  * `catalog_test.ts` fails, naming that command, when it no longer matches.
  * @module
  */

@@ -3,7 +3,7 @@
  * language, fetched from its registry once into `.cache/real/` (gitignored) and copied to a temp
  * folder for each use; an MCP session on such a copy; and a second language server of the same
  * kind on a bare vscode-jsonrpc connection (the RAW server), whose own answers the tests and
- * scripts/bench_languages.ts compare Sextant's with.
+ * scripts/bench/languages.ts compare Sextant's with.
  *
  * - Rust: the `csv` crate from crates.io with its own Cargo.lock, every locked package
  *   vendored (`cargo vendor`) and a `.cargo/config.toml` pointing at them, so cargo and

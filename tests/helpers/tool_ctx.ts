@@ -14,7 +14,7 @@ import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
-import { recordCall } from "../../scripts/language_matrix_lib.ts";
+import { recordCall } from "../../scripts/checks/language_matrix_lib.ts";
 
 /** File content by project-relative path: text is written as UTF-8, bytes as they are. */
 export type FileTree = Record<string, string | Uint8Array>;

@@ -1,5 +1,5 @@
 /**
- * The layer check (scripts/check_layers.ts): how it reads deno info's module graph, what it calls
+ * The layer check (scripts/checks/check_layers.ts): how it reads deno info's module graph, what it calls
  * upward and what a cycle, and that the repository passes it.
  * @module
  */
@@ -10,7 +10,7 @@ import {
   importsOf,
   layerOf,
   upwardImports,
-} from "../../scripts/check_layers.ts";
+} from "../../scripts/checks/check_layers.ts";
 
 Deno.test("check_layers: imports read from deno info, type-only and dynamic ones told apart", () => {
   const root = "/repo";

@@ -106,7 +106,7 @@ export const findReferencingSymbols = defineTool({
 
 /**
  * find_referencing_symbols' answer; `mark` names the end of each stage (profiling:
- * scripts/refs_profile.ts).
+ * scripts/profiles/refs.ts).
  */
 export async function referencingSymbols(
   ctx: ToolContext,
