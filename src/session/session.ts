@@ -13,7 +13,7 @@ import type { Project } from "../project/project.ts";
 import { modeDefinition } from "../config/toolsets.ts";
 import { type SelectableTool, selectTools } from "../config/tool_selection.ts";
 import { Workspace } from "../project/workspace.ts";
-import { CodeActionStore } from "../lsp/code_action_store.ts";
+import { CodeActionStore } from "./code_action_store.ts";
 import type { ProjectHost, ProjectServices } from "../project_host.ts";
 import type { ToolCallObserver } from "./call_observer.ts";
 import { ReadTracker } from "./read_tracker.ts";

@@ -17,7 +17,7 @@ import type { Diagnostic, Range, WorkspaceEdit } from "../deps.ts";
 import { relPathOfUri } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import { unifiedDiff } from "../edit/diff.ts";
-import { actionId, fileHash, type StoredAction } from "../lsp/code_action_store.ts";
+import { actionId, fileHash, type StoredAction } from "../session/code_action_store.ts";
 import { toAgentPosition } from "../lsp/positions.ts";
 import type { LanguageServer } from "../lsp/language_server.ts";
 import { applyWorkspaceEdit } from "./shared/write.ts";

@@ -13,7 +13,7 @@ import { planWorkspaceEdit } from "../../src/edit/workspace_edit.ts";
 import type { WorkspaceEdit } from "../../src/deps.ts";
 import { commitFileChanges } from "../../src/edit/all_or_nothing.ts";
 
-import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_action_store.ts";
+import { actionId, previewWorkspaceEdit } from "../../src/session/code_action_store.ts";
 import { codeActions } from "../../src/tools/ide/code_actions.ts";
 import { refreshCodeActions } from "../../src/tools/ide/refresh_code_actions.ts";
 import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";

@@ -16,7 +16,7 @@ import { extname, posix } from "node:path";
 import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
+import { previewWorkspaceEdit } from "../../session/code_action_store.ts";
 import { offersWillRename } from "../../lsp/managed_server.ts";
 import type { LanguageServer } from "../../lsp/language_server.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";

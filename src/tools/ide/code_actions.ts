@@ -9,7 +9,7 @@
 import type { Diagnostic, Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import type { StoredAction } from "../../lsp/code_action_store.ts";
+import type { StoredAction } from "../../session/code_action_store.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";

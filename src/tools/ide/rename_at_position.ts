@@ -7,7 +7,7 @@ import type { WorkspaceEdit } from "../../deps.ts";
 import { checkNewName } from "../../symbols/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
+import { previewWorkspaceEdit } from "../../session/code_action_store.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
 import { applyEditInSession } from "../code_action_runner.ts";
 import { ask, describePosition, resolvePosition } from "../shared/targets.ts";

@@ -18,7 +18,7 @@ import {
   type EditPreview,
   previewWorkspaceEdit,
   type StoredAction,
-} from "../../lsp/code_action_store.ts";
+} from "../../session/code_action_store.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
 import { requestRename } from "../../symbols/queries.ts";
 import { type NotAnalysed, notAnalysedText } from "../../symbols/completeness.ts";

@@ -10,7 +10,7 @@
 import type { WorkspaceEdit } from "../deps.ts";
 import type { Project } from "../project/project.ts";
 import { planWorkspaceEdit, type WorkspaceEditPlan } from "../edit/workspace_edit.ts";
-import { columnOfUtf16 } from "./positions.ts";
+import { columnOfUtf16 } from "../lsp/positions.ts";
 
 /** One cached action. */
 export interface StoredAction {
