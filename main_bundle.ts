@@ -1,5 +1,5 @@
 /**
- * The entry point of the bundled and compiled program (scripts/compile.ts): main.ts, with every
+ * The entry point of the bundled and compiled program (scripts/release/compile.ts): main.ts, with every
  * module it loads lazily imported here by a literal specifier, so that the bundler takes them
  * (and their npm packages) in. `deno run` uses main.ts, whose graph leaves them out until they
  * are needed (src/cli/lazy.ts).

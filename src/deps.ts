@@ -32,3 +32,27 @@ export { parse as parseToml } from "npm:smol-toml@1.9.1";
 
 // Protobuf's wire format, for SCIP code indexes built in CI (src/symbols/scip/).
 export { BinaryReader, BinaryWriter, WireType } from "npm:@bufbuild/protobuf@2.17.0/wire";
+
+// The Language Server Protocol's own types (type-only: nothing of the package loads at run time).
+export type {
+  CallHierarchyItem,
+  CompletionItem,
+  DeleteFile,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DocumentSymbol,
+  Location,
+  LocationLink,
+  Position,
+  Range,
+  SignatureInformation,
+  SymbolInformation,
+  TextEdit,
+  TypeHierarchyItem,
+  WorkspaceEdit,
+  WorkspaceSymbol,
+} from "npm:vscode-languageserver-types@3.17.5";
+
+// The protocol's method names, for their types only: lsp/methods.ts checks its names against them.
+export type * as LspProtocol from "npm:vscode-languageserver-protocol@3.17.5";

@@ -9,6 +9,14 @@
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/**
+ * Whether `path` (a path or a bare name) is the `deno` CLI, not an executable made by
+ * `deno compile`: the one test of what Sextant runs under, or of what a command runs.
+ */
+export function isDenoCli(path: string): boolean {
+  return /(^|[\\/])deno(\.exe)?$/i.test(path);
+}
+
 /** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
 export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
 

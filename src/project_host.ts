@@ -5,7 +5,7 @@
  * folder shares one warm set of servers; sessions reach them through `session.services(project)`.
  *
  * This module sits below the session (docs/ARCHITECTURE.md §1): it knows nothing of sessions or
- * tools, and whoever builds a session hands it a host, or a factory of one (session.ts
+ * tools, and whoever builds a session hands it a host, or a factory of one (session/session.ts
  * `SessionOptions.host`).
  *
  * A project whose last session let go of it keeps its servers for `projectIdleMs` (the shared

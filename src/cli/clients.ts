@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { isDenoCli } from "../executables.ts";
 
 /** The clients, by the names `sextant setup <client>` takes. */
 export const CLIENT_IDS = [
@@ -213,6 +214,6 @@ export function looksLikeSextant(entry: unknown): boolean {
   const program = command.split(/[\\/]/).pop() ?? "";
   if (/^sextant([-.].*)?$/i.test(program)) return true;
   const words = Array.isArray(args) ? args.filter((a): a is string => typeof a === "string") : [];
-  return /^deno(\.exe)?$/i.test(program) && words.some((a) => /(^|[\\/])main\.ts$/.test(a)) &&
+  return isDenoCli(program) && words.some((a) => /(^|[\\/])main\.ts$/.test(a)) &&
     words.includes("--context");
 }

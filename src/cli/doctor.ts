@@ -11,13 +11,13 @@
  * @module
  */
 import { pathToFileURL } from "node:url";
-import { loadSettings } from "../config/load.ts";
 import { describeError } from "../errors.ts";
 import { setLogLevel } from "../log.ts";
 import { LspClient } from "../lsp/client.ts";
 import { launchFailureError } from "../lsp/install_hints.ts";
 import { resolveCommand, type ServerSpec, serverSpecs, specForFile } from "../lsp/registry.ts";
-import { Project } from "../project/project.ts";
+import type { Project } from "../project/project.ts";
+import { openProject } from "../project/open_project.ts";
 import { callerPath, currentPlace } from "../project/caller_folder.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "../config/cli_options.ts";
@@ -224,8 +224,7 @@ async function checkServer(
 export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
   const write = options.write ?? ((line: string) => console.log(line));
   const root = options.project ?? Deno.cwd();
-  const settings = await loadSettings({ projectRoot: root });
-  const project = Project.open(root, settings);
+  const project = await openProject(root);
   write(`sextant ${VERSION} doctor (deno ${Deno.version.deno}, ${Deno.build.target})`);
   write(`project: ${project.root}`);
   for (const line of await permissionLines(project.root)) write(line);
@@ -236,7 +235,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<number> {
     write(`clients: cannot look for client configs (${describeError(error)})`);
   }
 
-  const specs = serverSpecs(project.root, settings.language_servers);
+  const specs = serverSpecs(project.root, project.settings.language_servers);
   const languages = await detectProjectLanguages(project, specs);
   if (languages.length === 0) {
     write("languages: none detected (no file has an extension a language server handles)");

@@ -5,6 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { isDenoCli } from "../executables.ts";
 import { permissionFlags, RUNTIME_FLAGS } from "./permission_flags.ts";
 import { SEXTANT_PERMISSIONS } from "./permission_set.ts";
 
@@ -20,11 +21,6 @@ export interface LaunchOptions {
   execPath?: string;
   /** Sextant's `main.ts`, as a file URL or a remote URL (default: this checkout's). */
   mainUrl?: string;
-}
-
-/** Whether `execPath` is the `deno` CLI (not an executable made by `deno compile`). */
-export function isDenoCli(execPath: string): boolean {
-  return /(^|[\\/])deno(\.exe)?$/i.test(execPath);
 }
 
 /**

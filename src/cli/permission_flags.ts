@@ -44,7 +44,7 @@ export interface FlagOptions {
 }
 
 /**
- * V8 flags chosen by measurement (scripts/bench_memory.ts, docs/performance.md, "Memory"):
+ * V8 flags chosen by measurement (scripts/profiles/memory.ts, docs/performance.md, "Memory"):
  * Liftoff only (the index's tree-sitter WASM is never tiered up to TurboFan, which cost ~100 MB
  * while it compiled) and optimize for size; together they halve the service's peak RSS on the
  * 3,000-file bench. `deno task start` (deno.json) names the same flags.
@@ -55,7 +55,7 @@ export const SEXTANT_V8_FLAGS = "--v8-flags=--liftoff-only,--optimize-for-size";
  * Environment chosen by measurement for Sextant's long-lived processes: glibc's malloc keeps at
  * most two arenas. Each parse worker's thread otherwise gets arenas of its own, whose freed
  * memory glibc keeps; on the 3,000-file bench the index build's peak drops from ~150 to ~132 MB
- * and the RSS after it from ~120 to ~104 MB, at the same build time (scripts/bench_memory.ts,
+ * and the RSS after it from ~120 to ~104 MB, at the same build time (scripts/profiles/memory.ts,
  * docs/performance.md, "Memory"). The front sets it when it starts the shared service, and
  * `deno task start` (deno.json) sets it too; a process cannot set it for itself.
  */

@@ -12,7 +12,8 @@
  */
 import { resolve } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
-import { isDenoCli, type Launch, sextantLaunch } from "./launch.ts";
+import { type Launch, sextantLaunch } from "./launch.ts";
+import { isDenoCli } from "../executables.ts";
 import { SEXTANT_ENV } from "./permission_flags.ts";
 import { LSP_PATH_ENV, servicePath } from "../executables.ts";
 import { log } from "../log.ts";

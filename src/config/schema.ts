@@ -19,7 +19,7 @@ export const LanguageServerConfigSchema = z.strictObject({
 });
 export type LanguageServerConfig = z.infer<typeof LanguageServerConfigSchema>;
 
-/** Tool markers a context or mode may select by (the `Marker` type of tools/tool.ts). */
+/** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
 export const MarkerSchema = z.enum([
   "can-edit",
   "symbolic-read",
@@ -27,6 +27,7 @@ export const MarkerSchema = z.enum([
   "optional",
   "no-project",
 ]);
+export type Marker = z.infer<typeof MarkerSchema>;
 
 /** A context or mode: data, not code. Either may be defined or overridden in config. */
 export const ToolSetDefinitionSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * A context describes the client (chat app, coding agent, IDE) and is fixed for a session; modes
  * describe the way of working and can be switched live (switch_modes). Built-ins are defined
  * here; config (`contexts`, `mode_definitions`) may add new ones or override a built-in's fields.
- * This module is data and its lookup; tools/select.ts applies it to the tool list.
+ * This module is data and its lookup; tool_selection.ts applies it to the tool list.
  * @module
  */
 import { ToolError } from "../errors.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { LogLevel } from "../log.ts";
-import type { ObservedCall, ObservedResult, ToolCallObserver } from "../tools/call_observer.ts";
+import type { ObservedCall, ObservedResult, ToolCallObserver } from "../session/call_observer.ts";
 import type { ProjectHost } from "../project_host.ts";
 import { STATS_WINDOW_MS } from "./call_stats.ts";
 
@@ -200,7 +200,7 @@ export class DashboardHub {
     return [...this.#sessions.keys()].map((id) => this.sessionView(id)!);
   }
 
-  /** The observer of session `sessionId`'s tool calls (session.ts `callObserver`). */
+  /** The observer of session `sessionId`'s tool calls (session/session.ts `callObserver`). */
   callObserver(sessionId: number): ToolCallObserver {
     // deno-lint-ignore no-this-alias
     const hub = this;

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { DEFAULT_SETTINGS } from "../config/schema.ts";
-import { Session } from "../session.ts";
+import { Session } from "../session/session.ts";
 import { callTool } from "../tools/call.ts";
 import { defineTool } from "../tools/tool.ts";
 import { DashboardHub, notAnalysedLines, summarizeArgs } from "./hub.ts";

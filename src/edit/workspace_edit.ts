@@ -9,6 +9,8 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
+import type { TextEdit, WorkspaceEdit } from "../deps.ts";
+import { LineIndex, lineStarts, offsetAt } from "./line_index.ts";
 import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
 
@@ -25,33 +27,15 @@ export interface EditTarget {
   readonly settings: { readonly encoding: string };
 }
 
-/** An LSP position (0-based line, UTF-16 character). */
-export interface EditPosition {
-  line: number;
-  character: number;
-}
-
-/** An LSP `TextEdit` (also covers `AnnotatedTextEdit`). */
-export interface LspTextEdit {
-  range: { start: EditPosition; end: EditPosition };
-  newText: string;
-}
-
-/** The parts of an LSP `WorkspaceEdit` we read. */
-export interface LspWorkspaceEdit {
-  changes?: Record<string, LspTextEdit[]>;
-  documentChanges?: unknown[];
-}
-
 /** Edits for one document, applied together to the text they were computed for. */
 export interface EditBatch {
   uri: string;
-  edits: LspTextEdit[];
+  edits: TextEdit[];
 }
 
 /** One step of a WorkspaceEdit, in application order. */
 export type EditStep =
-  | { kind: "edit"; uri: string; edits: LspTextEdit[] }
+  | { kind: "edit"; uri: string; edits: TextEdit[] }
   | { kind: "create"; uri: string; options: ResourceOptions }
   | { kind: "rename"; oldUri: string; newUri: string; options: ResourceOptions }
   | { kind: "delete"; uri: string; options: ResourceOptions };
@@ -124,8 +108,8 @@ export interface PlanOptions {
   fileOperations?: boolean;
 }
 
-function isTextEdit(value: unknown): value is LspTextEdit {
-  const v = value as LspTextEdit | null;
+function isTextEdit(value: unknown): value is TextEdit {
+  const v = value as TextEdit | null;
   return typeof v === "object" && v !== null && typeof v.newText === "string" &&
     typeof v.range?.start?.line === "number" && typeof v.range?.end?.line === "number";
 }
@@ -134,7 +118,7 @@ function isTextEdit(value: unknown): value is LspTextEdit {
  * The steps of a WorkspaceEdit in application order: `documentChanges` when present (the spec
  * prefers it), else `changes`. Throws a ToolError for an unknown file operation.
  */
-export function editSteps(edit: LspWorkspaceEdit | null | undefined): EditStep[] {
+export function editSteps(edit: WorkspaceEdit | null | undefined): EditStep[] {
   if (!edit) return [];
   if (!Array.isArray(edit.documentChanges)) {
     return Object.entries(edit.changes ?? {}).map(([uri, edits]) => ({
@@ -175,7 +159,7 @@ export function editSteps(edit: LspWorkspaceEdit | null | undefined): EditStep[]
  * The text batches of a WorkspaceEdit that must not create, rename or delete files, in
  * application order. Throws a ToolError, naming them, when it has file operations.
  */
-export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatch[] {
+export function editBatches(edit: WorkspaceEdit | null | undefined): EditBatch[] {
   const batches: EditBatch[] = [];
   const operations: string[] = [];
   for (const step of editSteps(edit)) {
@@ -193,39 +177,19 @@ export function editBatches(edit: LspWorkspaceEdit | null | undefined): EditBatc
   return batches;
 }
 
-function lineStartOffsets(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-function offsetOf(text: string, starts: readonly number[], pos: EditPosition): number {
-  if (pos.line >= starts.length) return text.length;
-  const lineStart = starts[Math.max(0, pos.line)]!;
-  const lineEnd = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
-  return Math.min(lineStart + Math.max(0, pos.character), lineEnd);
-}
-
-function lineAt(text: string, starts: readonly number[], line: number): string {
-  const start = starts[line];
-  if (start === undefined) return "";
-  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-  return text.slice(start, end);
-}
-
 /**
  * Apply text edits computed against `text`. Edits must not overlap (LSP rule); inserts at the
  * same position keep their array order. Throws a ToolError for overlapping edits.
  */
 export function applyTextEdits(
   text: string,
-  edits: readonly LspTextEdit[],
+  edits: readonly TextEdit[],
   label = "file",
 ): string {
-  const starts = lineStartOffsets(text);
+  const starts = lineStarts(text);
   const spans = edits.map((e, i) => ({
-    from: offsetOf(text, starts, e.range.start),
-    to: offsetOf(text, starts, e.range.end),
+    from: offsetAt(text, starts, e.range.start),
+    to: offsetAt(text, starts, e.range.end),
     text: e.newText.replace(/\r\n/g, "\n"),
     i,
   }));
@@ -309,7 +273,7 @@ class VirtualTree {
     return file;
   }
 
-  async textEdits(uri: string, edits: readonly LspTextEdit[]): Promise<void> {
+  async textEdits(uri: string, edits: readonly TextEdit[]): Promise<void> {
     if (edits.length === 0) return;
     const file = await this.file(uri);
     if (file.text === null) {
@@ -318,17 +282,18 @@ class VirtualTree {
       );
     }
     const text = file.text;
-    const starts = lineStartOffsets(text);
+    const starts = lineStarts(text);
+    const lines = new LineIndex(text);
     for (const e of edits) {
-      const from = offsetOf(text, starts, e.range.start);
-      const to = offsetOf(text, starts, e.range.end);
+      const from = offsetAt(text, starts, e.range.start);
+      const to = offsetAt(text, starts, e.range.end);
       this.changes.push({
         relPath: file.relPath,
         line: e.range.start.line,
         character: e.range.start.character,
         oldText: text.slice(from, Math.max(from, to)),
         newText: e.newText.replace(/\r\n/g, "\n"),
-        lineText: lineAt(text, starts, e.range.start.line),
+        lineText: lines.at(e.range.start.line) ?? "",
       });
     }
     file.text = applyTextEdits(text, edits, `'${file.relPath}'`);
@@ -477,7 +442,7 @@ class VirtualTree {
  */
 export async function planWorkspaceEdit(
   project: EditTarget,
-  edit: LspWorkspaceEdit | null | undefined,
+  edit: WorkspaceEdit | null | undefined,
   options: PlanOptions,
 ): Promise<WorkspaceEditPlan> {
   const tree = new VirtualTree(project, options.relPathOf);

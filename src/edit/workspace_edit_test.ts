@@ -2,14 +2,13 @@
  * Applying WorkspaceEdits: text-edit application rules, both WorkspaceEdit forms, the sandbox,
  * file formats, and all-or-nothing writes when a target fails mid-way.
  */
+import type { DeleteFile, TextEdit, WorkspaceEdit } from "../deps.ts";
 import { assert, assertEquals, assertRejects, assertThrows } from "../../tests/helpers/assert.ts";
 import { toolHarness } from "../../tests/helpers/tool_ctx.ts";
 import {
   applyTextEdits,
   editBatches,
   editSteps,
-  type LspTextEdit,
-  type LspWorkspaceEdit,
   planWorkspaceEdit as planEdit,
 } from "./workspace_edit.ts";
 import { commitFileChanges } from "./all_or_nothing.ts";
@@ -18,13 +17,13 @@ import type { Project } from "../project/project.ts";
 /** The files of a planned edit, as the tests below look at them. */
 async function planWorkspaceEdit(
   project: Project,
-  edit: LspWorkspaceEdit,
+  edit: WorkspaceEdit,
   relPathOf: (uri: string) => string | null,
 ) {
   return (await planEdit(project, edit, { relPathOf })).files;
 }
 
-function edit(l1: number, c1: number, l2: number, c2: number, newText: string): LspTextEdit {
+function edit(l1: number, c1: number, l2: number, c2: number, newText: string): TextEdit {
   return {
     range: { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } },
     newText,
@@ -148,7 +147,7 @@ Deno.test("commitFileChanges: a target that became a folder fails and changes no
     "c.ts": "foo;\n",
   });
   const relPathOf = (u: string) => u.slice(`file://${h.root}/`.length);
-  const changes: Record<string, LspTextEdit[]> = {};
+  const changes: Record<string, TextEdit[]> = {};
   for (const [rel, l, c] of [["a.ts", 0, 6], ["b.ts", 0, 0], ["c.ts", 0, 0]] as const) {
     changes[`file://${h.root}/${rel}`] = [edit(l, c, l, c + 3, "bar")];
   }
@@ -167,7 +166,7 @@ Deno.test("commitFileChanges: a target that became a folder fails and changes no
   assert(true);
 });
 
-const insert: LspTextEdit = {
+const insert: TextEdit = {
   range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
   newText: "x",
 };
@@ -178,7 +177,10 @@ Deno.test("editSteps: documentChanges in order, file operations with their optio
       changes: { "file:///ignored": [insert] },
       documentChanges: [
         { kind: "create", uri: "file:///n", options: { ignoreIfExists: true } },
-        { textDocument: { uri: "file:///n", version: null }, edits: [insert, { bad: 1 }] },
+        {
+          textDocument: { uri: "file:///n", version: null },
+          edits: [insert, { bad: 1 } as unknown as TextEdit],
+        },
         { kind: "rename", oldUri: "file:///a", newUri: "file:///b" },
         { kind: "delete", uri: "file:///c" },
       ],
@@ -202,7 +204,8 @@ Deno.test("editSteps: `changes` when there are no documentChanges; nothing for n
 
 Deno.test("editSteps: an unknown file operation is refused", () => {
   assertThrows(
-    () => editSteps({ documentChanges: [{ kind: "copy", uri: "file:///a" }] }),
+    () =>
+      editSteps({ documentChanges: [{ kind: "copy", uri: "file:///a" } as unknown as DeleteFile] }),
     "unknown file operation 'copy'",
   );
 });

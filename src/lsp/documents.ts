@@ -18,7 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileUriOf } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import type { FileSet } from "./source_file_set.ts";
 
@@ -122,7 +122,7 @@ export class DocumentSync {
 
   /** `file://` URI of a project-relative path. */
   uriOf(relPath: string): string {
-    return pathToFileURL(join(this.#root, relPath)).href;
+    return fileUriOf(this.#root, relPath);
   }
 
   /** The version last sent for a document, or null when it is not open. */

@@ -5,32 +5,10 @@
  * `lsp/` knows nothing of MCP: progress is reported through plain callbacks.
  * @module
  */
+import type { Diagnostic } from "../deps.ts";
 
 /** Reports long waits (server start, project loading) so callers can forward them as progress. */
 export type ProgressReporter = (message: string) => void;
-
-/** An LSP position: 0-based line, UTF-16 column. */
-export interface LspPosition {
-  line: number;
-  character: number;
-}
-
-export interface LspRange {
-  start: LspPosition;
-  end: LspPosition;
-}
-
-/** An LSP `Diagnostic` as the server sent it (severity 1 error, 2 warning, 3 info, 4 hint). */
-export interface LspDiagnostic {
-  range: LspRange;
-  severity?: number;
-  code?: string | number;
-  source?: string;
-  message: string;
-  tags?: number[];
-  relatedInformation?: unknown;
-  data?: unknown;
-}
 
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
@@ -77,7 +55,7 @@ export interface LanguageServer {
    * its diagnostics are pulled (`textDocument/diagnostic`, or tsserver's own commands) or, from
    * push-only servers, awaited for exactly the document version just sent. No sleeps.
    */
-  diagnostics(relPath: string, options?: RequestOptions): Promise<LspDiagnostic[]>;
+  diagnostics(relPath: string, options?: RequestOptions): Promise<Diagnostic[]>;
 
   /**
    * Decide the server's `workspace/applyEdit` requests; null refuses them (the default, since

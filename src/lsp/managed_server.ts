@@ -5,11 +5,11 @@
  * loaded the project, times out hung requests and cancels abandoned ones.
  * @module
  */
-import { relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Diagnostic } from "../deps.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
+import { relPathOfUri } from "../project/file_uri.ts";
 import {
   abortableDelay,
   describeFailure,
@@ -27,7 +27,6 @@ import { launchFailureError } from "./install_hints.ts";
 import type {
   ApplyEditHandler,
   LanguageServer,
-  LspDiagnostic,
   RelativeMove,
   RequestOptions,
 } from "./language_server.ts";
@@ -175,15 +174,7 @@ export class ManagedServer implements LanguageServer {
   }
 
   relPathOf(uri: string): string | null {
-    let abs: string;
-    try {
-      abs = fileURLToPath(uri);
-    } catch {
-      return null;
-    }
-    const rel = relative(this.#project.root, abs);
-    if (rel === "" || rel.startsWith("..") || rel.startsWith("/")) return null;
-    return rel.split("\\").join("/");
+    return relPathOfUri(this.#project.root, uri);
   }
 
   async request<R>(
@@ -245,7 +236,7 @@ export class ManagedServer implements LanguageServer {
   async diagnostics(
     relPath: string,
     options: RequestOptions & { errorsOnly?: boolean } = {},
-  ): Promise<LspDiagnostic[]> {
+  ): Promise<Diagnostic[]> {
     const client = await this.#ensureClient(options);
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
@@ -265,7 +256,7 @@ export class ManagedServer implements LanguageServer {
     versionBefore: number | null,
     serialBefore: number,
     options: RequestOptions & { errorsOnly?: boolean },
-  ): Promise<LspDiagnostic[]> {
+  ): Promise<Diagnostic[]> {
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
     await this.#waitReady(client, options);
@@ -301,7 +292,7 @@ export class ManagedServer implements LanguageServer {
           `'${relPath}' within ${Math.round(this.#timeouts.diagnosticsMs / 1000)} s.`,
       );
     }
-    return published.diagnostics as LspDiagnostic[];
+    return published.diagnostics as Diagnostic[];
   }
 
   /** Our own tools changed these files: resync them now if the server runs. */

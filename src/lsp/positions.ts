@@ -6,10 +6,10 @@
  * for previews of locations inside or outside the project.
  * @module
  */
+import type { Position } from "../deps.ts";
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../errors.ts";
 import { decodeText } from "../edit/text_file.ts";
-import type { LspPosition } from "./language_server.ts";
 
 /** A position as agents see it: 1-based line, 1-based character column. */
 export interface AgentPosition {
@@ -73,7 +73,7 @@ export function utf16OfColumn(lineText: string, column: number): number {
 }
 
 /** An LSP position to the agent's 1-based line and column, for a file's lines. */
-export function toAgentPosition(lines: readonly string[], pos: LspPosition): AgentPosition {
+export function toAgentPosition(lines: readonly string[], pos: Position): AgentPosition {
   const lineText = lines[pos.line] ?? "";
   return { line: pos.line + 1, column: columnOfUtf16(lineText, pos.character) };
 }
@@ -87,7 +87,7 @@ export function toLspPosition(
   line: number,
   column: number,
   label: string,
-): LspPosition {
+): Position {
   // A final newline leaves an empty last "line" that editors do not count; it is still valid.
   const count = lines.length;
   const shown = count > 1 && lines[count - 1] === "" ? count - 1 : count;

@@ -5,7 +5,7 @@
  * versions and in several batches.
  * @module
  */
-import type { LspDiagnostic } from "./language_server.ts";
+import type { Diagnostic, DiagnosticSeverity, DiagnosticTag } from "../deps.ts";
 
 /** Sends one request to the server (already synced and ready). */
 export type Send = <R>(method: string, params: unknown) => Promise<R>;
@@ -13,7 +13,7 @@ export type Send = <R>(method: string, params: unknown) => Promise<R>;
 interface PullReport {
   kind: "full" | "unchanged";
   resultId?: string;
-  items?: LspDiagnostic[];
+  items?: Diagnostic[];
 }
 
 /**
@@ -21,9 +21,9 @@ interface PullReport {
  * "unchanged" with no earlier report is an error.
  */
 export class PullDiagnostics {
-  readonly #last = new Map<string, { resultId: string | undefined; items: LspDiagnostic[] }>();
+  readonly #last = new Map<string, { resultId: string | undefined; items: Diagnostic[] }>();
 
-  async pull(send: Send, uri: string): Promise<LspDiagnostic[]> {
+  async pull(send: Send, uri: string): Promise<Diagnostic[]> {
     const previous = this.#last.get(uri);
     const report = await send<PullReport | null>("textDocument/diagnostic", {
       textDocument: { uri },
@@ -88,7 +88,7 @@ export async function pullTsserverDiagnostics(
   send: Send,
   uri: string,
   options: { errorsOnly?: boolean } = {},
-): Promise<LspDiagnostic[]> {
+): Promise<Diagnostic[]> {
   const commands = options.errorsOnly ? TS_COMMANDS.slice(0, 2) : TS_COMMANDS;
   const answers = await Promise.all(
     commands.map((command) =>
@@ -98,7 +98,7 @@ export async function pullTsserverDiagnostics(
       )
     ),
   );
-  const out: LspDiagnostic[] = [];
+  const out: Diagnostic[] = [];
   for (const [i, response] of answers.entries()) {
     const list = Array.isArray(response) ? response : response?.body ?? [];
     for (const d of list) out.push(fromTsDiagnostic(d, commands[i]!));
@@ -106,15 +106,15 @@ export async function pullTsserverDiagnostics(
   return out;
 }
 
-function fromTsDiagnostic(d: TsDiagnostic, command: string): LspDiagnostic {
-  const severity = d.category === "error"
+function fromTsDiagnostic(d: TsDiagnostic, command: string): Diagnostic {
+  const severity: DiagnosticSeverity = d.category === "error"
     ? 1
     : d.category === "warning"
     ? 2
     : d.category === "suggestion" || command === "suggestionDiagnosticsSync"
     ? 4
     : 3;
-  const tags: number[] = [];
+  const tags: DiagnosticTag[] = [];
   if (d.reportsUnnecessary) tags.push(1);
   if (d.reportsDeprecated) tags.push(2);
   return {

@@ -10,6 +10,7 @@ import { basename, dirname, extname, join } from "node:path";
 import type { LanguageServerConfig } from "../config/schema.ts";
 import {
   findExecutable,
+  isDenoCli,
   isExecutableFile,
   LSP_PATH_ENV,
   projectProgram,
@@ -606,7 +607,7 @@ function denoCommand(): string {
     // Under a restricted --allow-run list only the exact allowed path may run (symlinks are not
     // followed), so prefer our own executable only when it is itself allowed.
     const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-    if (allowed && /^deno(\.exe)?$/i.test(basename(exec))) return exec;
+    if (allowed && isDenoCli(exec)) return exec;
   } catch { /* no permission to know: fall back to PATH */ }
   return "deno";
 }

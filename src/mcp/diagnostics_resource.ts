@@ -17,8 +17,8 @@ import { log } from "../log.ts";
 import type { ManagedServer } from "../lsp/managed_server.ts";
 import { splitLines } from "../lsp/positions.ts";
 import type { Project } from "../project/project.ts";
-import type { Session } from "../session.ts";
-import { mapLimit } from "../symbols/lookup.ts";
+import type { Session } from "../session/session.ts";
+import { mapLimit } from "../map_limit.ts";
 import { diagnosticDict, type FileDiagnostics } from "../tools/ide/diagnostics.ts";
 import { toJson } from "../tools/shared/json.ts";
 

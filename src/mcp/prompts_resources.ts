@@ -32,7 +32,7 @@ import {
   PREPARE_FOR_NEW_CONVERSATION,
   SUMMARIZE_CHANGES,
 } from "../prompts/workflow.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import type { DiagnosticsSubscriptions } from "./diagnostics_resource.ts";
 
 /** The server capabilities this module answers for. */

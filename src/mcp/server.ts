@@ -15,12 +15,13 @@ import {
   type ServerRequest,
 } from "../deps_start.ts";
 import { log } from "../log.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import type { CallResult } from "../tools/call.ts";
 import type { CodeActionUpdate } from "../tools/code_action_refresh.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { ToolContext } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
+import type { Tool } from "../tools/tool.ts";
 import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
 
 export { describeTool };
@@ -31,7 +32,7 @@ export interface CreateServerOptions {
   instructions: () => string;
 }
 
-export function createServer(session: Session, options: CreateServerOptions): Server {
+export function createServer(session: Session<Tool>, options: CreateServerOptions): Server {
   const server = new Server(
     { name: "sextant", version: VERSION },
     {
@@ -102,7 +103,7 @@ export const RESTORE_META = "sextant/restore";
 
 /** A state tool (src/repl/pool.ts `STATE_TOOLS`) a front repeats after a restart, if this is one. */
 async function restorable(
-  session: Session,
+  session: Session<Tool>,
   meta: Record<string, unknown> | undefined,
   name: string,
 ): Promise<Tool | undefined> {
@@ -116,7 +117,7 @@ async function restorable(
 /** A front relays this session: tell it of state calls made in code mode; note a restart. */
 async function linkFront(
   server: Server,
-  session: Session,
+  session: Session<Tool>,
   notification: { params?: Record<string, unknown> | undefined },
 ): Promise<void> {
   // Code mode loads with the tools, not at start (tools/catalog.ts).

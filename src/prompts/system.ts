@@ -5,7 +5,7 @@
  * @module
  */
 import { contextDefinition, modeDefinition } from "../config/toolsets.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import { MANUAL_NAME } from "./workflow.ts";
 
 /** Options of {@linkcode systemPrompt}. */

@@ -6,16 +6,16 @@
  */
 import type { CliOptions } from "../config/cli_options.ts";
 import { loadSettings } from "../config/load.ts";
-import type { Settings, SettingsFile } from "../config/schema.ts";
+import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
 import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
-import { Project, refuseBroadRoot } from "../project/project.ts";
+import { type Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
 import { callerFolder, callerPath, type FrontPlace } from "../project/caller_folder.ts";
-import { projectNameFor } from "../project/project_name.ts";
+import { openProject } from "../project/open_project.ts";
 import { systemPrompt } from "../prompts/system.ts";
-import { Session } from "../session.ts";
+import { Session } from "../session/session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
 import type { ProjectHost } from "../project_host.ts";
 
@@ -72,8 +72,9 @@ export async function openSession(
   // in is opened only when the client names none.
   const follows = options.project === undefined && !options.noProject;
   if (!options.noProject && root !== "" && !follows) {
-    const settings = await loadSettings({ projectRoot: root, overrides });
-    project = openNamed(root, settings);
+    project = await openProject(root, {
+      settings: await loadSettings({ projectRoot: root, overrides }),
+    });
   }
   const session = new Session({
     settings: globalSettings,
@@ -120,7 +121,7 @@ async function followRoots(
       // As a project given at start would: its config may choose the context and modes.
       session.context = settings.context;
       session.modes = [...settings.modes];
-      await session.setProject(openNamed(fallback, settings));
+      await session.setProject(await openProject(fallback, { settings }));
     } catch (error) {
       log.warn(`${fallback} could not be opened as a project (use activate_project):`, error);
     }
@@ -134,7 +135,7 @@ async function followRoots(
   }
   if (session.project && Deno.realPathSync(session.project.root) === real) return;
   const settings = await loadSettings({ projectRoot: real, overrides });
-  await session.setProject(openNamed(real, settings));
+  await session.setProject(await openProject(real, { settings }));
   log.info(`following the client's root: ${real}`);
 }
 
@@ -149,16 +150,4 @@ async function clientRoot(server: Server): Promise<string | null> {
     return null;
   }
   return root === null || isBroadRoot(root) ? null : root;
-}
-
-/**
- * Open a project folder under the name it goes by (registered, or its `.serena/project.yml`'s
- * `project_name`), as activate_project would name it.
- */
-function openNamed(root: string, settings: Settings): Project {
-  let real = root;
-  try {
-    real = Deno.realPathSync(root);
-  } catch { /* Project.open explains */ }
-  return Project.open(root, settings, projectNameFor(real, settings.projects).name);
 }

@@ -19,7 +19,8 @@ import { log } from "../log.ts";
 import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import { contentHashSync } from "./cache.ts";
-import { mapLimit, type SymbolLookup } from "./lookup.ts";
+import type { SymbolLookup } from "./lookup.ts";
+import { mapLimit } from "../map_limit.ts";
 import { type Position, type Range, rangeContainsPosition, walkSymbols } from "./model.ts";
 import { containsWord, type Occurrence, wordOccurrences } from "./occurrences.ts";
 import {
@@ -259,7 +260,7 @@ async function buildGraph(
 
 /**
  * Turn the import-graph proof off for a project's questions (every candidate is shown again):
- * for scripts/import_proof_check.ts, which compares answers with and without it.
+ * for scripts/checks/import_proof_check.ts, which compares answers with and without it.
  */
 export function withoutImportProof(index: SymbolLookup): void {
   memoryOf(index).proofOff = true;

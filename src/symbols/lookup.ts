@@ -11,8 +11,10 @@
  * sent to the server, several requests in flight at once.
  * @module
  */
+import { LspMethod } from "../lsp/methods.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
+import { mapLimit } from "../map_limit.ts";
 import { basename } from "node:path";
 import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "./index/mod.ts";
 import { decodeText, looksBinary } from "../edit/text_file.ts";
@@ -93,24 +95,6 @@ export function prefilterNeedle(pattern: NamePathPattern): string | null {
   for (const run of runs) if (run.length > best.length) best = run;
   if (best === "" || SYNTHETIC_WORDS.has(best.toLowerCase())) return null;
   return best;
-}
-
-/** Run `fn` over `items` with at most `limit` running at once; results in input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** A counting semaphore. */
@@ -397,7 +381,7 @@ export class SymbolLookup {
       const server = await this.pool.serverFor(relPath, options);
       serverId = server.id;
       const result = await server.request<unknown>(
-        "textDocument/documentSymbol",
+        LspMethod.documentSymbol,
         { textDocument: { uri: server.uriOf(relPath) } },
         { ...options, sync: [relPath] },
       );

@@ -6,35 +6,11 @@
  * @module
  */
 
-/** An LSP position: 0-based line, UTF-16 character offset in the line. */
-export interface Position {
-  line: number;
-  character: number;
-}
+import type { DocumentSymbol, Position, Range, SymbolInformation } from "../deps.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
-/** An LSP range; `end` is exclusive. */
-export interface Range {
-  start: Position;
-  end: Position;
-}
-
-/** LSP `DocumentSymbol` (hierarchical form). */
-export interface LspDocumentSymbol {
-  name: string;
-  detail?: string;
-  kind: number;
-  range: Range;
-  selectionRange: Range;
-  children?: LspDocumentSymbol[];
-}
-
-/** LSP `SymbolInformation` (flat form). */
-export interface LspSymbolInformation {
-  name: string;
-  kind: number;
-  location: { uri: string; range: Range };
-  containerName?: string;
-}
+// The model speaks LSP's positions (0-based line, UTF-16 character; a range's end exclusive).
+export type { Position, Range };
 
 /** One symbol of one file, in a tree. */
 export interface SymbolNode {
@@ -124,12 +100,12 @@ export function rangeContainsPosition(range: Range, pos: Position): boolean {
   return comparePositions(range.start, pos) <= 0 && comparePositions(pos, range.end) <= 0;
 }
 
-function isDocumentSymbol(value: unknown): value is LspDocumentSymbol {
+function isDocumentSymbol(value: unknown): value is DocumentSymbol {
   return typeof value === "object" && value !== null && "selectionRange" in value &&
     "range" in value;
 }
 
-function isSymbolInformation(value: unknown): value is LspSymbolInformation {
+function isSymbolInformation(value: unknown): value is SymbolInformation {
   return typeof value === "object" && value !== null && "location" in value;
 }
 
@@ -166,7 +142,7 @@ export function finishSiblings(nodes: SymbolNode[]): SymbolNode[] {
 }
 
 function fromDocumentSymbols(
-  symbols: readonly LspDocumentSymbol[],
+  symbols: readonly DocumentSymbol[],
   relPath: string,
   parent: SymbolNode | null,
 ): SymbolNode[] {
@@ -189,33 +165,6 @@ function fromDocumentSymbols(
   return out;
 }
 
-/** Offsets of line starts in `text` (index = line). */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-/** Offset of an LSP position in `text`; characters past the end of a line are clamped. */
-export function offsetAt(text: string, starts: readonly number[], pos: Position): number {
-  if (pos.line < 0) return 0;
-  if (pos.line >= starts.length) return text.length;
-  const lineStart = starts[pos.line]!;
-  const next = pos.line + 1 < starts.length ? starts[pos.line + 1]! - 1 : text.length;
-  return Math.min(lineStart + Math.max(0, pos.character), next);
-}
-
-/** LSP position of an offset in `text`. */
-export function positionAt(starts: readonly number[], offset: number): Position {
-  let lo = 0, hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - starts[lo]! };
-}
-
 /**
  * Nest flat `SymbolInformation`s: a symbol's parent is the innermost earlier symbol whose range
  * contains it, preferring one named like its `containerName`; when ranges say nothing (some
@@ -223,7 +172,7 @@ export function positionAt(starts: readonly number[], offset: number): Position 
  * Selection ranges are found in `text` (the name inside the range) when the text is given.
  */
 function fromSymbolInformation(
-  symbols: readonly LspSymbolInformation[],
+  symbols: readonly SymbolInformation[],
   relPath: string,
   text: string | undefined,
 ): SymbolNode[] {
@@ -296,8 +245,8 @@ export function buildSymbolTree(
 ): SymbolNode[] {
   if (!Array.isArray(result) || result.length === 0) return [];
   const roots = result.some(isDocumentSymbol)
-    ? fromDocumentSymbols(result as LspDocumentSymbol[], relPath, null)
-    : fromSymbolInformation(result as LspSymbolInformation[], relPath, text);
+    ? fromDocumentSymbols(result as DocumentSymbol[], relPath, null)
+    : fromSymbolInformation(result as SymbolInformation[], relPath, text);
   return finishSiblings(roots);
 }
 
@@ -321,7 +270,7 @@ export async function buildSymbolTreeSliced(
   if (!Array.isArray(result) || result.length <= SLICE || !result.some(isDocumentSymbol)) {
     return buildSymbolTree(result, relPath, text);
   }
-  const symbols = result as LspDocumentSymbol[];
+  const symbols = result as DocumentSymbol[];
   const roots: SymbolNode[] = [];
   for (let from = 0; from < symbols.length; from += SLICE) {
     for (const node of fromDocumentSymbols(symbols.slice(from, from + SLICE), relPath, null)) {

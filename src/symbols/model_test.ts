@@ -2,6 +2,7 @@
  * The symbol model: both documentSymbol forms become one tree; compact cache encoding; bodies,
  * offsets and containing symbols. Pure logic with mock server answers.
  */
+import type { SymbolInformation } from "../deps.ts";
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import {
   bodyOf,
@@ -10,16 +11,13 @@ import {
   containingSymbol,
   fileSymbol,
   fromCompact,
-  lineStarts,
-  type LspSymbolInformation,
   namePathOf,
-  offsetAt,
-  positionAt,
   symbolKindName,
   type SymbolNode,
   toCompact,
   walkSymbols,
 } from "./model.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
 const TEXT = [
   "class Shape {", // 0
@@ -44,10 +42,10 @@ function info(
   from: [number, number],
   to: [number, number],
   containerName?: string,
-): LspSymbolInformation {
+): SymbolInformation {
   return {
     name,
-    kind,
+    kind: kind as SymbolInformation["kind"],
     location: {
       uri: "file:///p/a.ts",
       range: {

@@ -2,6 +2,7 @@
  * Name-path matching (Serena's rules) on symbol trees built from mock documentSymbol answers:
  * our own logic, so mocks are right here.
  */
+import type { DocumentSymbol } from "../deps.ts";
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import {
   findInTree,
@@ -10,13 +11,7 @@ import {
   pickUnique,
   suggestNamePaths,
 } from "./name_path.ts";
-import {
-  buildSymbolTree,
-  type LspDocumentSymbol,
-  namePathOf,
-  type SymbolNode,
-  walkSymbols,
-} from "./model.ts";
+import { buildSymbolTree, namePathOf, type SymbolNode, walkSymbols } from "./model.ts";
 
 /** Given out of order on purpose: the model sorts siblings by position. */
 function tree(): SymbolNode[] {
@@ -44,10 +39,10 @@ function tree(): SymbolNode[] {
   return buildSymbolTree([c, b, a], "src/x.ts");
 }
 
-function r(name: string, kind: number, from: number, to: number): LspDocumentSymbol {
+function r(name: string, kind: number, from: number, to: number): DocumentSymbol {
   return {
     name,
-    kind,
+    kind: kind as DocumentSymbol["kind"],
     range: { start: { line: from, character: 2 }, end: { line: to, character: 3 } },
     selectionRange: {
       start: { line: from, character: 6 },

@@ -4,14 +4,13 @@
  * range; answers are mapped back onto the symbol model of the files they name.
  * @module
  */
+import { LspMethod } from "../lsp/methods.ts";
+import type { Diagnostic, TextEdit, WorkspaceEdit } from "../deps.ts";
 import { ToolError } from "../errors.ts";
 import { importsAreDeclarations, isNativeTypeScript } from "./typescript_native.ts";
-import type { LspTextEdit, LspWorkspaceEdit } from "../edit/workspace_edit.ts";
 import {
   comparePositions,
   fileSymbol,
-  lineStarts,
-  offsetAt,
   type Position,
   type Range,
   rangeContains,
@@ -20,9 +19,11 @@ import {
   symbolsAt,
   walkSymbols,
 } from "./model.ts";
+import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
-import { type FileSymbols, mapLimit, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
-import type { LanguageServer, LspDiagnostic, RequestOptions } from "../lsp/language_server.ts";
+import type { FileSymbols, SymbolLookup, SymbolMatch } from "./lookup.ts";
+import { mapLimit } from "../map_limit.ts";
+import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,
   importProof,
@@ -48,7 +49,7 @@ export interface ReferenceHit {
 }
 
 /**
- * Marks the end of one stage of a query, named (profiling: scripts/refs_profile.ts prints the
+ * Marks the end of one stage of a query, named (profiling: scripts/profiles/refs.ts prints the
  * time between marks). Optional everywhere; tools pass none.
  */
 export type StageMark = (stage: string) => void;
@@ -224,7 +225,7 @@ export async function prepareNameQuery(
     // tsserver loads a file's project when it is opened; TypeScript 7's server only at the next
     // question about it. A question that needs the program, not awaited, starts that load now.
     if (isNativeTypeScript(server)) {
-      server.request("textDocument/definition", {
+      server.request(LspMethod.definition, {
         textDocument: { uri: server.uriOf(relPath) },
         position: at,
       }, { ...options, transient: true }).catch(() => {});
@@ -295,7 +296,7 @@ async function referencesOf(
   const prepared = await prepareNameQuery(index, server, target, options, mark);
   mark("candidates shown");
   const request = server.request<unknown>(
-    "textDocument/references",
+    LspMethod.references,
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: at,
@@ -432,7 +433,7 @@ export async function findImplementations(
     );
   }
   const result = await server.request<unknown>(
-    "textDocument/implementation",
+    LspMethod.implementation,
     { textDocument: { uri: server.uriOf(relPath) }, position: queryPosition(target) },
     { ...options, sync: [relPath] },
   );
@@ -490,7 +491,7 @@ export async function requestRename(
   target: SymbolMatch,
   newName: string,
   options: RequestOptions = {},
-): Promise<{ edit: LspWorkspaceEdit | null; server: LanguageServer; notAnalysed: NotAnalysed[] }> {
+): Promise<{ edit: WorkspaceEdit | null; server: LanguageServer; notAnalysed: NotAnalysed[] }> {
   const relPath = target.node.relPath;
   const server = await index.pool.serverFor(relPath, options);
   if (!(server.capabilities as { renameProvider?: unknown }).renameProvider) {
@@ -499,8 +500,8 @@ export async function requestRename(
     );
   }
   const prepared = await prepareNameQuery(index, server, target, options);
-  const edit = await server.request<LspWorkspaceEdit | null>(
-    "textDocument/rename",
+  const edit = await server.request<WorkspaceEdit | null>(
+    LspMethod.rename,
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: queryPosition(target),
@@ -540,28 +541,30 @@ export async function requestRename(
 
 /** A WorkspaceEdit with more text edits, each joining its document's edits (or a new one). */
 function withEdits(
-  edit: LspWorkspaceEdit,
-  extra: ReadonlyArray<{ uri: string; edit: LspTextEdit }>,
-): LspWorkspaceEdit {
+  edit: WorkspaceEdit,
+  extra: ReadonlyArray<{ uri: string; edit: TextEdit }>,
+): WorkspaceEdit {
   if (edit.documentChanges !== undefined) {
-    const changes = [...edit.documentChanges] as Array<
-      { textDocument?: { uri?: string; version?: number | null }; edits?: LspTextEdit[] }
-    >;
+    const changes = [...edit.documentChanges];
     for (const { uri, edit: e } of extra) {
-      const i = changes.findIndex((c) => c.textDocument?.uri === uri && Array.isArray(c.edits));
-      if (i >= 0) changes[i] = { ...changes[i], edits: [...changes[i]!.edits!, e] };
+      // A server's answer is checked, not trusted: a document change without its edits is skipped.
+      const i = changes.findIndex((c) =>
+        "textDocument" in c && c.textDocument?.uri === uri && Array.isArray(c.edits)
+      );
+      const found = changes[i];
+      if (found && "textDocument" in found) changes[i] = { ...found, edits: [...found.edits, e] };
       else changes.push({ textDocument: { uri, version: null }, edits: [e] });
     }
     return { ...edit, documentChanges: changes };
   }
-  const changes: Record<string, LspTextEdit[]> = { ...edit.changes };
+  const changes: Record<string, TextEdit[]> = { ...edit.changes };
   for (const { uri, edit: e } of extra) changes[uri] = [...(changes[uri] ?? []), e];
   return { ...edit, changes };
 }
 
 /** The ranges a WorkspaceEdit's text edits replace, by project-relative path. */
 function editedRanges(
-  edit: LspWorkspaceEdit | null,
+  edit: WorkspaceEdit | null,
   relPathOf: (uri: string) => string | null,
 ): Map<string, Range[]> {
   const out = new Map<string, Range[]>();
@@ -585,7 +588,7 @@ export async function fileDiagnostics(
   index: SymbolLookup,
   relPath: string,
   options: RequestOptions = {},
-): Promise<LspDiagnostic[]> {
+): Promise<Diagnostic[]> {
   const server = await index.pool.serverFor(relPath, options);
   return await server.diagnostics(relPath, options);
 }

@@ -27,7 +27,7 @@
  *   spread only by an identifier.
  *
  * What cannot be restored: TypeScript 7 merges a property into a same-named class, function or
- * variable (or import) of the same list, and drops it (scripts/index_agreement.ts's
+ * variable (or import) of the same list, and drops it (scripts/checks/index_agreement.ts's
  * `asNativeTypeScriptLists` states exactly that); where the declaration index answers (it is
  * proven against both generations), tools get tsserver's outline with such properties. CommonJS
  * exports in JavaScript files (`module.exports = {...}`, `exports.a = ...`) and properties
@@ -37,14 +37,12 @@
  */
 import {
   finishSiblings,
-  lineStarts,
-  offsetAt,
-  positionAt,
   type Range,
   rangeContains,
   SymbolKind as K,
   type SymbolNode,
 } from "./model.ts";
+import { lineStarts, offsetAt, positionAt } from "../edit/line_index.ts";
 
 /**
  * The version of this normalisation, part of the identity of cached outlines (lookup.ts): bump

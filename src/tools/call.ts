@@ -9,7 +9,7 @@ import { z } from "../deps.ts";
 import { describeError, ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { limitAnswer } from "./limit.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "./tool.ts";
 import {
   AUTO_UPDATE_TRIGGERS,
@@ -64,7 +64,7 @@ function parser(tool: Tool): z.ZodType {
  * session's calls (the dashboard), the call is reported to them and they may cancel it.
  */
 export async function callTool(
-  session: Session,
+  session: Session<Tool>,
   entry: Tool,
   rawArgs: Record<string, unknown>,
   options: CallOptions = {},
@@ -83,7 +83,7 @@ export async function callTool(
 }
 
 async function runCall(
-  session: Session,
+  session: Session<Tool>,
   entry: Tool,
   rawArgs: Record<string, unknown>,
   options: CallOptions,

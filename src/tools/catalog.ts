@@ -6,13 +6,14 @@
  * first call (or {@linkcode preloadTools}) loads the whole registry once, and from then on each
  * entry stands for its tool (`params`, `handler`).
  *
- * `catalog.json` is generated from the registry by `deno run -A scripts/tool_catalog.ts`;
+ * `catalog.json` is generated from the registry by `deno run -A scripts/release/tool_catalog.ts`;
  * `catalog_test.ts` fails, naming that command, when it no longer matches.
  * @module
  */
 import type { McpTool } from "../deps_start.ts";
 import type { ProjectHost } from "../project_host.ts";
-import type { Marker, Tool } from "./tool.ts";
+import type { Marker } from "../config/schema.ts";
+import type { Tool } from "./tool.ts";
 import catalog from "./catalog.json" with { type: "json" };
 
 /** One tool as the catalog holds it. */

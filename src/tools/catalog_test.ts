@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
-import { buildCatalog } from "../../scripts/tool_catalog.ts";
+import { buildCatalog } from "../../scripts/release/tool_catalog.ts";
 import { DEFAULT_SETTINGS } from "../config/schema.ts";
 import { knownContexts } from "../config/toolsets.ts";
 import { CATALOG_TOOLS, preloadTools } from "./catalog.ts";
@@ -8,7 +8,7 @@ import { describeToolIn, listSize } from "./listing.ts";
 import { ALL_TOOLS } from "./mod.ts";
 import type { ToolContext } from "./tool.ts";
 
-const STALE = "src/tools/catalog.json is stale: run `deno run -A scripts/tool_catalog.ts`";
+const STALE = "src/tools/catalog.json is stale: run `deno run -A scripts/release/tool_catalog.ts`";
 
 Deno.test("catalog: catalog.json is the registry's catalog", () => {
   assertEquals(catalog, JSON.parse(JSON.stringify(buildCatalog())), STALE);

@@ -19,7 +19,7 @@
 import { relative, sep } from "node:path";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
-import { type CodeActionStore, fileHash } from "../lsp/code_action_store.ts";
+import { type CodeActionStore, fileHash } from "../session/code_action_store.ts";
 import type { ToolContext } from "./tool.ts";
 import { requestCodeActions } from "./code_action_runner.ts";
 import { forProject } from "./shared/project_selection.ts";

@@ -12,17 +12,17 @@
  * session, so it lives in tools/, not in lsp/ (whose code_actions.ts is the store it fills).
  * @module
  */
-import { isAbsolute, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { LspMethod } from "../lsp/methods.ts";
+import type { Diagnostic, Range, WorkspaceEdit } from "../deps.ts";
+import { relPathOfUri } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import { unifiedDiff } from "../edit/diff.ts";
-import type { LspWorkspaceEdit } from "../edit/workspace_edit.ts";
-import { actionId, fileHash, type StoredAction } from "../lsp/code_action_store.ts";
+import { actionId, fileHash, type StoredAction } from "../session/code_action_store.ts";
 import { toAgentPosition } from "../lsp/positions.ts";
-import type { LanguageServer, LspDiagnostic, LspRange } from "../lsp/language_server.ts";
+import type { LanguageServer } from "../lsp/language_server.ts";
 import { applyWorkspaceEdit } from "./shared/write.ts";
 import type { FileTarget } from "./shared/targets.ts";
-import { requestOptions } from "./shared/symbols.ts";
+import { requestOptions } from "./shared/locate_symbol.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** What an applied edit changed, per file. */
@@ -41,15 +41,15 @@ interface RawAction {
   kind?: string;
   isPreferred?: boolean;
   disabled?: { reason?: string };
-  diagnostics?: LspDiagnostic[];
-  edit?: LspWorkspaceEdit;
+  diagnostics?: Diagnostic[];
+  edit?: WorkspaceEdit;
   command?: string | { command: string; arguments?: unknown[]; title?: string };
   arguments?: unknown[];
   data?: unknown;
 }
 
 /** URIs a WorkspaceEdit touches. */
-function editUris(edit: LspWorkspaceEdit | undefined): string[] {
+function editUris(edit: WorkspaceEdit | undefined): string[] {
   if (!edit) return [];
   const uris = new Set<string>(Object.keys(edit.changes ?? {}));
   for (const change of edit.documentChanges ?? []) {
@@ -69,7 +69,7 @@ function editUris(edit: LspWorkspaceEdit | undefined): string[] {
  */
 export async function applyEditInSession(
   ctx: ToolContext,
-  edit: LspWorkspaceEdit | null | undefined,
+  edit: WorkspaceEdit | null | undefined,
   relPathOf: (uri: string) => string | null,
 ): Promise<AppliedFile[]> {
   const files = await applyWorkspaceEdit(ctx, edit, { relPathOf });
@@ -90,7 +90,7 @@ async function hashesFor(
   ctx: ToolContext,
   server: LanguageServer,
   relPath: string,
-  edit: LspWorkspaceEdit | undefined,
+  edit: WorkspaceEdit | undefined,
 ): Promise<Record<string, string | null>> {
   const project = ctx.project();
   const hashes: Record<string, string | null> = {};
@@ -108,14 +108,14 @@ async function hashesFor(
 export async function requestCodeActions(
   ctx: ToolContext,
   target: FileTarget,
-  range: LspRange,
-  diagnostics: readonly LspDiagnostic[],
+  range: Range,
+  diagnostics: readonly Diagnostic[],
   only?: readonly string[],
 ): Promise<StoredAction[]> {
   const { server } = target;
   let result: RawAction[] | null;
   try {
-    result = await server.request<RawAction[] | null>("textDocument/codeAction", {
+    result = await server.request<RawAction[] | null>(LspMethod.codeAction, {
       textDocument: { uri: target.uri },
       range,
       context: {
@@ -211,7 +211,7 @@ export async function executeStoredAction(
   }
   const options = requestOptions(ctx);
   const pool = ctx.session.services(project).pool;
-  const relPathOf = (uri: string) => projectRelative(project.root, uri);
+  const relPathOf = (uri: string) => relPathOfUri(project.root, uri);
   if (entry.edit && entry.action === undefined) {
     const files = await applyEditInSession(ctx, entry.edit, relPathOf);
     store.remove(entry.id);
@@ -223,7 +223,7 @@ export async function executeStoredAction(
   if (!isCommand && raw.edit === undefined) {
     const provider = server.capabilities.codeActionProvider as { resolveProvider?: boolean };
     if (provider?.resolveProvider || raw.data !== undefined) {
-      raw = await server.request<RawAction>("codeAction/resolve", raw, {
+      raw = await server.request<RawAction>(LspMethod.codeActionResolve, raw, {
         ...options,
         sync: [entry.relPath],
       });
@@ -243,7 +243,7 @@ export async function executeStoredAction(
     server.setApplyEditHandler(async (edit) => {
       try {
         files.push(
-          ...await applyEditInSession(ctx, edit as LspWorkspaceEdit, server.relPathOf.bind(server)),
+          ...await applyEditInSession(ctx, edit as WorkspaceEdit, server.relPathOf.bind(server)),
         );
         return { applied: true };
       } catch (error) {
@@ -254,7 +254,7 @@ export async function executeStoredAction(
       }
     });
     try {
-      await server.request("workspace/executeCommand", {
+      await server.request(LspMethod.executeCommand, {
         command: command.command,
         arguments: command.arguments ?? [],
       }, options);
@@ -279,14 +279,3 @@ export async function executeStoredAction(
 }
 
 /** Project-relative path of a `file://` URI inside `root`, else null. */
-function projectRelative(root: string, uri: string): string | null {
-  let abs: string;
-  try {
-    abs = fileURLToPath(uri);
-  } catch {
-    return null;
-  }
-  const rel = relative(root, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-  return rel.split("\\").join("/");
-}

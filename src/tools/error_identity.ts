@@ -10,7 +10,7 @@
  * Each error before explains one error after (so a second copy of an old error is new).
  * @module
  */
-import type { LspDiagnostic } from "../lsp/language_server.ts";
+import type { Diagnostic } from "../deps.ts";
 import { structuredPatch } from "../deps.ts";
 
 /** One error of a file and the keys it is recognised by. */
@@ -34,7 +34,7 @@ export interface FileErrors {
 const QUOTED = /"[^"\n]*"|'[^'\n]*'|`[^`\n]*`/g;
 
 /** The errors (severity 1) of `diagnostics`, found in `text`. */
-export function fileErrors(diagnostics: readonly LspDiagnostic[], text: string): FileErrors {
+export function fileErrors(diagnostics: readonly Diagnostic[], text: string): FileErrors {
   const lines = text.split("\n");
   const errors: FileError[] = [];
   for (const d of diagnostics) {

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import type { LspDiagnostic } from "../lsp/language_server.ts";
+import type { Diagnostic } from "../deps.ts";
 import { fileErrors, introducedErrors, lineMapping } from "./error_identity.ts";
 
 function error(line: number, from: number, to: number, message: string, code?: string) {
@@ -8,7 +8,7 @@ function error(line: number, from: number, to: number, message: string, code?: s
     severity: 1,
     message,
     ...(code ? { code } : {}),
-  } as LspDiagnostic;
+  } as Diagnostic;
 }
 
 Deno.test("lineMapping: shifts, replacements, insertions and deletions", () => {

@@ -8,7 +8,7 @@ import { type McpTool, z } from "../deps_start.ts";
 import { knownContexts } from "../config/toolsets.ts";
 import type { Settings } from "../config/schema.ts";
 import { splitMultiTypes } from "./portable_schema.ts";
-import { selectTools } from "./select.ts";
+import { selectTools } from "../config/tool_selection.ts";
 import type { Tool } from "./tool.ts";
 import { listedShape } from "./shared/alias.ts";
 

@@ -24,7 +24,7 @@
  * edit introduced (new_errors.ts), and the code-action runner with its refresh after each call
  * (code_action_runner.ts, code_action_refresh.ts).
  *
- * Contexts and modes choose which of them a session exposes (select.ts applies the data in
+ * Contexts and modes choose which of them a session exposes (config/tool_selection.ts applies the data in
  * config/toolsets.ts).
  * @module
  */

@@ -44,7 +44,9 @@
 import { relative } from "node:path";
 import { log } from "../log.ts";
 import type { ManagedServer } from "../lsp/managed_server.ts";
-import type { ToolAnswer, ToolContext } from "./tool.ts";
+import type { ToolAnswer } from "./answer.ts";
+import type { Session } from "../session/session.ts";
+import type { Project } from "../project/project.ts";
 import { type FileErrors, fileErrors, introducedErrors } from "./error_identity.ts";
 import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
@@ -180,7 +182,17 @@ interface CallReport extends EditReport {
   checks: Array<{ files: string[]; done: Promise<void> }>;
 }
 
-const collectors = new WeakMap<ToolContext, CallReport>();
+/**
+ * What the wrappers read of a tool call's context: tool.ts's ToolContext is one, and this file
+ * names no more of it, since tool.ts wraps every handler here.
+ */
+export interface WatchedContext {
+  readonly session: Session;
+  project(): Project;
+  readonly signal: AbortSignal;
+}
+
+const collectors = new WeakMap<WatchedContext, CallReport>();
 
 /** A report not ready when its edit answered: delivered with the session's next answer. */
 interface PendingReport {
@@ -197,7 +209,7 @@ function stateOf(session: object) {
   return state;
 }
 
-type Handler<A> = (args: A, ctx: ToolContext) => Promise<ToolAnswer>;
+type Handler<A, C extends WatchedContext> = (args: A, ctx: C) => Promise<ToolAnswer>;
 
 /**
  * Wrap an editing tool's handler: the writes it makes are checked for new errors, which are
@@ -205,7 +217,9 @@ type Handler<A> = (args: A, ctx: ToolContext) => Promise<ToolAnswer>;
  * whole check), or else to the session's next answer (nothing when there are none, or when
  * `report_new_diagnostics` is off). Earlier reports still pending come with this answer.
  */
-export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
+export function reportingNewDiagnostics<A, C extends WatchedContext>(
+  handler: Handler<A, C>,
+): Handler<A, C> {
   return async (args, ctx) => {
     const state = stateOf(ctx.session);
     const outermost = state.depth === 0;
@@ -220,7 +234,7 @@ export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
         answer = await handler(args, ctx);
       } else {
         const call: CallReport = { introduced: [], unchecked: [], checks: [] };
-        const inner: ToolContext = { ...ctx };
+        const inner: C = { ...ctx };
         collectors.set(inner, call);
         answer = await handler(args, inner);
         if (call.checks.length > 0) {
@@ -250,7 +264,9 @@ export function reportingNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
  * Wrap a tool that edits nothing: when it is the session's outermost call in flight, the
  * reports of earlier edits that were not ready when those answered come first in its answer.
  */
-export function deliveringNewDiagnostics<A>(handler: Handler<A>): Handler<A> {
+export function deliveringNewDiagnostics<A, C extends WatchedContext>(
+  handler: Handler<A, C>,
+): Handler<A, C> {
   return async (args, ctx) => {
     const state = stateOf(ctx.session);
     const outermost = state.depth === 0;
@@ -381,7 +397,7 @@ function withReport(answer: ToolAnswer, report: string, key: string): ToolAnswer
 }
 
 /**
- * The answer with earlier edits' reports as notes beside it (tools/tool.ts `ToolAnswer`): the
+ * The answer with earlier edits' reports as notes beside it (tools/answer.ts `ToolAnswer`): the
  * MCP answer carries them in a content block of their own, so the answer's text, JSON or not,
  * keeps the shape its tool gives it.
  */
@@ -430,7 +446,7 @@ export interface DiagnosticsWatch {
  * them runs; null otherwise.
  */
 export async function watchDiagnostics(
-  ctx: ToolContext,
+  ctx: WatchedContext,
   write: WatchedWrite,
 ): Promise<DiagnosticsWatch | null> {
   const call = collectors.get(ctx);
@@ -448,7 +464,7 @@ export async function watchDiagnostics(
 }
 
 async function prepareWatch(
-  ctx: ToolContext,
+  ctx: WatchedContext,
   call: CallReport,
   write: WatchedWrite,
   deadline: number,

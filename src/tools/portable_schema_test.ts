@@ -2,7 +2,7 @@ import { assertEquals } from "../../tests/helpers/assert.ts";
 import { nonPortablePaths, splitMultiTypes } from "./portable_schema.ts";
 import { ALL_TOOLS } from "./mod.ts";
 import { describeTool } from "./listing.ts";
-import { selectTools } from "./select.ts";
+import { selectTools } from "../config/tool_selection.ts";
 import { BUILTIN_CONTEXTS } from "../config/toolsets.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../config/schema.ts";
 

@@ -5,26 +5,20 @@
  */
 import { ToolError } from "../errors.ts";
 import type { McpTool, z } from "../deps_start.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
+import type { Marker } from "../config/schema.ts";
 import type { Project } from "../project/project.ts";
 import { deliveringNewDiagnostics, reportingNewDiagnostics } from "./new_errors.ts";
+import type { ToolAnswer } from "./answer.ts";
 
-/** Markers classify tools; contexts and modes select tool sets by them (as Serena does). */
-export type Marker = "can-edit" | "symbolic-read" | "symbolic-edit" | "optional" | "no-project";
-
-export const ALL_MARKERS: readonly Marker[] = [
-  "can-edit",
-  "symbolic-read",
-  "symbolic-edit",
-  "optional",
-  "no-project",
-];
+// Tools import their answer type from here, beside defineTool.
+export type { ToolAnswer };
 
 /** Serena's success result for edits. */
 export const SUCCESS_RESULT = "OK";
 
 export interface ToolContext {
-  session: Session;
+  session: Session<Tool>;
   /** The active project; throws a ToolError when none is active. */
   project(): Project;
   /** Aborted when the client cancels the call or the tool times out. */
@@ -32,27 +26,6 @@ export interface ToolContext {
   /** Report progress to the client, when it asked for it (no-op otherwise). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
 }
-
-/**
- * A tool's answer. A plain string is returned as-is (subject to `max_answer_chars`). `shorter`
- * lists progressively shorter forms, tried in order when the full text is too long; each is
- * shown after Serena's "too long" line with its `note` as a header line (see limit.ts).
- */
-export type ToolAnswer = string | {
-  text: string;
-  /**
-   * The full answer's length when `text` was not built because it could not fit (a search cut in
-   * its child process); the shorter forms are then what is shown.
-   */
-  length?: number;
-  shorter?: ReadonlyArray<{ note: string; text: () => string }>;
-  /**
-   * Reports beside the answer (an earlier edit's new errors; the occurrences a references answer
-   * could not analyse), each a content block of its own, never inside the answer: an answer's
-   * shape never depends on another tool, nor on what the server could see.
-   */
-  notes?: readonly string[];
-};
 
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   name: string;

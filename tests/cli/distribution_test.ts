@@ -1,5 +1,5 @@
 /**
- * Distribution: `deno task compile` (scripts/compile.ts) and the release workflow. Without a
+ * Distribution: `deno task compile` (scripts/release/compile.ts) and the release workflow. Without a
  * `denort` base binary the compile task must fail with a message that says how to get one; the
  * permission set must be what the executable carries; the bundled program must serve MCP. With
  * `DENORT_BIN` set, a real executable is built and spoken to.
@@ -24,8 +24,8 @@ import {
   MAIN,
   outputName,
   stageIndexAssets,
-} from "../../scripts/compile.ts";
-import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/permissions.ts";
+} from "../../scripts/release/compile.ts";
+import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/release/permissions.ts";
 import { VERSION } from "../../src/version.ts";
 import { childUrl } from "../../src/repl/child.ts";
 
@@ -41,7 +41,7 @@ if (!DENORT_BIN) {
   );
 }
 
-/** `deno run -A scripts/compile.ts ...args` with an environment of our choosing. */
+/** `deno run -A scripts/release/compile.ts ...args` with an environment of our choosing. */
 async function runCompile(
   args: string[],
   env: Record<string, string>,

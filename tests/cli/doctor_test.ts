@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../help
 import { REPO_ROOT, startArgs, tempProject, withLspPath } from "../helpers/mcp.ts";
 import { parseCommandLine } from "../../src/cli/args.ts";
 
-/** Where scripts/test_setup.ts installs the test servers. */
+/** Where scripts/checks/test_setup.ts installs the test servers. */
 const LSP_CACHE = join(REPO_ROOT, ".cache", "lsp");
 
 function installed(command: string): boolean {
@@ -104,7 +104,9 @@ Deno.test("doctor: fixtures/typescript, server found and handshake done", async 
     assertMatch(line(lines, "typescript: handshake"), /handshake ok in \d+ ms, \d+ capabilities/);
     assertMatch(line(lines, "summary:"), /^summary: [1-9]\d* server\(s\) ok, 0 failed/);
   } else {
-    console.log("typescript-language-server is not in .cache/lsp (run scripts/test_setup.ts)");
+    console.log(
+      "typescript-language-server is not in .cache/lsp (run scripts/checks/test_setup.ts)",
+    );
     assertStringIncludes(line(lines, "typescript: missing"), "npm install -g typescript-language");
   }
 });
@@ -121,7 +123,7 @@ Deno.test("doctor: fixtures/python, server found and handshake done", async () =
     assertMatch(line(lines, "python: found"), /found pyright-langserver at .*, version pyright \d/);
     assertMatch(line(lines, "python: handshake"), /handshake ok in \d+ ms/);
   } else {
-    console.log("pyright-langserver is not in .cache/lsp (run scripts/test_setup.ts)");
+    console.log("pyright-langserver is not in .cache/lsp (run scripts/checks/test_setup.ts)");
     assertStringIncludes(line(lines, "python: missing"), "pip install python-lsp-server");
   }
 });

@@ -52,14 +52,14 @@ Deno.test("main.ts loads neither the session, the tools nor any npm package befo
   for (const path of LAZY_MODULES) assert(!graph.has(url(path)), `main.ts reaches ${path}`);
   const npm = [...graph].filter((s) => s.startsWith("npm:"));
   assert(npm.length === 0, `main.ts reaches ${npm.join(", ")}`);
-  assert(!graph.has(url("src/session.ts")), "main.ts reaches src/session.ts");
+  assert(!graph.has(url("src/session/session.ts")), "main.ts reaches src/session/session.ts");
 });
 
 Deno.test("the relay loads no session, tool or npm package either", async () => {
   const graph = await codeGraph("src/cli/relay.ts");
   const npm = [...graph].filter((s) => s.startsWith("npm:"));
   assert(npm.length === 0, `the relay reaches ${npm.join(", ")}`);
-  assert(!graph.has(url("src/session.ts")), "the relay reaches src/session.ts");
+  assert(!graph.has(url("src/session/session.ts")), "the relay reaches src/session/session.ts");
   assert(!graph.has(url("src/service/sessions.ts")), "the relay reaches src/service/sessions.ts");
 });
 

@@ -26,7 +26,7 @@ import {
   rewriteFlagRuns,
   sextantFlags,
   snippetFiles,
-} from "../../scripts/permissions.ts";
+} from "../../scripts/release/permissions.ts";
 import { describeError } from "../../src/errors.ts";
 import { serverSpecs } from "../../src/lsp/registry.ts";
 import { INSTALLERS_RUN, MANAGER_PROGRAMS } from "../../src/lsp/install_hints.ts";

@@ -14,7 +14,7 @@ import {
   tempProject,
   withLspPath,
 } from "../helpers/mcp.ts";
-import { sextantFlags } from "../../scripts/permissions.ts";
+import { sextantFlags } from "../../scripts/release/permissions.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".ts": "application/typescript",

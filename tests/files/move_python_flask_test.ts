@@ -1,7 +1,7 @@
 /**
  * rename_file of Python modules on real code with pyright, the default Python server, which has
  * no `workspace/willRenameFiles`: flask 3.1.0's source distribution from PyPI
- * (scripts/bench_generations.ts fetches it once) over MCP. Sextant rewrites the imports itself and
+ * (scripts/bench/generations.ts fetches it once) over MCP. Sextant rewrites the imports itself and
  * proves them with pyright's errors. Judged as flask judges itself: its own test collection,
  * `python3 -m pytest --collect-only -q` with the copy's `src` first on the path, gives the same
  * result before and after each move (flask's tests import the moved modules).
@@ -12,7 +12,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { hasServer, LSP_CACHE } from "../helpers/lsp.ts";
 import { connect } from "../helpers/mcp.ts";
 import { callLong } from "../helpers/real_code.ts";
-import { flaskTree } from "../../scripts/bench_generations.ts";
+import { flaskTree } from "../../scripts/bench/generations.ts";
 
 const HAS_PY = hasServer("pyright-langserver");
 /** Why the test cannot run (flask is fetched once into the cache here), or null. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, linkTypeScript7, liveInGroup, LSP_CACHE } from "./lsp.ts";
 import { call, connect, type Connected } from "./mcp.ts";
-import { recordCall } from "../../scripts/language_matrix_lib.ts";
+import { recordCall } from "../../scripts/checks/language_matrix_lib.ts";
 
 /** Process groups led by children of `pid` (the language servers Sextant started). Linux only. */
 export function serverGroupsOf(pid: number): number[] {

@@ -1,6 +1,6 @@
 /**
  * Helpers for language-server integration tests: the test server cache (`.cache/lsp`, filled by
- * scripts/test_setup.ts) on `SEXTANT_LSP_PATH`, fixture projects copied to a temp folder, a
+ * scripts/checks/test_setup.ts) on `SEXTANT_LSP_PATH`, fixture projects copied to a temp folder, a
  * pool with short timeouts, and process checks that prove no server outlives its test.
  * @module
  */
@@ -17,7 +17,7 @@ import { Project } from "../../src/project/project.ts";
 export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const LSP_CACHE = join(REPO_ROOT, ".cache", "lsp");
 export const FIXTURES = join(REPO_ROOT, "fixtures");
-/** TypeScript 7 as scripts/test_setup.ts installs it (apart from 5.9, which tsserver needs). */
+/** TypeScript 7 as scripts/checks/test_setup.ts installs it (apart from 5.9, which tsserver needs). */
 export const TS7_MODULES = join(LSP_CACHE, "ts7", "node_modules");
 
 /**
@@ -62,7 +62,7 @@ export async function linkTypeScript7(root: string): Promise<void> {
   await Deno.symlink(join(modules, "typescript", "bin", "tsc"), join(modules, ".bin", "tsc"));
 }
 
-// Every test process finds the servers scripts/test_setup.ts installed.
+// Every test process finds the servers scripts/checks/test_setup.ts installed.
 Deno.env.set(LSP_PATH_ENV, LSP_CACHE);
 
 /** Whether a server binary is installed (and, with `probe`, actually runs with those args). */

@@ -3,7 +3,7 @@
  * language, fetched from its registry once into `.cache/real/` (gitignored) and copied to a temp
  * folder for each use; an MCP session on such a copy; and a second language server of the same
  * kind on a bare vscode-jsonrpc connection (the RAW server), whose own answers the tests and
- * scripts/bench_languages.ts compare Sextant's with.
+ * scripts/bench/languages.ts compare Sextant's with.
  *
  * - Rust: the `csv` crate from crates.io with its own Cargo.lock, every locked package
  *   vendored (`cargo vendor`) and a `.cargo/config.toml` pointing at them, so cargo and
@@ -19,6 +19,7 @@
 import { Readable, Writable } from "node:stream";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Location, LocationLink, Position } from "../../src/deps.ts";
 import {
   createMessageConnection,
   type MessageConnection,
@@ -468,23 +469,8 @@ export async function realSession(
 
 // --- the raw server --------------------------------------------------------------------------
 
-export interface LspPosition {
-  line: number;
-  character: number;
-}
-
-export interface LspLocation {
-  uri: string;
-  range: { start: LspPosition; end: LspPosition };
-}
-
-interface LocationLink {
-  targetUri: string;
-  targetSelectionRange: LspLocation["range"];
-}
-
 /** 0-based position of the `occurrence`-th `needle` in `text`, at `needle`'s `offset`. */
-export function positionOf(text: string, needle: string, offset = 0): LspPosition {
+export function positionOf(text: string, needle: string, offset = 0): Position {
   const at = text.indexOf(needle);
   if (at < 0) throw new Error(`'${needle}' not found`);
   const before = text.slice(0, at + offset);
@@ -627,24 +613,24 @@ export class RawServer {
 
   async references(
     rel: string,
-    position: LspPosition,
+    position: Position,
     includeDeclaration = true,
-  ): Promise<LspLocation[]> {
+  ): Promise<Location[]> {
     await this.open(rel);
     const result = await this.connection.sendRequest("textDocument/references", {
       textDocument: { uri: this.uri(rel) },
       position,
       context: { includeDeclaration },
     });
-    return (result ?? []) as LspLocation[];
+    return (result ?? []) as Location[];
   }
 
-  async definition(rel: string, position: LspPosition): Promise<LspLocation[]> {
+  async definition(rel: string, position: Position): Promise<Location[]> {
     await this.open(rel);
     const result = await this.connection.sendRequest("textDocument/definition", {
       textDocument: { uri: this.uri(rel) },
       position,
-    }) as LspLocation | Array<LspLocation | LocationLink> | null;
+    }) as Location | Array<Location | LocationLink> | null;
     if (!result) return [];
     const list = Array.isArray(result) ? result : [result];
     return list.map((l) =>
@@ -653,7 +639,7 @@ export class RawServer {
   }
 
   /** `file:line:column` (1-based, as Sextant's tools print them) of each location, sorted. */
-  keys(locations: LspLocation[]): string[] {
+  keys(locations: Location[]): string[] {
     return locations.map((l) =>
       `${this.rel(l.uri)}:${l.range.start.line + 1}:${l.range.start.character + 1}`
     ).sort();

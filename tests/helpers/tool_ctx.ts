@@ -10,11 +10,11 @@ import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
 import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { applyParamAliases, type Tool, type ToolContext } from "../../src/tools/tool.ts";
-import { recordCall } from "../../scripts/language_matrix_lib.ts";
+import { recordCall } from "../../scripts/checks/language_matrix_lib.ts";
 
 /** File content by project-relative path: text is written as UTF-8, bytes as they are. */
 export type FileTree = Record<string, string | Uint8Array>;
@@ -23,7 +23,7 @@ export interface ToolHarness {
   /** Real path of the project root. */
   root: string;
   project: Project;
-  session: Session;
+  session: Session<Tool>;
   ctx: ToolContext;
   /** Absolute path of a project-relative path. */
   path(rel: string): string;

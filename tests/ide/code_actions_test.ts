@@ -10,9 +10,10 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { planWorkspaceEdit } from "../../src/edit/workspace_edit.ts";
+import type { WorkspaceEdit } from "../../src/deps.ts";
 import { commitFileChanges } from "../../src/edit/all_or_nothing.ts";
 
-import { actionId, previewWorkspaceEdit } from "../../src/lsp/code_action_store.ts";
+import { actionId, previewWorkspaceEdit } from "../../src/session/code_action_store.ts";
 import { codeActions } from "../../src/tools/ide/code_actions.ts";
 import { refreshCodeActions } from "../../src/tools/ide/refresh_code_actions.ts";
 import { executeCodeAction } from "../../src/tools/ide/execute_code_action.ts";
@@ -43,7 +44,7 @@ Deno.test("WorkspaceEdit with file operations: create, edit, rename, delete — 
     const root = pathToFileURL(h.root).href + "/";
     return u.startsWith(root) ? decodeURIComponent(u.slice(root.length)) : null;
   };
-  const edit = {
+  const edit: WorkspaceEdit = {
     documentChanges: [
       { kind: "create", uri: uri("lib/new.ts") },
       {
@@ -102,7 +103,10 @@ Deno.test("WorkspaceEdit refusals change nothing: outside the sandbox, conflicts
   const refuse = async (documentChanges: unknown[], match: RegExp) => {
     await assertRejects(async () => {
       await commitFileChanges(
-        (await planWorkspaceEdit(h.project, { documentChanges }, { relPathOf: rel })).files,
+        (await planWorkspaceEdit(h.project, { documentChanges } as WorkspaceEdit, {
+          relPathOf: rel,
+        }))
+          .files,
       );
     }, match);
     assertEquals(await h.listAll(), before);

@@ -17,7 +17,7 @@ import {
 } from "../../src/lsp/positions.ts";
 import { ADA_ALIAS_NAMES } from "../../src/tools/ada/aliases.ts";
 import { DEFAULT_SETTINGS } from "../../src/config/schema.ts";
-import { selectTools } from "../../src/tools/select.ts";
+import { selectTools } from "../../src/config/tool_selection.ts";
 import { ADA_ALIAS_TOOLS, ALL_TOOLS } from "../../src/tools/mod.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { completions } from "../../src/tools/ide/completions.ts";

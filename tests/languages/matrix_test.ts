@@ -1,6 +1,6 @@
 /**
  * The language × tool matrix of docs/languages.md is the rendering of the committed records
- * (tests/languages/matrix.json, written by scripts/language_matrix.ts from a test run): it cannot
+ * (tests/languages/matrix.json, written by scripts/checks/language_matrix.ts from a test run): it cannot
  * be edited by hand or drift from the records silently. And the recorder attributes calls to
  * the language of their file, or of the project.
  * @module
@@ -19,7 +19,7 @@ import {
   onlySkipped,
   recordCall,
   renderMatrix,
-} from "../../scripts/language_matrix_lib.ts";
+} from "../../scripts/checks/language_matrix_lib.ts";
 import { serverSpecs } from "../../src/lsp/registry.ts";
 
 Deno.test("the language matrix of docs/languages.md equals the rendering of matrix.json", () => {
@@ -29,7 +29,7 @@ Deno.test("the language matrix of docs/languages.md equals the rendering of matr
   assertEquals(
     block,
     renderMatrix(records),
-    "run: deno run -A scripts/language_matrix.ts --render-only",
+    "run: deno run -A scripts/checks/language_matrix.ts --render-only",
   );
 });
 

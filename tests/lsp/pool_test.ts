@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { fixtureProject, hasServer, liveInGroup, skipUnless } from "../helpers/lsp.ts";
 import type { ManagedServer } from "../../src/lsp/managed_server.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 // A session makes its project host from here (the tools' registry loads it in Sextant).
 

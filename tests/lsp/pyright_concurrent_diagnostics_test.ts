@@ -4,16 +4,16 @@
  * stuck on pyright's "N files to analyze" progress).
  * @module
  */
+import type { Diagnostic } from "../../src/deps.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { fixtureProject, hasServer, positionOf, skipUnless, toLocs } from "../helpers/lsp.ts";
 import type { ManagedServer } from "../../src/lsp/managed_server.ts";
-import type { LspDiagnostic } from "../../src/lsp/language_server.ts";
 
 function countLines(text: string): number {
   return text.split("\n").length - 1;
 }
 
-function errorLines(diagnostics: LspDiagnostic[]): number[] {
+function errorLines(diagnostics: Diagnostic[]): number[] {
   return diagnostics.filter((d) => d.severity === 1).map((d) => d.range.start.line);
 }
 

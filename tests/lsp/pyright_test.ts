@@ -4,6 +4,7 @@
  * process left behind.
  * @module
  */
+import type { Diagnostic } from "../../src/deps.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   fixtureProject,
@@ -14,7 +15,6 @@ import {
   toLocs,
 } from "../helpers/lsp.ts";
 import type { ManagedServer } from "../../src/lsp/managed_server.ts";
-import type { LspDiagnostic } from "../../src/lsp/language_server.ts";
 
 const available = hasServer("pyright-langserver");
 
@@ -27,7 +27,7 @@ const CIRCLE_REFERENCES: Record<string, number> = {
   "broken.py": 2,
 };
 
-function errors(diagnostics: LspDiagnostic[]): LspDiagnostic[] {
+function errors(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((d) => d.severity === 1);
 }
 

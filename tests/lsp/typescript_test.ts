@@ -5,6 +5,7 @@
  * cancellation, and no process left behind. One server start per generation.
  * @module
  */
+import type { Diagnostic } from "../../src/deps.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   fixtureProject,
@@ -18,7 +19,6 @@ import {
 } from "../helpers/lsp.ts";
 import { basename } from "node:path";
 import type { ManagedServer } from "../../src/lsp/managed_server.ts";
-import type { LspDiagnostic } from "../../src/lsp/language_server.ts";
 
 /** References to class Circle in fixtures/typescript, declaration included, by file. */
 const CIRCLE_REFERENCES: Record<string, number> = {
@@ -38,7 +38,7 @@ function countByFile(server: ManagedServer, result: unknown): Record<string, num
   return counts;
 }
 
-function errors(diagnostics: LspDiagnostic[]): LspDiagnostic[] {
+function errors(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((d) => d.severity === 1);
 }
 

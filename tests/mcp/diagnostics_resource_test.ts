@@ -18,7 +18,8 @@ import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { diagnosticsUri, parseDiagnosticsUri } from "../../src/mcp/prompts_resources.ts";
-import type { Session } from "../../src/session.ts";
+import type { Session } from "../../src/session/session.ts";
+import type { Tool } from "../../src/tools/tool.ts";
 
 const HAS_TS = hasServer("typescript-language-server");
 
@@ -27,7 +28,7 @@ const FILES = {
   "src/b.ts": "export function count(): number {\n  return 1;\n}\n",
 };
 
-async function connectTo(session: Session) {
+async function connectTo(session: Session<Tool>) {
   const server = createServer(session, { instructions: () => "test instructions" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -1,12 +1,17 @@
 /**
- * Serena 2.1 as an oracle (scripts/serena_oracle.ts): the classification of answer pairs, and,
+ * Serena 2.1 as an oracle (scripts/checks/serena_oracle.ts): the classification of answer pairs, and,
  * where Serena is installed, the whole sequence on both servers. Every difference in substance
  * must be one of the cases where Sextant is more correct, listed here with the reason.
  * @module
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { hasServer } from "../helpers/lsp.ts";
-import { classify, countVerdicts, findSerena, runOracle } from "../../scripts/serena_oracle.ts";
+import {
+  classify,
+  countVerdicts,
+  findSerena,
+  runOracle,
+} from "../../scripts/checks/serena_oracle.ts";
 
 Deno.test("serena oracle: answer pairs are classified", () => {
   const ok = (text: string) => ({ text, isError: false });

@@ -28,7 +28,7 @@ import { type JSONRPCMessage, z } from "../../src/deps.ts";
 import { createServer, describeTool } from "../../src/mcp/server.ts";
 import { limitAnswer, tooLongMessage } from "../../src/tools/limit.ts";
 import { DenoStdioTransport } from "../../src/mcp/stdio.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { defineTool, type Tool } from "../../src/tools/tool.ts";
@@ -100,7 +100,7 @@ const hidden = defineTool({
 const TEST_TOOLS: Tool[] = [echo, boom, slow, needsProject, hidden, editTool];
 
 async function connectTo(
-  session: Session,
+  session: Session<Tool>,
 ): Promise<{ client: Client; [Symbol.asyncDispose](): Promise<void> }> {
   const server = createServer(session, { instructions: () => "test instructions" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

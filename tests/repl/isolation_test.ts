@@ -307,7 +307,7 @@ Deno.test({
       assertStringIncludes(result.text, "time limit of 8 s");
       assert(answered > 0, "session B was never answered during the flood");
       assert(most < 500, `the server held ${most} open files during the flood`);
-      // How much the server grows during the flood is a bench row (scripts/bounds_bench.ts):
+      // How much the server grows during the flood is a bench row (scripts/bench/bounds.ts):
       // a memory figure does not hold on a loaded machine.
       assertEquals(await replA("1 + 1"), { text: "2", isError: false });
     } finally {

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, liveInGroup, LSP_CACHE, processAlive, skipUnless } from "../helpers/lsp.ts";
-import { LEGACY_TS_WRAPPER_DIR } from "../../scripts/test_setup.ts";
+import { LEGACY_TS_WRAPPER_DIR } from "../../scripts/checks/test_setup.ts";
 import { SEXTANT_ENV } from "../../src/cli/permission_flags.ts";
 import {
   call,
@@ -301,7 +301,7 @@ function childrenOf(pid: number): Array<{ pid: number; args: string }> {
   return out;
 }
 
-/** typescript-language-server 4 lives on when tsserver dies (scripts/test_setup.ts installs it). */
+/** typescript-language-server 4 lives on when tsserver dies (scripts/checks/test_setup.ts installs it). */
 const legacyWrapper = hasServer("typescript-language-server") &&
   existsSync(join(LEGACY_TS_WRAPPER_DIR, "node_modules", ".bin", "typescript-language-server"));
 

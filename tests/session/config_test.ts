@@ -10,7 +10,7 @@ import {
   uniqueProjectName,
   unregisterProject,
 } from "../../src/config/global_config.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { getCurrentConfig } from "../../src/tools/session/get_current_config.ts";
 import { switchModes } from "../../src/tools/session/switch_modes.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";

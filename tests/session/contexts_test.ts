@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import { selectTools } from "../../src/tools/select.ts";
+import { selectTools } from "../../src/config/tool_selection.ts";
 import { contextListSizes, DEFAULT_LIST_BUDGET, describeTool } from "../../src/tools/listing.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";
 import { ADA_ALIAS_NAMES } from "../../src/tools/ada/aliases.ts";

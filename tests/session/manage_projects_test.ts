@@ -14,7 +14,7 @@ import { ToolError } from "../../src/errors.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
 import { Project } from "../../src/project/project.ts";
 import { Workspace } from "../../src/project/workspace.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { getCurrentConfig } from "../../src/tools/session/get_current_config.ts";
 import { manageProjects } from "../../src/tools/session/manage_projects.ts";

@@ -9,7 +9,7 @@ import { editMemory } from "../../src/tools/session/edit_memory.ts";
 import { deleteMemory } from "../../src/tools/session/delete_memory.ts";
 import { listMemories } from "../../src/tools/session/list_memories.ts";
 import { readMemory } from "../../src/tools/session/read_memory.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/config/schema.ts";

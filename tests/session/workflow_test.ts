@@ -14,7 +14,7 @@ import {
   THINK_ABOUT_WHETHER_YOU_ARE_DONE,
 } from "../../src/prompts/workflow.ts";
 import { systemPrompt } from "../../src/prompts/system.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { ALL_TOOLS, CONFIG_TOOLS, MEMORY_TOOLS, WORKFLOW_TOOLS } from "../../src/tools/mod.ts";
 import { executeShellCommand } from "../../src/tools/toolchain/execute_shell_command.ts";

@@ -2,7 +2,7 @@
  * The first global find_symbol on a never-seen project does not wait for the whole declaration
  * index: the files whose text contains the name are indexed first, in the parse workers, and the
  * answer is exactly the one the same search gives after the full build. On a generated project
- * (scripts/bench_project.ts) where `Core` is named in more than 200 files, with the real
+ * (scripts/bench/lib/project.ts) where `Core` is named in more than 200 files, with the real
  * typescript-language-server for the file the index does not model.
  *
  * Also: the first search sends progress messages; a search cancelled mid-way leaves the build
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
 import { tempDir } from "../helpers/tool_ctx.ts";
-import { generate } from "../../scripts/bench_project.ts";
+import { generate } from "../../scripts/bench/lib/project.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import { DeclarationIndex, ParseWorkers } from "../../src/symbols/index/mod.ts";
 import { type FindOptions, parseNamePath } from "../../src/symbols/name_path.ts";

@@ -14,7 +14,7 @@ import {
 } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import { Project } from "../../src/project/project.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";

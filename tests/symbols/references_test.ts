@@ -125,7 +125,7 @@ for (const generation of TS_GENERATIONS) {
     assertEquals(services.symbols.declarations?.built, false);
     const answer = await h.call(findReferencingSymbols, c.args);
     // The index's rules are proven against both generations' outlines (TypeScript 7's but for
-    // what its merge leaves out: scripts/index_agreement.ts), so the target comes from it.
+    // what its merge leaves out: scripts/checks/index_agreement.ts), so the target comes from it.
     // (TypeScript 7's server is asked where the name leads first, unawaited, so that it loads
     // its project while the candidate files are scanned: no outline either.)
     const query = requests.indexOf("textDocument/references shapes.ts");

@@ -6,7 +6,7 @@ import { loadSettings } from "../../src/config/load.ts";
 import type { SettingsFile } from "../../src/config/schema.ts";
 import { limitAnswer } from "../../src/tools/limit.ts";
 import { Project } from "../../src/project/project.ts";
-import { Session } from "../../src/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
 import {
   executeShellCommand,

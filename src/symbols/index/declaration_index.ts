@@ -26,7 +26,6 @@ import { relative } from "node:path";
 import { log } from "../../log.ts";
 import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
-import { nameCloseness } from "../name_path.ts";
 import type { Project } from "../../project/project.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import { markedFolders } from "../../project/non_project.ts";
@@ -35,6 +34,7 @@ import { grammarFor } from "./grammars.ts";
 import { declaredNames } from "./index_file.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import { loadStore, saveStore, type StoredFile } from "./store.ts";
+import { DeclarationTables, type IndexStats, inScope } from "./declaration_tables.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
 
 /** Options of {@linkcode DeclarationIndex}. */
@@ -70,15 +70,6 @@ export interface CandidateOptions {
   scope?: string;
 }
 
-/** Counts describing the index. */
-export interface IndexStats {
-  files: number;
-  declarations: number;
-  names: number;
-  /** Files walked that the index does not parse (no grammar). */
-  otherFiles: number;
-}
-
 const PROGRESS_MS = 1000;
 /** Files per chunk of the build's own jobs (small: a search's jobs wait behind them). */
 const BUILD_CHUNK = 64;
@@ -90,10 +81,6 @@ const SCAN_CHUNK = 128;
  */
 const PUMPS = 4;
 const SAVE_DELAY_MS = 2000;
-
-function inScope(relPath: string, scope: string): boolean {
-  return scope === "." || scope === "" || relPath === scope || relPath.startsWith(scope + "/");
-}
 
 /** A file the build walked and has not indexed yet. */
 interface Pending {
@@ -130,10 +117,7 @@ export class DeclarationIndex {
   readonly #ownWorkers: boolean;
   readonly #watch: boolean;
   readonly #persist: boolean;
-  readonly #files = new Map<string, StoredFile>();
-  readonly #others = new Set<string>();
-  /** Declared name → the files declaring it. */
-  readonly #postings = new Map<string, string[]>();
+  readonly #tables = new DeclarationTables();
   /** The build's queue: files walked and not indexed yet, in walk order from `#next`. */
   readonly #pending = new Map<string, Pending>();
   #order: string[] = [];
@@ -151,7 +135,6 @@ export class DeclarationIndex {
   readonly #early = new Set<string>();
   /** Pumps waiting for work. */
   #wakers: Array<() => void> = [];
-  #declarations = 0;
   #failures = 0;
   #build: Promise<void> | null = null;
   #built = false;
@@ -167,7 +150,6 @@ export class DeclarationIndex {
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #changedSinceSave = false;
   #disposed = false;
-  #generation = 0;
   /** Aborted on dispose: a build in progress sends no more files to the workers. */
   readonly #stop = new AbortController();
 
@@ -273,7 +255,7 @@ export class DeclarationIndex {
       file,
       finish,
     };
-    if (file && !this.#pending.has(scope) && !this.#files.has(scope)) {
+    if (file && !this.#pending.has(scope) && !this.#tables.files.has(scope)) {
       // Not listed yet: sent now, so that the scan does not wait for the walk to reach it.
       this.#early.add(scope);
       this.#enqueue({
@@ -340,23 +322,12 @@ export class DeclarationIndex {
    * sorted. Call {@linkcode ready} first.
    */
   candidates(name: string, options: CandidateOptions = {}): string[] {
-    const scope = options.scope ?? ".";
-    const out = new Set<string>();
-    const add = (files: readonly string[]) => {
-      for (const f of files) if (inScope(f, scope)) out.add(f);
-    };
-    if (options.substring) {
-      for (const [declared, files] of this.#postings) if (declared.includes(name)) add(files);
-    } else {
-      const files = this.#postings.get(name);
-      if (files) add(files);
-    }
-    return [...out].sort();
+    return this.#tables.candidates(name, options.scope ?? ".", options.substring ?? false);
   }
 
   /** The indexed files in a scope, sorted. */
   indexedFiles(scope = "."): string[] {
-    return [...this.#files.keys()].filter((f) => inScope(f, scope)).sort();
+    return this.#tables.indexedFiles(scope);
   }
 
   /**
@@ -364,25 +335,17 @@ export class DeclarationIndex {
    * `limit`: the hint of a search that matched nothing.
    */
   namesLike(wanted: string, limit = 10): string[] {
-    const lower = wanted.toLowerCase();
-    const scored: Array<{ name: string; score: number }> = [];
-    for (const name of this.#postings.keys()) {
-      const score = nameCloseness(name, lower);
-      if (score >= 0) scored.push({ name, score });
-    }
-    scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return scored.slice(0, limit).map((s) => s.name);
+    return this.#tables.namesLike(wanted, limit);
   }
 
   /** The files in a scope the index walked but does not parse (no grammar), sorted. */
   otherFiles(scope = "."): string[] {
-    return [...this.#others].filter((f) => inScope(f, scope)).sort();
+    return this.#tables.otherFiles(scope);
   }
 
   /** A file's declarations (a forest), or undefined when the file is not indexed. */
   declarations(relPath: string): CompactSymbol[] | undefined {
-    const entry = this.#files.get(relPath);
-    return entry ? JSON.parse(entry.symbols) as CompactSymbol[] : undefined;
+    return this.#tables.declarations(relPath);
   }
 
   /**
@@ -391,8 +354,7 @@ export class DeclarationIndex {
    * no {@linkcode ready}: the hash says the entry is current.
    */
   exactDeclarations(relPath: string, hash: string): CompactSymbol[] | undefined {
-    const entry = this.#files.get(relPath);
-    return entry?.hash === hash && entry.exact ? JSON.parse(entry.symbols) : undefined;
+    return this.#tables.exactDeclarations(relPath, hash);
   }
 
   /**
@@ -400,7 +362,7 @@ export class DeclarationIndex {
    * was computed from the file list and hashes at one generation holds while it stays.
    */
   get generation(): number {
-    return this.#generation;
+    return this.#tables.generation;
   }
 
   /** Whether the watcher reported changes the index has not taken in yet ({@linkcode ready}). */
@@ -410,32 +372,16 @@ export class DeclarationIndex {
 
   /** Every file the index walked (indexed or not), unsorted; for scans over the whole tree. */
   allFiles(): string[] {
-    return [...this.#files.keys(), ...this.#others];
-  }
-
-  /** List a file the index does not parse. */
-  #addOther(relPath: string): void {
-    if (this.#others.has(relPath)) return;
-    this.#others.add(relPath);
-    this.#generation++;
-  }
-
-  #removeOther(relPath: string): void {
-    if (this.#others.delete(relPath)) this.#generation++;
+    return this.#tables.allFiles();
   }
 
   /** The content hash the declarations of a file were computed for. */
   hashOf(relPath: string): string | undefined {
-    return this.#files.get(relPath)?.hash;
+    return this.#tables.files.get(relPath)?.hash;
   }
 
   stats(): IndexStats {
-    return {
-      files: this.#files.size,
-      declarations: this.#declarations,
-      names: this.#postings.size,
-      otherFiles: this.#others.size,
-    };
+    return this.#tables.stats();
   }
 
   /** Our own tools wrote these files (real paths): re-index them before the next answer. */
@@ -471,9 +417,7 @@ export class DeclarationIndex {
     this.#walked = 0;
     this.#indexed = 0;
     this.#early.clear();
-    this.#generation++;
-    this.#others.clear();
-    for (const relPath of [...this.#files.keys()]) this.#remove(relPath);
+    if (this.#tables.clear()) this.#changedSinceSave = true;
     let failure: unknown = null;
     const pumps: Promise<void>[] = [];
     // The first pump to fail stops the others.
@@ -503,7 +447,7 @@ export class DeclarationIndex {
         if (entry.isDirectory) continue;
         if (this.#early.delete(entry.path)) continue; // sent ahead by a one-file scan
         if (grammarFor(entry.path) === null) {
-          this.#addOther(entry.path);
+          this.#tables.addOther(entry.path);
           continue;
         }
         const known = stored.get(entry.path);
@@ -512,7 +456,7 @@ export class DeclarationIndex {
           // Checked here: a message to a worker would cost more than the check.
           this.#walked++;
           this.#indexed++;
-          this.#add(entry.path, known);
+          this.#tables.add(entry.path, known);
           continue;
         }
         this.#enqueue({
@@ -545,9 +489,9 @@ export class DeclarationIndex {
       throw failure;
     }
     // Files gone since the save (those changed were marked as they came).
-    if (this.#files.size !== stored.size) this.#changedSinceSave = true;
+    if (this.#tables.files.size !== stored.size) this.#changedSinceSave = true;
     this.#report(
-      `Symbol index ready: ${this.#files.size} files, ${this.#declarations} declarations ` +
+      `Symbol index ready: ${this.#tables.files.size} files, ${this.#tables.stats().declarations} declarations ` +
         `(${Math.round(performance.now() - started)} ms)`,
     );
     this.#scheduleSave();
@@ -675,13 +619,13 @@ export class DeclarationIndex {
     if (result.status === "untrusted") {
       // Listed with the files the index does not parse: every search reads it.
       this.#remove(result.relPath);
-      this.#addOther(result.relPath);
+      this.#tables.addOther(result.relPath);
       return;
     }
     if (result.status === "failed") {
       // Left to the language server: listed with the files the index does not parse.
       this.#remove(result.relPath);
-      this.#addOther(result.relPath);
+      this.#tables.addOther(result.relPath);
       this.#failures++;
       if (this.#failures <= 3) {
         log.warn(
@@ -713,59 +657,29 @@ export class DeclarationIndex {
     const unchanged = known !== undefined && known.hash === entry.hash &&
       known.mtime === entry.mtime && known.size === entry.size && known.symbols === entry.symbols &&
       known.exact === entry.exact;
-    const before = this.#files.get(result.relPath);
+    const before = this.#tables.files.get(result.relPath);
     if (
       before?.hash === entry.hash && before.symbols === entry.symbols &&
       before.exact === entry.exact
     ) {
       if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
-      this.#files.set(result.relPath, entry);
+      this.#tables.refresh(result.relPath, entry);
       return;
     }
     if (before) this.#remove(result.relPath);
-    this.#removeOther(result.relPath);
-    this.#add(result.relPath, entry);
+    this.#tables.removeOther(result.relPath);
+    this.#tables.add(result.relPath, entry);
     if (!unchanged) this.#changedSinceSave = true;
   }
 
-  /** Index an entry for a path that has none. */
-  #add(relPath: string, entry: StoredFile): void {
-    this.#generation++;
-    this.#files.set(relPath, entry);
-    this.#declarations += entry.count;
-    for (const name of JSON.parse(entry.names) as string[]) {
-      const files = this.#postings.get(name);
-      if (files) files.push(relPath);
-      else this.#postings.set(name, [relPath]);
-    }
-  }
-
+  /** Forget a path (indexed or not); the store on disk is then out of date. */
   #remove(relPath: string): void {
-    this.#removeOther(relPath);
-    const entry = this.#files.get(relPath);
-    if (!entry) return;
-    this.#generation++;
-    this.#files.delete(relPath);
-    this.#declarations -= entry.count;
-    for (const name of JSON.parse(entry.names) as string[]) {
-      const files = this.#postings.get(name);
-      if (!files) continue;
-      const i = files.indexOf(relPath);
-      if (i >= 0) files.splice(i, 1);
-      if (files.length === 0) this.#postings.delete(name);
-    }
-    this.#changedSinceSave = true;
+    if (this.#tables.remove(relPath)) this.#changedSinceSave = true;
   }
 
   /** Forget a path and everything below it. */
   #removeUnder(relPath: string): void {
-    const prefix = relPath + "/";
-    for (const f of [...this.#files.keys()]) {
-      if (f === relPath || f.startsWith(prefix)) this.#remove(f);
-    }
-    for (const f of [...this.#others]) {
-      if (f === relPath || f.startsWith(prefix)) this.#removeOther(f);
-    }
+    if (this.#tables.removeUnder(relPath)) this.#changedSinceSave = true;
   }
 
   // --- keeping current ------------------------------------------------------------------------
@@ -839,20 +753,20 @@ export class DeclarationIndex {
       for await (const entry of this.project.walk(folder)) {
         if (entry.isDirectory) continue;
         present.add(entry.path);
-        if (grammarFor(entry.path) === null) this.#addOther(entry.path);
+        if (grammarFor(entry.path) === null) this.#tables.addOther(entry.path);
         else jobs.push(this.#job(entry.path, true));
       }
     }
     const prefix = folder === "." ? "" : folder + "/";
-    for (const f of [...this.#files.keys(), ...this.#others]) {
+    for (const f of this.#tables.allFiles()) {
       if ((prefix === "" || f.startsWith(prefix)) && !present.has(f)) this.#remove(f);
     }
-    await this.#runJobs(jobs, this.#files);
+    await this.#runJobs(jobs, this.#tables.files);
     this.#scheduleSave();
   }
 
   #job(relPath: string, trustTimes: boolean): ParseJob {
-    const known = this.#files.get(relPath);
+    const known = this.#tables.files.get(relPath);
     return {
       relPath,
       absPath: this.project.absolute(relPath),
@@ -878,12 +792,12 @@ export class DeclarationIndex {
       if (this.project.isLeftOut(rel, false)) {
         this.#remove(rel);
       } else if (grammarFor(rel) === null) {
-        this.#addOther(rel);
+        this.#tables.addOther(rel);
       } else {
         jobs.push(this.#job(rel, false));
       }
     }
-    await this.#runJobs(jobs, this.#files);
+    await this.#runJobs(jobs, this.#tables.files);
     this.#scheduleSave();
   }
 
@@ -904,7 +818,7 @@ export class DeclarationIndex {
     this.#saveTimer = undefined;
     if (!this.#persist || !this.#changedSinceSave || !this.#built) return;
     this.#changedSinceSave = false;
-    await saveStore(this.project.root, this.#files);
+    await saveStore(this.project.root, this.#tables.files);
   }
 
   /** Save, stop watching and stop the workers (when they are the index's own). */

@@ -126,7 +126,7 @@ export const EXACT_GRAMMARS: ReadonlySet<GrammarId> = new Set<GrammarId>([
  * whose project runs another server for it (basedpyright or pylsp for Python, `deno lsp` for a
  * Deno project, a configured command) is never answered from the index. TypeScript 7's own
  * server (`tsc --lsp`) lists tsserver's outline but for what its merge of same-named properties
- * leaves out (scripts/index_agreement.ts proves exactly that): the index's answer, tsserver's
+ * leaves out (scripts/checks/index_agreement.ts proves exactly that): the index's answer, tsserver's
  * outline, is the one the tools give on either generation.
  */
 export const PROVEN_SERVERS: Readonly<Partial<Record<GrammarId, readonly string[]>>> = {
@@ -190,7 +190,7 @@ export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymb
 /**
  * {@linkcode extractDeclarations}, with whether they are exact (see {@linkcode Extracted}).
  * With `why`, the reasons a file is not exact are added to it (the constructs not modelled,
- * "syntax error", "duplicate names", "grammar not proven"): scripts/index_agreement.ts's
+ * "syntax error", "duplicate names", "grammar not proven"): scripts/checks/index_agreement.ts's
  * histogram.
  */
 export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): Extracted {

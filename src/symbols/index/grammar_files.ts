@@ -9,7 +9,7 @@
  * - Run from source or from a URL: in the npm packages, which Deno fetches for the parse worker's
  *   graph (the JSON import below brings `tree-sitter-wasms` into it) and which `require.resolve`
  *   finds in Deno's npm cache or a `node_modules` folder.
- * - In a compiled executable: gzip copies that scripts/compile.ts embeds (`--include`) under
+ * - In a compiled executable: gzip copies that scripts/release/compile.ts embeds (`--include`) under
  *   {@linkcode COMPILED_ASSETS_DIR}, beside the entry point.
  *
  * Only the grammars of files the project has are read. A file that cannot be read fails that

@@ -23,7 +23,7 @@ export interface ParseWorkersOptions {
 /**
  * The parse worker's module: beside this one, or, in a compiled executable (whose bundle has no
  * such neighbour), at its repository path under the entry point's folder, where
- * scripts/compile.ts embeds it.
+ * scripts/release/compile.ts embeds it.
  */
 function workerUrl(): string {
   return Deno.build.standalone

@@ -4,6 +4,7 @@
  * and comments) out of the source.
  * @module
  */
+import { LineIndex } from "../../edit/line_index.ts";
 
 /** Kinds of Ada tokens. */
 export type TokenKind = "id" | "num" | "str" | "char" | "sym";
@@ -99,35 +100,27 @@ export function tokenize(source: string): Token[] {
   return tokens;
 }
 
-/** Maps offsets to 1-based line and column. */
-export class LineIndex {
-  readonly #starts: number[] = [0];
+/** Ada's 1-based lines and columns, over the one table of line starts (edit/line_index.ts). */
+export class AdaLines {
+  readonly #lines: LineIndex;
 
   constructor(readonly source: string) {
-    for (let i = 0; i < source.length; i++) if (source[i] === "\n") this.#starts.push(i + 1);
+    this.#lines = new LineIndex(source);
   }
 
   /** 1-based line and column of an offset. */
   position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.#starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.#starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.#starts[lo]! + 1 };
+    const { line, character } = this.#lines.positionAt(offset);
+    return { line: line + 1, column: character + 1 };
   }
 
   /** Offset of the start of a 1-based line (the text's end past the last line). */
   lineStart(line: number): number {
-    return this.#starts[line - 1] ?? this.source.length;
+    return this.#lines.lineStart(line - 1);
   }
 
   /** The text of a 1-based line, without its line break. */
   lineText(line: number): string {
-    const start = this.lineStart(line);
-    const end = this.source.indexOf("\n", start);
-    return this.source.slice(start, end < 0 ? undefined : end).replace(/\r$/, "");
+    return (this.#lines.at(line - 1) ?? "").replace(/\r$/, "");
   }
 }

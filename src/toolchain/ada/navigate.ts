@@ -4,7 +4,7 @@
  * profile, as Ada itself matches them).
  * @module
  */
-import { LineIndex, type Token, tokenize } from "./lexer.ts";
+import { AdaLines, type Token, tokenize } from "./lexer.ts";
 import { type Decl, isSubprogram, type SubprogramDecl } from "./spec.ts";
 import { parseSpec } from "./spec_parser.ts";
 
@@ -33,7 +33,7 @@ function oneLine(text: string): string {
  */
 export function findBodies(source: string): Located[] {
   const tokens = tokenize(source);
-  const lines = new LineIndex(source);
+  const lines = new AdaLines(source);
   const bodies: Located[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -124,7 +124,7 @@ function findEnd(tokens: Token[], from: number, name: string): number | null {
 
 /** The innermost body enclosing a 1-based line. */
 export function bodyAtLine(source: string, line: number): Located | null {
-  const offset = new LineIndex(source).lineStart(line);
+  const offset = new AdaLines(source).lineStart(line);
   const lineEnd = source.indexOf("\n", offset);
   const candidates = findBodies(source).filter((b) =>
     b.start <= (lineEnd < 0 ? source.length : lineEnd) && offset <= b.end
@@ -134,7 +134,7 @@ export function bodyAtLine(source: string, line: number): Located | null {
 
 /** Every subprogram and entry declaration of a spec, flattened. */
 export function specDeclarations(source: string): Located[] {
-  const lines = new LineIndex(source);
+  const lines = new AdaLines(source);
   const out: Located[] = [];
   const visit = (decls: Decl[]) => {
     for (const d of decls) {
@@ -165,7 +165,7 @@ export function specDeclarations(source: string): Located[] {
   return out;
 }
 
-function fromSubprogram(d: SubprogramDecl, lines: LineIndex): Located {
+function fromSubprogram(d: SubprogramDecl, lines: AdaLines): Located {
   const start = lines.lineStart(d.line) + d.column - 1;
   return {
     kind: d.kind,
@@ -188,7 +188,7 @@ export function matchDeclaration(wanted: Located, candidates: Located[]): Locate
 
 /** The spec declaration at (or whose profile spans) a 1-based line. */
 export function declarationAtLine(source: string, line: number): Located | null {
-  const lines = new LineIndex(source);
+  const lines = new AdaLines(source);
   const start = lines.lineStart(line);
   const end = lines.lineStart(line + 1);
   const decls = specDeclarations(source);

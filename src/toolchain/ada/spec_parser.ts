@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { LineIndex, type Token, tokenize } from "./lexer.ts";
+import { AdaLines, type Token, tokenize } from "./lexer.ts";
 import {
   type Decl,
   type EntryDecl,
@@ -34,10 +34,10 @@ export class SpecParser {
   readonly notes: string[] = [];
   /** Set by `pragma Elaborate_Body` in the declarative part being read. */
   elaborateBody = false;
-  readonly lines: LineIndex;
+  readonly lines: AdaLines;
 
   constructor(readonly source: string, readonly tokens: Token[]) {
-    this.lines = new LineIndex(source);
+    this.lines = new AdaLines(source);
   }
 
   peek(offset = 0): Token | undefined {

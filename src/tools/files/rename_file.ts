@@ -10,15 +10,16 @@
  * not updated.
  * @module
  */
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { extname, join, posix, relative } from "node:path";
+import { LspMethod } from "../../lsp/methods.ts";
+import type { TextEdit, WorkspaceEdit } from "../../deps.ts";
+import { fileUriOf, relPathOfUri } from "../../project/file_uri.ts";
+import { extname, posix } from "node:path";
 import { diskSource, filesToShow } from "../../lsp/project_scope.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
+import { previewWorkspaceEdit } from "../../session/code_action_store.ts";
 import { offersWillRename } from "../../lsp/managed_server.ts";
 import type { LanguageServer } from "../../lsp/language_server.ts";
-import type { LspTextEdit, LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import type { Project } from "../../project/project.ts";
 import { isWithin } from "../../project/sandbox.ts";
@@ -33,7 +34,7 @@ import {
 import { type PathMention, pathMentions } from "../../toolchain/graph/path_mentions.ts";
 import { movedModuleNames, pythonImportMoves } from "../../toolchain/graph/python_import_moves.ts";
 import { toJson } from "../shared/json.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import {
@@ -94,7 +95,7 @@ export const renameFile = defineTool({
       const id = pool.serverIdFor(file);
       if (id !== null && !byServer.has(id)) byServer.set(id, file);
     }
-    const edits: Array<{ uri: string; edits: LspTextEdit[] }> = [];
+    const edits: Array<{ uri: string; edits: TextEdit[] }> = [];
     const unsupported: LanguageServer[] = [];
     const own: OwnEdits[] = [];
     const checks: MoveCheck[] = [];
@@ -131,7 +132,7 @@ export const renameFile = defineTool({
         continue;
       }
       await showImporters(ctx, server, mine);
-      const answer = await server.request<LspWorkspaceEdit | null>("workspace/willRenameFiles", {
+      const answer = await server.request<WorkspaceEdit | null>(LspMethod.willRenameFiles, {
         files: [{ oldUri: server.uriOf(from), newUri: server.uriOf(to) }],
       }, { ...options, sync: [sample] });
       const found = textEditsOf(answer);
@@ -152,7 +153,7 @@ export const renameFile = defineTool({
     // A line a server's edits change (tsserver updates tsconfig `paths`) is not left behind.
     const editedLines = new Set(
       edits.flatMap((e) => {
-        const relPath = projectRelative(project.root, e.uri);
+        const relPath = relPathOfUri(project.root, e.uri);
         return e.edits.flatMap((t) =>
           Array.from(
             { length: t.range.end.line - t.range.start.line + 1 },
@@ -169,13 +170,17 @@ export const renameFile = defineTool({
         : [],
       ctx.signal,
     )).filter((m) => !editedLines.has(`${m.relPath}:${m.line}`));
-    const edit: LspWorkspaceEdit = {
+    const edit: WorkspaceEdit = {
       documentChanges: [
         ...edits.map((e) => ({ textDocument: { uri: e.uri, version: null }, edits: e.edits })),
-        { kind: "rename", oldUri: uriOf(project.root, from), newUri: uriOf(project.root, to) },
+        {
+          kind: "rename",
+          oldUri: fileUriOf(project.root, from),
+          newUri: fileUriOf(project.root, to),
+        },
       ],
     };
-    const relPathOf = (uri: string) => projectRelative(project.root, uri);
+    const relPathOf = (uri: string) => relPathOfUri(project.root, uri);
     const blocking = [
       broken.length === 0 ? "" : brokenText(unsupported, broken, SHOWN_IMPORTERS),
       unexplained.length === 0 ? "" : notUpdatedText(unexplained),
@@ -268,8 +273,8 @@ export const renameFile = defineTool({
 function lspEditsOf(
   root: string,
   edits: readonly ImportEdit[],
-): Array<{ uri: string; edits: LspTextEdit[] }> {
-  const byFile = new Map<string, LspTextEdit[]>();
+): Array<{ uri: string; edits: TextEdit[] }> {
+  const byFile = new Map<string, TextEdit[]>();
   for (const e of edits) {
     const lines = e.oldText.split("\n");
     const end = lines.length === 1
@@ -282,7 +287,7 @@ function lspEditsOf(
     });
     byFile.set(e.relPath, list);
   }
-  return [...byFile].map(([relPath, list]) => ({ uri: uriOf(root, relPath), edits: list }));
+  return [...byFile].map(([relPath, list]) => ({ uri: fileUriOf(root, relPath), edits: list }));
 }
 
 /** Refusals: both paths in the sandbox, not protected or ignored, source there, target not. */
@@ -366,7 +371,7 @@ async function showImporters(
  */
 function notUpdated(
   sites: readonly ImportSite[],
-  found: ReadonlyArray<{ uri: string; edits: LspTextEdit[] }>,
+  found: ReadonlyArray<{ uri: string; edits: TextEdit[] }>,
   from: string,
   folder: boolean,
   server: LanguageServer,
@@ -405,13 +410,13 @@ function namesExactly(site: ImportSite, from: string, folder: boolean): boolean 
 
 /** The text edits of a server's WorkspaceEdit, per document. */
 function textEditsOf(
-  edit: LspWorkspaceEdit | null,
-): Array<{ uri: string; edits: LspTextEdit[] }> {
+  edit: WorkspaceEdit | null,
+): Array<{ uri: string; edits: TextEdit[] }> {
   if (!edit) return [];
-  const out: Array<{ uri: string; edits: LspTextEdit[] }> = [];
+  const out: Array<{ uri: string; edits: TextEdit[] }> = [];
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) out.push({ uri, edits });
   for (const change of edit.documentChanges ?? []) {
-    const c = change as { textDocument?: { uri?: string }; edits?: LspTextEdit[]; kind?: string };
+    const c = change as { textDocument?: { uri?: string }; edits?: TextEdit[]; kind?: string };
     if (c.kind !== undefined) {
       throw new ToolError(
         `The language server's edits for the move also ${c.kind} files; Sextant does not ` +
@@ -423,19 +428,4 @@ function textEditsOf(
     }
   }
   return out.filter((e) => e.edits.length > 0);
-}
-
-function uriOf(root: string, relPath: string): string {
-  return pathToFileURL(join(root, relPath)).href;
-}
-
-function projectRelative(root: string, uri: string): string | null {
-  let abs: string;
-  try {
-    abs = fileURLToPath(uri);
-  } catch {
-    return null;
-  }
-  const rel = relative(root, abs).split("\\").join("/");
-  return rel === "" || rel.startsWith("..") ? null : rel;
 }

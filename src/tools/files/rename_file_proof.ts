@@ -8,7 +8,7 @@
  */
 import type { LanguageServer } from "../../lsp/language_server.ts";
 import type { FileOutcome } from "../../edit/workspace_edit.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { type FileChange, writeFiles } from "../shared/write.ts";
 import { formatOnly } from "../../edit/text_file.ts";
 import type { ToolContext } from "../tool.ts";

@@ -2,9 +2,10 @@
  * call_hierarchy: the callers or callees of a function.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { CallHierarchyItem, Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/language_server.ts";
 import {
   ask,
   describePosition,
@@ -17,16 +18,6 @@ import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { positionParams } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
-
-interface CallHierarchyItem {
-  name: string;
-  kind: number;
-  detail?: string;
-  uri: string;
-  range: LspRange;
-  selectionRange: LspRange;
-  data?: unknown;
-}
 
 export const callHierarchy = defineTool({
   name: "call_hierarchy",
@@ -47,7 +38,7 @@ export const callHierarchy = defineTool({
     const target = await resolvePosition(ctx, args);
     const items = await ask<CallHierarchyItem[] | null>(
       target,
-      "textDocument/prepareCallHierarchy",
+      LspMethod.prepareCallHierarchy,
       { textDocument: { uri: target.uri }, position: target.position },
       "callHierarchyProvider",
       "call hierarchy",
@@ -68,7 +59,7 @@ export const callHierarchy = defineTool({
       line: where.line,
       column: where.column,
     };
-    const describe = async (other: CallHierarchyItem, ranges: LspRange[], rangesUri: string) => {
+    const describe = async (other: CallHierarchyItem, ranges: Range[], rangesUri: string) => {
       const at = await locationDict(target, other.uri, other.selectionRange);
       return {
         name: other.name,
@@ -83,16 +74,16 @@ export const callHierarchy = defineTool({
     };
     if (args.direction !== "outgoing") {
       const incoming = await target.server.request<
-        Array<{ from: CallHierarchyItem; fromRanges: LspRange[] }> | null
-      >("callHierarchy/incomingCalls", { item }, options);
+        Array<{ from: CallHierarchyItem; fromRanges: Range[] }> | null
+      >(LspMethod.incomingCalls, { item }, options);
       answer.incoming = await Promise.all(
         (incoming ?? []).map((c) => describe(c.from, c.fromRanges, c.from.uri)),
       );
     }
     if (args.direction !== "incoming") {
       const outgoing = await target.server.request<
-        Array<{ to: CallHierarchyItem; fromRanges: LspRange[] }> | null
-      >("callHierarchy/outgoingCalls", { item }, options);
+        Array<{ to: CallHierarchyItem; fromRanges: Range[] }> | null
+      >(LspMethod.outgoingCalls, { item }, options);
       answer.outgoing = await Promise.all(
         (outgoing ?? []).map((c) => describe(c.to, c.fromRanges, item.uri)),
       );

@@ -6,14 +6,14 @@
  * they list actions as {@linkcode actionDict} does.
  * @module
  */
+import type { Diagnostic, Range } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import type { StoredAction } from "../../lsp/code_action_store.ts";
+import type { StoredAction } from "../../session/code_action_store.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic, LspRange } from "../../lsp/language_server.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
-import { locate } from "../shared/symbols.ts";
+import { locate } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { toJson } from "../shared/json.ts";
 
@@ -31,7 +31,7 @@ export function actionDict(a: StoredAction, withFile: boolean): Record<string, u
   return out;
 }
 
-function overlaps(a: LspRange, b: LspRange): boolean {
+function overlaps(a: Range, b: Range): boolean {
   const before = (p: { line: number; character: number }, q: typeof p) =>
     p.line < q.line || (p.line === q.line && p.character < q.character);
   return !before(a.end, b.start) && !before(b.end, a.start);
@@ -55,7 +55,7 @@ async function rangeOf(
   ctx: ToolContext,
   file: FileTarget,
   args: RangeArgs,
-): Promise<{ range: LspRange; diagnostics: LspDiagnostic[] }> {
+): Promise<{ range: Range; diagnostics: Diagnostic[] }> {
   const forms = [args.start_line !== undefined, !!args.name_path?.trim(), !!args.diagnostic?.trim()]
     .filter(Boolean).length;
   if (forms === 0) {
@@ -84,7 +84,7 @@ async function rangeOf(
     }
     return { range: matching[0]!.range, diagnostics: [matching[0]!] };
   }
-  let range: LspRange;
+  let range: Range;
   if (args.name_path?.trim()) {
     const match = await locate(ctx, args.name_path, file.relPath, file.options);
     range = match.node.selectionRange;

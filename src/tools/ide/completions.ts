@@ -2,24 +2,14 @@
  * completions: what the language server offers to complete at a position.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { CompletionItem } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ask, kindName, positionParams, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { textDocumentPosition } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
 import { docText } from "../shared/hover_markup.ts";
-
-interface CompletionItem {
-  label: string;
-  kind?: number;
-  detail?: string;
-  labelDetails?: { detail?: string; description?: string };
-  documentation?: unknown;
-  insertText?: string;
-  filterText?: string;
-  sortText?: string;
-  textEdit?: { newText?: string };
-}
 
 /** Rank of a completion for a typed prefix: lower is better; null when it does not match. */
 function completionRank(item: CompletionItem, prefix: string): number | null {
@@ -60,7 +50,7 @@ export const completions = defineTool({
       CompletionItem[] | { isIncomplete?: boolean; items?: CompletionItem[] } | null
     >(
       target,
-      "textDocument/completion",
+      LspMethod.completion,
       { ...textDocumentPosition(target), context },
       "completionProvider",
       "completions",

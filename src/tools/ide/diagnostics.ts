@@ -5,12 +5,12 @@
  * sleeps). Counts by severity as the Ada MCP setup shows them.
  * @module
  */
+import type { Diagnostic } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { splitLines, toAgentPosition } from "../../lsp/positions.ts";
-import { mapLimit } from "../../symbols/lookup.ts";
-import type { LspDiagnostic } from "../../lsp/language_server.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
+import { mapLimit } from "../../map_limit.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
@@ -25,7 +25,7 @@ const CONCURRENCY = 4;
 export interface FileDiagnostics {
   relPath: string;
   lines: string[];
-  diagnostics: LspDiagnostic[];
+  diagnostics: Diagnostic[];
 }
 
 /** What collectDiagnostics found. */
@@ -99,7 +99,7 @@ export async function collectDiagnostics(
 /** One diagnostic as the tools print it (1-based lines, code-point columns). */
 export function diagnosticDict(
   file: FileDiagnostics,
-  d: LspDiagnostic,
+  d: Diagnostic,
   full = true,
 ): Record<string, unknown> {
   const start = toAgentPosition(file.lines, d.range.start);
@@ -154,7 +154,7 @@ export const diagnostics = defineTool({
     const collected = await collectDiagnostics(ctx, args.relative_path, args.max_files);
     const wanted = SEVERITY_FILTER[args.severity] ?? null;
     const counts = [0, 0, 0, 0, 0];
-    const selected: Array<{ file: FileDiagnostics; d: LspDiagnostic }> = [];
+    const selected: Array<{ file: FileDiagnostics; d: Diagnostic }> = [];
     for (const file of collected.files) {
       for (const d of file.diagnostics) {
         const severity = d.severity ?? 1;

@@ -5,7 +5,7 @@
 import { z } from "../../deps.ts";
 import { SYMBOL_KIND_NAMES, type SymbolNode } from "../../symbols/model.ts";
 import { ideDescribe, kindName, resolveFile } from "../shared/targets.ts";
-import { indexOf } from "../shared/symbols.ts";
+import { indexOf } from "../shared/locate_symbol.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";

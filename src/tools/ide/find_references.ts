@@ -10,7 +10,7 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { positionParams } from "../shared/targets.ts";
 import { symbolName, textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
-import { indexOf } from "../shared/symbols.ts";
+import { indexOf } from "../shared/locate_symbol.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import {
   candidateFiles,

@@ -3,10 +3,12 @@
  * unified diff.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { TextEdit } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { unifiedDiff } from "../../edit/diff.ts";
-import { applyTextEdits, type LspTextEdit } from "../../edit/workspace_edit.ts";
+import { applyTextEdits } from "../../edit/workspace_edit.ts";
 import { editFile } from "../shared/write.ts";
 import { ask, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
@@ -70,9 +72,9 @@ export const formatFile = defineTool({
       tabSize: args.tab_size ?? detected.tabSize,
       insertSpaces: args.insert_spaces ?? detected.insertSpaces,
     };
-    const edits = await ask<LspTextEdit[] | null>(
+    const edits = await ask<TextEdit[] | null>(
       file,
-      "textDocument/formatting",
+      LspMethod.formatting,
       { textDocument: { uri: file.uri }, options },
       "documentFormattingProvider",
       "formatting",

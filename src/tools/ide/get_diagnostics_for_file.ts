@@ -3,15 +3,16 @@
  * grouped file → severity → symbol (the grouping get_diagnostics_for_symbol shares).
  * @module
  */
+import type { Diagnostic } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { containingSymbol, namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import type { SymbolLookup } from "../../symbols/lookup.ts";
 import { fileDiagnostics } from "../../symbols/queries.ts";
-import type { LspDiagnostic, RequestOptions } from "../../lsp/language_server.ts";
-import { indexOf, requestOptions } from "../shared/symbols.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { resolveSourceFile } from "../shared/symbols.ts";
+import { resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
 
 const SEVERITY_NAMES = ["", "Error", "Warning", "Information", "Hint"];
@@ -28,7 +29,7 @@ export function addDiagnostic(
   grouped: Grouped,
   relPath: string,
   key: string,
-  d: LspDiagnostic,
+  d: Diagnostic,
 ): void {
   const severity = SEVERITY_NAMES[d.severity ?? 1] ?? `Severity_${d.severity}`;
   const entry: Record<string, unknown> = { message: d.message, range: d.range };
@@ -41,7 +42,7 @@ export function addDiagnostic(
  * The symbol a diagnostic belongs to, as Serena finds it: the innermost structural symbol whose
  * range holds its start, or null (Serena's `<file>`) outside every symbol.
  */
-function ownerOf(roots: readonly SymbolNode[], d: LspDiagnostic): SymbolNode | null {
+function ownerOf(roots: readonly SymbolNode[], d: Diagnostic): SymbolNode | null {
   return containingSymbol(roots, d.range.start);
 }
 

@@ -4,19 +4,20 @@
  * (whose grouping it uses).
  * @module
  */
+import type { Diagnostic } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import { fileDiagnostics, findReferences } from "../../symbols/queries.ts";
-import type { LspDiagnostic } from "../../lsp/language_server.ts";
-import { describe, indexOf, locate, locateInProject, requestOptions } from "../shared/symbols.ts";
+import { describe } from "../shared/symbol_params.ts";
+import { indexOf, locate, locateInProject, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { resolveSourceFile } from "../shared/symbols.ts";
+import { resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
 import { addDiagnostic, type Grouped, minSeverity } from "./get_diagnostics_for_file.ts";
 
 /** Whether a diagnostic is part of a symbol's body: its lines meet the body's (Serena's rule). */
-function inBody(node: SymbolNode, d: LspDiagnostic): boolean {
+function inBody(node: SymbolNode, d: Diagnostic): boolean {
   return d.range.end.line >= node.range.start.line && d.range.start.line <= node.range.end.line;
 }
 

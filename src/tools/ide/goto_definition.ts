@@ -4,6 +4,7 @@
  * `relative_path` + `name_path`.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { normalizeLocations } from "../../symbols/queries.ts";
 import {
   ask,
@@ -72,7 +73,7 @@ function locationTool(spec: {
 
 export const gotoDefinition = locationTool({
   name: "goto_definition",
-  method: "textDocument/definition",
+  method: LspMethod.definition,
   capability: "definitionProvider",
   what: "definition",
   fromIndex: "definitions",
@@ -82,7 +83,7 @@ export const gotoDefinition = locationTool({
 
 export const typeDefinition = locationTool({
   name: "type_definition",
-  method: "textDocument/typeDefinition",
+  method: LspMethod.typeDefinition,
   capability: "typeDefinitionProvider",
   what: "type definition",
   optional: true,
@@ -93,7 +94,7 @@ export const typeDefinition = locationTool({
 
 export const implementation = locationTool({
   name: "implementation",
-  method: "textDocument/implementation",
+  method: LspMethod.implementation,
   capability: "implementationProvider",
   what: "implementation",
   optional: true,

@@ -2,6 +2,7 @@
  * hover: the type and documentation of the symbol at a position.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { ask, describePosition, positionParams, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { hoverKind, splitHover } from "../shared/hover_markup.ts";
@@ -19,7 +20,7 @@ export const hover = defineTool({
     const target = await resolvePosition(ctx, args);
     const result = await ask<{ contents?: unknown } | null>(
       target,
-      "textDocument/hover",
+      LspMethod.hover,
       textDocumentPosition(target),
       "hoverProvider",
       "hover",

@@ -2,11 +2,12 @@
  * rename_at_position: renames the symbol at a position (the ada context's ada_rename_symbol).
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { WorkspaceEdit } from "../../deps.ts";
 import { checkNewName } from "../../symbols/identifiers.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import type { LspWorkspaceEdit } from "../../edit/workspace_edit.ts";
-import { previewWorkspaceEdit } from "../../lsp/code_action_store.ts";
+import { previewWorkspaceEdit } from "../../session/code_action_store.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
 import { applyEditInSession } from "../code_action_runner.ts";
 import { ask, describePosition, resolvePosition } from "../shared/targets.ts";
@@ -36,9 +37,9 @@ export const renameAtPosition = defineTool({
     const newName = checkNewName(args.new_name);
     const target = await resolvePosition(ctx, args);
     const oldName = target.symbol?.name ?? target.word;
-    const edit = await ask<LspWorkspaceEdit | null>(
+    const edit = await ask<WorkspaceEdit | null>(
       target,
-      "textDocument/rename",
+      LspMethod.rename,
       { textDocument: { uri: target.uri }, position: target.position, newName },
       "renameProvider",
       "renaming",

@@ -2,18 +2,13 @@
  * signature_help: the signature(s) of the function being called at a position.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { SignatureInformation } from "../../deps.ts";
 import { ask, describePosition, positionParams, resolvePosition } from "../shared/targets.ts";
 import { defineTool } from "../tool.ts";
 import { docText, splitHover } from "../shared/hover_markup.ts";
 import { textDocumentPosition } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
-
-interface SignatureInformation {
-  label: string;
-  documentation?: unknown;
-  parameters?: Array<{ label: string | [number, number]; documentation?: unknown }>;
-  activeParameter?: number;
-}
 
 export const signatureHelp = defineTool({
   name: "signature_help",
@@ -31,7 +26,7 @@ export const signatureHelp = defineTool({
       | null
     >(
       target,
-      "textDocument/signatureHelp",
+      LspMethod.signatureHelp,
       { ...textDocumentPosition(target), context: { triggerKind: 1, isRetrigger: false } },
       "signatureHelpProvider",
       "signature help",
@@ -60,7 +55,7 @@ export const signatureHelp = defineTool({
       // At a declaration there is no call: its hover is the signature.
       const hovered = await ask<{ contents?: unknown } | null>(
         target,
-        "textDocument/hover",
+        LspMethod.hover,
         textDocumentPosition(target),
         "hoverProvider",
         "hover",

@@ -4,25 +4,16 @@
  * and rust-analyzer do not).
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { TypeHierarchyItem } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LspRange } from "../../lsp/language_server.ts";
 import { describePosition, kindName, locationDict, resolvePosition } from "../shared/targets.ts";
 import { positionParams, type PositionTarget } from "../shared/targets.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
 import { defineTool } from "../tool.ts";
-
-interface TypeHierarchyItem {
-  name: string;
-  kind: number;
-  detail?: string;
-  uri: string;
-  range: LspRange;
-  selectionRange: LspRange;
-  data?: unknown;
-}
 
 /** Types listed at most in one answer. */
 const MAX_NODES = 200;
@@ -56,7 +47,7 @@ export const typeHierarchy = defineTool({
     let items: TypeHierarchyItem[] | null;
     try {
       items = await server.request<TypeHierarchyItem[] | null>(
-        "textDocument/prepareTypeHierarchy",
+        LspMethod.prepareTypeHierarchy,
         { textDocument: { uri: target.uri }, position: target.position },
         options,
       );
@@ -74,7 +65,7 @@ export const typeHierarchy = defineTool({
     let nodes = 0;
     const walk = async (
       of: TypeHierarchyItem,
-      method: "typeHierarchy/supertypes" | "typeHierarchy/subtypes",
+      method: typeof LspMethod.supertypes | typeof LspMethod.subtypes,
       key: "supertypes" | "subtypes",
       depth: number,
       path: ReadonlySet<string>,
@@ -100,14 +91,14 @@ export const typeHierarchy = defineTool({
     if (args.direction !== "sub") {
       answer.supertypes = await walk(
         item,
-        "typeHierarchy/supertypes",
+        LspMethod.supertypes,
         "supertypes",
         args.depth,
         start,
       );
     }
     if (args.direction !== "super") {
-      answer.subtypes = await walk(item, "typeHierarchy/subtypes", "subtypes", args.depth, start);
+      answer.subtypes = await walk(item, LspMethod.subtypes, "subtypes", args.depth, start);
     }
     if (nodes >= MAX_NODES) answer.truncated = `only the first ${MAX_NODES} types are listed`;
     return toJson(answer);

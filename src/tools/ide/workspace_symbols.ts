@@ -3,14 +3,16 @@
  * substring.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
+import type { WorkspaceSymbol } from "../../deps.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { LineReader, preview, toAgentPosition } from "../../lsp/positions.ts";
 import { type ServerSpec, specForFile } from "../../lsp/registry.ts";
 import { SYMBOL_KIND_NAMES } from "../../symbols/model.ts";
-import type { LanguageServer, LanguageServerPool, LspRange } from "../../lsp/language_server.ts";
+import type { LanguageServer, LanguageServerPool } from "../../lsp/language_server.ts";
 import { displayPath, kindName } from "../shared/targets.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { toJson } from "../shared/json.ts";
 
@@ -72,13 +74,6 @@ async function anchorFile(
   return null;
 }
 
-interface WorkspaceSymbol {
-  name: string;
-  kind: number;
-  containerName?: string;
-  location: { uri: string; range?: LspRange };
-}
-
 export const workspaceSymbols = defineTool({
   name: "workspace_symbols",
   description: "Searches symbols by name across the project (all its languages), as the IDE's " +
@@ -110,7 +105,7 @@ export const workspaceSymbols = defineTool({
       try {
         const anchor = await anchorFile(ctx, pool, server.id);
         const result = await server.request<WorkspaceSymbol[] | null>(
-          "workspace/symbol",
+          LspMethod.workspaceSymbol,
           { query: args.query },
           { ...options, sync: anchor ? [anchor] : [] },
         );
@@ -132,9 +127,11 @@ export const workspaceSymbols = defineTool({
       };
       if (s.containerName) row.container = s.containerName;
       row.file = displayPath(server, uri);
-      if (s.location.range) {
+      // A WorkspaceSymbol may come without a range (resolved lazily); SymbolInformation has one.
+      const range = "range" in s.location ? s.location.range : undefined;
+      if (range) {
         const lines = await reader.lines(uri);
-        const start = s.location.range.start;
+        const start = range.start;
         // Servers give the whole declaration (`export class X`): point at the name in it.
         const lineText = lines?.[start.line] ?? "";
         const named = lineText.indexOf(s.name, start.character);
@@ -144,7 +141,7 @@ export const workspaceSymbols = defineTool({
         );
         row.line = at.line;
         row.column = at.column;
-        if (lines) row.preview = preview(lines[s.location.range.start.line] ?? "");
+        if (lines) row.preview = preview(lines[range.start.line] ?? "");
       }
       return { row, rank: nameRank(s.name, args.query), inProject };
     }));

@@ -7,8 +7,8 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import type { Session } from "../../session.ts";
-import { selectTools } from "../select.ts";
+import type { Session } from "../../session/session.ts";
+import { selectTools } from "../../config/tool_selection.ts";
 import type { Tool } from "../tool.ts";
 
 export const FACADES: Readonly<Record<string, { about: string; tools: readonly string[] }>> = {

@@ -20,13 +20,8 @@ import { readSerenaProject } from "../../project/serena_project.ts";
 import { projectNameFor } from "../../project/project_name.ts";
 import { memoriesOf } from "./project_memories.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import {
-  openProject,
-  projectPath,
-  realPathOrNull,
-  registeredAt,
-  stopProjectServers,
-} from "../shared/project_selection.ts";
+import { openProject, realPathOrNull } from "../../project/open_project.ts";
+import { projectPath, registeredAt, stopProjectServers } from "../shared/project_selection.ts";
 import { isActive } from "./active_tools.ts";
 
 interface Target {

@@ -3,7 +3,7 @@
  * the agent can call.
  * @module
  */
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 
 export function isActive(session: Session, name: string): boolean {
   return session.activeTools().some((t) => t.name === name);

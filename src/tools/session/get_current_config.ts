@@ -8,13 +8,13 @@ import { globalConfigPath } from "../../config/load.ts";
 import { contextDefinition, knownContexts, knownModes } from "../../config/toolsets.ts";
 import { detectLanguages, resolveCommand, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 import { detectWorktree } from "../../project/worktree.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import { unknownToolNames } from "../select.ts";
+import { unknownToolNames } from "../../config/tool_selection.ts";
 import { contextListSizes, listSize } from "../listing.ts";
 import { ENABLE_SHELL_HINT } from "../shared/params.ts";
-import { realPathOrNull } from "../shared/project_selection.ts";
+import { realPathOrNull } from "../../project/open_project.ts";
 
 /** The language servers for the project's languages, and whether each is installed. */
 async function languageServerSummary(ctx: ToolContext, project: Project): Promise<string[]> {

@@ -14,15 +14,11 @@ import type { RegisteredProject } from "../../config/schema.ts";
 import { detectLanguages, serverSpecs } from "../../lsp/registry.ts";
 import type { Project } from "../../project/project.ts";
 import { projectNameFor } from "../../project/project_name.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 import { detectToolchains } from "../../toolchain/detect.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
-import {
-  openProject,
-  projectPath,
-  registeredAt,
-  stopProjectServers,
-} from "../shared/project_selection.ts";
+import { openProject } from "../../project/open_project.ts";
+import { projectPath, registeredAt, stopProjectServers } from "../shared/project_selection.ts";
 
 /** The real folder a path names, or a ToolError saying what is wrong with it. */
 function projectFolder(path: string): string {

@@ -8,7 +8,7 @@ import { ToolError } from "../../errors.ts";
 import { unregisterProject } from "../../config/global_config.ts";
 import { globalConfigPath } from "../../config/load.ts";
 import { defineTool } from "../tool.ts";
-import { realPathOrNull } from "../shared/project_selection.ts";
+import { realPathOrNull } from "../../project/open_project.ts";
 
 export const removeProject = defineTool({
   name: "remove_project",

@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from "../../deps_start.ts";
-import type { Marker, Tool } from "../tool.ts";
+import type { Marker } from "../../config/schema.ts";
+import type { Tool } from "../tool.ts";
 
 const FILE_DESCRIPTION = "The file: relative to the project root, or absolute inside it.";
 

@@ -4,6 +4,7 @@
  * Circle\n```").
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { namePosition } from "../../symbols/queries.ts";
 import type { SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
@@ -30,7 +31,7 @@ export async function symbolInfo(
   try {
     const server = await index.pool.serverFor(relPath, options);
     const result = await server.request<{ contents?: unknown } | null>(
-      "textDocument/hover",
+      LspMethod.hover,
       {
         textDocument: { uri: server.uriOf(relPath) },
         position: namePosition(match) ?? match.node.selectionRange.start,

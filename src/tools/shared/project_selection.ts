@@ -1,16 +1,12 @@
 /**
- * Which project a tool works on: opening a project folder ({@linkcode openProject}, the one way
- * activate_project and manage_projects open one), smart project selection over the projects
- * loaded in the session, routing a tool context to one of them, and finding the project that
+ * Which project a tool works on: smart project selection over the projects loaded in the session, routing a tool context to one of them, and finding the project that
  * issued a code action id.
  * @module
  */
 import { isAbsolute, join, resolve } from "node:path";
 import type { ToolContext } from "../tool.ts";
-import { loadSettings } from "../../config/load.ts";
-import type { Settings } from "../../config/schema.ts";
-import { Project, refuseBroadRoot } from "../../project/project.ts";
-import type { Session } from "../../session.ts";
+import type { Project } from "../../project/project.ts";
+import type { Session } from "../../session/session.ts";
 
 /**
  * The absolute path a project argument names: `~` and `~/...` are below the home folder, a
@@ -22,36 +18,7 @@ export function projectPath(arg: string): string {
   return isAbsolute(given) ? given : resolve(Deno.cwd(), given);
 }
 
-/** The real path of `path` (symlinks resolved), or null when it does not exist. */
-export function realPathOrNull(path: string): string | null {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return null;
-  }
-}
-
 export { registeredAt } from "../../project/project_name.ts";
-
-/** Options of {@linkcode openProject}. */
-export interface OpenProjectOptions {
-  /** The project's name in the session. */
-  name: string;
-  /** Its settings, when already loaded; else they are loaded (global and project config). */
-  settings?: Settings;
-}
-
-/**
- * Open the project in a folder: refuse the filesystem root and the home folder (they would put
- * every file inside the sandbox), load its layered settings and open it. Throws a ToolError
- * for a folder that is too broad, missing or not a folder.
- */
-export async function openProject(root: string, options: OpenProjectOptions): Promise<Project> {
-  const real = realPathOrNull(root);
-  if (real !== null) refuseBroadRoot(real);
-  const settings = options.settings ?? await loadSettings({ projectRoot: root });
-  return Project.open(root, settings, options.name);
-}
 
 /**
  * Smart project selection (ARCHITECTURE.md §3): `projectName` when given (it becomes the last used

@@ -1,7 +1,8 @@
 import { join, resolve } from "node:path";
-import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
+import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { tempDir } from "../../../tests/helpers/tool_ctx.ts";
-import { openProject, projectPath, realPathOrNull, registeredAt } from "./project_selection.ts";
+import { projectPath, registeredAt } from "./project_selection.ts";
+import { realPathOrNull } from "../../project/open_project.ts";
 
 Deno.test("projectPath: home folder, relative and absolute paths", () => {
   const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE")!;
@@ -25,13 +26,4 @@ Deno.test("registeredAt: matches registered folders by real path", async () => {
   assertEquals(registeredAt(registered, join(real, "app"))?.name, "app");
   assertEquals(registeredAt(registered, join(real, "other")), undefined);
   assertEquals(realPathOrNull(join(real, "gone")), null);
-});
-
-Deno.test("openProject: opens a folder under a name; refuses / and missing folders", async () => {
-  await using dir = await tempDir();
-  const project = await openProject(dir.path, { name: "demo" });
-  assertEquals(project.name, "demo");
-  assertEquals(project.root, realPathOrNull(dir.path));
-  await assertRejects(() => openProject("/", { name: "root" }), "not a project");
-  await assertRejects(() => openProject(join(dir.path, "none"), { name: "x" }), "does not exist");
 });

@@ -13,7 +13,7 @@
 import { namePathOf, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
 import type { ReferenceHit } from "../../symbols/queries.ts";
 import { containsWord } from "../../symbols/occurrences.ts";
-import { LineIndex } from "./matches.ts";
+import { LineIndex } from "../../edit/line_index.ts";
 import { toJson } from "./json.ts";
 
 /**

@@ -5,6 +5,7 @@
  * one-line `preview`), with paths relative to the project root when inside it.
  * @module
  */
+import type { Position, Range } from "../../deps.ts";
 import { fileURLToPath } from "node:url";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
@@ -17,13 +18,8 @@ import {
   wordAt,
 } from "../../lsp/positions.ts";
 import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
-import type {
-  LanguageServer,
-  LspPosition,
-  LspRange,
-  RequestOptions,
-} from "../../lsp/language_server.ts";
-import { locate, requestOptions } from "./symbols.ts";
+import type { LanguageServer, RequestOptions } from "../../lsp/language_server.ts";
+import { locate, requestOptions } from "./locate_symbol.ts";
 import type { ToolContext } from "../tool.ts";
 import type { NormalizedLocation } from "../../symbols/queries.ts";
 
@@ -58,7 +54,7 @@ export interface FileTarget {
 
 /** A position in a file, from line/column or from a name path. */
 export interface PositionTarget extends FileTarget {
-  position: LspPosition;
+  position: Position;
   /** The symbol addressed by name_path, if any. */
   symbol: SymbolNode | null;
   /** The identifier at the position ("" when none). */
@@ -107,7 +103,7 @@ export async function resolvePosition(
     );
   }
   const file = await resolveFile(ctx, args.relative_path);
-  let position: LspPosition;
+  let position: Position;
   let symbol: SymbolNode | null = null;
   if (namePath !== "") {
     const match = await locate(ctx, namePath, file.relPath, file.options);
@@ -157,7 +153,7 @@ export interface LocationDict {
 export async function locationDict(
   target: FileTarget,
   uri: string,
-  range: LspRange,
+  range: Range,
 ): Promise<LocationDict> {
   const lines = await target.reader.lines(uri);
   const at = lines

@@ -6,6 +6,7 @@
  * {@linkcode applyWorkspaceEdit} (a language server's WorkspaceEdit) are built on it.
  * @module
  */
+import type { WorkspaceEdit } from "../../deps.ts";
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
 import { noteWrite, watchDiagnostics } from "../new_errors.ts";
@@ -15,7 +16,6 @@ import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
 import { withFolderLocks } from "../../edit/folder_lock.ts";
 import {
   type FileOutcome,
-  type LspWorkspaceEdit,
   type PlanOptions,
   planWorkspaceEdit,
 } from "../../edit/workspace_edit.ts";
@@ -147,7 +147,7 @@ export async function editFile(
  */
 export async function applyWorkspaceEdit(
   ctx: ToolContext,
-  edit: LspWorkspaceEdit | null | undefined,
+  edit: WorkspaceEdit | null | undefined,
   options: PlanOptions,
 ): Promise<FileOutcome[]> {
   if (!edit) return [];

@@ -4,6 +4,7 @@
  * searched in the whole file or in the body of a containing symbol. The match must be unique.
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { compilePattern } from "../../edit/replace.ts";
@@ -12,13 +13,8 @@ import { type Position, symbolsAt } from "../../symbols/model.ts";
 import { normalizeLocations, projectPathOf } from "../../symbols/queries.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool } from "../tool.ts";
-import {
-  indexOf,
-  locate,
-  requestOptions,
-  resolveSourceFile,
-  symbolDict,
-} from "../shared/symbols.ts";
+import { indexOf, locate, requestOptions, resolveSourceFile } from "../shared/locate_symbol.ts";
+import { symbolDict } from "../shared/symbol_dict.ts";
 import { symbolInfo } from "../shared/info.ts";
 import { toJson } from "../shared/json.ts";
 import { regexMatches } from "../shared/regex.ts";
@@ -83,7 +79,7 @@ export const findDeclaration = defineTool({
     }
     const server = await index.pool.serverFor(relPath, options);
     const result = await server.request<unknown>(
-      "textDocument/definition",
+      LspMethod.definition,
       { textDocument: { uri: server.uriOf(relPath) }, position: at },
       { ...options, sync: [relPath] },
     );

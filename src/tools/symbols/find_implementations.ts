@@ -5,7 +5,8 @@
  */
 import { z } from "../../deps.ts";
 import { findImplementations as implementationsOf } from "../../symbols/queries.ts";
-import { describe, kindList, symbolDict } from "../shared/symbols.ts";
+import { describe, kindList } from "../shared/symbol_params.ts";
+import { symbolDict } from "../shared/symbol_dict.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";

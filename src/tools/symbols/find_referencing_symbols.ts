@@ -6,11 +6,12 @@
 import { z } from "../../deps.ts";
 import { namePathOf } from "../../symbols/model.ts";
 import { findReferencesChecked, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
-import { describe, indexOf, kindFilter, kindList, requestOptions } from "../shared/symbols.ts";
+import { describe, kindFilter, kindList } from "../shared/symbol_params.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { groupByFileAndKind, referenceEntriesJson } from "../shared/reference_entries.ts";
-import { locate, locateInProject, resolveSourceFile } from "../shared/symbols.ts";
+import { locate, locateInProject, resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
 import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
@@ -104,7 +105,7 @@ export const findReferencingSymbols = defineTool({
 
 /**
  * find_referencing_symbols' answer; `mark` names the end of each stage (profiling:
- * scripts/refs_profile.ts).
+ * scripts/profiles/refs.ts).
  */
 export async function referencingSymbols(
   ctx: ToolContext,

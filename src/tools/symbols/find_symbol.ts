@@ -5,17 +5,12 @@
 import { z } from "../../deps.ts";
 import { parseNamePath, suggestNamePaths } from "../../symbols/name_path.ts";
 import { namePathOf } from "../../symbols/model.ts";
-import {
-  checkKinds,
-  describe,
-  indexOf,
-  kindList,
-  requestOptions,
-  symbolDict,
-} from "../shared/symbols.ts";
+import { checkKinds, describe, kindList } from "../shared/symbol_params.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
+import { symbolDict } from "../shared/symbol_dict.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
-import { resolveScope } from "../shared/symbols.ts";
+import { resolveScope } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
 import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { LspMethod } from "../../lsp/methods.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
@@ -16,19 +17,14 @@ import {
   comparePositions,
   CONTAINER_KINDS,
   containingSymbol,
-  lineStarts,
   namePathOf,
-  offsetAt,
   type Position,
   symbolKindName,
   type SymbolNode,
 } from "../../symbols/model.ts";
-import {
-  type FileSymbols,
-  mapLimit,
-  type SymbolLookup,
-  type SymbolMatch,
-} from "../../symbols/lookup.ts";
+import { lineStarts, offsetAt } from "../../edit/line_index.ts";
+import type { FileSymbols, SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
+import { mapLimit } from "../../map_limit.ts";
 import {
   isImportLine,
   namePosition,
@@ -37,7 +33,7 @@ import {
 } from "../../symbols/queries.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
-import { requestOptions } from "../shared/symbols.ts";
+import { requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars, projectNameParam } from "../shared/params.ts";
 import { splitHover } from "../shared/hover_markup.ts";
@@ -274,7 +270,7 @@ async function hoverOf(
   try {
     const server = await index.pool.serverFor(node.relPath, options);
     const result = await server.request<{ contents?: unknown } | null>(
-      "textDocument/hover",
+      LspMethod.hover,
       { textDocument: { uri: server.uriOf(node.relPath) }, position: node.selectionRange.start },
       { ...options, sync: [node.relPath] },
     );
@@ -383,7 +379,7 @@ async function usagesOf(
   const relPath = target.node.relPath;
   const server = await index.pool.serverFor(relPath, options);
   const result = await server.request<unknown>(
-    "textDocument/references",
+    LspMethod.references,
     {
       textDocument: { uri: server.uriOf(relPath) },
       position: target.node.selectionRange.start,

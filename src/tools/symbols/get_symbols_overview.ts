@@ -7,7 +7,7 @@
 import { z } from "../../deps.ts";
 import { STRUCTURAL_KINDS, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
 import { ToolError } from "../../errors.ts";
-import { indexOf, requestOptions, resolveScope } from "../shared/symbols.ts";
+import { indexOf, requestOptions, resolveScope } from "../shared/locate_symbol.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";

@@ -18,16 +18,18 @@ import {
   type EditPreview,
   previewWorkspaceEdit,
   type StoredAction,
-} from "../../lsp/code_action_store.ts";
+} from "../../session/code_action_store.ts";
 import { namePathOf, symbolKindName } from "../../symbols/model.ts";
 import { requestRename } from "../../symbols/queries.ts";
 import { type NotAnalysed, notAnalysedText } from "../../symbols/completeness.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import type { Project } from "../../project/project.ts";
-import type { Session } from "../../session.ts";
-import { describe, indexOf, requestOptions } from "../shared/symbols.ts";
+import type { Session } from "../../session/session.ts";
+import { describe } from "../shared/symbol_params.ts";
+import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
-import { locate, symbolEditParams } from "../shared/symbols.ts";
+import { locate } from "../shared/locate_symbol.ts";
+import { symbolEditParams } from "../shared/symbol_params.ts";
 import { toJson } from "../shared/json.ts";
 import { applyWorkspaceEdit } from "../shared/write.ts";
 import { listedIn } from "../shared/alias.ts";

@@ -7,17 +7,12 @@
 import { extname } from "node:path";
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
-import {
-  lineStarts,
-  namePathOf,
-  offsetAt,
-  positionAt,
-  SymbolKind,
-  type SymbolNode,
-} from "../../symbols/model.ts";
+import { lineStarts, offsetAt, positionAt } from "../../edit/line_index.ts";
+import { namePathOf, SymbolKind, type SymbolNode } from "../../symbols/model.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { defineTool, SUCCESS_RESULT, type ToolContext } from "../tool.ts";
-import { editAt, locate, symbolEditParams } from "../shared/symbols.ts";
+import { editAt, locate } from "../shared/locate_symbol.ts";
+import { symbolEditParams } from "../shared/symbol_params.ts";
 import { fitBody } from "./body_fit.ts";
 import { indentOf, reindent } from "./body_indent.ts";
 import {

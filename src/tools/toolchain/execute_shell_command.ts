@@ -8,7 +8,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { CappedOutput, runGroup } from "../../process.ts";
-import type { Session } from "../../session.ts";
+import type { Session } from "../../session/session.ts";
 import { defineTool, type ToolAnswer } from "../tool.ts";
 import { shortenedAnswer } from "../limit.ts";
 import { ENABLE_SHELL_HINT, maxAnswerChars } from "../shared/params.ts";

@@ -6,8 +6,13 @@
  * only the first {@linkcode MAX_FIX_DIAGNOSTICS} diagnostics are asked.
  * @module
  */
+import type {
+  Diagnostic as LspDiagnostic,
+  DiagnosticSeverity,
+  Position,
+  Range,
+} from "../../deps.ts";
 import { toLspPosition } from "../../lsp/positions.ts";
-import type { LspDiagnostic, LspPosition, LspRange } from "../../lsp/language_server.ts";
 import type { Project } from "../../project/project.ts";
 import type { Diagnostic } from "../../toolchain/types.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
@@ -36,7 +41,7 @@ export interface FixesResult {
   problems: string[];
 }
 
-const LSP_SEVERITY: Readonly<Record<Diagnostic["severity"], number>> = {
+const LSP_SEVERITY: Readonly<Record<Diagnostic["severity"], DiagnosticSeverity>> = {
   error: 1,
   warning: 2,
   info: 3,
@@ -55,7 +60,7 @@ function sameCode(a: string | number | undefined, b: string | number | undefined
 }
 
 /** The checker's 1-based position in LSP terms, clamped into the file. */
-function lspPosition(target: FileTarget, line: number, column: number): LspPosition {
+function lspPosition(target: FileTarget, line: number, column: number): Position {
   try {
     return toLspPosition(target.lines, line, column, target.relPath);
   } catch {
@@ -65,11 +70,11 @@ function lspPosition(target: FileTarget, line: number, column: number): LspPosit
   }
 }
 
-function before(a: LspPosition, b: LspPosition): boolean {
+function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
-function overlaps(a: LspRange, b: LspRange): boolean {
+function overlaps(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
@@ -87,7 +92,7 @@ function matchDiagnostic(
   const end = d.end_line !== undefined
     ? lspPosition(target, d.end_line, d.end_column ?? d.column)
     : start;
-  const range: LspRange = { start, end: before(end, start) ? start : end };
+  const range: Range = { start, end: before(end, start) ? start : end };
   const code = lspCode(d.code);
   const onLine = serverDiagnostics.filter((s) => s.range.start.line === start.line);
   const found = onLine.find((s) => sameCode(s.code, code) && overlaps(s.range, range)) ??

@@ -35,7 +35,7 @@ import { EXACT_GRAMMARS } from "../../../src/symbols/index/extract.ts";
 import { grammarFor } from "../../../src/symbols/index/grammars.ts";
 import { java21Env } from "../../helpers/java.ts";
 import { skipUnless } from "../../helpers/lsp.ts";
-import { asNativeTypeScriptLists } from "../../../scripts/index_agreement.ts";
+import { asNativeTypeScriptLists } from "../../../scripts/checks/index_agreement.ts";
 import { isNativeTypeScript } from "../../../src/symbols/typescript_native.ts";
 
 const CONTAINERS = new Set([3, 5, 10, 11, 19, 23]);

@@ -1,11 +1,14 @@
 /**
- * What the TypeScript 7 agreement check leaves out of the index's tree (scripts/index_agreement.ts
+ * What the TypeScript 7 agreement check leaves out of the index's tree (scripts/checks/index_agreement.ts
  * `asNativeTypeScriptLists`): exactly the properties TypeScript 7 merges into a same-named class,
  * function or variable of their list (or an import at the top level), with their children moved
  * there, and nothing else.
  */
 import { assertEquals } from "../../helpers/assert.ts";
-import { asNativeTypeScriptLists, topLevelAliases } from "../../../scripts/index_agreement.ts";
+import {
+  asNativeTypeScriptLists,
+  topLevelAliases,
+} from "../../../scripts/checks/index_agreement.ts";
 import { parseFile } from "../../../src/symbols/index/parser.ts";
 import { fromCompact, namePathOf, walkSymbols } from "../../../src/symbols/model.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The declaration index on real code: every file it marks exact has the tree its server's
- * documentSymbol gives (scripts/index_agreement.ts's check, on the real projects the test set-up
+ * documentSymbol gives (scripts/checks/index_agreement.ts's check, on the real projects the test set-up
  * fetches into `.cache/real/`: cobra for gopls, csv for rust-analyzer), and on Sextant's own
  * sources for TypeScript 7's server. The other trees the index was checked on are recorded in
  * docs/index-agreement.md.
@@ -15,7 +15,7 @@ import {
   skipUnless,
 } from "../../helpers/lsp.ts";
 import { realCopy, realOrReason, type RealProject } from "../../helpers/real_code.ts";
-import { agreement, reportLines } from "../../../scripts/index_agreement.ts";
+import { agreement, reportLines } from "../../../scripts/checks/index_agreement.ts";
 
 const CASES: Array<{ id: "go" | "rust"; server: string; probe: string[]; minExact: number }> = [
   // cobra v1.8.1: 34 of its 36 files are exact.

@@ -227,7 +227,7 @@ export const TS_SAMPLES: Record<string, string> = {
     "",
   ].join("\n"),
   // Properties named like a variable, function, class, type alias or import beside them: tsserver
-  // lists them; TypeScript 7 merges them into that declaration (scripts/index_agreement.ts).
+  // lists them; TypeScript 7 merges them into that declaration (scripts/checks/index_agreement.ts).
   "src/sample_merged.ts": [
     'import { helper } from "./helpers";',
     "const level = 1;",

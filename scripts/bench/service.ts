@@ -1,0 +1,200 @@
+/**
+ * The shared service in `deno task bench`: fronts started as clients start them (`deno run
+ * -P=sextant main.ts`) against one service of the bench's own, on the generated project.
+ *
+ * - Session 2's first `find_referencing_symbols` against session 1's warm answer (target ≤ 1.5×):
+ *   the second session finds the language server warm; and from the front's spawn to that
+ *   answer (target ≤ 80 ms), with the `initialize` part of it.
+ *
+ *       deno run -A scripts/bench/service.ts [--files 3000] [--runs 5]
+ * - Memory of everything Sextant runs (the service and every process under it, language servers
+ *   included, plus the fronts) with 1 and with 4 sessions (target: 4 ≤ 1.2× 1).
+ * @module
+ */
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Resident memory of one process, bytes (0 when it is gone). */
+function rss(pid: number): number {
+  try {
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** `pid` and every process below it (children of children...), from /proc. */
+function tree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    const child = Number(entry.name);
+    if (!Number.isInteger(child)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${child}/stat`);
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), child]);
+    } catch { /* gone */ }
+  }
+  const out: number[] = [];
+  const visit = (p: number) => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return out;
+}
+
+interface Front {
+  client: Client;
+  pid: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * The environment of fronts that share a service of their own: its folder below `runtime`
+ * (`XDG_RUNTIME_DIR`), so a user's service is never touched; the test set-up's servers first on
+ * PATH.
+ */
+export function privateServiceEnv(runtime: string): Record<string, string> {
+  const lsp = Deno.env.get("SEXTANT_LSP_PATH") ?? join(REPO, ".cache", "lsp");
+  return {
+    ...Deno.env.toObject(),
+    XDG_RUNTIME_DIR: runtime,
+    SEXTANT_LSP_PATH: lsp,
+    PATH: [join(lsp, "node_modules", ".bin"), Deno.env.get("PATH") ?? ""].join(delimiter),
+  };
+}
+
+/** Run the service rows on `root` (a generated project whose `src/core.ts` has class Core). */
+export async function printServiceBench(root: string, runs: number): Promise<void> {
+  const runtime = await Deno.makeTempDir({ prefix: "sextant-bench-rt-" });
+  const env = privateServiceEnv(runtime);
+  const fronts: Front[] = [];
+  const front = async (): Promise<Front> => {
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: [
+        "run",
+        "--quiet",
+        "-P=sextant",
+        "--config",
+        join(REPO, "deno.json"),
+        join(REPO, "main.ts"),
+        "--project",
+        root,
+        "--log-level",
+        "error",
+      ],
+      env,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "bench", version: "0" });
+    await client.connect(transport);
+    const made = { client, pid: transport.pid! };
+    fronts.push(made);
+    return made;
+  };
+  const refs = async (f: Front) => {
+    const started = performance.now();
+    const result = await f.client.callTool({
+      name: "find_referencing_symbols",
+      arguments: { name_path: "Core", relative_path: "src/core.ts" },
+    });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return performance.now() - started;
+  };
+  const servicePid = () => {
+    for (const entry of Deno.readDirSync(join(runtime, "sextant"))) {
+      if (entry.name.endsWith(".json")) {
+        return (JSON.parse(Deno.readTextFileSync(join(runtime, "sextant", entry.name))) as {
+          pid: number;
+        }).pid;
+      }
+    }
+    throw new Error("no service running");
+  };
+  const totalMemory = () => {
+    const service = tree(servicePid()).reduce((sum, pid) => sum + rss(pid), 0);
+    return service + fronts.reduce((sum, f) => sum + rss(f.pid), 0);
+  };
+  const fmt = (ms: number) => ms < 10 ? ms.toFixed(2) : ms.toFixed(0);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  try {
+    const first = await front();
+    const cold = await refs(first);
+    const warm: number[] = [];
+    for (let i = 0; i < runs; i++) warm.push(await refs(first));
+    const warmMs = median(warm);
+    const oneSession = totalMemory();
+
+    // A second session as a client starts one: spawn → `initialize` → its first answer.
+    const spawned = performance.now();
+    const second = await front();
+    const connected = performance.now() - spawned;
+    const secondFirst = await refs(second);
+    const secondTotal = performance.now() - spawned;
+    for (let i = 0; i < 2; i++) await refs(await front());
+    const fourSessions = totalMemory();
+
+    console.log("\nShared service: 4 fronts on one project (the generated one)\n");
+    console.log("| measurement | value | baseline (same run) | ratio | target |");
+    console.log("|---|---|---|---|---|");
+    console.log(
+      `| session 1: first find_referencing_symbols Core (cold service and server) | ` +
+        `${fmt(cold)} ms | | | |`,
+    );
+    console.log(
+      `| session 2: first find_referencing_symbols Core | ${fmt(secondFirst)} ms | ` +
+        `session 1 warm ${fmt(warmMs)} ms | ${(secondFirst / warmMs).toFixed(2)} | ≤ 1.5 |`,
+    );
+    console.log(
+      `| session 2: spawn → first complete answer (service warm) | ${fmt(secondTotal)} ms ` +
+        `(initialize ${fmt(connected)} ms) | session 1 warm ${fmt(warmMs)} ms | ` +
+        `${(secondTotal / warmMs).toFixed(2)} | ≤ 80 ms: ${secondTotal <= 80 ? "PASS" : "MISS"} |`,
+    );
+    console.log(
+      `| memory: service + language servers + fronts, 4 sessions | ${mb(fourSessions)} | ` +
+        `1 session ${mb(oneSession)} | ${(fourSessions / oneSession).toFixed(2)} | ≤ 1.2 |`,
+    );
+    const frontRss = fronts.map((f) => rss(f.pid));
+    console.log(
+      `\nEach front (relay) holds ${mb(median(frontRss))} (median of ${fronts.length}); ` +
+        `the service process alone ${mb(rss(servicePid()))}.`,
+    );
+  } finally {
+    for (const f of fronts) await f.client.close().catch(() => {});
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-config", join(REPO, "main.ts"), "service", "stop"],
+      env,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    await Deno.remove(runtime, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  const { parseArgs } = await import("node:util");
+  const { generatedTree } = await import("./bench_project.ts");
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { files: { type: "string", default: "3000" }, runs: { type: "string", default: "5" } },
+  });
+  const tree = await generatedTree(Number(values.files));
+  try {
+    await printServiceBench(tree.root, Number(values.runs));
+  } finally {
+    await tree.dispose();
+  }
+}

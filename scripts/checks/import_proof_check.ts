@@ -1,0 +1,156 @@
+/**
+ * The import-graph proof against the answers without it, on real trees: for each top-level class
+ * or function a tree's declaration files export, `find_referencing_symbols`' references and "not
+ * analysed" occurrences with the proof and without it (every candidate shown to the server, as
+ * before the proof), each side in a session and server of its own. A reference the proof loses,
+ * or a question that fails, fails the run (exit 1); what the proof explains instead of leaving
+ * "not analysed" is counted.
+ *
+ *     deno run -A scripts/checks/import_proof_check.ts [--trees typeorm,hono] [--symbols 12]
+ *       [--typescript 7|5]
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadSettings } from "../../src/config/load.ts";
+import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
+import { Project } from "../../src/project/project.ts";
+import { ProjectHost } from "../../src/project_host.ts";
+import { Session } from "../../src/session/session.ts";
+import { withoutImportProof } from "../../src/symbols/completeness.ts";
+import { parseNamePath } from "../../src/symbols/name_path.ts";
+import { findReferencesChecked } from "../../src/symbols/queries.ts";
+import { ALL_TOOLS } from "../../src/tools/mod.ts";
+import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
+import { type BenchTree, REPO, typeormTree } from "../bench/lib/project.ts";
+import { honoTree } from "../bench/generations.ts";
+
+const TREES: Record<string, () => Promise<BenchTree>> = { typeorm: typeormTree, hono: honoTree };
+
+/** Up to `count` exported top-level classes and functions of the tree's `.d.ts` files. */
+async function targets(
+  root: string,
+  count: number,
+): Promise<Array<{ file: string; name: string }>> {
+  const out: Array<{ file: string; name: string }> = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(join(root, dir))) {
+      if (out.length >= count) return;
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory && entry.name !== "node_modules" && !entry.name.startsWith(".")) {
+        await walk(rel);
+      } else if (rel.endsWith(".d.ts")) {
+        const text = await Deno.readTextFile(join(root, rel));
+        const m = /^export declare (?:abstract )?(?:class|function) ([A-Za-z_$][\w$]*)/m.exec(text);
+        if (m) out.push({ file: rel, name: m[1]! });
+      }
+    }
+  };
+  await walk("");
+  return out;
+}
+
+/** One side's answer: references and unexplained occurrences (`path:line:column`), or a failure. */
+interface Answer {
+  hits: string[];
+  notAnalysed: string[];
+  error?: string;
+}
+
+/** Each target's references and unexplained occurrences, as sorted `path:line:column` keys. */
+async function answers(
+  root: string,
+  list: ReadonlyArray<{ file: string; name: string }>,
+  proof: boolean,
+): Promise<Map<string, Answer>> {
+  const settings = await loadSettings({ projectRoot: root, globalFile: null });
+  const project = Project.open(root, settings);
+  const session = new Session({
+    host: () => new ProjectHost(),
+    settings,
+    tools: ALL_TOOLS,
+    project,
+  });
+  const index = session.services(project).symbols;
+  if (!proof) withoutImportProof(index);
+  const out = new Map<string, Answer>();
+  try {
+    for (const { file, name } of list) {
+      try {
+        const target = await index.resolveUnique(parseNamePath(name), file);
+        const checked = await findReferencesChecked(index, target);
+        out.set(`${file} ${name}`, {
+          hits: checked.hits.map((h) => `${h.relPath}:${h.position.line}:${h.position.character}`)
+            .sort(),
+          notAnalysed: checked.notAnalysed.map((n) => `${n.relPath}:${n.line}:${n.character}`)
+            .sort(),
+        });
+      } catch (error) {
+        out.set(`${file} ${name}`, { hits: [], notAnalysed: [], error: String(error) });
+      }
+    }
+  } finally {
+    await session.dispose();
+  }
+  return out;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      trees: { type: "string", default: "typeorm,hono" },
+      symbols: { type: "string", default: "12" },
+      typescript: { type: "string", default: "7" },
+    },
+  });
+  if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
+  let lost = 0;
+  let failed = 0;
+  for (const name of values.trees.split(",")) {
+    const make = TREES[name];
+    if (!make) throw new Error(`--trees: unknown ${name} (${Object.keys(TREES)})`);
+    const [withTree, withoutTree] = [await make(), await make()];
+    try {
+      for (const tree of [withTree, withoutTree]) {
+        if (values.typescript === "7") await linkTypeScript7(tree.root);
+      }
+      const list = await targets(withTree.root, Number(values.symbols));
+      const withProof = await answers(withTree.root, list, true);
+      const without = await answers(withoutTree.root, list, false);
+      console.log(`${withTree.name}, TypeScript ${values.typescript}: ${list.length} symbols`);
+      for (const [key, a] of without) {
+        const b = withProof.get(key)!;
+        if (a.error !== undefined || b.error !== undefined) {
+          failed++;
+          console.log(
+            `  FAIL ${key}: ${b.error ? `with the proof: ${b.error.slice(0, 200)}` : ""}` +
+              `${a.error ? ` without it: ${a.error.slice(0, 200)}` : ""}`,
+          );
+          continue;
+        }
+        const missing = a.hits.filter((h) => !b.hits.includes(h));
+        const gained = b.hits.filter((h) => !a.hits.includes(h));
+        const explained = a.notAnalysed.filter((n) => !b.notAnalysed.includes(n)).length;
+        lost += missing.length;
+        console.log(
+          `  ${missing.length ? "LOST" : "ok  "} ${key}: ${b.hits.length} references ` +
+            `(${a.hits.length} without the proof${
+              gained.length ? `, ${gained.length} more` : ""
+            }); ` +
+            `not analysed ${b.notAnalysed.length} (${a.notAnalysed.length} without)` +
+            (explained ? `, ${explained} explained by the graph or now listed` : "") +
+            (missing.length ? `; lost: ${missing.slice(0, 5).join(", ")}` : ""),
+        );
+      }
+    } finally {
+      await withTree.dispose();
+      await withoutTree.dispose();
+    }
+  }
+  console.log(
+    (lost === 0 ? "No reference lost." : `${lost} references lost.`) +
+      (failed ? ` ${failed} questions failed on one side or both.` : ""),
+  );
+  Deno.exit(lost === 0 && failed === 0 ? 0 : 1);
+}
