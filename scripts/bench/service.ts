@@ -186,7 +186,7 @@ export async function printServiceBench(root: string, runs: number): Promise<voi
 
 if (import.meta.main) {
   const { parseArgs } = await import("node:util");
-  const { generatedTree } = await import("./bench_project.ts");
+  const { generatedTree } = await import("./lib/project.ts");
   const { values } = parseArgs({
     args: Deno.args,
     options: { files: { type: "string", default: "3000" }, runs: { type: "string", default: "5" } },
