@@ -125,6 +125,7 @@ export const findReferences = defineTool({
         is_definition: definitions.has(key),
       });
     }
+    sortByPlace(references);
     const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
     const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
       index,
@@ -233,6 +234,13 @@ async function withinGrep(
   });
 }
 
+/** References in file order, then by line and column. */
+function sortByPlace(references: Reference[]): void {
+  references.sort((a, b) =>
+    a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
+  );
+}
+
 /** The answer: references sorted by file and position, and a shorter form for the limit. */
 function render(
   symbol: string,
@@ -240,9 +248,7 @@ function render(
   notAnalysed: string[],
   note?: string,
 ): ToolAnswer {
-  references.sort((a, b) =>
-    a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column
-  );
+  sortByPlace(references);
   const unexplained = notAnalysed.length === 0 ? {} : { not_analysed: notAnalysed };
   const source = note === undefined ? {} : { note };
   const full = { symbol, references, totalCount: references.length, ...unexplained, ...source };
