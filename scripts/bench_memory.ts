@@ -39,7 +39,7 @@ import {
   REPO,
   typeormTree,
 } from "./bench_project.ts";
-import { memoryOf, processTree, startTaskArgs, startTaskEnv } from "./bench_scale.ts";
+import { memoryOf, processTree, pssOf, startTaskArgs, startTaskEnv } from "./bench_scale.ts";
 
 /** A process's role in the measurement (see the module documentation). */
 export type Role = "front" | "service" | "children" | "servers";
@@ -320,16 +320,6 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
     if (servicePid !== null) await stopService(servicePid);
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
     if (!options.tree) await tree.dispose();
-  }
-}
-
-/** A process's proportional set size (MB; 0 when it is gone). */
-function pssOf(pid: number): number {
-  try {
-    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
   }
 }
 
