@@ -11,8 +11,10 @@
  * | `refs` | the same two on the old servers | ≤ 1.1× raw |
  * | `refs` | the characters of the cold answer (notes included) against `grep -rnw <name>` over the files it covers | ≤ grep |
  * | `memory` | Sextant's own peak RSS (front + service), typeorm, default mode | ≤ 100 MB, ≤ the native server's |
- * | `memory` | 4 sessions against 1, every process | ≤ 1.2× |
+ * | `memory` | Sextant's own peak PSS (front + service), typeorm, default mode | ≤ the native server's |
+ * | `memory` | 4 sessions against 1, every process | ≤ 1.2× (peak RSS), ≤ 1.15× (PSS) |
  * | `find-symbol` | warm global find_symbol of a name not asked before, 20,000 files | ≤ 20 ms |
+ * | `find-symbol` | Sextant's own peak PSS in that session (standalone), 20,000 files | ≤ 200 MB |
  *
  * How each side is measured:
  * - Sextant runs as `deno task start` runs it (bench/scale.ts's `Sextant`), over MCP on stdio.
@@ -26,7 +28,9 @@
  *   cannot know when an answer is complete, so this raw cold figure is a lower bound.
  * - Warm: after one unmeasured call each, the two alternate (which goes first alternates too);
  *   medians.
- * - Memory: VmHWM per process (bench/scale.ts's `memoryOf`); "default mode" is fronts of the
+ * - Memory: VmHWM per process (bench/scale.ts's `memoryOf`), and PSS (`pssOf`, from
+ *   `/proc/<pid>/smaps_rollup`: shared pages split between the processes that map them, so the
+ *   fronts and the service share the deno executable's pages fairly) sampled every 200 ms; "default mode" is fronts of the
  *   shared service in a service folder of this run's own (`XDG_RUNTIME_DIR`), so a user's
  *   service is never touched; the service is stopped at the end.
  *
@@ -57,6 +61,8 @@ import {
   median,
   memoryOf,
   processTree,
+  pssOf,
+  pssPeaks,
   Sextant,
   startTaskArgs,
   startTaskEnv,
@@ -573,16 +579,22 @@ async function privateService() {
 }
 
 /**
- * VmHWM (MB) of TypeScript 7's native program below `pid` (its `tsc` executable; the node
- * scripts that start it, and `npm exec` when the service runs it so, are left out), or NaN.
+ * The pid of TypeScript 7's native program below `pid` (its `tsc` executable; the node scripts
+ * that start it, and `npm exec` when the service runs it so, are left out), or null.
  */
-function nativePeak(pid: number): number {
+function nativePid(pid: number): number | null {
   for (const p of descendants(pid, processTree())) {
     try {
-      if (Deno.readLinkSync(`/proc/${p}/exe`).split("/").pop() === "tsc") return memoryOf(p).hwm;
+      if (Deno.readLinkSync(`/proc/${p}/exe`).split("/").pop() === "tsc") return p;
     } catch { /* gone, or not ours to read */ }
   }
-  return NaN;
+  return null;
+}
+
+/** VmHWM (MB) of TypeScript 7's native program below `pid` ({@linkcode nativePid}), or NaN. */
+function nativePeak(pid: number): number {
+  const p = nativePid(pid);
+  return p === null ? NaN : memoryOf(p).hwm;
 }
 
 /** Summed VmHWM (MB) of distinct processes. */
@@ -625,22 +637,33 @@ async function memoryRows(): Promise<void> {
       fronts.push(s);
       return s;
     };
-    await session(await start(), 0);
+    const first = await start();
     const servicePid = service.servicePid();
     if (servicePid === null) throw new Error("no service endpoint in the private service folder");
     const all = () => [
       ...fronts.map((f) => f.pid),
       ...descendants(servicePid, processTree()),
     ];
+    // PSS, sampled through the sessions: Sextant's own processes (the first front and the
+    // service), the native server, and every process.
+    let native: number | null = null;
+    const pss = pssPeaks(() => ({
+      own: [first.pid, servicePid],
+      native: (native ??= nativePid(servicePid)) === null ? [] : [native],
+      all: all(),
+    }));
+    await session(first, 0);
+    const afterOne = pss.now();
+    const onePeaks = pss.stop();
     const groups = childGroups(servicePid);
-    const native = nativePeak(servicePid);
+    const nativeHwm = nativePeak(servicePid);
     const own = memoryOf(fronts[0]!.pid).hwm + memoryOf(servicePid).hwm;
     add({
       row: "Sextant's own peak RSS (front + service), default mode",
       tree: tree.name,
       server: TS7.label,
       ours: own,
-      raw: native,
+      raw: nativeHwm,
       rawName: "the native server's peak RSS (the service's own native tsc, same session)",
       unit: "MB",
       target: { times: 1, max: 100, text: "≤ 100 MB and ≤ raw" },
@@ -648,9 +671,23 @@ async function memoryRows(): Promise<void> {
         `${fmt(memoryOf(servicePid).hwm)} MB; the service's children: ` +
         (groups.map((g) => `${g.name} ${fmt(g.hwm)} MB`).join(", ") || "none"),
     });
+    add({
+      row: "Sextant's own peak PSS (front + service), default mode",
+      tree: tree.name,
+      server: TS7.label,
+      ours: onePeaks.own,
+      raw: onePeaks.native,
+      rawName: "the native server's peak PSS (the service's own native tsc, same session)",
+      unit: "MB",
+      target: { times: 1, text: "≤ raw" },
+      note: `PSS from /proc/<pid>/smaps_rollup every 200 ms; after the session: Sextant ` +
+        `${fmt(afterOne.own)} MB (front ${fmt(pssOf(first.pid))}, service ` +
+        `${fmt(pssOf(servicePid))}), native server ${fmt(afterOne.native)} MB`,
+    });
     const one = peakOf(all());
     for (let i = 1; i < 4; i++) await session(await start(), i);
     const four = peakOf(all());
+    const afterFour = pss.now();
     add({
       row: "4 sessions against 1, every process (fronts, service, servers)",
       tree: tree.name,
@@ -663,6 +700,18 @@ async function memoryRows(): Promise<void> {
       note: `summed VmHWM; fronts ${
         fronts.map((f) => fmt(memoryOf(f.pid).hwm)).join("/")
       } MB, service ${fmt(memoryOf(servicePid).hwm)} MB`,
+    });
+    add({
+      row: "4 sessions against 1, every process's PSS after the sessions",
+      tree: tree.name,
+      server: TS7.label,
+      ours: afterFour.all,
+      raw: afterOne.all,
+      rawName: "1 session, every process's PSS after it",
+      unit: "MB",
+      target: { times: 1.15, text: "≤ 1.15× raw" },
+      note: `fronts' PSS ${fronts.map((f) => fmt(pssOf(f.pid))).join("/")} MB, service ` +
+        `${fmt(pssOf(servicePid))} MB, native server ${fmt(afterFour.native)} MB`,
     });
   } finally {
     for (const f of fronts) await f.close().catch(() => {});
@@ -689,6 +738,9 @@ async function findSymbolRows(files: number, runs: number): Promise<void> {
     await answer(raw, tree.file, pos, TS7);
     ours = await Sextant.start(tree.root);
     const sextant = ours;
+    const rawPid = nativePid(raw.pid) ?? raw.pid;
+    // Sextant's own process (standalone: front and service in one) beside the raw native server.
+    const pss = pssPeaks(() => ({ own: [sextant.pid], raw: [rawPid] }));
     const [firstMs] = await timed(() =>
       sextant.call("find_symbol", { name_path_pattern: "Widget1", include_body: false })
     );
@@ -723,6 +775,20 @@ async function findSymbolRows(files: number, runs: number): Promise<void> {
         `${runs} runs: ours ${mine.map(fmt).join("/")} ms; matches: ${[...counts].join("; ")} ` +
         `(workspace/symbol matches by substring, with no name paths or bodies); first ` +
         `find_symbol of the session (index build) ${fmt(firstMs)} ms`,
+    });
+    const after = pss.now();
+    const peaks = pss.stop();
+    add({
+      row: "Sextant's own peak PSS (standalone), the session above",
+      tree: tree.name,
+      server: TS7.label,
+      ours: peaks.own,
+      raw: peaks.raw,
+      rawName: "the raw native server's peak PSS",
+      unit: "MB",
+      target: { max: 200, text: "≤ 200 MB" },
+      note: `PSS every 200 ms; after the session: Sextant ${fmt(after.own)} MB, raw server ` +
+        `${fmt(after.raw)} MB`,
     });
   } finally {
     await ours?.close();

@@ -85,6 +85,49 @@ export function memoryOf(pid: number): { hwm: number; rss: number } {
   }
 }
 
+/**
+ * A process's proportional set size in MB (0 when it is gone): its private pages plus its share
+ * of pages mapped by several processes (the deno executable's, shared by every front and the
+ * service), so summed over processes it counts each page once.
+ */
+export function pssOf(pid: number): number {
+  try {
+    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
+    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Sample the summed PSS of groups of processes every `everyMs` until stopped: each group's
+ * highest sum (the pids are asked again at every sample, so processes that start later count).
+ */
+export function pssPeaks<K extends string>(
+  groups: () => Record<K, number[]>,
+  everyMs = 200,
+): { now(): Record<K, number>; stop(): Record<K, number> } {
+  const peaks = {} as Record<K, number>;
+  const now = () => {
+    const sums = {} as Record<K, number>;
+    for (const [key, pids] of Object.entries(groups()) as Array<[K, number[]]>) {
+      sums[key] = [...new Set(pids)].reduce((s, p) => s + pssOf(p), 0);
+      peaks[key] = Math.max(peaks[key] ?? 0, sums[key]);
+    }
+    return sums;
+  };
+  now();
+  const timer = setInterval(now, everyMs);
+  return {
+    now,
+    stop() {
+      clearInterval(timer);
+      now();
+      return { ...peaks };
+    },
+  };
+}
+
 /** Children of every process, from /proc. */
 export function processTree(): Map<number, number[]> {
   const children = new Map<number, number[]>();

@@ -3,7 +3,8 @@
  * starts them (no `--standalone`), each relaying its MCP session to one shared service that the
  * first front starts, on a project of its own (a private `XDG_RUNTIME_DIR`, so no other service
  * is reused). Every process is sampled every 50 ms (VmRSS; and VmHWM, the kernel's own peak,
- * after each step), by role:
+ * after each step; PSS from smaps_rollup after each step, and every 50 ms for the fronts and the
+ * service: "own PSS, peak"), by role:
  *
  * - `front`: the processes the client started (one per session);
  * - `service`: the shared service (its parse workers are threads of it);
@@ -39,7 +40,7 @@ import {
   REPO,
   typeormTree,
 } from "../bench/lib/project.ts";
-import { memoryOf, processTree, startTaskArgs, startTaskEnv } from "../bench/scale.ts";
+import { memoryOf, processTree, pssOf, startTaskArgs, startTaskEnv } from "../bench/scale.ts";
 
 /** A process's role in the measurement (see the module documentation). */
 export type Role = "front" | "service" | "children" | "servers";
@@ -67,6 +68,8 @@ export interface StepMemory {
   roles: Record<Role, RoleMemory>;
   /** The highest sampled sum of every process so far. */
   allPeak: number;
+  /** The highest sampled PSS of Sextant's own processes (fronts + service) so far, MB. */
+  ownPssPeak: number;
   /**
    * Every process's proportional set size now, summed (MB): pages shared between processes
    * (the deno executable's, mapped by every front and the service) are counted once in all.
@@ -228,6 +231,7 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
     // Sampling: the tree of processes every 500 ms, their RSS every 50 ms.
     const peaks: Record<Role, number> = { front: 0, service: 0, children: 0, servers: 0 };
     let allPeak = 0;
+    let ownPssPeak = 0;
     let members: Record<Role, number[]> = { front: [], service: [], children: [], servers: [] };
     const classify = () => {
       const t = processTree();
@@ -249,6 +253,9 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
         all += sum;
       }
       allPeak = Math.max(allPeak, all);
+      // PSS walks the page tables: sampled for Sextant's own (small) processes only.
+      const own = [...members.front, ...members.service].reduce((s, p) => s + pssOf(p), 0);
+      ownPssPeak = Math.max(ownPssPeak, own);
     };
     let ticks = 0;
     const sampler = setInterval(() => {
@@ -273,7 +280,8 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
         };
       }
       const allPss = ROLES.reduce((sum, role) => sum + roles[role].pss, 0);
-      result.push({ step, ms: now - since, roles, allPeak, allPss });
+      ownPssPeak = Math.max(ownPssPeak, roles.front.pss + roles.service.pss);
+      result.push({ step, ms: now - since, roles, allPeak, allPss, ownPssPeak });
       since = now;
     };
 
@@ -320,16 +328,6 @@ export async function measureMemory(options: MemoryOptions): Promise<MemoryRun> 
     if (servicePid !== null) await stopService(servicePid);
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
     if (!options.tree) await tree.dispose();
-  }
-}
-
-/** A process's proportional set size (MB; 0 when it is gone). */
-function pssOf(pid: number): number {
-  try {
-    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
   }
 }
 
@@ -432,8 +430,9 @@ export function renderRun(run: MemoryRun): string {
     }, ` +
     `${run.sessions} session(s), default mode (fronts + shared service); MB, RSS now / peak ` +
     "(PSS now in brackets)",
-    "| step | ms | front | service | children | servers | server process | all, peak | all, PSS |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| step | ms | front | service | children | servers | server process | all, peak | all, PSS | " +
+    "own PSS, peak |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const s of run.steps) {
     const cell = (m: RoleMemory) =>
@@ -443,7 +442,7 @@ export function renderRun(run: MemoryRun): string {
         `${cell(s.roles.children)} | ${cell(s.roles.servers)} | ${
           s.roles.servers.top.toFixed(0)
         } | ` +
-        `${s.allPeak.toFixed(0)} | ${s.allPss.toFixed(0)} |`,
+        `${s.allPeak.toFixed(0)} | ${s.allPss.toFixed(0)} | ${s.ownPssPeak.toFixed(0)} |`,
     );
   }
   return lines.join("\n");

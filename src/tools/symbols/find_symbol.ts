@@ -7,7 +7,7 @@ import { parseNamePath, suggestNamePaths } from "../../symbols/name_path.ts";
 import { namePathOf } from "../../symbols/model.ts";
 import { checkKinds, describe, kindList } from "../shared/symbol_params.ts";
 import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
-import { symbolDict } from "../shared/symbol_dict.ts";
+import { type SymbolDict, symbolDict } from "../shared/symbol_dict.ts";
 import { defineTool } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { resolveScope } from "../shared/locate_symbol.ts";
@@ -16,6 +16,16 @@ import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { closeDeclarations, noMatchNote } from "../../symbols/close_names.ts";
+
+/** What the answer needs of one match (see {@linkcode findSymbol}). */
+interface Kept {
+  relPath: string;
+  namePath: string;
+  /** The match as the answer shows it. */
+  full: SymbolDict;
+  /** Without body or children (the shorter forms); `full` itself when it has neither. */
+  plain: SymbolDict;
+}
 
 export const findSymbol = defineTool({
   name: "find_symbol",
@@ -52,15 +62,42 @@ export const findSymbol = defineTool({
     const includeKinds = checkKinds(args.include_kinds, "include_kinds");
     const excludeKinds = checkKinds(args.exclude_kinds, "exclude_kinds");
     const scope = resolveScope(project, args.relative_path);
-    const matches = await indexOf(ctx).find(
-      pattern,
-      { substring: args.substring_matching, includeKinds, excludeKinds },
-      scope,
-      requestOptions(ctx),
-    );
+    // Serena ignores depth when bodies are asked for: a body holds its children already.
+    const depth = args.include_body ? 0 : args.depth;
+    /** What the answer needs of a match: no file's text or symbol tree stays held. */
+    const keepOf = (m: SymbolMatch, info?: string): Kept => {
+      const full = symbolDict(m.node, {
+        depth,
+        relativePath: true,
+        bodyText: args.include_body ? m.file.text : undefined,
+      });
+      if (info) full.info = info;
+      let plain = full;
+      if (args.include_body || depth > 0) {
+        plain = symbolDict(m.node, { depth: 0, relativePath: true });
+        if (info) plain.info = info;
+      }
+      return { relPath: m.node.relPath, namePath: namePathOf(m.node), full, plain };
+    };
+    const findOptions = { substring: args.substring_matching, includeKinds, excludeKinds };
+    let matches: Kept[];
+    if (args.include_info && !args.include_body) {
+      // The hovers are asked for all the matches at once.
+      const found = await indexOf(ctx).find(pattern, findOptions, scope, requestOptions(ctx));
+      const info = await infoOf(indexOf(ctx), found, requestOptions(ctx));
+      matches = found.map((m) => keepOf(m, info.get(m)));
+    } else {
+      matches = await indexOf(ctx).findEach(
+        pattern,
+        findOptions,
+        scope,
+        (m) => keepOf(m),
+        requestOptions(ctx),
+      );
+    }
     const byFile = (sorted = false) => {
       const out: Record<string, string[]> = {};
-      for (const m of matches) (out[m.node.relPath] ??= []).push(namePathOf(m.node));
+      for (const m of matches) (out[m.relPath] ??= []).push(m.namePath);
       if (sorted) { for (const paths of Object.values(out)) paths.sort(); }
       return toJson(out);
     };
@@ -69,35 +106,19 @@ export const findSymbol = defineTool({
         `Matched ${matches.length}>max_matches=${args.max_matches} symbols.\n${byFile(true)}`,
       );
     }
-    const info = args.include_info && !args.include_body
-      ? await infoOf(indexOf(ctx), matches, requestOptions(ctx))
-      : new Map<SymbolMatch, string>();
-    const dicts = (depth: number, body: boolean) =>
-      matches.map((m) => {
-        const d = symbolDict(m.node, {
-          depth,
-          relativePath: true,
-          bodyText: body ? m.file.text : undefined,
-        });
-        const text = info.get(m);
-        if (text) d.info = text;
-        return d;
-      });
-    // Serena ignores depth when bodies are asked for: a body holds its children already.
-    const depth = args.include_body ? 0 : args.depth;
     const shorter = [];
     if (args.include_body) {
       shorter.push({
         note: "Without bodies (read them with find_symbol on one symbol, include_body=true):",
-        text: () => toJson(dicts(depth, false)),
+        text: () => toJson(matches.map((m) => m.plain)),
       });
     }
     if (depth > 0) {
-      shorter.push({ note: "Without children:", text: () => toJson(dicts(0, false)) });
+      shorter.push({ note: "Without children:", text: () => toJson(matches.map((m) => m.plain)) });
     }
     // Serena's own (and last) form.
     shorter.push({ note: "Shortened result:", text: () => byFile() });
-    const answer = { text: toJson(dicts(depth, args.include_body)), shorter };
+    const answer = { text: toJson(matches.map((m) => m.full)), shorter };
     if (matches.length > 0) return answer;
     // Serena's `[]` stays the answer; the close names come beside it, as the edit tools give them.
     const index = indexOf(ctx).declarations;
