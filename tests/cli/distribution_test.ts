@@ -29,7 +29,7 @@ import { grantsOf, loadPermissionSet, sextantFlags } from "../../scripts/release
 import { VERSION } from "../../src/version.ts";
 import { childUrl } from "../../src/repl/child.ts";
 
-const COMPILE_SCRIPT = join(REPO_ROOT, "scripts", "compile.ts");
+const COMPILE_SCRIPT = join(REPO_ROOT, "scripts", "release", "compile.ts");
 const DENORT_BIN = Deno.env.get("DENORT_BIN");
 const decoder = new TextDecoder();
 
