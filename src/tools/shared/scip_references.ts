@@ -166,7 +166,10 @@ export async function referencesFromIndex(
   ).filter((o) => !state.stale.has(o.relPath)).filter((o) =>
     args.include_declaration || (o.roles & SymbolRole.Definition) === 0
   );
-  const references = await locationEntries(ctx, await asServerCounts(ctx, occurrences, word));
+  const references = await locationEntries(
+    ctx,
+    await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol)),
+  );
   const live = await changedMentioning(ctx.project().root, state, word);
   const tool = [...state.index.tools].join(", ") || "an indexer";
   const note = `Answered from the SCIP index (${tool}) for the files unchanged since it was ` +
@@ -177,21 +180,26 @@ export async function referencesFromIndex(
 
 /**
  * The occurrences where the language server counts a reference to `word`
- * (symbols/scip/occurrence_names.ts): an import `word as word` is two, an alias's uses and
- * CommonJS's `exports` none. Duplicates are dropped.
+ * (symbols/scip/occurrence_names.ts): an import `word as word` is two; an alias's uses, CommonJS's
+ * `exports.word =` and a type's `typeof word` (its value twin's) none. Duplicates are dropped.
  */
 async function asServerCounts(
   ctx: ToolContext,
   occurrences: readonly ScipLocation[],
   word: string,
+  valueTwin: ReadonlySet<string>,
 ): Promise<ScipLocation[]> {
   const scip = ctx.session.services(ctx.project()).scip;
   const seen = new Set<string>();
   const out: ScipLocation[] = [];
   for (const o of occurrences) {
     const line = (await scip.linesOf(o.relPath))?.[o.range[0]] ?? "";
-    const python = /\.pyi?$/.test(o.relPath);
-    for (const at of serverLocations(o.range, line, word, python)) {
+    const context = {
+      python: /\.pyi?$/.test(o.relPath),
+      javascript: /\.[cm]?jsx?$/.test(o.relPath),
+      valueTwin: valueTwin.has(`${o.relPath}:${o.range[0]}:${o.range[1]}`),
+    };
+    for (const at of serverLocations(o.range, line, word, context)) {
       const key = `${o.relPath}:${at.line}:${at.character}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -206,6 +214,19 @@ async function asServerCounts(
     }
   }
   return out;
+}
+
+/**
+ * For a type `X#` beside a value `X.` of the same name (scip-typescript's two symbols of one
+ * merged declaration), where the value occurs (`file:line:character`); empty otherwise.
+ */
+function valueTwinAt(state: ScipState, symbol: number): Set<string> {
+  const name = state.index.symbolName(symbol);
+  const twin = name.endsWith("#") ? state.index.idOf(`${name.slice(0, -1)}.`) : null;
+  if (twin === null) return new Set();
+  return new Set(
+    state.index.occurrencesOf(twin).map((o) => `${o.relPath}:${o.range[0]}:${o.range[1]}`),
+  );
 }
 
 /**
