@@ -3,6 +3,7 @@
  * project?
  *
  *     deno run -A scripts/scip_agreement.ts <project dir> [--symbols 30] [--index PATH] [--json]
+ *        [--name Flask/__init__ ...]
  *
  * The project is copied to a temporary folder (sessions write their caches into `.sextant/`) and
  * indexed there by `sextant index build`'s own code (symbols/scip/build.ts), unless `--index`
@@ -12,7 +13,8 @@
  * in path order. find_references is asked about each at its definition's name, once with the index
  * (no language server starts) and once without it (the live server: tsserver through
  * typescript-language-server, or pyright). Per symbol it prints "equal", or the locations only one
- * side lists, each with its cause ({@linkcode classifyDifference}).
+ * side lists, each with its cause ({@linkcode classifyDifference}). `--name` (repeatable) asks about
+ * the definitions with that name path instead, whatever their kind.
  *
  * tests/symbols/scip_agreement_test.ts runs {@linkcode agreement} on typeorm (npm) and flask
  * (PyPI) and asserts the exact set of differences recorded there.
@@ -38,8 +40,8 @@ import { namePathOfSymbol } from "../src/symbols/scip/descriptors.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
 
-export type PickedKind = "class" | "interface" | "type" | "function" | "method";
-const KINDS: readonly PickedKind[] = ["class", "interface", "type", "function", "method"];
+export type PickedKind = "class" | "interface" | "type" | "function" | "method" | "other";
+const KINDS: readonly PickedKind[] = ["class", "interface", "type", "function", "method", "other"];
 
 /** A symbol asked about: where its name is defined (1-based line, code-point column). */
 export interface PickedSymbol {
@@ -68,6 +70,8 @@ export interface SymbolAgreement {
   differences: Difference[];
   /** The live answer's not_analysed lines (occurrences the server could not account for). */
   notAnalysed: string[];
+  /** The live server failed the question (its error); no comparison then. */
+  serverError?: string;
 }
 
 interface Located {
@@ -105,6 +109,7 @@ export async function pickSymbols(
   root: string,
   index: ScipIndex,
   count: number,
+  names: readonly string[] = [],
 ): Promise<PickedSymbol[]> {
   const byKind = new Map<PickedKind, PickedSymbol[]>(KINDS.map((k) => [k, []]));
   const seen = new Set<number>();
@@ -119,9 +124,13 @@ export async function pickSymbols(
       if (seen.has(d.symbol)) continue;
       seen.add(d.symbol);
       const symbol = index.symbolName(d.symbol);
-      const kind = kindOf(symbol, lines[d.range[0]] ?? "");
       const segments = namePathOfSymbol(symbol);
-      if (kind === null || segments === null || segments.length === 0) continue;
+      if (segments === null || segments.length === 0 || symbol.startsWith("local ")) continue;
+      // Named symbols are taken whatever their kind (a property, a constructor, `__init__`).
+      const named = names.includes(segments.join("/"));
+      if (names.length > 0 && !named) continue;
+      const kind = kindOf(symbol, lines[d.range[0]] ?? "") ?? (named ? "other" : null);
+      if (kind === null) continue;
       const at = toAgentPosition(lines, { line: d.range[0], character: d.range[1] });
       byKind.get(kind)!.push({ kind, name: segments.join("/"), scip: symbol, file: rel, ...at });
     }
@@ -289,13 +298,13 @@ export async function classifyDifference(
 /** The agreement of index and live server on `root`, which has its index in `.sextant/`. */
 export async function agreement(
   root: string,
-  options: { symbols: number; log?: (line: string) => void },
+  options: { symbols: number; names?: readonly string[]; log?: (line: string) => void },
 ): Promise<SymbolAgreement[]> {
   const log = options.log ?? (() => {});
   if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
   const indexFile = join(root, ".sextant", "index.scip");
   const index = await ScipIndex.load(indexFile);
-  const picked = await pickSymbols(root, index, options.symbols);
+  const picked = await pickSymbols(root, index, options.symbols, options.names ?? []);
   const fromIndex = new Map<PickedSymbol, Answer>();
   {
     const session = await openSession(root);
@@ -319,7 +328,24 @@ export async function agreement(
     const session = await openSession(root);
     try {
       for (const s of picked) {
-        const live = await session.ask(s);
+        let live: Answer;
+        try {
+          live = await session.ask(s);
+        } catch (error) {
+          // A server's failure is reported, and the other symbols still compared.
+          const serverError = error instanceof Error ? error.message.split("\n")[0]! : `${error}`;
+          const row: SymbolAgreement = {
+            symbol: s,
+            index: fromIndex.get(s)!.references.length,
+            server: 0,
+            differences: [],
+            notAnalysed: [],
+            serverError,
+          };
+          log(describe(row));
+          out.push(row);
+          continue;
+        }
         const indexed = fromIndex.get(s)!;
         const a = new Set(indexed.references.map(keyOf));
         const b = new Set(live.references.map(keyOf));
@@ -361,6 +387,7 @@ export async function agreement(
 export function describe(row: SymbolAgreement): string {
   const s = row.symbol;
   const head = `${s.kind} ${s.name} (${keyOf(s)}): `;
+  if (row.serverError !== undefined) return `${head}the live server failed: ${row.serverError}`;
   const unexplained = row.notAnalysed.length === 0
     ? ""
     : `\n    (the live answer also names ${row.notAnalysed.length} occurrences not analysed)`;
@@ -389,6 +416,7 @@ if (import.meta.main) {
       symbols: { type: "string", default: "30" },
       index: { type: "string" },
       json: { type: "boolean", default: false },
+      name: { type: "string", multiple: true, default: [] },
     },
   });
   const source = positionals[0];
@@ -410,9 +438,10 @@ if (import.meta.main) {
     }
     const rows = await agreement(copy.root, {
       symbols: Number(values.symbols),
+      names: values.name,
       log: (line) => values.json || console.log(line),
     });
-    const equal = rows.filter((r) => r.differences.length === 0).length;
+    const equal = rows.filter((r) => r.differences.length === 0 && !r.serverError).length;
     if (values.json) console.log(JSON.stringify(rows, null, 1));
     else console.log(`\n${equal} equal of ${rows.length} (${extname(source) || source})`);
   } finally {
