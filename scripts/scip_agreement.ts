@@ -241,6 +241,8 @@ export const CAUSES = {
   commonjsExport: "scip-typescript files CommonJS's `exports.name` under the exported function",
   serverLeftOut: "the server resolves it to the symbol (goto_definition) but leaves it out of " +
     "its references",
+  familyLeftOut: "the server resolves it to a method the symbol implements or overrides, or " +
+    "another implementation of that (goto_definition), but leaves it out of its references",
   sharedSymbol: "the indexer gives one symbol to several definitions of the name",
   localInIndex: "the indexer makes it a local symbol of its file",
   noOccurrence: "the index has no occurrence here",
@@ -263,6 +265,7 @@ export async function classifyDifference(
   location: string,
   side: Difference["side"],
   definitionsAt: Definitions,
+  family: ReadonlySet<string>,
 ): Promise<string> {
   const { file, line, column, before, word } = await lineAt(root, location);
   const name = symbol.name.split("/").pop()!;
@@ -292,7 +295,34 @@ export async function classifyDifference(
   }
   const leads = await definitionsAt(file, line, column);
   if (leads.includes(`${symbol.file}:${symbol.line}:${symbol.column}`)) return CAUSES.serverLeftOut;
+  // A method's references include its family's (the methods it implements or overrides, and
+  // their other implementations): a use that leads to one of those.
+  if (leads.some((l) => family.has(l))) return CAUSES.familyLeftOut;
   return CAUSES.unexplained;
+}
+
+/** Where the symbol's reference family is defined (`file:line:column`, 1-based). */
+async function familyDefinitions(
+  root: string,
+  index: ScipIndex,
+  symbol: PickedSymbol,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const asked = index.idOf(symbol.scip);
+  if (asked === null) return out;
+  const lines = new Map<string, string[]>();
+  for (const id of index.referenceFamilyOf(asked)) {
+    for (const d of index.definitionsOf(id)) {
+      let text = lines.get(d.relPath);
+      if (text === undefined) {
+        text = splitLines(await Deno.readTextFile(join(root, d.relPath)).catch(() => ""));
+        lines.set(d.relPath, text);
+      }
+      const at = toAgentPosition(text, { line: d.range[0], character: d.range[1] });
+      out.add(`${d.relPath}:${at.line}:${at.column}`);
+    }
+  }
+  return out;
 }
 
 /** The agreement of index and live server on `root`, which has its index in `.sextant/`. */
@@ -350,18 +380,35 @@ export async function agreement(
         const a = new Set(indexed.references.map(keyOf));
         const b = new Set(live.references.map(keyOf));
         const differences: Difference[] = [];
+        let family: Set<string> | undefined;
         for (const k of [...a].filter((k) => !b.has(k)).sort()) {
           differences.push({
             location: k,
             side: "only-index",
-            cause: await classifyDifference(root, index, s, k, "only-index", session.definitions),
+            cause: await classifyDifference(
+              root,
+              index,
+              s,
+              k,
+              "only-index",
+              session.definitions,
+              family ??= await familyDefinitions(root, index, s),
+            ),
           });
         }
         for (const k of [...b].filter((k) => !a.has(k)).sort()) {
           differences.push({
             location: k,
             side: "only-server",
-            cause: await classifyDifference(root, index, s, k, "only-server", session.definitions),
+            cause: await classifyDifference(
+              root,
+              index,
+              s,
+              k,
+              "only-server",
+              session.definitions,
+              new Set(),
+            ),
           });
         }
         const row: SymbolAgreement = {
