@@ -5,8 +5,11 @@
  * only for files unchanged since. The indexers come from npm through `npm exec` (nothing is
  * installed globally) or, for Rust, from rust-analyzer itself:
  *
- * - TypeScript and JavaScript: `@sourcegraph/scip-typescript` (with `--infer-tsconfig` when the
- *   project has no tsconfig.json);
+ * - TypeScript and JavaScript: `@sourcegraph/scip-typescript`. A project without a tsconfig.json
+ *   is given one for the run and no longer ({@linkcode withTsconfig}): with `allowJs` when it has
+ *   JavaScript, which the language server reads too (scip-typescript's own `--infer-tsconfig`
+ *   leaves JavaScript out as soon as one `.ts` or `.d.ts` file exists, and leaves its tsconfig
+ *   behind);
  * - Python: `@sourcegraph/scip-python`;
  * - Rust: `rust-analyzer scip`.
  *
@@ -102,14 +105,13 @@ export async function indexLanguages(root: string): Promise<IndexLanguage[]> {
   return out;
 }
 
-async function indexerArgv(
+function indexerArgv(
   root: string,
   language: IndexLanguage,
   output: string,
-): Promise<{ argv: string[]; cwd: string }> {
+): { argv: string[]; cwd: string } {
   if (language === "typescript") {
     const { package: pkg, version } = INDEXERS.typescript;
-    const infer = (await exists(join(root, "tsconfig.json"))) ? [] : ["--infer-tsconfig"];
     return {
       argv: [
         "npm",
@@ -119,7 +121,6 @@ async function indexerArgv(
         "--",
         "scip-typescript",
         "index",
-        ...infer,
         "--output",
         output,
       ],
@@ -153,6 +154,31 @@ async function indexerArgv(
   return { argv: ["rust-analyzer", "scip", root, "--output", output], cwd: root };
 }
 
+/**
+ * Runs `run` with a tsconfig.json at the root when TypeScript is indexed and the project has
+ * none: `allowJs` when it has JavaScript files (so the index covers what the language server
+ * answers for), removed afterwards, whatever happens.
+ */
+async function withTsconfig<T>(
+  root: string,
+  language: IndexLanguage,
+  run: () => Promise<T>,
+): Promise<T> {
+  const tsconfig = join(root, "tsconfig.json");
+  if (language !== "typescript" || await exists(tsconfig)) return await run();
+  const js = await hasFileWith(root, [".js", ".jsx", ".mjs", ".cjs"], Infinity);
+  await Deno.writeTextFile(
+    tsconfig,
+    JSON.stringify(js ? { compilerOptions: { allowJs: true } } : {}),
+    { createNew: true },
+  );
+  try {
+    return await run();
+  } finally {
+    await Deno.remove(tsconfig).catch(() => {});
+  }
+}
+
 async function countDocuments(path: string): Promise<string[]> {
   const paths: string[] = [];
   await readScipIndex(path, { document: (d) => paths.push(d.relativePath) });
@@ -176,19 +202,20 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
   try {
     for (const language of languages) {
       const part = join(scratch, `${language}.scip`);
-      const { argv, cwd } = await indexerArgv(root, language, part);
+      const { argv, cwd } = indexerArgv(root, language, part);
       options.onStep?.(`indexing ${language}: ${argv.join(" ")}`);
       const started = performance.now();
       let ok = false;
       let tail: string[] | undefined;
       try {
-        const result = await runCommand(argv, {
-          cwd,
-          ...(options.signal ? { signal: options.signal } : {}),
-          // npm exec of a package not cached yet asks nothing with --yes; CI=1 keeps the
-          // indexers from drawing progress bars into the captured output.
-          env: { CI: "1", NO_COLOR: "1" },
-        });
+        const result = await withTsconfig(root, language, () =>
+          runCommand(argv, {
+            cwd,
+            ...(options.signal ? { signal: options.signal } : {}),
+            // npm exec of a package not cached yet asks nothing with --yes; CI=1 keeps the
+            // indexers from drawing progress bars into the captured output.
+            env: { CI: "1", NO_COLOR: "1" },
+          }));
         ok = result.code === 0 && await exists(part);
         if (!ok) tail = result.tail.slice(-15);
       } catch (error) {

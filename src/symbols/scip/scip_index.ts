@@ -201,6 +201,11 @@ export class ScipIndex {
   readonly #implementations = new Map<number, number[]>();
   /** symbol id → what it implements or extends. */
   readonly #supertypes = new Map<number, number[]>();
+  /**
+   * Both ways, the `is_reference` relationships: symbols whose references count as each other's
+   * (a method and the interface or base method it implements or overrides).
+   */
+  readonly #referenceLinks = new Map<number, number[]>();
   #sealed = false;
   /** The tools that wrote the index (e.g. `scip-typescript 0.4.0`). */
   readonly tools = new Set<string>();
@@ -340,6 +345,7 @@ export class ScipIndex {
     const c = new Cursor(bytes, infos[k]!, infos[k + 1]!);
     let from = -1;
     const targets: number[] = [];
+    const referenced: number[] = [];
     while (c.pos < c.end) {
       const tag = c.varint();
       const field = tag >>> 3;
@@ -353,12 +359,15 @@ export class ScipIndex {
         const r = new Cursor(bytes, c.pos, stop);
         let to = -1;
         let implementation = false;
+        let reference = false;
         while (r.pos < r.end) {
           const rtag = r.varint();
           if (rtag >>> 3 === 1 && (rtag & 7) === 2) {
             const length = r.varint();
             to = this.#symbolOf(bytes, r.pos, r.pos + length, locals);
             r.pos += length;
+          } else if (rtag >>> 3 === 2 && (rtag & 7) === 0) {
+            reference = r.varint() !== 0;
           } else if (rtag >>> 3 === 3 && (rtag & 7) === 0) {
             implementation = r.varint() !== 0;
           } else {
@@ -366,12 +375,18 @@ export class ScipIndex {
           }
         }
         if (implementation && to >= 0) targets.push(to);
+        if (reference && to >= 0) referenced.push(to);
         c.pos = stop;
       } else {
         c.skip(wireType);
       }
     }
     if (from < 0) return;
+    for (const to of referenced) {
+      const links = this.#referenceLinks;
+      links.set(from, [...(links.get(from) ?? []), to]);
+      links.set(to, [...(links.get(to) ?? []), from]);
+    }
     for (const to of targets) {
       const down = this.#implementations.get(to);
       if (down) down.push(from);
@@ -526,6 +541,24 @@ export class ScipIndex {
       if (seen.has(next)) continue;
       seen.add(next);
       queue.push(...(this.#implementations.get(next) ?? []));
+    }
+    return [...seen];
+  }
+
+  /**
+   * The symbols linked to `id` by `is_reference` relationships, transitively and both ways, `id`
+   * included: the interface or base method it implements and every other implementation of it,
+   * which the language servers count among one another's references.
+   */
+  referenceFamilyOf(id: number): number[] {
+    const seen = new Set<number>([id]);
+    const queue = [id];
+    while (queue.length > 0) {
+      for (const next of this.#referenceLinks.get(queue.pop()!) ?? []) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
     }
     return [...seen];
   }

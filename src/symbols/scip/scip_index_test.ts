@@ -15,7 +15,13 @@ interface Occ {
 
 /** One `Index` message with the given documents, encoded as scip.proto numbers its fields. */
 function encodeIndex(
-  documents: Array<{ path: string; occurrences: Occ[]; implementations?: [string, string][] }>,
+  documents: Array<{
+    path: string;
+    occurrences: Occ[];
+    implementations?: [string, string][];
+    /** Implementations that are also references (a method implementing another). */
+    overrides?: [string, string][];
+  }>,
 ): Uint8Array {
   const w = new BinaryWriter();
   w.tag(1, 2).fork().tag(3, 2).string("file:///demo").join();
@@ -29,6 +35,11 @@ function encodeIndex(
     for (const [from, to] of d.implementations ?? []) {
       w.tag(3, 2).fork().tag(1, 2).string(from)
         .tag(4, 2).fork().tag(1, 2).string(to).tag(3, 0).bool(true).join()
+        .join();
+    }
+    for (const [from, to] of d.overrides ?? []) {
+      w.tag(3, 2).fork().tag(1, 2).string(from)
+        .tag(4, 2).fork().tag(1, 2).string(to).tag(2, 0).bool(true).tag(3, 0).bool(true).join()
         .join();
     }
     w.join();
@@ -89,6 +100,29 @@ Deno.test("two partial indexes written one after the other load as one index", a
   // A position between occurrences, or on a line before the occurrence's end, has none.
   assertEquals(index.symbolAt("src/main.ts", 0, 20), null);
   assertEquals(index.symbolAt("src/main.ts", 1, 12), null);
+});
+
+Deno.test("a method's reference family: what it implements and the other implementations", async () => {
+  const area = (type: string) => `${PKG}src/\`shapes.ts\`/${type}#area().`;
+  const index = await loadBytes(encodeIndex([{
+    path: "src/shapes.ts",
+    occurrences: [
+      { range: [1, 2, 6], symbol: area("Shape"), roles: SymbolRole.Definition },
+      { range: [5, 2, 6], symbol: area("Circle"), roles: SymbolRole.Definition },
+      { range: [9, 2, 6], symbol: area("Square"), roles: SymbolRole.Definition },
+      { range: [12, 2, 6], symbol: area("Other"), roles: SymbolRole.Definition },
+    ],
+    // Classes implement without being references of each other; methods are both.
+    implementations: [[CIRCLE, SHAPE]],
+    overrides: [[area("Circle"), area("Shape")], [area("Square"), area("Shape")]],
+  }]));
+  const family = (type: string) =>
+    index.referenceFamilyOf(index.idOf(area(type))!).map((id) => index.symbolName(id)).sort();
+  const all = [area("Circle"), area("Shape"), area("Square")].sort();
+  assertEquals(family("Circle"), all);
+  assertEquals(family("Shape"), all);
+  assertEquals(family("Other"), [area("Other")]);
+  assertEquals(index.referenceFamilyOf(index.idOf(CIRCLE) ?? -1).length, 1);
 });
 
 Deno.test("a truncated index is an error, not a partial index", async () => {

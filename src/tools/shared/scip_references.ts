@@ -11,6 +11,7 @@ import { preview } from "../../lsp/positions.ts";
 import { containsWord, wordOccurrences } from "../../symbols/occurrences.ts";
 import { matchesNamePath, namePathOfSymbol } from "../../symbols/scip/descriptors.ts";
 import { SymbolRole } from "../../symbols/scip/decode.ts";
+import { serverLocations } from "../../symbols/scip/occurrence_names.ts";
 import type { ScipState } from "../../symbols/scip/project_scip.ts";
 import type { ScipLocation } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
@@ -158,14 +159,17 @@ export async function referencesFromIndex(
   const target = await indexTarget(ctx, args);
   if (target === null) return null;
   const { state, symbol, shownName, word } = target;
-  const occurrences = referenceSymbols(state, symbol).flatMap((id) =>
+  const occurrences = referenceSymbols(state, symbol).flatMap(({ id, definitions }) =>
     state.index.occurrencesOf(id).filter((o) =>
-      id === symbol || (o.roles & SymbolRole.Definition) === 0
+      definitions || (o.roles & SymbolRole.Definition) === 0
     )
   ).filter((o) => !state.stale.has(o.relPath)).filter((o) =>
     args.include_declaration || (o.roles & SymbolRole.Definition) === 0
   );
-  const references = await locationEntries(ctx, occurrences);
+  const references = await locationEntries(
+    ctx,
+    await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol)),
+  );
   const live = await changedMentioning(ctx.project().root, state, word);
   const tool = [...state.index.tools].join(", ") || "an indexer";
   const note = `Answered from the SCIP index (${tool}) for the files unchanged since it was ` +
@@ -175,16 +179,77 @@ export async function referencesFromIndex(
 }
 
 /**
- * The symbols whose occurrences refer to `symbol`: itself, and for a class its constructor
- * (scip-typescript files `new Circle(…)` under ``Circle#`<constructor>`().``, where the
- * language server counts it as a reference to the class; the constructor's own declaration is
- * not one).
+ * The occurrences where the language server counts a reference to `word`
+ * (symbols/scip/occurrence_names.ts): an import `word as word` is two; an alias's uses, CommonJS's
+ * `exports.word =` and a type's `typeof word` (its value twin's) none. Duplicates are dropped.
  */
-function referenceSymbols(state: ScipState, symbol: number): number[] {
+async function asServerCounts(
+  ctx: ToolContext,
+  occurrences: readonly ScipLocation[],
+  word: string,
+  valueTwin: ReadonlySet<string>,
+): Promise<ScipLocation[]> {
+  const scip = ctx.session.services(ctx.project()).scip;
+  const seen = new Set<string>();
+  const out: ScipLocation[] = [];
+  for (const o of occurrences) {
+    const line = (await scip.linesOf(o.relPath))?.[o.range[0]] ?? "";
+    const context = {
+      python: /\.pyi?$/.test(o.relPath),
+      javascript: /\.[cm]?jsx?$/.test(o.relPath),
+      valueTwin: valueTwin.has(`${o.relPath}:${o.range[0]}:${o.range[1]}`),
+    };
+    for (const at of serverLocations(o.range, line, word, context)) {
+      const key = `${o.relPath}:${at.line}:${at.character}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const length = at.line === o.range[0] && at.character === o.range[1]
+        ? o.range[3] - o.range[1]
+        : word.length;
+      out.push({
+        relPath: o.relPath,
+        range: [at.line, at.character, at.line, at.character + length],
+        roles: o.roles,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * For a type `X#` beside a value `X.` of the same name (scip-typescript's two symbols of one
+ * merged declaration), where the value occurs (`file:line:character`); empty otherwise.
+ */
+function valueTwinAt(state: ScipState, symbol: number): Set<string> {
   const name = state.index.symbolName(symbol);
-  if (!name.endsWith("#")) return [symbol];
+  const twin = name.endsWith("#") ? state.index.idOf(`${name.slice(0, -1)}.`) : null;
+  if (twin === null) return new Set();
+  return new Set(
+    state.index.occurrencesOf(twin).map((o) => `${o.relPath}:${o.range[0]}:${o.range[1]}`),
+  );
+}
+
+/**
+ * The symbols whose occurrences refer to `symbol`, and whether their definitions count too:
+ *
+ * - itself, definitions included;
+ * - for a class, its constructor (scip-typescript files `new Circle(…)` under
+ *   ``Circle#`<constructor>`().``, where the language server counts it as a reference to the
+ *   class; the constructor's own declaration is not one);
+ * - for a method, the methods linked to it by `is_reference` relationships (the interface or base
+ *   method it implements or overrides, and every other implementation of that), definitions
+ *   included: tsserver lists them all among the method's references.
+ */
+function referenceSymbols(
+  state: ScipState,
+  symbol: number,
+): Array<{ id: number; definitions: boolean }> {
+  const out = state.index.referenceFamilyOf(symbol).map((id) => ({ id, definitions: true }));
+  const name = state.index.symbolName(symbol);
+  if (!name.endsWith("#")) return out;
   const constructor = state.index.idOf(`${name}\`<constructor>\`().`);
-  return constructor === null ? [symbol] : [symbol, constructor];
+  if (constructor !== null) out.push({ id: constructor, definitions: false });
+  return out;
 }
 
 async function linesOf(

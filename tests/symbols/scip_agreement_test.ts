@@ -1,0 +1,157 @@
+/**
+ * find_references from a SCIP index against the live server on real code, 30 symbols per tree
+ * (scripts/scip_agreement.ts): typeorm as published on npm (scip-typescript against tsserver) and
+ * flask's sdist from PyPI (scip-python against pyright). Every difference is recorded here with
+ * its cause; a new one, or one that goes away, fails the test. The built index is cached in
+ * `.cache/real/` by indexer and package version (building typeorm's takes a minute).
+ */
+import { join } from "node:path";
+import { assertEquals } from "../helpers/assert.ts";
+import { hasServer } from "../helpers/lsp.ts";
+import { once, REAL_CACHE } from "../helpers/real_code.ts";
+import { type BenchTree, TYPEORM_VERSION, typeormTree } from "../../scripts/bench_project.ts";
+import { FLASK_VERSION, flaskTree } from "../../scripts/bench_generations.ts";
+import { agreement, CAUSES } from "../../scripts/scip_agreement.ts";
+import { buildIndex, INDEXERS } from "../../src/symbols/scip/build.ts";
+import { manifestPath } from "../../src/symbols/scip/freshness.ts";
+
+/** Changes when `sextant index build`'s recipe changes what an index holds. */
+const RECIPE = "allowJs without tsconfig";
+
+/** `<kind> <name> <side> <file:line:column>` → cause. */
+type Known = Record<string, string>;
+
+const TYPEORM_KNOWN: Known = {
+  // JavaScript uses of a `.d.ts` declaration: the live goto_definition leads from each to the
+  // declaration, the live references answer leaves them out (typeorm has no tsconfig: tsserver
+  // answers from inferred projects). The index's answer is the more complete one here.
+  "class EntityMetadataNotFoundError only-index data-source/DataSource.js:304:31":
+    CAUSES.serverLeftOut,
+  "class RelationQueryBuilder only-index index.js:159:125": CAUSES.serverLeftOut,
+  "class RelationQueryBuilder only-index query-builder/index.js:14:118": CAUSES.serverLeftOut,
+  "function In only-index browser/query-builder/QueryBuilder.js:4:10": CAUSES.serverLeftOut,
+  "function In only-index browser/query-builder/QueryBuilder.js:829:51": CAUSES.serverLeftOut,
+  // index.mjs re-exports the CommonJS build by destructuring (`const { Brackets, ... } =
+  // TypeORM`): scip-typescript makes each binding a local; tsserver follows it to the class.
+  "class EntityMetadataNotFoundError only-server index.mjs:60:5": CAUSES.localInIndex,
+  "class RelationQueryBuilder only-server index.mjs:12:5": CAUSES.localInIndex,
+  "function TreeLevelColumn only-server index.mjs:141:5": CAUSES.localInIndex,
+};
+
+const FLASK_KNOWN: Known = {
+  // scip-python puts no `src` on its search path (pyright's autoSearchPaths, which Sextant gives
+  // pyright, does): the typing tests' `from flask import Response` resolves to the flask
+  // installed on the machine, another package's symbol.
+  ...Object.fromEntries(
+    [
+      "typing_app_decorators.py:4:19",
+      "typing_app_decorators.py:10:26",
+      "typing_app_decorators.py:10:39",
+      "typing_app_decorators.py:11:12",
+      "typing_app_decorators.py:15:33",
+      "typing_app_decorators.py:15:46",
+      "typing_app_decorators.py:16:12",
+      "typing_route.py:11:28",
+      "typing_route.py:27:21",
+    ].map((l) => [`class Response only-server tests/type_check/${l}`, "other package"]),
+  ),
+  // scip-python names a function nested in a method by the class and its own name: the
+  // `decorator` closures of Scaffold's methods are one symbol.
+  "method Scaffold/decorator only-index src/flask/sansio/scaffold.py:453:13": CAUSES.sharedSymbol,
+  "method Scaffold/decorator only-index src/flask/sansio/scaffold.py:457:16": CAUSES.sharedSymbol,
+  "method Scaffold/decorator only-index src/flask/sansio/scaffold.py:635:13": CAUSES.sharedSymbol,
+  "method Scaffold/decorator only-index src/flask/sansio/scaffold.py:639:16": CAUSES.sharedSymbol,
+};
+
+interface Case {
+  name: string;
+  version: string;
+  indexer: { package: string; version: string };
+  server: string;
+  make: () => Promise<BenchTree>;
+  known: Known;
+  equal: number;
+}
+
+const CASES: Case[] = [
+  {
+    name: "typeorm",
+    version: TYPEORM_VERSION,
+    indexer: INDEXERS.typescript,
+    server: "typescript-language-server",
+    make: typeormTree,
+    known: TYPEORM_KNOWN,
+    equal: 26,
+  },
+  {
+    name: "flask",
+    version: FLASK_VERSION,
+    indexer: INDEXERS.python,
+    server: "pyright-langserver",
+    make: flaskTree,
+    known: FLASK_KNOWN,
+    equal: 28,
+  },
+];
+
+/** The tree's index in `.sextant/`: built once into the cache, copied from it afterwards. */
+async function withIndex(c: Case, root: string): Promise<void> {
+  const dir = join(REAL_CACHE, `scip-${c.name}-${c.version}`);
+  const pin = `${c.indexer.package}@${c.indexer.version} ${c.name}@${c.version} ${RECIPE}`;
+  const target = join(root, ".sextant", "index.scip");
+  await once(dir, pin, async (tmp) => {
+    const built = await buildIndex(root);
+    const failed = built.runs.filter((r) => !r.ok);
+    if (failed.length > 0) throw new Error(`the indexer failed: ${JSON.stringify(failed)}`);
+    await Deno.copyFile(built.output, join(tmp, "index.scip"));
+    await Deno.copyFile(built.manifest, join(tmp, "index.scip.files"));
+  });
+  await Deno.mkdir(join(root, ".sextant"), { recursive: true });
+  await Deno.copyFile(join(dir, "index.scip"), target);
+  await Deno.copyFile(join(dir, "index.scip.files"), manifestPath(target));
+}
+
+for (const c of CASES) {
+  const missing = !hasServer(c.server)
+    ? `${c.server} is not installed`
+    : !hasServer("npm", ["--version"])
+    ? "npm is not installed (the indexers come through npm exec)"
+    : null;
+  const skipReason = missing ?? await c.make().then(
+    async (tree) => {
+      await tree.dispose();
+      return null;
+    },
+    (error) => `${c.name} cannot be fetched: ${error instanceof Error ? error.message : error}`,
+  );
+  if (skipReason !== null) console.log(`skipping the SCIP agreement on ${c.name}: ${skipReason}`);
+
+  Deno.test({
+    name: `find_references from a SCIP index agrees with the live server on ${c.name} ` +
+      `(30 symbols, differences recorded)`,
+    ignore: skipReason !== null,
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    const tree = await c.make();
+    try {
+      await withIndex(c, tree.root);
+      const rows = await agreement(tree.root, { symbols: 30 });
+      assertEquals(rows.length, 30);
+      assertEquals(rows.flatMap((r) => r.serverError ?? []), [], "the live server failed");
+      const found: Known = {};
+      for (const row of rows) {
+        for (const d of row.differences) {
+          const cause = d.cause.startsWith("the indexer resolves it to another package")
+            ? "other package"
+            : d.cause;
+          found[`${row.symbol.kind} ${row.symbol.name} ${d.side} ${d.location}`] = cause;
+        }
+      }
+      assertEquals(found, c.known);
+      assertEquals(rows.filter((r) => r.differences.length === 0).length, c.equal);
+    } finally {
+      await tree.dispose();
+    }
+  });
+}
