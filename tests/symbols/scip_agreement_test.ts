@@ -1,6 +1,6 @@
 /**
  * find_references from a SCIP index against the live server on real code, 30 symbols per tree
- * (scripts/scip_agreement.ts): typeorm as published on npm (scip-typescript against tsserver) and
+ * (scripts/checks/scip_agreement.ts): typeorm as published on npm (scip-typescript against tsserver) and
  * flask's sdist from PyPI (scip-python against pyright). Every difference is recorded here with
  * its cause; a new one, or one that goes away, fails the test. The built index is cached in
  * `.cache/real/` by indexer and package version (building typeorm's takes a minute).
@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { assertEquals } from "../helpers/assert.ts";
 import { hasServer } from "../helpers/lsp.ts";
 import { once, REAL_CACHE } from "../helpers/real_code.ts";
-import { type BenchTree, TYPEORM_VERSION, typeormTree } from "../../scripts/bench_project.ts";
-import { FLASK_VERSION, flaskTree } from "../../scripts/bench_generations.ts";
-import { agreement, CAUSES } from "../../scripts/scip_agreement.ts";
+import { type BenchTree, TYPEORM_VERSION, typeormTree } from "../../scripts/bench/lib/project.ts";
+import { FLASK_VERSION, flaskTree } from "../../scripts/bench/generations.ts";
+import { agreement, CAUSES } from "../../scripts/checks/scip_agreement.ts";
 import { buildIndex, INDEXERS } from "../../src/symbols/scip/build.ts";
 import { manifestPath } from "../../src/symbols/scip/freshness.ts";
 

@@ -1,7 +1,7 @@
 /**
  * An index occurrence in the language server's terms. The indexers mark occurrences where the
  * servers count something else, found by comparing the two on typeorm and flask
- * (scripts/scip_agreement.ts, docs/scale.md):
+ * (scripts/checks/scip_agreement.ts, docs/scale.md):
  *
  * - scip-python records `name as alias` in an import as one occurrence over both names; pyright
  *   counts each name that is the symbol's own (`from .ctx import f as f` re-exports `f`: two

@@ -2,7 +2,7 @@
  * Does find_references answered from a SCIP index agree with the live language server, on a real
  * project?
  *
- *     deno run -A scripts/scip_agreement.ts <project dir> [--symbols 30] [--index PATH] [--json]
+ *     deno run -A scripts/checks/scip_agreement.ts <project dir> [--symbols 30] [--index PATH] [--json]
  *        [--name Flask/__init__ ...]
  *
  * The project is copied to a temporary folder (sessions write their caches into `.sextant/`) and
@@ -22,23 +22,23 @@
  */
 import { extname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { z } from "../src/deps.ts";
-import { loadSettings } from "../src/config/load.ts";
-import { Project } from "../src/project/project.ts";
-import { ProjectHost } from "../src/project_host.ts";
-import { Session } from "../src/session.ts";
-import { ALL_TOOLS } from "../src/tools/mod.ts";
-import { applyParamAliases, type ToolContext } from "../src/tools/tool.ts";
-import { findReferences } from "../src/tools/ide/find_references.ts";
-import { gotoDefinition } from "../src/tools/ide/goto_definition.ts";
-import { LSP_PATH_ENV } from "../src/lsp/registry.ts";
-import { splitLines, toAgentPosition, toLspPosition } from "../src/lsp/positions.ts";
-import { ScipIndex } from "../src/symbols/scip/scip_index.ts";
-import { buildIndex } from "../src/symbols/scip/build.ts";
-import { manifestPath } from "../src/symbols/scip/freshness.ts";
-import { namePathOfSymbol } from "../src/symbols/scip/descriptors.ts";
+import { z } from "../../src/deps.ts";
+import { loadSettings } from "../../src/config/load.ts";
+import { Project } from "../../src/project/project.ts";
+import { ProjectHost } from "../../src/project_host.ts";
+import { Session } from "../../src/session/session.ts";
+import { ALL_TOOLS } from "../../src/tools/mod.ts";
+import { applyParamAliases, type ToolContext } from "../../src/tools/tool.ts";
+import { findReferences } from "../../src/tools/ide/find_references.ts";
+import { gotoDefinition } from "../../src/tools/ide/goto_definition.ts";
+import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
+import { splitLines, toAgentPosition, toLspPosition } from "../../src/lsp/positions.ts";
+import { ScipIndex } from "../../src/symbols/scip/scip_index.ts";
+import { buildIndex } from "../../src/symbols/scip/build.ts";
+import { manifestPath } from "../../src/symbols/scip/freshness.ts";
+import { namePathOfSymbol } from "../../src/symbols/scip/descriptors.ts";
 
-const REPO = new URL("..", import.meta.url).pathname;
+const REPO = new URL("../..", import.meta.url).pathname;
 
 export type PickedKind = "class" | "interface" | "type" | "function" | "method" | "other";
 const KINDS: readonly PickedKind[] = ["class", "interface", "type", "function", "method", "other"];
