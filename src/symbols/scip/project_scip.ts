@@ -17,8 +17,11 @@ import { ScipIndex, type ScipLoadProgress } from "./scip_index.ts";
 
 /** Files hashed at once when the project is checked against the manifest. */
 const SCAN_CONCURRENCY = 16;
-/** Files whose lines are kept for previews (the unchanged ones an answer lists). */
-const LINE_CACHE_FILES = 4096;
+/**
+ * Characters of unchanged files kept for previews, least recently used dropped first: a budget in
+ * characters, not files, so a name used in thousands of small files is answered warm from memory.
+ */
+const LINE_CACHE_CHARS = 16_000_000;
 
 /** Where a project's index is looked for, in this order (relative to its root). */
 export const INDEX_LOCATIONS: readonly string[] = ["index.scip", ".sextant/index.scip"];
@@ -63,7 +66,8 @@ export class ProjectScip {
   /** The stamp of an index that failed to load (not tried again until it changes). */
   #failed: string | null = null;
   /** Lines of unchanged files, for previews; a file the watcher reports is dropped. */
-  readonly #lines = new Map<string, string[]>();
+  readonly #lines = new Map<string, { lines: string[]; chars: number }>();
+  #lineChars = 0;
 
   constructor(project: Project, watch: ProjectWatch) {
     this.#project = project;
@@ -205,14 +209,14 @@ export class ProjectScip {
       loaded.recheckAll = false;
       loaded.dirty.clear();
       loaded.stale = await this.#scan(loaded.freshness, loaded.extensions);
-      this.#lines.clear();
+      this.#dropLines();
       return;
     }
     if (loaded.dirty.size === 0) return;
     const dirty = [...loaded.dirty];
     loaded.dirty.clear();
     for (const rel of dirty) {
-      this.#lines.delete(rel);
+      this.#forget(rel);
       if (await loaded.freshness.isFresh(rel)) loaded.stale.delete(rel);
       else loaded.stale.add(rel);
     }
@@ -224,22 +228,44 @@ export class ProjectScip {
    */
   async linesOf(relPath: string): Promise<string[] | null> {
     const known = this.#lines.get(relPath);
-    if (known) return known;
-    let lines: string[];
+    if (known) {
+      // Most recently used last.
+      this.#lines.delete(relPath);
+      this.#lines.set(relPath, known);
+      return known.lines;
+    }
+    let text: string;
     try {
-      lines = (await Deno.readTextFile(join(this.#project.root, relPath))).split(/\r?\n/);
+      text = await Deno.readTextFile(join(this.#project.root, relPath));
     } catch {
       return null;
     }
-    if (this.#lines.size >= LINE_CACHE_FILES) {
-      this.#lines.delete(this.#lines.keys().next().value!);
+    const lines = text.split(/\r?\n/);
+    this.#forget(relPath);
+    this.#lines.set(relPath, { lines, chars: text.length });
+    this.#lineChars += text.length;
+    for (const [oldest, entry] of this.#lines) {
+      if (this.#lineChars <= LINE_CACHE_CHARS || oldest === relPath) break;
+      this.#lines.delete(oldest);
+      this.#lineChars -= entry.chars;
     }
-    this.#lines.set(relPath, lines);
     return lines;
   }
 
-  #drop(): void {
+  #forget(relPath: string): void {
+    const entry = this.#lines.get(relPath);
+    if (!entry) return;
+    this.#lines.delete(relPath);
+    this.#lineChars -= entry.chars;
+  }
+
+  #dropLines(): void {
     this.#lines.clear();
+    this.#lineChars = 0;
+  }
+
+  #drop(): void {
+    this.#dropLines();
     this.#loaded?.unsubscribe();
     this.#loaded = null;
   }
