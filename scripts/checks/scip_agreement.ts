@@ -86,6 +86,23 @@ interface Answer {
   note?: string;
 }
 
+/**
+ * An answer with its references as entries, whichever form it took: a list, or, past grep's cost,
+ * `"line:column preview"` strings per file.
+ */
+function asEntries(
+  raw: Omit<Answer, "references"> & { references: Answer["references"] | Record<string, string[]> },
+): Answer {
+  if (Array.isArray(raw.references)) return raw as Answer;
+  const references = Object.entries(raw.references).flatMap(([file, places]) =>
+    places.map((place) => {
+      const [line, column] = place.split(" ")[0]!.split(":").map(Number);
+      return { file, line: line!, column: column! };
+    })
+  );
+  return { ...raw, references };
+}
+
 /** The kind of a SCIP symbol as the agreement counts it, from its descriptors and its line. */
 function kindOf(symbol: string, line: string): PickedKind | null {
   if (symbol.startsWith("local ") || symbol.includes("<constructor>")) return null;
@@ -184,7 +201,7 @@ async function openSession(root: string) {
       }),
     ) as Parameters<typeof findReferences.handler>[0];
     const answer = await findReferences.handler(args, ctx);
-    return JSON.parse(typeof answer === "string" ? answer : answer.text);
+    return asEntries(JSON.parse(typeof answer === "string" ? answer : answer.text));
   };
   const definitions = async (file: string, line: number, column: number): Promise<string[]> => {
     const args = z.strictObject(gotoDefinition.params).parse(

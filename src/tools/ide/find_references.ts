@@ -195,30 +195,48 @@ async function topLevelDeclaration(
   return { relPath: only.relPath, topLevel: false };
 }
 
-/**
- * The answer's JSON, or, when it is over 8,000 characters and costs more than `grep -nw <word>`
- * over the files it lists, the references as `"line:column preview"` strings per file (the
- * declarations named apart): grep's lines without the path on each.
- */
+/** The live answer's text ({@linkcode compactPastGrep}), grep's cost read from its files. */
 async function withinGrep(
   target: Awaited<ReturnType<typeof resolvePosition>>,
   locations: readonly NormalizedLocation[],
-  full: {
-    symbol: string;
-    references: Array<LocationDict & { is_definition: boolean }>;
-    totalCount: number;
-    not_analysed?: string[];
-  },
+  full: FullAnswer,
   includeDeclaration: boolean,
 ): Promise<string> {
+  return await compactPastGrep(full, target.word, includeDeclaration, async () => {
+    let budget = 0;
+    for (const uri of new Set(locations.map((l) => l.uri))) {
+      const lines = await target.reader.lines(uri);
+      if (lines) {
+        budget += grepLinesChars(target.server.relPathOf(uri) ?? uri, lines, target.word);
+      }
+    }
+    return budget;
+  });
+}
+
+interface FullAnswer {
+  symbol: string;
+  references: Array<LocationDict & { is_definition: boolean }>;
+  totalCount: number;
+  not_analysed?: string[];
+  note?: string;
+}
+
+/**
+ * The answer's JSON, or, when it is over 8,000 characters and costs more than `grep -nw <word>`
+ * over the files it lists (`grepChars`, asked only then), the references as
+ * `"line:column preview"` strings per file (the declarations named apart): grep's lines without
+ * the path on each. The live answer and the index's take the same form.
+ */
+async function compactPastGrep(
+  full: FullAnswer,
+  word: string,
+  includeDeclaration: boolean,
+  grepChars: () => Promise<number>,
+): Promise<string> {
   const text = toJson(full);
-  if (text.length <= SERENA_EXACT_CHARS || target.word === "") return text;
-  let budget = 0;
-  for (const uri of new Set(locations.map((l) => l.uri))) {
-    const lines = await target.reader.lines(uri);
-    if (lines) budget += grepLinesChars(target.server.relPathOf(uri) ?? uri, lines, target.word);
-  }
-  if (text.length <= budget) return text;
+  if (text.length <= SERENA_EXACT_CHARS || word === "") return text;
+  if (text.length <= await grepChars()) return text;
   const byFile: Record<string, string[]> = {};
   for (const r of full.references) {
     (byFile[r.file] ??= []).push(`${r.line}:${r.column} ${r.preview}`);
@@ -231,6 +249,7 @@ async function withinGrep(
     ...(includeDeclaration && definitions.length > 0 ? { definitions } : {}),
     totalCount: full.totalCount,
     ...(full.not_analysed ? { not_analysed: full.not_analysed } : {}),
+    ...(full.note ? { note: full.note } : {}),
   });
 }
 
@@ -241,21 +260,32 @@ function sortByPlace(references: Reference[]): void {
   );
 }
 
-/** The answer: references sorted by file and position, and a shorter form for the limit. */
-function render(
-  symbol: string,
+/**
+ * The index's answer: references sorted by file and position, compacted past grep's cost as the
+ * live answer is, and a shorter form for the limit.
+ */
+async function render(
+  ctx: ToolContext,
+  indexed: IndexedReferences,
   references: Reference[],
   notAnalysed: string[],
-  note?: string,
-): ToolAnswer {
+  includeDeclaration: boolean,
+): Promise<ToolAnswer> {
   sortByPlace(references);
   const unexplained = notAnalysed.length === 0 ? {} : { not_analysed: notAnalysed };
-  const source = note === undefined ? {} : { note };
+  const source = { note: indexed.note };
+  const symbol = indexed.symbol;
   const full = { symbol, references, totalCount: references.length, ...unexplained, ...source };
-  return {
-    text: toJson(full),
-    shorter: [byPositions(symbol, references, { ...unexplained, ...source })],
-  };
+  const scip = ctx.session.services(ctx.project()).scip;
+  const text = await compactPastGrep(full, indexed.word, includeDeclaration, async () => {
+    let budget = 0;
+    for (const file of new Set(references.map((r) => r.file))) {
+      const lines = await scip.linesOf(file);
+      if (lines) budget += grepLinesChars(file, lines, indexed.word);
+    }
+    return budget;
+  });
+  return { text, shorter: [byPositions(symbol, references, { ...unexplained, ...source })] };
 }
 
 /**
@@ -293,5 +323,5 @@ async function answerFromIndex(
       notAnalysed = await changedSinceIndex(ctx.project().root, indexed.live, indexed.word);
     }
   }
-  return render(indexed.symbol, references, notAnalysed, indexed.note);
+  return await render(ctx, indexed, references, notAnalysed, args.include_declaration);
 }
