@@ -382,10 +382,11 @@ export class ScipIndex {
       }
     }
     if (from < 0) return;
+    // Appended in place: an interface method that 50,000 classes implement has 50,000 links, and
+    // copying the list for each would be quadratic.
     for (const to of referenced) {
-      const links = this.#referenceLinks;
-      links.set(from, [...(links.get(from) ?? []), to]);
-      links.set(to, [...(links.get(to) ?? []), from]);
+      this.#link(from, to);
+      this.#link(to, from);
     }
     for (const to of targets) {
       const down = this.#implementations.get(to);
@@ -395,6 +396,12 @@ export class ScipIndex {
       if (up) up.push(to);
       else this.#supertypes.set(from, [to]);
     }
+  }
+
+  #link(from: number, to: number): void {
+    const links = this.#referenceLinks.get(from);
+    if (links) links.push(to);
+    else this.#referenceLinks.set(from, [to]);
   }
 
   /** Builds the symbol → documents table; no document can be added afterwards. */
