@@ -7,7 +7,7 @@
  * was written since); once the write is committed the check of the versions just sent starts
  * (errors only, file after file, no sleeps). An error is recognised across the edit by its
  * message and the text it points at, or by its code and message on the line the edit maps its
- * old line to (error_identity.ts), so code that only moved, or that a rename changed, is not
+ * old line to (lsp/error_identity.ts), so code that only moved, or that a rename changed, is not
  * "new".
  *
  * An error counts as introduced only against the errors of the same file at its previous
@@ -47,7 +47,7 @@ import type { ManagedServer } from "../lsp/managed_server.ts";
 import type { ToolAnswer } from "./answer.ts";
 import type { Session } from "../session/session.ts";
 import type { Project } from "../project/project.ts";
-import { type FileErrors, fileErrors, introducedErrors } from "./error_identity.ts";
+import { type FileErrors, fileErrors, introducedErrors } from "../lsp/error_identity.ts";
 import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
 
 /**

@@ -8,6 +8,9 @@
  * - had the same code and the same message once quoted names are masked, on the line the edit
  *   maps its old line to (the edit's hunks, from a line diff of the two texts).
  * Each error before explains one error after (so a second copy of an old error is new).
+ *
+ * It knows nothing of tools: the report of new errors (tools/new_errors.ts) compares with it,
+ * and a project's record of its edit checks (edit_checks.ts) keeps the errors it describes.
  * @module
  */
 import type { Diagnostic } from "../deps.ts";
