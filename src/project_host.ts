@@ -1,6 +1,7 @@
 /**
  * The projects a Sextant process serves and what each one owns: its language-server pool, its
- * symbol lookup and its declaration index (tree-sitter, src/symbols/index/). One
+ * symbol lookup, its declaration index (tree-sitter, src/symbols/index/) and what its edits'
+ * error checks remember. One
  * {@linkcode ProjectHost} per process holds them by project root, so every session on the same
  * folder shares one warm set of servers; sessions reach them through `session.services(project)`.
  *
@@ -21,6 +22,7 @@ import type { Project } from "./project/project.ts";
 import { ChangeFeed } from "./project/change_feed.ts";
 import { ProjectWatch } from "./project/project_watch.ts";
 import { ProjectScip } from "./symbols/scip/project_scip.ts";
+import { EditChecks } from "./lsp/edit_checks.ts";
 
 /** What one project owns, shared by every session that works on it. */
 export class ProjectServices {
@@ -42,6 +44,11 @@ export class ProjectServices {
   readonly changes: ChangeFeed;
   /** The SCIP index built in CI, when the project has one (loaded on first need). */
   readonly scip: ProjectScip;
+  /**
+   * What the checks for errors an edit introduced remember between edits: each file's errors,
+   * importers found, the checks running (tools/new_errors.ts reports them).
+   */
+  readonly editChecks = new EditChecks();
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
   /** When a session last used the project (ms since the epoch). */

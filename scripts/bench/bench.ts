@@ -55,7 +55,6 @@ import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { getSymbolsOverview } from "../../src/tools/symbols/get_symbols_overview.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
-import { checksSettled } from "../../src/tools/new_errors.ts";
 import { generate, REPO } from "./lib/project.ts";
 import {
   compareWith,
@@ -234,6 +233,8 @@ async function newDiagnosticsRows(
   runs: number,
 ): Promise<Row[]> {
   const pause = () => new Promise((resolve) => setTimeout(resolve, NEW_ERRORS_PAUSE_MS));
+  /** The project's record of the checks: the time until a report is ready is until it settles. */
+  const editChecks = h.session.services(h.project).editChecks;
   const settings = h.project.settings as { report_new_diagnostics: boolean };
   const original = await Deno.readTextFile(h.project.absolute(file));
   const toggled = (text: string) =>
@@ -263,7 +264,7 @@ async function newDiagnosticsRows(
       const t0 = performance.now();
       await edit(targets[i % targets.length]!, report);
       const t1 = performance.now();
-      await checksSettled(h.project.root);
+      await editChecks.settled();
       const t2 = performance.now();
       answered.push(t1 - t0);
       ready.push(t2 - t0);
@@ -277,7 +278,7 @@ async function newDiagnosticsRows(
   await pause();
   for (let i = 0; i < 4; i++) {
     await edit(i % 2 ? other : file, true);
-    await checksSettled(h.project.root);
+    await editChecks.settled();
     await pause();
   }
   const on = await series([file], true);

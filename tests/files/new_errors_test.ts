@@ -6,19 +6,15 @@
  * whose errors before the edit are unknown has them listed as such, never as introduced; a rename
  * that breaks tests in a second tsconfig reports exactly what that configuration's `tsc` finds;
  * the switch turns it off. A report not ready within the edit's wait comes first in the session's
- * next answer, once. The tests set the waits (`setReportWaits`) so that nothing depends on timing.
+ * next answer, once. The tests set the project's waits (`editChecks.setWaits`) so that nothing
+ * depends on timing.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
-import {
-  formatNewErrors,
-  formatPreviousErrors,
-  formatReport,
-  setReportWaits,
-} from "../../src/tools/new_errors.ts";
+import { type ToolHarness, toolHarness } from "../helpers/tool_ctx.ts";
+import { formatNewErrors, formatPreviousErrors, formatReport } from "../../src/tools/new_errors.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceInFiles } from "../../src/tools/files/replace_in_files.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";
@@ -134,9 +130,12 @@ Deno.test({
   await h.session.dispose();
 });
 
-/** Set how long edits wait for their report and its "before" until the end of the scope. */
-function waits(bounds: { reportMs?: number; baselineMs?: number }): Disposable {
-  return { [Symbol.dispose]: setReportWaits(bounds) };
+/**
+ * Set how long edits in the harness's project wait for their report and its "before", until the
+ * end of the scope.
+ */
+function waits(h: ToolHarness, bounds: { reportMs?: number; baselineMs?: number }): Disposable {
+  return { [Symbol.dispose]: h.session.services(h.project).editChecks.setWaits(bounds) };
 }
 
 const BREAK_COUNT = {
@@ -152,7 +151,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await using h = await toolHarness(FILES);
-  using _ = waits({ reportMs: 0 }); // no edit waits: every report comes later
+  using _ = waits(h, { reportMs: 0 }); // no edit waits: every report comes later
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
 
   await t.step("a harmless edit, then the next answer: nothing added to either", async () => {
@@ -240,7 +239,7 @@ Deno.test({
 }, async () => {
   await using h = await toolHarness(FILES);
   // The default (true) waits up to a bound; raised here so a busy machine cannot move the report.
-  using _ = waits({ reportMs: 60_000 });
+  using _ = waits(h, { reportMs: 60_000 });
   await h.call(getSymbolsOverview, { relative_path: "src/b.ts" });
   const edit = await h.call(replaceSymbolBody, BREAK_COUNT);
   const lines = edit.split("\n");
@@ -295,7 +294,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await using h = await toolHarness(PY_FILES);
-  using _ = waits({ reportMs: 60_000 });
+  using _ = waits(h, { reportMs: 60_000 });
   await h.call(getSymbolsOverview, { relative_path: "src/pkg/a.py" });
 
   await t.step("a file with old errors, edited elsewhere: none introduced", async () => {
@@ -309,7 +308,7 @@ Deno.test({
   });
 
   await t.step("no errors from before the edit: listed as such, not as introduced", async () => {
-    using _ = waits({ baselineMs: 0 }); // nothing asked before the write
+    using _ = waits(h, { baselineMs: 0 }); // nothing asked before the write
     const text = await h.call(replaceInFiles, {
       needle: "x: int",
       repl: "z: int",
@@ -401,7 +400,7 @@ Deno.test({
       "export const path: string = getPath(urlPath);\n";
   }
   await using h = await toolHarness(tree);
-  using _ = waits({ reportMs: 60_000 });
+  using _ = waits(h, { reportMs: 60_000 });
   const args = { name_path: "getPath", relative_path: "src/url.ts" };
 
   await t.step(

@@ -101,7 +101,7 @@ export async function writeFiles<T>(ctx: ToolContext, request: WriteRequest<T>):
     }
     if (written.length > 0) await ctx.session.filesChanged(written);
     if (moves.length > 0) await ctx.session.filesMoved(moves);
-    noteWrite();
+    noteWrite(ctx);
     watch?.after();
     return result;
   });
