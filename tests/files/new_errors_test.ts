@@ -14,7 +14,11 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { type ToolHarness, toolHarness } from "../helpers/tool_ctx.ts";
-import { formatNewErrors, formatPreviousErrors, formatReport } from "../../src/tools/new_errors.ts";
+import {
+  formatNewErrors,
+  formatPreviousErrors,
+  formatReport,
+} from "../../src/tools/new_errors_report.ts";
 import { replaceContentTool } from "../../src/tools/files/replace_content.ts";
 import { replaceInFiles } from "../../src/tools/files/replace_in_files.ts";
 import { replaceSymbolBody } from "../../src/tools/symbols/replace_symbol_body.ts";

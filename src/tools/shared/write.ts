@@ -9,7 +9,7 @@
 import type { WorkspaceEdit } from "../../deps.ts";
 import type { ResolvedPath } from "../../project/sandbox.ts";
 import type { ToolContext } from "../tool.ts";
-import { noteWrite, watchDiagnostics } from "../new_errors.ts";
+import { noteWrite, watchDiagnostics } from "../new_errors_watch.ts";
 import type { ValidateOptions } from "../../project/project.ts";
 import type { FileChange } from "../../edit/all_or_nothing.ts";
 import { commitChangesAndMoves, type FileMove } from "../../edit/file_move.ts";
