@@ -17,6 +17,7 @@ import { CodeActionStore } from "./code_action_store.ts";
 import type { ProjectHost, ProjectServices } from "../project_host.ts";
 import type { ToolCallObserver } from "./call_observer.ts";
 import { ReadTracker } from "./read_tracker.ts";
+import { LateReports } from "./late_reports.ts";
 
 /** Resources that must be released on shutdown (language servers, child processes). */
 export interface Disposable {
@@ -52,6 +53,8 @@ export class Session<T extends SelectableTool = SelectableTool> {
   /** Every project loaded in this session, the last used one, smart project selection. */
   readonly projects = new Workspace();
   readonly reads = new ReadTracker();
+  /** Reports of its edits not ready when they answered, for its next answer (tools/new_errors.ts). */
+  readonly lateReports = new LateReports();
   readonly allTools: readonly T[];
   context: string;
   modes: string[];

@@ -37,9 +37,10 @@
  *
  * What the project remembers between edits (each file's errors, importers found, checks
  * running, the waits) is its `EditChecks` (lsp/edit_checks.ts, `ProjectServices.editChecks`);
- * the report's text is new_errors_report.ts. This file is the part around each tool call: it
- * sits beside `tool.ts`, not in `shared/`, as part of how every tool is called (`defineTool`
- * wraps the handler), not a helper a family picks.
+ * the reports a session has yet to deliver are its `lateReports` (session/late_reports.ts); the
+ * report's text is new_errors_report.ts. This file is the part around each tool call: it sits
+ * beside `tool.ts`, not in `shared/`, as part of how every tool is called (`defineTool` wraps
+ * the handler), not a helper a family picks.
  * @module
  */
 import type { ToolAnswer } from "./answer.ts";
@@ -77,21 +78,6 @@ export function callReportOf(ctx: WatchedContext): CallReport | null {
   return collectors.get(ctx) ?? null;
 }
 
-/** A report not ready when its edit answered: delivered with the session's next answer. */
-interface PendingReport {
-  files: string[];
-  report: Promise<EditReport>;
-}
-
-/** Per session: calls in flight (only the outermost delivers) and the reports to deliver. */
-const sessions = new WeakMap<object, { depth: number; pending: PendingReport[] }>();
-
-function stateOf(session: object) {
-  let state = sessions.get(session);
-  if (!state) sessions.set(session, state = { depth: 0, pending: [] });
-  return state;
-}
-
 type Handler<A, C extends WatchedContext> = (args: A, ctx: C) => Promise<ToolAnswer>;
 
 /**
@@ -104,13 +90,13 @@ export function reportingNewDiagnostics<A, C extends WatchedContext>(
   handler: Handler<A, C>,
 ): Handler<A, C> {
   return async (args, ctx) => {
-    const state = stateOf(ctx.session);
-    const outermost = state.depth === 0;
-    if (outermost) await settle(state);
-    state.depth++;
+    const reports = ctx.session.lateReports;
+    const outermost = reports.callsInFlight === 0;
+    if (outermost) await reports.ready();
+    reports.callStarted();
     let answer: ToolAnswer;
     let own: string | null = null;
-    let late: PendingReport | null = null;
+    let late: Promise<string | null> | null = null;
     try {
       const settings = ctx.session.project?.settings ?? ctx.session.settings;
       if (settings.report_new_diagnostics === false) {
@@ -131,18 +117,16 @@ export function reportingNewDiagnostics<A, C extends WatchedContext>(
           if (await within(all, bound)) {
             own = formatReport(call);
           } else {
-            late = {
-              files: [...new Set(call.checks.flatMap((c) => c.files))],
-              report: all.then(() => call),
-            };
+            const files = [...new Set(call.checks.flatMap((c) => c.files))];
+            late = all.then(() => formatReport(call, files));
           }
         }
       }
     } finally {
-      state.depth--;
+      reports.callEnded();
     }
-    const previous = outermost ? await pendingReports(state) : [];
-    if (late) state.pending.push(late);
+    const previous = outermost ? await reports.take() : [];
+    if (late) reports.add(late);
     const reported = own === null ? answer : withReport(answer, own, "new_errors");
     return withNotes(reported, previous);
   };
@@ -156,18 +140,18 @@ export function deliveringNewDiagnostics<A, C extends WatchedContext>(
   handler: Handler<A, C>,
 ): Handler<A, C> {
   return async (args, ctx) => {
-    const state = stateOf(ctx.session);
-    const outermost = state.depth === 0;
-    if (outermost) await settle(state);
-    state.depth++;
+    const reports = ctx.session.lateReports;
+    const outermost = reports.callsInFlight === 0;
+    if (outermost) await reports.ready();
+    reports.callStarted();
     let answer: ToolAnswer;
     try {
       answer = await handler(args, ctx);
     } finally {
-      state.depth--;
+      reports.callEnded();
     }
-    if (!outermost || state.pending.length === 0) return answer;
-    return withNotes(answer, await pendingReports(state));
+    if (!outermost || reports.pending === 0) return answer;
+    return withNotes(answer, await reports.take());
   };
 }
 
@@ -189,23 +173,4 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Wait for the checks behind the session's pending reports (each is bounded) before the next
- * call runs, so it never shares the language server with them.
- */
-async function settle(state: { pending: PendingReport[] }): Promise<void> {
-  if (state.pending.length > 0) await Promise.all(state.pending.map((p) => p.report));
-}
-
-/** The session's pending reports, awaited (each check is bounded) and formatted; then cleared. */
-async function pendingReports(state: { pending: PendingReport[] }): Promise<string[]> {
-  const taken = state.pending.splice(0);
-  const notes: string[] = [];
-  for (const pending of taken) {
-    const text = formatReport(await pending.report, pending.files);
-    if (text !== null) notes.push(text);
-  }
-  return notes;
 }
