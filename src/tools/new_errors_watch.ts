@@ -97,6 +97,11 @@ interface WatchedFile {
   edited: boolean;
 }
 
+/**
+ * The watch around one write, step by step: its scope (the project's running servers), the
+ * files to check (the changed ones, then their importers), their errors before the write;
+ * `after()` starts the check of the versions written.
+ */
 async function prepareWatch(
   ctx: WatchedContext,
   call: CallReport,
