@@ -5,7 +5,21 @@
  * versions and in several batches.
  * @module
  */
-import type { Diagnostic, DiagnosticSeverity, DiagnosticTag } from "../deps.ts";
+import {
+  type Diagnostic,
+  type DiagnosticSeverity,
+  type DiagnosticTag,
+  ResponseError,
+} from "../deps.ts";
+
+/** LSP 3.17's `ServerCancelled`: the server cancelled the request itself (not ready, or busy). */
+const SERVER_CANCELLED = -32802;
+/** LSP's `ContentModified`: the document changed while the server computed the answer. */
+const CONTENT_MODIFIED = -32801;
+/** How often a cancelled pull is asked again before its error is the answer. */
+export const PULL_RETRIES = 4;
+/** The first wait before asking again (ms); it doubles each time. */
+const RETRY_DELAY_MS = 50;
 
 /** Sends one request to the server (already synced and ready). */
 export type Send = <R>(method: string, params: unknown) => Promise<R>;
@@ -23,12 +37,24 @@ interface PullReport {
 export class PullDiagnostics {
   readonly #last = new Map<string, { resultId: string | undefined; items: Diagnostic[] }>();
 
-  async pull(send: Send, uri: string): Promise<Diagnostic[]> {
+  async pull(send: Send, uri: string, delay = wait): Promise<Diagnostic[]> {
     const previous = this.#last.get(uri);
-    const report = await send<PullReport | null>("textDocument/diagnostic", {
+    const params = {
       textDocument: { uri },
       ...(previous?.resultId ? { previousResultId: previous.resultId } : {}),
-    });
+    };
+    let report: PullReport | null;
+    for (let attempt = 0;; attempt++) {
+      try {
+        report = await send<PullReport | null>("textDocument/diagnostic", params);
+        break;
+      } catch (error) {
+        // rust-analyzer cancels a pull while it is still loading the workspace or the file
+        // changed under it; the protocol says to ask again unless the server says not to.
+        if (attempt >= PULL_RETRIES || !askAgain(error)) throw error;
+        await delay(RETRY_DELAY_MS * 2 ** attempt);
+      }
+    }
     if (report?.kind === "unchanged") {
       if (previous) return previous.items;
       // Nothing to be unchanged from: the server has not checked the file (pyright answers
@@ -45,6 +71,19 @@ export class PullDiagnostics {
     if (uri === undefined) this.#last.clear();
     else this.#last.delete(uri);
   }
+}
+
+/** Whether a failed pull may be asked again: the server cancelled it and did not say not to. */
+function askAgain(error: unknown): boolean {
+  if (!(error instanceof ResponseError)) return false;
+  if (error.code === CONTENT_MODIFIED) return true;
+  if (error.code !== SERVER_CANCELLED) return false;
+  const data = error.data as { retriggerRequest?: unknown } | undefined;
+  return data?.retriggerRequest !== false;
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Whether a server offers pull diagnostics, statically or by dynamic registration. */

@@ -1,6 +1,7 @@
 /** Pull diagnostics (pull_diagnostics.ts) with a scripted server: what "unchanged" means. */
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
-import { PullDiagnostics, type Send } from "./pull_diagnostics.ts";
+import { ResponseError } from "../deps.ts";
+import { PULL_RETRIES, PullDiagnostics, type Send } from "./pull_diagnostics.ts";
 
 const error = {
   range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
@@ -38,4 +39,54 @@ Deno.test("PullDiagnostics: unchanged with no previous report is an error, not a
   await pull.pull(other.send, "file:///c.py");
   pull.forget("file:///c.py");
   await assertRejects(() => pull.pull(other.send, "file:///c.py"), "unchanged");
+});
+
+/** A server failing the first requests with `errors`, then answering `report`. */
+function cancelling(
+  errors: ResponseError<unknown>[],
+  report: unknown,
+): { send: Send; asked: () => number } {
+  let asked = 0;
+  const send = <R>() => {
+    asked++;
+    const error = errors.shift();
+    return error ? Promise.reject(error) : Promise.resolve(report as R);
+  };
+  return { send, asked: () => asked };
+}
+const noDelay = () => Promise.resolve();
+
+Deno.test("PullDiagnostics: a pull the server cancelled is asked again", async () => {
+  const { send, asked } = cancelling([
+    new ResponseError(-32802, "server cancelled the request", { retriggerRequest: true }),
+    new ResponseError(-32801, "content modified"),
+  ], { kind: "full", items: [error] });
+  assertEquals(await new PullDiagnostics().pull(send, "file:///a.rs", noDelay), [error]);
+  assertEquals(asked(), 3);
+});
+
+Deno.test("PullDiagnostics: a cancelled pull is not asked again when the server says not to, nor past the retries", async () => {
+  const told = cancelling([
+    new ResponseError(-32802, "cancelled", { retriggerRequest: false }),
+  ], { kind: "full", items: [] });
+  await assertRejects(
+    () => new PullDiagnostics().pull(told.send, "file:///a.rs", noDelay),
+    "cancelled",
+  );
+  assertEquals(told.asked(), 1);
+  const always = cancelling(
+    Array.from({ length: PULL_RETRIES + 1 }, () => new ResponseError(-32802, "busy")),
+    { kind: "full", items: [] },
+  );
+  await assertRejects(
+    () => new PullDiagnostics().pull(always.send, "file:///a.rs", noDelay),
+    "busy",
+  );
+  assertEquals(always.asked(), PULL_RETRIES + 1);
+  const other = cancelling([new ResponseError(-32603, "internal")], { kind: "full", items: [] });
+  await assertRejects(
+    () => new PullDiagnostics().pull(other.send, "file:///a.rs", noDelay),
+    "internal",
+  );
+  assertEquals(other.asked(), 1);
 });
