@@ -20,7 +20,13 @@ import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "./index/mod.t
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import type { ChangeFeed, Settled } from "../project/change_feed.ts";
-import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
+import {
+  findInTree,
+  type FindOptions,
+  type NamePathPattern,
+  parseNamePath,
+  pickUnique,
+} from "./name_path.ts";
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
 import { buildSymbolTreeSliced, fromCompact, type SymbolNode, toCompact } from "./model.ts";
@@ -654,6 +660,48 @@ export class SymbolLookup {
     } finally {
       if (fromIndex) serverSide.abort();
     }
+  }
+
+  /**
+   * While the declaration index builds, a cold question holds the build back (see
+   * DeclarationIndex.holdBuild) until the returned release is called: the question's own work
+   * (the candidate scan, the server's project load, the parses it asks for) comes first.
+   */
+  holdDeclarations(): () => void {
+    const declarations = this.declarations;
+    if (declarations === null || declarations.built) return () => {};
+    return declarations.holdBuild();
+  }
+
+  /**
+   * While the declaration index is not built: have it index these files now, ahead of the
+   * build (the files a references answer lists, so that they are named from the index where it
+   * is exact rather than by the server file by file). Returns when a file's turn is done
+   * (indexed, or not indexable: {@linkcode fileSymbols} then asks the server).
+   */
+  indexAhead(
+    name: string,
+    relPaths: readonly string[],
+    signal?: AbortSignal,
+  ): (relPath: string) => Promise<void> {
+    const declarations = this.declarations;
+    let needle: string | null = null;
+    try {
+      needle = prefilterNeedle(parseNamePath(name));
+    } catch { /* not a name path: no prefilter */ }
+    if (declarations === null || declarations.built || needle === null) {
+      return () => Promise.resolve();
+    }
+    const turns = new Map<string, Promise<void>>();
+    for (const relPath of relPaths) {
+      const turn = declarations.prepareFor(needle, {
+        scope: relPath,
+        ...(signal ? { signal } : {}),
+      })
+        .then(() => {}, () => {});
+      turns.set(relPath, turn);
+    }
+    return (relPath) => turns.get(relPath) ?? Promise.resolve();
   }
 
   /**

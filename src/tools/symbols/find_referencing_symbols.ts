@@ -91,6 +91,20 @@ export async function referencingSymbols(
   },
   mark: StageMark = () => {},
 ): Promise<ToolAnswer> {
+  // A cold question's own work comes before the declaration index's build.
+  const release = indexOf(ctx).holdDeclarations();
+  try {
+    return await referencesAnswer(ctx, args, mark);
+  } finally {
+    release();
+  }
+}
+
+async function referencesAnswer(
+  ctx: ToolContext,
+  args: Parameters<typeof referencingSymbols>[1],
+  mark: StageMark,
+): Promise<ToolAnswer> {
   const { index, options, target, wanted } = await resolveQueryTarget(
     ctx,
     args,
