@@ -5,7 +5,7 @@
  * `textDocument/references` (bench/engine.ts's RawServer) in the same run, cold then warm.
  * The MCP framing is what bench/scale.ts's rows add on top (`--only refs`).
  *
- *     deno run -A scripts/profiles/refs.ts [--size 3000 | --real typeorm|hono] [--runs 7] [--no-raw]
+ *     deno run -A scripts/profiles/refs.ts [--size 3000 | --real typeorm|hono|flask] [--runs 7] [--no-raw]
  *       [--no-index-build] [--typescript 7] [--python]
  *
  * `--python`: a generated Python tree of the same shape, on the default Python server (pyright).
@@ -34,7 +34,7 @@ import {
   typeormTree,
 } from "../bench/lib/project.ts";
 import { RawServer } from "../bench/lib/raw_server.ts";
-import { honoTree } from "../bench/generations.ts";
+import { flaskTree, honoTree } from "../bench/generations.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
 
 /**
@@ -181,6 +181,8 @@ if (import.meta.main) {
     ? await typeormTree()
     : values.real === "hono"
     ? await honoTree()
+    : values.real === "flask"
+    ? await flaskTree()
     : values.python
     ? await pythonTree(size)
     : await generatedTree(size);
@@ -293,6 +295,7 @@ if (import.meta.main) {
     // Our servers are this process's children (the raw server is one too: subtracted).
     const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
     console.log(`answer: ${cold.text.length} characters`);
+    if (Deno.env.get("SHOW")) console.log(cold.text.slice(0, 1500));
     console.log(`server requests of the cold call: ${requestCounts() || "none"}`);
     requests.clear();
     console.log(
