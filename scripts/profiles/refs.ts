@@ -5,7 +5,7 @@
  * `textDocument/references` (bench/engine.ts's RawServer) in the same run, cold then warm.
  * The MCP framing is what bench/scale.ts's rows add on top (`--only refs`).
  *
- *     deno run -A scripts/profiles/refs.ts [--size 3000 | --real typeorm] [--runs 7] [--no-raw]
+ *     deno run -A scripts/profiles/refs.ts [--size 3000 | --real typeorm|hono|flask] [--runs 7] [--no-raw]
  *       [--no-index-build] [--typescript 7] [--python]
  *
  * `--python`: a generated Python tree of the same shape, on the default Python server (pyright).
@@ -34,6 +34,7 @@ import {
   typeormTree,
 } from "../bench/lib/project.ts";
 import { RawServer } from "../bench/lib/raw_server.ts";
+import { flaskTree, honoTree } from "../bench/generations.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
 
 /**
@@ -178,6 +179,10 @@ if (import.meta.main) {
   const size = Number(values.size ?? "3000");
   const tree: BenchTree = values.real === "typeorm"
     ? await typeormTree()
+    : values.real === "hono"
+    ? await honoTree()
+    : values.real === "flask"
+    ? await flaskTree()
     : values.python
     ? await pythonTree(size)
     : await generatedTree(size);
@@ -228,9 +233,18 @@ if (import.meta.main) {
     if (!counted.has(server)) {
       counted.add(server);
       const request = server.request.bind(server);
-      server.request = (method, params, opts) => {
-        requests.set(method, (requests.get(method) ?? 0) + 1);
-        return request(method, params, opts);
+      server.request = <R>(
+        method: string,
+        params: unknown,
+        opts?: Parameters<typeof request>[2],
+      ) => {
+        const n = (requests.get(method) ?? 0) + 1;
+        requests.set(method, n);
+        const name = `server: ${method.replace(/^textDocument\//, "")} #${n}`;
+        event(`${name} sent`);
+        const answer = request<R>(method, params, opts);
+        answer.finally(() => event(`${name} answered`)).catch(() => {});
+        return answer;
       };
     }
     return server;
@@ -281,6 +295,7 @@ if (import.meta.main) {
     // Our servers are this process's children (the raw server is one too: subtracted).
     const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
     console.log(`answer: ${cold.text.length} characters`);
+    if (Deno.env.get("SHOW")) console.log(cold.text.slice(0, 1500));
     console.log(`server requests of the cold call: ${requestCounts() || "none"}`);
     requests.clear();
     console.log(

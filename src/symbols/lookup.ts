@@ -20,7 +20,13 @@ import { type DeclarationIndex, grammarFor, PROVEN_SERVERS } from "./index/mod.t
 import { decodeText, looksBinary } from "../edit/text_file.ts";
 import type { Project } from "../project/project.ts";
 import type { ChangeFeed, Settled } from "../project/change_feed.ts";
-import { findInTree, type FindOptions, type NamePathPattern, pickUnique } from "./name_path.ts";
+import {
+  findInTree,
+  type FindOptions,
+  type NamePathPattern,
+  parseNamePath,
+  pickUnique,
+} from "./name_path.ts";
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
 import { buildSymbolTreeSliced, fromCompact, type SymbolNode, toCompact } from "./model.ts";
@@ -604,6 +610,112 @@ export class SymbolLookup {
       roots: file.roots,
     });
     return { node, file };
+  }
+
+  /**
+   * {@linkcode resolveUnique} for a query's own file while the declaration index is not built
+   * (a cold query). The file's outline comes from whichever answers first: the index's parse of
+   * it, sent ahead of the build (used where the index's rules model the file exactly, see
+   * {@linkcode fileSymbols}), or the server's documentSymbol, asked as soon as the server is up.
+   * Neither waits for the other: a parse worker's start (its isolate, tree-sitter's WebAssembly)
+   * can take longer than a fast server's start and first answer, and a slow server's outline
+   * waits for its project load, which the parse does not. The side that loses is stopped (the
+   * server's request is cancelled) or goes on as the build's own work (the parse).
+   */
+  async resolveUniqueCold(
+    pattern: NamePathPattern,
+    relPath: string,
+    options: RequestOptions = {},
+  ): Promise<SymbolMatch> {
+    const declarations = this.declarations;
+    const needle = prefilterNeedle(pattern);
+    if (declarations === null || declarations.built || needle === null) {
+      return await this.resolveUnique(pattern, relPath, options);
+    }
+    const serverSide = new AbortController();
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, serverSide.signal])
+      : serverSide.signal;
+    const viaServer = this.pool.serverFor(relPath, { ...options, signal })
+      .then(() => this.resolveUnique(pattern, relPath, { ...options, signal }));
+    viaServer.catch(() => {}); // when the index answers first, its cancellation is expected
+    let fromIndex = false;
+    const viaIndex = declarations.prepareFor(needle, {
+      scope: relPath,
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+      .then(() => this.#exactSymbols(relPath))
+      .catch(() => null)
+      .then((file): SymbolMatch | Promise<SymbolMatch> => {
+        if (file === null) return viaServer;
+        fromIndex = true;
+        const node = pickUnique(findInTree(file.roots, pattern), pattern, {
+          relPath,
+          roots: file.roots,
+        });
+        return { node, file };
+      });
+    try {
+      return await Promise.race([viaIndex, viaServer]);
+    } finally {
+      if (fromIndex) serverSide.abort();
+    }
+  }
+
+  /**
+   * While the declaration index builds, a cold question holds the build back (see
+   * DeclarationIndex.holdBuild) until the returned release is called: the question's own work
+   * (the candidate scan, the server's project load, the parses it asks for) comes first.
+   */
+  holdDeclarations(): () => void {
+    const declarations = this.declarations;
+    if (declarations === null || declarations.built) return () => {};
+    return declarations.holdBuild();
+  }
+
+  /**
+   * While the declaration index is not built: have it index these files now, ahead of the
+   * build (the files a references answer lists, so that they are named from the index where it
+   * is exact rather than by the server file by file). Returns when a file's turn is done
+   * (indexed, or not indexable: {@linkcode fileSymbols} then asks the server).
+   */
+  indexAhead(
+    name: string,
+    relPaths: readonly string[],
+    signal?: AbortSignal,
+  ): (relPath: string) => Promise<void> {
+    const declarations = this.declarations;
+    let needle: string | null = null;
+    try {
+      needle = prefilterNeedle(parseNamePath(name));
+    } catch { /* not a name path: no prefilter */ }
+    if (declarations === null || declarations.built || needle === null) {
+      return () => Promise.resolve();
+    }
+    const turns = new Map<string, Promise<void>>();
+    for (const relPath of relPaths) {
+      const turn = declarations.prepareFor(needle, {
+        scope: relPath,
+        ...(signal ? { signal } : {}),
+      })
+        .then(() => {}, () => {});
+      turns.set(relPath, turn);
+    }
+    return (relPath) => turns.get(relPath) ?? Promise.resolve();
+  }
+
+  /**
+   * A file's outline from the declaration index when it holds the file's current content and
+   * is exact for it (see {@linkcode fileSymbols}), else null. Never asks a server.
+   */
+  async #exactSymbols(relPath: string): Promise<FileSymbols | null> {
+    if (!this.pool.handles(relPath)) return null;
+    const { bytes, text } = await this.#read(relPath);
+    const hash = await contentHash(bytes);
+    const roots = this.#exactFromIndex(relPath, hash);
+    if (roots === undefined) return null;
+    this.#remember(relPath, hash, roots);
+    return { relPath, text, roots, cached: true };
   }
 
   #scheduleSave(): void {

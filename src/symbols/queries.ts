@@ -366,9 +366,14 @@ async function referencesOf(
     if (file) hits[i] = named(rel, file);
     else missing.push(i);
   }
+  // A cold query: the index parses these files now, ahead of its build.
+  const indexed = missing.length === 0
+    ? null
+    : index.indexAhead(target.node.name, missing.map((i) => files[i]!), options.signal);
   await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
     const rel = files[i]!;
     let file: FileSymbols;
+    await indexed?.(rel);
     try {
       // Opened for its outline only (transient): a referencing file left open would be one
       // more document for the server to hold and for every later query to check against disk.

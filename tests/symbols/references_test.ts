@@ -87,8 +87,8 @@ for (const { c, typescript, label } of RUNS) {
 
 for (const generation of TS_GENERATIONS) {
   Deno.test({
-    name: "find_referencing_symbols on a cold project: the target comes from the declaration " +
-      "index, the query is the server's first request" +
+    name: "find_referencing_symbols on a cold project: with the server held back, the target " +
+      "comes from the declaration index and the query is the server's first request" +
       ` (${generation.name})`,
     ignore: skipUnless(hasTypeScriptGeneration(generation.typescript), generation.name),
     sanitizeResources: false,
@@ -107,7 +107,23 @@ for (const generation of TS_GENERATIONS) {
     const requests: string[] = [];
     const wrapped = new WeakSet<object>();
     const serverFor = services.pool.serverFor.bind(services.pool);
+    const declarations = services.symbols.declarations!;
+    let held = false;
     services.pool.serverFor = async (relPath, options) => {
+      if (!held) {
+        // The first start (the server's side of locating the target, which races the index's
+        // parse) is held until that side is cancelled, or, should the index not answer, until
+        // its build is done, when the server's outline shows in the requests below.
+        held = true;
+        const signal = options?.signal;
+        await Promise.race([
+          declarations.ready(),
+          new Promise<never>((_, reject) => {
+            if (signal?.aborted) reject(signal.reason);
+            signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+          }),
+        ]);
+      }
       const server = await serverFor(relPath, options);
       if (!wrapped.has(server)) {
         wrapped.add(server);
@@ -122,7 +138,7 @@ for (const generation of TS_GENERATIONS) {
       }
       return server;
     };
-    assertEquals(services.symbols.declarations?.built, false);
+    assertEquals(declarations.built, false);
     const answer = await h.call(findReferencingSymbols, c.args);
     // The index's rules are proven against both generations' outlines (TypeScript 7's but for
     // what its merge leaves out: scripts/checks/index_agreement.ts), so the target comes from it.

@@ -291,6 +291,14 @@ export class DeclarationIndex {
     }
   }
 
+  /**
+   * Hold the build back while a question runs (its batches keep one parse worker at most, see
+   * ParseWorkers.hold); searches ({@linkcode prepareFor}) are not held. Call the result to release.
+   */
+  holdBuild(): () => void {
+    return this.#workers.hold();
+  }
+
   #scanAdd(scan: Scan, path: string): void {
     scan.todo.add(path);
     scan.queue.push(path);

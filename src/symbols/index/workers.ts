@@ -4,6 +4,12 @@
  * memory is held only while files are being parsed. Each worker is a V8 isolate with
  * tree-sitter's WASM (~25–35 MB), so after a build (more files than one batch) they stop at
  * once; after a few files (an edit, the watcher) they wait `idleMs` for the next ones.
+ *
+ * A search's batches (jobs with a needle: the files a question waits for) go before the build's
+ * batches that wait for a worker. While a question holds the workers ({@linkcode ParseWorkers.hold}),
+ * the build keeps one worker at most: the other cores are the question's (its scan of the
+ * candidate files, the server's project load). One, not none, so that nothing can wait on a
+ * build held back by its own waiter.
  * @module
  */
 import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
@@ -34,6 +40,15 @@ function workerUrl(): string {
 interface Slot {
   worker: Worker;
   busy: boolean;
+  /** Busy with a batch of the build's (no needle), not a search's. */
+  build: boolean;
+}
+
+interface Waiter {
+  /** A search's batch: served before the build's. */
+  urgent: boolean;
+  resolve: (slot: Slot) => void;
+  reject: (error: Error) => void;
 }
 
 /** See the module documentation. */
@@ -45,7 +60,9 @@ export class ParseWorkers {
   /** Files given since the workers were last all idle (the idle time depends on it). */
   #filesSinceIdle = 0;
   readonly #slots: Slot[] = [];
-  readonly #waiting: Array<{ resolve: (slot: Slot) => void; reject: (error: Error) => void }> = [];
+  readonly #waiting: Waiter[] = [];
+  /** How many holds are taken (see {@linkcode hold}). */
+  #holds = 0;
   /** The rejecters of the batches sent and not answered yet (close fails them). */
   readonly #pending = new Set<(error: Error) => void>();
   #nextId = 1;
@@ -75,9 +92,10 @@ export class ParseWorkers {
     // Smaller batches when there are few files, so that every worker gets some.
     const per = Math.max(1, Math.min(this.#batch, Math.ceil(jobs.length / this.#size)));
     for (let i = 0; i < jobs.length; i += per) batches.push(jobs.slice(i, i + per));
+    const urgent = jobs.some((job) => job.needle !== undefined);
     await Promise.all(batches.map(async (batch) => {
       signal?.throwIfAborted();
-      const slot = await this.#acquire();
+      const slot = await this.#acquire(urgent);
       try {
         signal?.throwIfAborted();
         onResults(await this.#send(slot, batch));
@@ -87,36 +105,61 @@ export class ParseWorkers {
     }));
   }
 
-  #acquire(): Promise<Slot> {
+  /**
+   * Hold the build back while a question runs: until the returned release is called, the
+   * build's batches use one worker at most (searches' batches are not held). Holds nest.
+   */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds--;
+      this.#dispatch();
+    };
+  }
+
+  #acquire(urgent: boolean): Promise<Slot> {
     if (this.#closed) return Promise.reject(new Error("The parse workers were closed."));
-    const free = this.#slots.find((s) => !s.busy);
-    if (free) {
-      free.busy = true;
-      return Promise.resolve(free);
+    clearTimeout(this.#idleTimer);
+    const slot = new Promise<Slot>((resolve, reject) =>
+      this.#waiting.push({ urgent, resolve, reject })
+    );
+    this.#dispatch();
+    return slot;
+  }
+
+  /**
+   * Give free workers (or new ones, up to the pool's size) to the waiting batches: searches'
+   * first, in order; then the build's, in order, unless held and one of them has a worker.
+   */
+  #dispatch(): void {
+    while (this.#waiting.length > 0 && !this.#closed) {
+      let next = this.#waiting.findIndex((w) => w.urgent);
+      if (next < 0 && (this.#holds === 0 || !this.#slots.some((s) => s.busy && s.build))) {
+        next = 0;
+      }
+      if (next < 0) return;
+      let slot = this.#slots.find((s) => !s.busy);
+      if (!slot) {
+        if (this.#slots.length >= this.#size) return;
+        slot = { worker: new Worker(workerUrl(), { type: "module" }), busy: false, build: false };
+        this.#slots.push(slot);
+      }
+      const [waiter] = this.#waiting.splice(next, 1);
+      slot.busy = true;
+      slot.build = !waiter!.urgent;
+      waiter!.resolve(slot);
     }
-    if (this.#slots.length < this.#size) {
-      const worker = new Worker(workerUrl(), { type: "module" });
-      const slot = { worker, busy: true };
-      this.#slots.push(slot);
-      return Promise.resolve(slot);
-    }
-    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
   #release(slot: Slot): void {
-    if (!this.#slots.includes(slot)) {
-      // It crashed: a new worker takes its place for whoever waits.
-      const waiter = this.#waiting.shift();
-      if (waiter) this.#acquire().then(waiter.resolve, waiter.reject);
-      return;
-    }
-    const next = this.#waiting.shift();
-    if (next) {
-      next.resolve(slot);
-      return;
-    }
     slot.busy = false;
-    if (this.#slots.every((s) => !s.busy)) {
+    slot.build = false;
+    // A crashed worker (no longer a slot) is replaced by a new one for whoever waits.
+    this.#dispatch();
+    if (this.#waiting.length === 0 && this.#slots.every((s) => !s.busy)) {
       clearTimeout(this.#idleTimer);
       const built = this.#filesSinceIdle > this.#batch;
       this.#filesSinceIdle = 0;

@@ -47,3 +47,45 @@ Deno.test("parse workers: after a build they stop at once, after a few files the
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parse workers: a search's batch goes before the build's batches waiting for a worker", async () => {
+  const { dir, jobs: all } = await jobs(9);
+  const workers = new ParseWorkers({ size: 1, batch: 2, idleMs: 600_000, buildIdleMs: 600_000 });
+  try {
+    const order: string[] = [];
+    // Four batches of the build: the first takes the one worker, three wait.
+    const build = workers.run(all.slice(0, 8), (r) => order.push(...r.map((x) => x.relPath)));
+    const search = workers.run(
+      [{ ...all[8]!, needle: "C8" }],
+      (r) => order.push(...r.map((x) => x.relPath)),
+    );
+    await Promise.all([build, search]);
+    assertEquals(order.length, 9);
+    assertEquals(order.indexOf("m8.ts"), 2, `after the first batch only: ${order.join(", ")}`);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parse workers: held, the build keeps one worker, searches are not held", async () => {
+  const { dir, jobs: all } = await jobs(8);
+  const workers = new ParseWorkers({ size: 2, batch: 1, idleMs: 600_000, buildIdleMs: 600_000 });
+  try {
+    const release = workers.hold();
+    const results: ParseResult[] = [];
+    await workers.run(all, (r) => results.push(...r));
+    assertEquals(results.length, 8);
+    assertEquals(workers.running, 1, "one worker for the build while held");
+    // A search while held still gets the second worker.
+    await workers.run(all.map((j) => ({ ...j, needle: "C" })), () => {});
+    assertEquals(workers.running, 2);
+    release();
+    release(); // a second release changes nothing
+    await workers.run(all, () => {});
+    assertEquals(workers.running, 2);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -11,10 +11,9 @@ import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { groupByFileAndKind, referenceEntriesJson } from "../shared/reference_entries.ts";
-import { locate, locateInProject, resolveSourceFile } from "../shared/locate_symbol.ts";
+import { locateInProject, resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
-import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
-import type { RequestOptions } from "../../lsp/language_server.ts";
+import type { SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { notAnalysedText } from "../../symbols/completeness.ts";
 
@@ -44,9 +43,9 @@ export async function resolveQueryTarget(
     return { index, options, target, wanted };
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
-  await parseEarly(index, relPath, args.name_path, options);
+  // Cold: the target's file outline from the index's parse or the server, whichever is first.
   const target = inMemory(index, args.name_path, relPath) ??
-    await locate(ctx, args.name_path, relPath, options);
+    await index.resolveUniqueCold(parseNamePath(args.name_path), relPath, options);
   return { index, options, target, wanted };
 }
 
@@ -60,31 +59,6 @@ function inMemory(index: SymbolLookup, namePath: string, relPath: string): Symbo
   const pattern = parseNamePath(namePath);
   const node = pickUnique(findInTree(file.roots, pattern), pattern, { relPath, roots: file.roots });
   return { node, file };
-}
-
-/**
- * Before the declaration index is built, index the target's file now (ahead of the build, in
- * the parse workers), so that where the index models the file exactly the target is located
- * without the server's documentSymbol, and the query goes out at once, to wait for the server's
- * project load in the server rather than behind one more round trip. The server starts
- * meanwhile. Any failure leaves it to the server.
- */
-async function parseEarly(
-  index: SymbolLookup,
-  relPath: string,
-  namePath: string,
-  options: RequestOptions,
-): Promise<void> {
-  const declarations = index.declarations;
-  if (declarations === null || declarations.built) return;
-  const needle = prefilterNeedle(parseNamePath(namePath));
-  if (needle === null) return;
-  const signal = options.signal;
-  await Promise.all([
-    declarations.prepareFor(needle, { scope: relPath, ...(signal ? { signal } : {}) })
-      .catch(() => {}),
-    index.pool.serverFor(relPath, options).catch(() => {}), // its errors reach the query
-  ]);
 }
 
 export const findReferencingSymbols = defineTool({
@@ -116,6 +90,20 @@ export async function referencingSymbols(
     exclude_kinds: number[];
   },
   mark: StageMark = () => {},
+): Promise<ToolAnswer> {
+  // A cold question's own work comes before the declaration index's build.
+  const release = indexOf(ctx).holdDeclarations();
+  try {
+    return await referencesAnswer(ctx, args, mark);
+  } finally {
+    release();
+  }
+}
+
+async function referencesAnswer(
+  ctx: ToolContext,
+  args: Parameters<typeof referencingSymbols>[1],
+  mark: StageMark,
 ): Promise<ToolAnswer> {
   const { index, options, target, wanted } = await resolveQueryTarget(
     ctx,
