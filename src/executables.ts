@@ -121,6 +121,21 @@ export function runGranted(path: string): boolean {
   }
 }
 
+/** `sh` replaces itself with the program named after the script; arguments are never parsed. */
+const EXEC_SCRIPT = 'exec "$0" "$@"';
+
+/**
+ * The command line that starts `program` through `sh`, when the permission set allows `sh` but
+ * not the program itself (its allow list names programs on PATH, never a project's own files);
+ * null on Windows or when `sh` may not run either. `sh` execs the program: its process is the
+ * program's, with nothing in between.
+ */
+export function throughSh(program: string): string[] | null {
+  if (Deno.build.os === "windows") return null;
+  const sh = findExecutable("sh", { useToolCache: false });
+  return sh && runGranted(sh) ? [sh, "-c", EXEC_SCRIPT, program] : null;
+}
+
 /**
  * How to run `path` with `args`: as it is, or, when it is the project's own
  * `node_modules/.bin/<name>` and the permission set does not let us run it (its allow list names

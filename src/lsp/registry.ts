@@ -15,6 +15,7 @@ import {
   LSP_PATH_ENV,
   projectProgram,
   runGranted,
+  throughSh,
 } from "../executables.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
@@ -671,13 +672,21 @@ export function resolveCommand(
 
 /**
  * A server in the project's own `node_modules/.bin` that the permission set does not let us run
- * runs through `npm exec` (see {@linkcode projectProgram}).
+ * runs through `sh` (which execs it), or else through `npm exec` (see
+ * {@linkcode projectProgram}): `npm exec` alone costs about a second before the server starts,
+ * every cold start.
  */
 function viaPackageManager(
   command: ServerCommand,
   path: string,
   root: string,
 ): { command: ServerCommand; path: string } {
+  const bin = join(root, "node_modules", ".bin");
+  const inProject = path.startsWith(bin + "/") || path.startsWith(bin + "\\");
+  const viaSh = inProject && !runGranted(path) ? throughSh(path) : null;
+  if (viaSh) {
+    return { command: { ...command, args: [...viaSh.slice(1), ...command.args] }, path: viaSh[0]! };
+  }
   const [program, ...args] = projectProgram(path, command.args, root);
   return program === path ? { command, path } : { command: { ...command, args }, path: program! };
 }

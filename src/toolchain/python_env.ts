@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { delimiter, join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
-import { findExecutable, isExecutableFile, runGranted } from "../executables.ts";
+import { findExecutable, isExecutableFile, runGranted, throughSh } from "../executables.ts";
 import { pathExists } from "./reported_paths.ts";
 
 const windows = Deno.build.os === "windows";
@@ -230,19 +230,14 @@ export function configuredPyrightEnv(root: string): boolean {
 /** How to start a program: the command line before its own arguments. */
 export type Launch = { argv: string[] } | { refused: string };
 
-/** `sh` replaces itself with the program named after the script; arguments are never parsed. */
-const EXEC_SCRIPT = 'exec "$0" "$@"';
-
 /**
  * How to start `program` (an interpreter in the project): as it is when the permissions allow it,
  * else through `sh` when that is allowed; else refused, with the flag that would allow it.
  */
 export function launchProjectProgram(program: string, root: string): Launch {
   if (runGranted(program)) return { argv: [program] };
-  if (!windows) {
-    const sh = findExecutable("sh", { useToolCache: false });
-    if (sh && runGranted(sh)) return { argv: [sh, "-c", EXEC_SCRIPT, program] };
-  }
+  const viaSh = throughSh(program);
+  if (viaSh) return { argv: viaSh };
   const shown = relative(root, program).startsWith("..") ? program : relative(root, program);
   return {
     refused: `Sextant may not start the project's interpreter ${shown}: it is not on Deno's ` +

@@ -216,7 +216,7 @@ for (const generation of TS_GENERATIONS) {
       `the seed rename test on TypeScript (${generation.name})`,
     ),
     async fn(t) {
-      // Under the sextant permission set the project's own tsc 7 runs through `npm exec`.
+      // Under the sextant permission set the project's own tsc 7 runs through `sh`, which execs it.
       await using s = await langSession("typescript", { typescript: generation.typescript });
 
       await t.step("the default listing is Serena's", async () => {
