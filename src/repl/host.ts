@@ -28,6 +28,8 @@
  * close and exits.
  * @module
  */
+import { LineIndex } from "../edit/line_index.ts";
+import { isDenoCli } from "../executables.ts";
 import { CappedOutput, readStream, signalGroup, spawnGroup } from "../process.ts";
 import { childUrl, REPL_CHILD_COMMAND } from "./child.ts";
 import { CellSyntaxError, rewriteCell, type Rewritten } from "./rewrite.ts";
@@ -137,11 +139,6 @@ function dataUrl(source: string): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return `data:application/typescript;base64,${btoa(binary)}`;
-}
-
-/** Whether `execPath` is the `deno` CLI (not an executable made by `deno compile`). */
-function isDenoCli(execPath: string): boolean {
-  return /(^|[\\/])deno(\.exe)?$/i.test(execPath);
 }
 
 /** The program, arguments and environment that start a child. */
@@ -762,8 +759,8 @@ function failure(text: string): RunResult {
 
 /** 1-based line and column of a character offset. */
 function offsetPosition(code: string, offset: number): { line: number; column: number } {
-  const before = code.slice(0, offset).split("\n");
-  return { line: before.length, column: before.at(-1)!.length + 1 };
+  const at = new LineIndex(code).positionAt(Math.min(offset, code.length));
+  return { line: at.line + 1, column: at.character + 1 };
 }
 
 /** An error with its place in the agent's code and that line, pointed at. */

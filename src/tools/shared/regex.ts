@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.ts";
+import { isDenoCli } from "../../executables.ts";
 import type {
   MatchesRequest,
   MatchRecord,
@@ -21,7 +22,7 @@ const KEEP_IDLE = 2;
 /** How to start a child: `deno run` of the module, or the compiled executable's subcommand. */
 function childCommand(): { command: string; args: string[] } {
   const exec = Deno.execPath();
-  const denoCli = /(^|[\\/])deno(\.exe)?$/i.test(exec);
+  const denoCli = isDenoCli(exec);
   // `--allow-run=deno` (or `sextant`) allows the program of that name found on PATH, which may
   // be a link to this executable rather than the executable itself.
   const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";

@@ -6,6 +6,7 @@
  * (`regex.ts`). Requests and answers are JSON lines on stdin and stdout, one at a time.
  * @module
  */
+import { lineStarts, positionAt } from "../../edit/line_index.ts";
 import { decodeText } from "../../edit/text_file.ts";
 import { formatMatch } from "./matches.ts";
 
@@ -178,17 +179,8 @@ export function searchFiles(request: Omit<SearchRequest, "op">): SearchAnswer {
     let match = regex.exec(text);
     if (match === null) continue;
     const lines = text.split("\n");
-    const lineStarts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0, hi = lineStarts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (lineStarts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
+    const starts = lineStarts(text);
+    const lineOf = (offset: number) => positionAt(starts, offset).line;
     for (const form of [results, firstLines, cutLines, lineNumbers]) form.startFile(path);
     let count = 0;
     while (match !== null) {
