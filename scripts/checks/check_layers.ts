@@ -54,6 +54,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/process.ts",
       "src/runtime_folder.ts",
       "src/executables.ts",
+      "src/own_child.ts",
       "src/map_limit.ts",
       "src/deps.ts",
       "src/deps_start.ts",

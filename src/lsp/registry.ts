@@ -17,6 +17,7 @@ import {
   runGranted,
 } from "../executables.ts";
 import { log } from "../log.ts";
+import { ownProgram } from "../own_child.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
 import { extensionsOf } from "../project/source_languages.ts";
@@ -605,9 +606,8 @@ function denoCommand(): string {
   try {
     const exec = Deno.execPath();
     // Under a restricted --allow-run list only the exact allowed path may run (symlinks are not
-    // followed), so prefer our own executable only when it is itself allowed.
-    const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-    if (allowed && isDenoCli(exec)) return exec;
+    // followed): ownProgram names our own executable only when it is itself allowed.
+    if (isDenoCli(exec)) return ownProgram(exec);
   } catch { /* no permission to know: fall back to PATH */ }
   return "deno";
 }
