@@ -13,6 +13,7 @@
  *   whole, and a line longer than the parent takes stops the child.
  * @module
  */
+import { concatBytes } from "./bytes.ts";
 import { isDenoCli } from "./executables.ts";
 import { CappedOutput, readStream, signalGroup, spawnGroup } from "./process.ts";
 
@@ -173,7 +174,7 @@ export class OwnChild {
         for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10)) {
           if (size + newline > this.#maxLineBytes) return void await this.#tooLong();
           parts.push(chunk.subarray(0, newline));
-          const line = concat(parts, size + newline);
+          const line = concatBytes(parts);
           parts = [];
           size = 0;
           chunk = chunk.subarray(newline + 1);
@@ -218,25 +219,4 @@ export async function readLines(
     }
     if (text !== "") parts.push(text);
   }
-}
-
-/** Write all of `bytes` to `file` (a write may take only part of them). */
-export async function writeAll(
-  file: { write(bytes: Uint8Array): Promise<number> },
-  bytes: Uint8Array,
-): Promise<void> {
-  for (let written = 0; written < bytes.length;) {
-    written += await file.write(bytes.subarray(written));
-  }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
 }

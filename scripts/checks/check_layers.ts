@@ -50,6 +50,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
     name: "the base",
     paths: [
       "src/errors.ts",
+      "src/bytes.ts",
       "src/log.ts",
       "src/process.ts",
       "src/runtime_folder.ts",

@@ -9,7 +9,8 @@
  */
 import { lineStarts, positionAt } from "../../edit/line_index.ts";
 import { decodeText } from "../../edit/text_file.ts";
-import { readLines, writeAll } from "../../own_child.ts";
+import { writeAll } from "../../bytes.ts";
+import { readLines } from "../../own_child.ts";
 import { formatMatch } from "./matches.ts";
 
 /**
