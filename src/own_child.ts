@@ -43,17 +43,6 @@ export function ownChildArgs(child: OwnChildCommand, execPath = Deno.execPath())
   return isDenoCli(execPath) ? ["run", ...child.flags, child.module] : [child.command];
 }
 
-/**
- * The program that runs this executable again: itself when the run permission allows its path,
- * else its name, `deno` or `sextant` (`--allow-run=deno` allows the program of that name found on
- * PATH, which may be a link to this executable rather than the executable itself).
- */
-export function ownProgram(execPath = Deno.execPath()): string {
-  const allowed = Deno.permissions.querySync({ name: "run", command: execPath }).state ===
-    "granted";
-  return allowed ? execPath : isDenoCli(execPath) ? "deno" : "sextant";
-}
-
 /** Options of {@linkcode OwnChild}. */
 export interface OwnChildOptions {
   /** What the parent's messages call the process (default "the child process"). */

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
 import { groupAlive } from "./process.ts";
-import { OwnChild, ownChildArgs, ownProgram, readLines } from "./own_child.ts";
+import { OwnChild, ownChildArgs, readLines } from "./own_child.ts";
 
 const COMMAND = { module: "/x/child.ts", flags: ["--quiet", "--allow-read"], command: "x-child" };
 
@@ -13,12 +13,6 @@ Deno.test("ownChildArgs: deno run of the module under the CLI, the hidden comman
   ]);
   assertEquals(ownChildArgs(COMMAND, "C:\\deno\\deno.exe")[0], "run");
   assertEquals(ownChildArgs(COMMAND, "/opt/bin/sextant"), ["x-child"]);
-});
-
-Deno.test("ownProgram: this executable when the run permission allows it", () => {
-  // The tests run with --allow-all: every path is allowed.
-  assertEquals(ownProgram("/usr/bin/deno"), "/usr/bin/deno");
-  assertEquals(ownProgram(Deno.execPath()), Deno.execPath());
 });
 
 /** A deno child that answers each JSON line with `{echo: <the message>}`, or what `script` does. */

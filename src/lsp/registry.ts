@@ -13,11 +13,11 @@ import {
   isDenoCli,
   isExecutableFile,
   LSP_PATH_ENV,
+  ownProgram,
   projectProgram,
   runGranted,
 } from "../executables.ts";
 import { log } from "../log.ts";
-import { ownProgram } from "../own_child.ts";
 import type { Project } from "../project/project.ts";
 import { mergeSettings } from "./settings.ts";
 import { extensionsOf } from "../project/source_languages.ts";

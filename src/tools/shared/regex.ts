@@ -7,7 +7,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.ts";
-import { OwnChild, ownChildArgs, ownProgram } from "../../own_child.ts";
+import { ownProgram } from "../../executables.ts";
+import { OwnChild, ownChildArgs } from "../../own_child.ts";
 import type {
   MatchesRequest,
   MatchRecord,
