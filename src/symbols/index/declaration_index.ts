@@ -21,8 +21,8 @@
  * it on the walk itself, so a start from disk sends nothing to the workers.
  *
  * This module holds what ties these together; the build's queue and the searches' scans are
- * build_queue.ts, the changes heard of and not taken in yet noticed_changes.ts, what a parse
- * result does to the tables parse_results.ts.
+ * build_queue.ts, the changes heard of and not taken in yet noticed_changes.ts, what taking them
+ * in takes change_plan.ts, what a parse result does to the tables parse_results.ts.
  *
  * @module
  */
@@ -35,6 +35,7 @@ import { ProjectWatch } from "../../project/project_watch.ts";
 import { BuildQueue, PROGRESS_MS } from "./build_queue.ts";
 import { grammarFor } from "./grammars.ts";
 import { NoticedChanges } from "./noticed_changes.ts";
+import { type ChangePlan, planFolder, planPaths } from "./change_plan.ts";
 import { applyParseResult } from "./parse_results.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import { loadStore, saveStore, type StoredFile, unchangedOnDisk } from "./store.ts";
@@ -444,16 +445,6 @@ export class DeclarationIndex {
     }
   }
 
-  /** Forget a path (indexed or not); the store on disk is then out of date. */
-  #remove(relPath: string): void {
-    if (this.#tables.remove(relPath)) this.#changedSinceSave = true;
-  }
-
-  /** Forget a path and everything below it. */
-  #removeUnder(relPath: string): void {
-    if (this.#tables.removeUnder(relPath)) this.#changedSinceSave = true;
-  }
-
   // --- keeping current ------------------------------------------------------------------------
 
   /** Apply the changes made so far (see the module documentation). */
@@ -464,68 +455,19 @@ export class DeclarationIndex {
       if (changes.all) {
         this.project.ignore.reset();
         this.project.nonProject.reset();
-        await this.#rescan(".");
+        await this.#takeIn(planFolder(this.project, this.#tables, "."));
       } else if (changes.paths.length > 0) {
-        await this.#update(changes.paths);
+        await this.#takeIn(planPaths(this.project, this.#tables, changes.paths));
       }
     };
     this.#applying = this.#applying.then(run, run);
     return this.#applying;
   }
 
-  /** Walk a folder again: files gone are dropped, new or changed ones indexed. */
-  async #rescan(folder: string): Promise<void> {
-    const present = new Set<string>();
-    const jobs: ParseJob[] = [];
-    const ignored = folder !== "." && this.project.isLeftOut(folder, true);
-    if (!ignored) {
-      for await (const entry of this.project.walk(folder)) {
-        if (entry.isDirectory) continue;
-        present.add(entry.path);
-        if (grammarFor(entry.path) === null) this.#tables.addOther(entry.path);
-        else jobs.push(this.#job(entry.path, true));
-      }
-    }
-    const prefix = folder === "." ? "" : folder + "/";
-    for (const f of this.#tables.allFiles()) {
-      if ((prefix === "" || f.startsWith(prefix)) && !present.has(f)) this.#remove(f);
-    }
-    await this.#runJobs(jobs, this.#tables.files);
-    this.#scheduleSave();
-  }
-
-  #job(relPath: string, trustTimes: boolean): ParseJob {
-    const known = this.#tables.files.get(relPath);
-    return {
-      relPath,
-      absPath: this.project.absolute(relPath),
-      // A path reported as changed is hashed even when size and time look the same.
-      known: known && (trustTimes ? known : { ...known, mtime: -1 }),
-    };
-  }
-
-  async #update(paths: readonly string[]): Promise<void> {
-    const jobs: ParseJob[] = [];
-    for (const rel of paths) {
-      let info: Deno.FileInfo;
-      try {
-        info = await Deno.stat(this.project.absolute(rel));
-      } catch {
-        this.#removeUnder(rel);
-        continue;
-      }
-      if (info.isDirectory) {
-        await this.#rescan(rel);
-        continue;
-      }
-      if (this.project.isLeftOut(rel, false)) {
-        this.#remove(rel);
-      } else if (grammarFor(rel) === null) {
-        this.#tables.addOther(rel);
-      } else {
-        jobs.push(this.#job(rel, false));
-      }
-    }
+  /** Take in what a plan of changes left to do: its jobs, and the save. */
+  async #takeIn(plan: Promise<ChangePlan>): Promise<void> {
+    const { jobs, changed } = await plan;
+    if (changed) this.#changedSinceSave = true;
     await this.#runJobs(jobs, this.#tables.files);
     this.#scheduleSave();
   }
