@@ -21,7 +21,7 @@ import type {
 const KEEP_IDLE = 2;
 
 /** The hidden command that makes a compiled Sextant serve regex requests (main.ts). */
-export const REGEX_CHILD_COMMAND = "regex-child";
+const REGEX_CHILD_COMMAND = "regex-child";
 
 /** How to start a child: `deno run` of the module, or the compiled executable's subcommand. */
 function childCommand(): { program: string; args: string[] } {
