@@ -36,6 +36,8 @@ export { BinaryReader, BinaryWriter, WireType } from "npm:@bufbuild/protobuf@2.1
 // The Language Server Protocol's own types (type-only: nothing of the package loads at run time).
 export type {
   CallHierarchyItem,
+  CodeAction,
+  Command,
   CompletionItem,
   DeleteFile,
   Diagnostic,

@@ -3,7 +3,8 @@
  * share. It searches, in order, the folders of `SEXTANT_LSP_PATH` (each folder, its
  * `node_modules/.bin` and its `bin`), the project's `node_modules/.bin`, Sextant's own tool cache
  * (`<checkout>/.cache/lsp/node_modules/.bin`, when run from files) and PATH; on Windows it tries
- * the `.exe`, `.cmd` and `.bat` suffixes too.
+ * the `.exe`, `.cmd` and `.bat` suffixes too. It also tells the deno CLI from a compiled Sextant,
+ * and names the program that runs this executable again under the run permission it was given.
  * @module
  */
 import { delimiter, isAbsolute, join, resolve } from "node:path";
@@ -15,6 +16,17 @@ import { fileURLToPath } from "node:url";
  */
 export function isDenoCli(path: string): boolean {
   return /(^|[\\/])deno(\.exe)?$/i.test(path);
+}
+
+/**
+ * The program that runs this executable again: itself when the run permission allows its path,
+ * else its name, `deno` or `sextant` (`--allow-run=deno` allows the program of that name found on
+ * PATH, which may be a link to this executable rather than the executable itself).
+ */
+export function ownProgram(execPath = Deno.execPath()): string {
+  const allowed = Deno.permissions.querySync({ name: "run", command: execPath }).state ===
+    "granted";
+  return allowed ? execPath : isDenoCli(execPath) ? "deno" : "sextant";
 }
 
 /** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */

@@ -50,10 +50,12 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
     name: "the base",
     paths: [
       "src/errors.ts",
+      "src/bytes.ts",
       "src/log.ts",
       "src/process.ts",
       "src/runtime_folder.ts",
       "src/executables.ts",
+      "src/own_child.ts",
       "src/map_limit.ts",
       "src/deps.ts",
       "src/deps_start.ts",

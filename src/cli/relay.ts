@@ -13,9 +13,8 @@
 import { resolve } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
 import { type Launch, sextantLaunch } from "./launch.ts";
-import { isDenoCli } from "../executables.ts";
 import { SEXTANT_ENV } from "./permission_flags.ts";
-import { LSP_PATH_ENV, servicePath } from "../executables.ts";
+import { LSP_PATH_ENV, ownProgram, servicePath } from "../executables.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -42,12 +41,7 @@ export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLev
   const tail = ["service", "run"];
   if (options.idleTimeout !== undefined) tail.push("--idle-timeout", String(options.idleTimeout));
   if (options.logLevel !== undefined) tail.push("--log-level", options.logLevel);
-  // `--allow-run=deno` (or `sextant`) allows the program of that name found on PATH, which may
-  // be a link to this executable rather than the executable itself.
-  const allowed =
-    Deno.permissions.querySync({ name: "run", command: launch.command }).state === "granted";
-  const onPath = isDenoCli(launch.command) ? "deno" : "sextant";
-  return { command: allowed ? launch.command : onPath, args: [...launch.args, ...tail] };
+  return { command: ownProgram(launch.command), args: [...launch.args, ...tail] };
 }
 
 interface Connection {

@@ -5,6 +5,7 @@
  * @module
  */
 import { ToolError } from "../errors.ts";
+import { replaceSpans } from "./text_spans.ts";
 
 export type ReplaceMode = "literal" | "regex";
 
@@ -116,13 +117,14 @@ export function applyMatches(
   repl: string,
   mode: ReplaceMode,
 ): string {
-  let out = "";
-  let last = 0;
-  for (const match of matches) {
-    out += text.slice(last, match.index) + replacementFor(match, repl, mode);
-    last = match.index + match[0].length;
-  }
-  return out + text.slice(last);
+  return replaceSpans(
+    text,
+    matches.map((match) => ({
+      start: match.index,
+      end: match.index + match[0].length,
+      text: replacementFor(match, repl, mode),
+    })),
+  );
 }
 
 /** Serena's `replace_content` semantics on a string. */

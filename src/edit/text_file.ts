@@ -4,6 +4,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { concatBytes } from "../bytes.ts";
 import { ToolError } from "../errors.ts";
 import { privateSubfolder } from "../runtime_folder.ts";
 
@@ -423,19 +424,11 @@ export async function writeFileAtomic(
 async function readOpen(file: Deno.FsFile): Promise<Uint8Array> {
   await file.seek(0, Deno.SeekMode.Start);
   const parts: Uint8Array[] = [];
-  let length = 0;
   const buffer = new Uint8Array(64 * 1024);
   for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
     parts.push(buffer.slice(0, n));
-    length += n;
   }
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
+  return parts.length === 0 ? new Uint8Array(0) : concatBytes(parts);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -11,6 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { ToolError } from "../errors.ts";
 import type { TextEdit, WorkspaceEdit } from "../deps.ts";
 import { LineIndex, lineStarts, offsetAt } from "./line_index.ts";
+import { replaceSpans, SpanConflict } from "./text_spans.ts";
 import type { FileMove } from "./file_move.ts";
 import { newFileFormat, readTextFile, type TextFormat } from "./text_file.ts";
 
@@ -187,28 +188,23 @@ export function applyTextEdits(
   label = "file",
 ): string {
   const starts = lineStarts(text);
-  const spans = edits.map((e, i) => ({
-    from: offsetAt(text, starts, e.range.start),
-    to: offsetAt(text, starts, e.range.end),
-    text: e.newText.replace(/\r\n/g, "\n"),
-    i,
-  }));
-  spans.sort((a, b) => a.from - b.from || a.to - b.to || a.i - b.i);
-  let out = "";
-  let at = 0;
-  for (const span of spans) {
-    if (span.to < span.from) {
-      throw new ToolError(`The language server sent an edit with an inverted range for ${label}.`);
-    }
-    if (span.from < at) {
-      throw new ToolError(
-        `The language server sent overlapping edits for ${label}; nothing was changed.`,
-      );
-    }
-    out += text.slice(at, span.from) + span.text;
-    at = span.to;
+  try {
+    return replaceSpans(
+      text,
+      edits.map((e) => ({
+        start: offsetAt(text, starts, e.range.start),
+        end: offsetAt(text, starts, e.range.end),
+        text: e.newText.replace(/\r\n/g, "\n"),
+      })),
+    );
+  } catch (error) {
+    if (!(error instanceof SpanConflict)) throw error;
+    throw new ToolError(
+      error.kind === "inverted"
+        ? `The language server sent an edit with an inverted range for ${label}.`
+        : `The language server sent overlapping edits for ${label}; nothing was changed.`,
+    );
   }
-  return out + text.slice(at);
 }
 
 interface VirtualFile {

@@ -7,6 +7,7 @@
 import {
   CancellationTokenSource,
   createMessageConnection,
+  type LspProtocol,
   type MessageConnection,
   ResponseError,
   StreamMessageReader,
@@ -57,11 +58,7 @@ export interface ClientOptions {
 }
 
 /** A dynamic registration from `client/registerCapability`. */
-export interface Registration {
-  id: string;
-  method: string;
-  registerOptions?: unknown;
-}
+export type Registration = LspProtocol.Registration;
 
 /** The running process and connection of one language server. Not restartable: make a new one. */
 export class LspClient {

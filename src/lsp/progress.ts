@@ -5,14 +5,13 @@
  * open, or that says it is not quiescent, is still loading: queries wait for it.
  * @module
  */
+import type { LspProtocol as P } from "../deps.ts";
 
 /** The value of a `$/progress` notification for work-done progress. */
-export interface WorkDoneValue {
-  kind: "begin" | "report" | "end";
-  title?: string;
-  message?: string;
-  percentage?: number;
-}
+export type WorkDoneValue =
+  | P.WorkDoneProgressBegin
+  | P.WorkDoneProgressReport
+  | P.WorkDoneProgressEnd;
 
 interface Task {
   title: string;

@@ -13,6 +13,7 @@ import {
   isDenoCli,
   isExecutableFile,
   LSP_PATH_ENV,
+  ownProgram,
   projectProgram,
   runGranted,
   throughSh,
@@ -606,9 +607,8 @@ function denoCommand(): string {
   try {
     const exec = Deno.execPath();
     // Under a restricted --allow-run list only the exact allowed path may run (symlinks are not
-    // followed), so prefer our own executable only when it is itself allowed.
-    const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-    if (allowed && isDenoCli(exec)) return exec;
+    // followed): ownProgram names our own executable only when it is itself allowed.
+    if (isDenoCli(exec)) return ownProgram(exec);
   } catch { /* no permission to know: fall back to PATH */ }
   return "deno";
 }

@@ -23,12 +23,13 @@
  * Losing the process loses that session's variables only, and the answer says so.
  *
  * The child runs as `deno run` of a `data:` URL; a compiled Sextant has no `deno run` and starts
- * itself with the hidden command child.ts `REPL_CHILD_COMMAND` (main.ts). Both are spawned
- * through src/process.ts in a process group of their own; a child whose host dies sees its stdin
- * close and exits.
+ * itself with the hidden command child.ts `REPL_CHILD_COMMAND` (main.ts). Either is started,
+ * spoken to and killed through src/own_child.ts, in a process group of its own; a child whose
+ * host dies sees its stdin close and exits.
  * @module
  */
-import { CappedOutput, readStream, signalGroup, spawnGroup } from "../process.ts";
+import { LineIndex } from "../edit/line_index.ts";
+import { OwnChild, ownChildArgs } from "../own_child.ts";
 import { childUrl, REPL_CHILD_COMMAND } from "./child.ts";
 import { CellSyntaxError, rewriteCell, type Rewritten } from "./rewrite.ts";
 
@@ -139,18 +140,13 @@ function dataUrl(source: string): string {
   return `data:application/typescript;base64,${btoa(binary)}`;
 }
 
-/** Whether `execPath` is the `deno` CLI (not an executable made by `deno compile`). */
-function isDenoCli(execPath: string): boolean {
-  return /(^|[\\/])deno(\.exe)?$/i.test(execPath);
-}
-
 /** The program, arguments and environment that start a child. */
 export function childCommand(
   execPath = Deno.execPath(),
 ): { program: string; args: string[]; env: Record<string, string> } {
-  const own = isDenoCli(execPath)
-    ? [
-      "run",
+  const own = ownChildArgs({
+    module: childUrl(),
+    flags: [
       "--quiet",
       "--no-config",
       "--no-lock",
@@ -161,9 +157,9 @@ export function childCommand(
       "--ignore-env",
       // Remote imports are refused by --no-remote already; this makes the permission say so.
       "--deny-import",
-      childUrl(),
-    ]
-    : [REPL_CHILD_COMMAND];
+    ],
+    command: REPL_CHILD_COMMAND,
+  }, execPath);
   const env: Record<string, string> = {
     DENO_V8_FLAGS: `--max-old-space-size=${HEAP_MB}`,
     NO_COLOR: "1",
@@ -221,20 +217,13 @@ function checkMessage(value: unknown): Message | null {
   }
 }
 
-/** One running child process and its two pipes. */
+/** One running child process, its channel and the host's caps on what it sends. */
 class Child {
-  readonly #process: Deno.ChildProcess;
-  readonly #stderr = new CappedOutput(STDERR_BYTES);
-  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
-  #writing: Promise<void> = Promise.resolve();
-  /** Bytes sent to the child and not yet taken by its pipe. */
-  #unread = 0;
+  readonly #process: OwnChild;
   #inFlight = 0;
   #slotFreed: (() => void) | null = null;
   #tokens = MESSAGES_PER_SECOND;
   #refilled = performance.now();
-  /** Why the host stopped it, when it did. */
-  stopped: string | null = null;
   /** Resolves when the process has exited and its stderr is read. */
   readonly exited: Promise<Deno.CommandStatus>;
   /** Gets every checked message; a `call` is handed over only when a slot is free. */
@@ -246,34 +235,31 @@ class Child {
 
   constructor() {
     const { program, args, env } = childCommand();
-    const spawned = spawnGroup(program, args, {
-      cwd: Deno.build.os === "windows" ? Deno.cwd() : "/",
+    this.#process = new OwnChild(program, args, {
+      name: "the code's process",
       env,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
+      stderrBytes: STDERR_BYTES,
+      maxLineBytes: MAX_MESSAGE_BYTES,
+      onLine: (line) => this.#handle(line),
     });
-    this.#process = spawned;
-    const stdin = spawned.stdin.getWriter();
-    this.#stdin = stdin;
-    const stderr = readStream(spawned.stderr, (chunk) => this.#stderr.push(chunk));
-    void this.#read();
-    this.exited = (async () => {
-      const status = await spawned.status;
-      await stderr.done;
-      stdin.close().catch(() => {});
+    this.exited = this.#process.exited.then((status) => {
       this.onExit(status);
       return status;
-    })();
+    });
   }
 
   get pid(): number {
     return this.#process.pid;
   }
 
+  /** Why the host stopped it, when it did. */
+  get stopped(): string | null {
+    return this.#process.stopped;
+  }
+
   /** The end of what the child wrote to stderr. */
   stderr(): string {
-    return this.#stderr.text();
+    return this.#process.stderr();
   }
 
   /** Queue a message; a child that leaves more than MAX_UNREAD_BYTES unread is stopped. */
@@ -292,8 +278,7 @@ class Child {
         }) + "\n",
       );
     }
-    this.#unread += bytes.length;
-    if (this.#unread > MAX_UNREAD_BYTES) {
+    if (this.#process.unread + bytes.length > MAX_UNREAD_BYTES) {
       void this.kill(
         `the code's process stopped reading its answers (more than ${
           MAX_UNREAD_BYTES / 1024 / 1024
@@ -301,14 +286,12 @@ class Child {
       );
       return;
     }
-    this.#writing = this.#writing.then(() => this.stopped ? undefined : this.#stdin.write(bytes))
-      .catch(() => {}).finally(() => this.#unread -= bytes.length);
+    this.#process.sendLine(bytes);
   }
 
-  /** Kill the whole group at once (nothing in it is worth a grace period); idempotent. */
+  /** Kill the whole group at once; idempotent. */
   async kill(why: string): Promise<void> {
-    this.stopped ??= why;
-    await signalGroup(this.#process.pid, "SIGKILL");
+    await this.#process.kill(why);
     await this.exited;
   }
 
@@ -318,39 +301,6 @@ class Child {
     const wake = this.#slotFreed;
     this.#slotFreed = null;
     wake?.();
-  }
-
-  async #read(): Promise<void> {
-    const reader = this.#process.stdout.getReader();
-    const decoder = new TextDecoder();
-    let parts: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        let chunk = value;
-        for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10)) {
-          parts.push(chunk.subarray(0, newline));
-          const line = concat(parts, size + newline);
-          parts = [];
-          size = 0;
-          chunk = chunk.subarray(newline + 1);
-          if (!await this.#handle(decoder.decode(line))) return;
-        }
-        parts.push(chunk);
-        size += chunk.length;
-        if (size > MAX_MESSAGE_BYTES) {
-          return void await this.kill(
-            `the code's process sent a message longer than ${MAX_MESSAGE_BYTES} bytes`,
-          );
-        }
-      }
-    } catch {
-      // The pipe broke: the process is gone, and `exited` says so.
-    } finally {
-      reader.releaseLock();
-    }
   }
 
   /** Wait until the child may send another message (a token bucket). */
@@ -397,17 +347,6 @@ class Child {
     this.onMessage(message);
     return true;
   }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
 }
 
 /** Why a child ended, from its exit status and stderr, as a clause of the answer. */
@@ -762,8 +701,8 @@ function failure(text: string): RunResult {
 
 /** 1-based line and column of a character offset. */
 function offsetPosition(code: string, offset: number): { line: number; column: number } {
-  const before = code.slice(0, offset).split("\n");
-  return { line: before.length, column: before.at(-1)!.length + 1 };
+  const at = new LineIndex(code).positionAt(Math.min(offset, code.length));
+  return { line: at.line + 1, column: at.character + 1 };
 }
 
 /** An error with its place in the agent's code and that line, pointed at. */

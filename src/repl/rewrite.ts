@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { LineIndex, lineStarts, positionAt } from "../edit/line_index.ts";
 
 interface Token {
   text: string;
@@ -590,24 +591,17 @@ function apply(code: string, edits: Edit[], prelude: string) {
   }
   segments.push([out.length, at]);
   out += code.slice(at);
-  const outLines = lineStarts(out);
+  const outLines = new LineIndex(out);
   const codeLines = lineStarts(code);
   const position = (line: number, column: number) => {
-    const offset = (outLines[line - 1] ?? out.length) + column - 1;
+    const offset = outLines.lineStart(line - 1) + column - 1;
     let original = 0;
     for (const [outStart, origStart] of segments) {
       if (outStart > offset) break;
       original = origStart < 0 ? -origStart - 1 : origStart + (offset - outStart);
     }
-    let index = codeLines.findLastIndex((start) => start <= original);
-    if (index < 0) index = 0;
-    return { line: index + 1, column: original - codeLines[index]! + 1 };
+    const at = positionAt(codeLines, original);
+    return { line: at.line + 1, column: at.character + 1 };
   };
   return { source: out, position };
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
-  return starts;
 }

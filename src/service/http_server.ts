@@ -12,6 +12,7 @@
  * responses of any length (streamed, chunked, for server-sent events), keep-alive.
  * @module
  */
+import { concatBytes, writeAll } from "../bytes.ts";
 import { log } from "../log.ts";
 import { acceptConnections, ConnectionGate, type GateLimits } from "./connection_gate.ts";
 
@@ -225,13 +226,7 @@ async function readBody(
     if (part === null) return null;
     parts.push(part.subarray(0, size));
   }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    body.set(part, at);
-    at += part.length;
-  }
-  return body;
+  return concatBytes(parts);
 }
 
 const REASONS: Record<number, string> = {
@@ -250,10 +245,6 @@ const REASONS: Record<number, string> = {
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
-}
 
 /** Write `response` on `conn`; whether the connection may carry another request. */
 async function writeResponse(

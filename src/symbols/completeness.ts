@@ -18,6 +18,7 @@
 import { log } from "../log.ts";
 import { filesToShow } from "../lsp/project_scope.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
+import { LspMethod } from "../lsp/methods.ts";
 import { contentHashSync } from "./cache.ts";
 import type { SymbolLookup } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
@@ -629,7 +630,7 @@ async function verdictOf(
 ): Promise<Verdict> {
   let result: unknown;
   try {
-    result = await server.request<unknown>("textDocument/definition", {
+    result = await server.request<unknown>(LspMethod.definition, {
       textDocument: { uri: server.uriOf(p.relPath) },
       position: position(p.occurrence),
     }, { ...options, sync: [p.relPath], transient: true });

@@ -7,6 +7,7 @@
  * @module
  */
 import { extname } from "node:path";
+import { LineIndex } from "../edit/line_index.ts";
 import type { Position } from "./model.ts";
 
 /** Where an occurrence stands. */
@@ -74,23 +75,11 @@ export function wordOccurrences(text: string, name: string, relPath: string): Oc
   if (offsets.length === 0) return [];
   const family = FAMILIES[extname(relPath).toLowerCase()] ?? "plain";
   const sites = family === "plain" ? null : siteMap(text, family);
-  const out: Occurrence[] = [];
-  let line = 0;
-  let lineStart = 0;
-  let scanned = 0;
-  for (const offset of offsets) {
-    for (
-      let i = text.indexOf("\n", scanned);
-      i !== -1 && i < offset;
-      i = text.indexOf("\n", i + 1)
-    ) {
-      line++;
-      lineStart = i + 1;
-      scanned = i + 1;
-    }
-    out.push({ line, character: offset - lineStart, site: sites ? siteAt(sites, offset) : "code" });
-  }
-  return out;
+  const lines = new LineIndex(text);
+  return offsets.map((offset) => ({
+    ...lines.positionAt(offset),
+    site: sites ? siteAt(sites, offset) : "code",
+  }));
 }
 
 /** Non-code spans of a text: [start, end, site] triples, in order. */

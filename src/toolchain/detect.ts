@@ -3,8 +3,8 @@
  * `findExecutable` (src/executables.ts): the project's own `node_modules/.bin` first.
  * @module
  */
-import { basename, join } from "node:path";
-import { findExecutable } from "../executables.ts";
+import { join } from "node:path";
+import { findExecutable, isDenoCli } from "../executables.ts";
 import { pathExists } from "./reported_paths.ts";
 import type { ToolchainId } from "./types.ts";
 
@@ -92,5 +92,5 @@ export function findDeno(): string | null {
   const onPath = findExecutable("deno", { useToolCache: false });
   if (onPath) return onPath;
   const self = Deno.execPath();
-  return basename(self).startsWith("deno") && pathExists(self) ? self : null;
+  return isDenoCli(self) && pathExists(self) ? self : null;
 }

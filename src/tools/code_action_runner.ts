@@ -13,7 +13,7 @@
  * @module
  */
 import { LspMethod } from "../lsp/methods.ts";
-import type { Diagnostic, Range, WorkspaceEdit } from "../deps.ts";
+import type { CodeAction, Command, Diagnostic, Range, WorkspaceEdit } from "../deps.ts";
 import { relPathOfUri } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import { unifiedDiff } from "../edit/diff.ts";
@@ -35,18 +35,14 @@ export interface AppliedFile {
   diff: string;
 }
 
-/** A server's CodeAction or Command as sent. */
-interface RawAction {
-  title?: string;
-  kind?: string;
-  isPreferred?: boolean;
-  disabled?: { reason?: string };
-  diagnostics?: Diagnostic[];
-  edit?: WorkspaceEdit;
-  command?: string | { command: string; arguments?: unknown[]; title?: string };
-  arguments?: unknown[];
-  data?: unknown;
-}
+/**
+ * A server's CodeAction, or a bare Command (its `command` a string, beside its `arguments`), read
+ * as one; any field may be missing from what a server sends.
+ */
+type RawAction =
+  & Partial<Omit<CodeAction, "command">>
+  & Partial<Omit<Command, "command">>
+  & { command?: string | Command };
 
 /** URIs a WorkspaceEdit touches. */
 function editUris(edit: WorkspaceEdit | undefined): string[] {
@@ -231,7 +227,7 @@ export async function executeStoredAction(
   }
   const command = isCommand
     ? { command: raw.command as string, arguments: raw.arguments ?? [] }
-    : (raw.command as { command: string; arguments?: unknown[] } | undefined);
+    : (raw.command as Command | undefined);
   const files: AppliedFile[] = [];
   let note = "";
   if (raw.edit) {

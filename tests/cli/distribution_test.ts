@@ -277,8 +277,8 @@ Deno.test({
         `compile --bundle adds ${mib(added)} to the base: the program ${mib(program)}, the ` +
           `symbol index's grammars ${mib(assets.bytes)}`,
       );
-      // 8.1 MiB after the C toolchain, code mode, the index's exact rules and the seed-form
-      // rename landed (Nov 2026); the cap catches a dependency tree bundled by mistake.
+      // 8.1 MiB after the C toolchain, code mode, the index's exact rules and the dev-tools
+      // workflow's rename landed (Nov 2026); the cap catches a dependency tree bundled by mistake.
       assert(program < 9 * 1024 * 1024, `the program's payload is ${program} bytes`);
       assert(assets.bytes < 2 * 1024 * 1024, `the grammars take ${assets.bytes} bytes`);
     } finally {

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { call, connect, tempProject } from "../helpers/mcp.ts";
 
 Deno.test("e2e: initialize, list tools, read and edit a file over stdio", async () => {
-  // edit (seed 004) is in the default list beside Serena 2.1's tools.
+  // edit is in the default list beside Serena 2.1's tools.
   await using project = await tempProject({
     "src/a.txt": "hello world\n",
   });

@@ -106,7 +106,7 @@ Deno.test("claude-code and codex bring symbols, rename, code actions, check, tes
   assert(!listed("claude-code").includes("hover"));
 });
 
-Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's the seeds' edit and move, check and test", () => {
+Deno.test("desktop-app lists Serena 2.1's desktop-app tools, and of Sextant's own edit and move, check and test", () => {
   const names = listed("desktop-app").filter((n) => n !== "repl");
   assertLists("desktop-app", [...SERENA_DESKTOP_TOOLS]);
   // A chat client has no other way to edit by exact strings or to move a file.

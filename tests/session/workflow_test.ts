@@ -163,7 +163,7 @@ Deno.test("initial_instructions returns the system prompt for the current tool s
   );
   assert(/^[0-9a-f]{8}$/.test(id), id);
   assertStringIncludes(manual, `Active project: '${s.session.project!.name}'`);
-  // The default list has no check_onboarding_performed (Serena 2.1), and has the seeds' `edit`.
+  // The default list has no check_onboarding_performed (Serena 2.1), and has Sextant's `edit`.
   assertStringIncludes(manual, "Project memories (list_memories, read_memory)");
   assertStringIncludes(manual, "then `edit` or replace_content with a unique needle");
   // The thinking tools are optional (Serena 1.7): the manual speaks of them only when listed.

@@ -20,6 +20,10 @@
  * unchanged since the store on disk was written (same size and modification time) are taken from
  * it on the walk itself, so a start from disk sends nothing to the workers.
  *
+ * This module holds what ties these together; the build's queue and the searches' scans are
+ * build_queue.ts, the changes heard of and not taken in yet noticed_changes.ts, what taking them
+ * in takes change_plan.ts, what a parse result does to the tables parse_results.ts.
+ *
  * @module
  */
 import { relative } from "node:path";
@@ -27,14 +31,15 @@ import { log } from "../../log.ts";
 import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import type { Project } from "../../project/project.ts";
-import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
-import { markedFolders } from "../../project/non_project.ts";
-import { ProjectWatch, type WatchEvent } from "../../project/project_watch.ts";
+import { ProjectWatch } from "../../project/project_watch.ts";
+import { BuildQueue, PROGRESS_MS } from "./build_queue.ts";
 import { grammarFor } from "./grammars.ts";
-import { declaredNames } from "./index_file.ts";
+import { NoticedChanges } from "./noticed_changes.ts";
+import { type ChangePlan, planFolder, planPaths } from "./change_plan.ts";
+import { applyParseResult } from "./parse_results.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
-import { loadStore, saveStore, type StoredFile } from "./store.ts";
-import { DeclarationTables, type IndexStats, inScope } from "./declaration_tables.ts";
+import { loadStore, saveStore, type StoredFile, unchangedOnDisk } from "./store.ts";
+import { DeclarationTables, type IndexStats } from "./declaration_tables.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
 
 /** Options of {@linkcode DeclarationIndex}. */
@@ -70,45 +75,12 @@ export interface CandidateOptions {
   scope?: string;
 }
 
-const PROGRESS_MS = 1000;
-/** Files per chunk of the build's own jobs (small: a search's jobs wait behind them). */
-const BUILD_CHUNK = 64;
-/** Files per message of a search's scan (cheap jobs: most files only read). */
-const SCAN_CHUNK = 128;
 /**
  * Chunks in flight at once (each split among the workers, and waited for whole: with fewer, a
  * worker that finished early waits for the other; measured, 2 made the build up to 2x slower).
  */
 const PUMPS = 4;
 const SAVE_DELAY_MS = 2000;
-
-/** A file the build walked and has not indexed yet. */
-interface Pending {
-  job: ParseJob;
-  /** What the store on disk holds for it. */
-  stored: StoredFile | undefined;
-  /** With a worker now: the needle it was sent with ("" for none); null when not sent. */
-  sent: string | null;
-}
-
-/** A search's scan of the files not indexed yet (see {@linkcode DeclarationIndex.prepareFor}). */
-interface Scan {
-  needle: string;
-  scope: string;
-  /** Paths neither indexed nor known to lack the needle. */
-  todo: Set<string>;
-  /** Paths to send, in order from `next` (those sent or done by then are skipped). */
-  queue: string[];
-  next: number;
-  /** How many paths it covered in all. */
-  total: number;
-  /**
-   * The scope is one file, sent ahead of the walk: the scan is done when that file is, without
-   * waiting for the walk to list the rest of the tree.
-   */
-  file: boolean;
-  finish: (error?: unknown) => void;
-}
 
 /** See the module documentation. */
 export class DeclarationIndex {
@@ -118,33 +90,22 @@ export class DeclarationIndex {
   readonly #watch: boolean;
   readonly #persist: boolean;
   readonly #tables = new DeclarationTables();
-  /** The build's queue: files walked and not indexed yet, in walk order from `#next`. */
-  readonly #pending = new Map<string, Pending>();
-  #order: string[] = [];
-  #next = 0;
-  /** The build is still walking the tree (more files may come). */
-  #walking = false;
-  /** Files the build walked, and indexed so far. */
-  #walked = 0;
-  #indexed = 0;
+  /** The first build's files not indexed yet, and the searches waiting for some of them. */
+  readonly #queue: BuildQueue = new BuildQueue({
+    disposed: () => this.#disposed,
+    apply: (result, stored) => this.#apply(result, stored),
+    report: (message) => this.#report(message),
+  });
   /** The last build failed (its index is partial: no search may answer from it). */
   #buildFailed = false;
-  /** Searches waiting for their files before the build is done. */
-  readonly #scans = new Set<Scan>();
-  /** Files a one-file scan sent ahead of the walk, which the walk then skips. */
-  readonly #early = new Set<string>();
-  /** Pumps waiting for work. */
-  #wakers: Array<() => void> = [];
   #failures = 0;
   #build: Promise<void> | null = null;
   #built = false;
   readonly #progress = new Set<(message: string) => void>();
   readonly #projectWatch: ProjectWatch | null;
   readonly #ownWatch: boolean;
-  /** Set while the index hears the watcher's events (from the first build on). */
-  #unsubscribe: (() => void) | null = null;
-  readonly #dirty = new Set<string>();
-  #rescanAll = false;
+  /** The changes heard of (from the first build on) and not taken in yet. */
+  readonly #changes: NoticedChanges;
   /** Serializes change application. */
   #applying: Promise<void> = Promise.resolve();
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -164,6 +125,7 @@ export class DeclarationIndex {
       ? null
       : options.projectWatch ?? new ProjectWatch(project.root, cacheDir(project.root));
     this.#persist = options.persist ?? true;
+    this.#changes = new NoticedChanges(project, this.#projectWatch);
   }
 
   /** Whether it was disposed. */
@@ -225,11 +187,11 @@ export class DeclarationIndex {
     }
     const build = this.#startBuild();
     build.catch(() => {}); // its failure reaches the scan, or whoever waits for ready()
-    if (this.#indexed > 0 || this.#rescanAll || this.#dirty.size > 0) {
+    if (this.#queue.indexed > 0 || this.#changes.pending) {
       // Files were indexed already: changes made to them since must be seen first.
-      if (!(await this.#barrier()) || this.#rescanAll) return false;
-      for (const path of this.#dirty) {
-        const pending = this.#pending.get(path);
+      if (!(await this.#changes.barrier()) || this.#changes.all) return false;
+      for (const path of this.#changes.paths()) {
+        const pending = this.#queue.get(path);
         if (pending === undefined || pending.sent !== null) return false;
         // Not read yet, so its news will be read; hashed even if size and time look the same.
         if (pending.job.known) pending.job.known = { ...pending.job.known, mtime: -1 };
@@ -244,50 +206,33 @@ export class DeclarationIndex {
     const done = new Promise<void>((resolve, reject) => {
       finish = (error) => error === undefined ? resolve() : reject(error);
     });
-    const file = this.#walking && this.#aheadOfWalk(scope);
-    const scan: Scan = {
-      needle,
-      scope,
-      todo: new Set(),
-      queue: [],
-      next: 0,
-      total: 0,
-      file,
-      finish,
+    const queue = this.#queue;
+    const file = queue.walking && this.#aheadOfWalk(scope);
+    const listed = queue.get(scope) !== undefined || this.#tables.files.has(scope);
+    const ahead = !file ? null : {
+      job: listed
+        ? null
+        : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
     };
-    if (file && !this.#pending.has(scope) && !this.#tables.files.has(scope)) {
-      // Not listed yet: sent now, so that the scan does not wait for the walk to reach it.
-      this.#early.add(scope);
-      this.#enqueue({
-        job: { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
-        stored: undefined,
-        sent: null,
-      });
-    }
-    for (const path of this.#pending.keys()) {
-      if (inScope(path, scope)) this.#scanAdd(scan, path);
-    }
-    this.#scans.add(scan);
+    const scan = queue.startScan(needle, scope, ahead, finish);
     const report = () => {
       const checked = scan.total - scan.todo.size;
       onProgress?.(
-        this.#walking
-          ? `Searching for '${needle}' while the symbol index is built: ${this.#walked} files ` +
-            `listed so far, ${Math.max(0, this.#walked - scan.todo.size)} of them checked`
+        queue.walking
+          ? `Searching for '${needle}' while the symbol index is built: ${queue.walked} files ` +
+            `listed so far, ${Math.max(0, queue.walked - scan.todo.size)} of them checked`
           : `Searching ${scan.total} files for '${needle}' while the symbol index is built: ` +
             `${checked}/${scan.total}`,
       );
     };
     report();
     const timer = onProgress ? setInterval(report, PROGRESS_MS) : undefined;
-    this.#checkScan(scan);
-    this.#wake();
     try {
       await abortable(done, signal);
       return true;
     } finally {
       clearInterval(timer);
-      this.#scans.delete(scan);
+      queue.endScan(scan);
     }
   }
 
@@ -297,17 +242,6 @@ export class DeclarationIndex {
    */
   holdBuild(): () => void {
     return this.#workers.hold();
-  }
-
-  #scanAdd(scan: Scan, path: string): void {
-    scan.todo.add(path);
-    scan.queue.push(path);
-    scan.total++;
-  }
-
-  /** Resolve a scan whose files are all done, once the walk has listed them all. */
-  #checkScan(scan: Scan): void {
-    if ((!this.#walking || scan.file) && scan.todo.size === 0) scan.finish();
   }
 
   /**
@@ -375,7 +309,7 @@ export class DeclarationIndex {
 
   /** Whether the watcher reported changes the index has not taken in yet ({@linkcode ready}). */
   get pendingChanges(): boolean {
-    return this.#dirty.size > 0 || this.#rescanAll;
+    return this.#changes.pending;
   }
 
   /** Every file the index walked (indexed or not), unsorted; for scans over the whole tree. */
@@ -396,7 +330,7 @@ export class DeclarationIndex {
   async filesChanged(realPaths: readonly string[]): Promise<void> {
     for (const real of realPaths) {
       const rel = relative(this.project.root, real).split("\\").join("/");
-      if (rel && !rel.startsWith("..")) this.#dirty.add(rel);
+      if (rel && !rel.startsWith("..")) this.#changes.add(rel);
     }
     if (this.#built) await this.#settle(false);
   }
@@ -417,25 +351,22 @@ export class DeclarationIndex {
    */
   async #buildAll(): Promise<void> {
     const started = performance.now();
-    this.#walking = true;
+    const queue = this.#queue;
+    queue.reset();
     this.#buildFailed = false;
-    this.#pending.clear();
-    this.#order = [];
-    this.#next = 0;
-    this.#walked = 0;
-    this.#indexed = 0;
-    this.#early.clear();
     if (this.#tables.clear()) this.#changedSinceSave = true;
     let failure: unknown = null;
     const pumps: Promise<void>[] = [];
     // The first pump to fail stops the others.
     const failed = new AbortController();
     const stop = AbortSignal.any([this.#stop.signal, failed.signal]);
-    const wake = () => this.#wake();
+    const wake = () => queue.wake();
     stop.addEventListener("abort", wake, { once: true });
     let stored = new Map<string, StoredFile>();
     try {
-      if (this.#watch) this.#startWatcher();
+      if (this.#watch && !this.#changes.listen()) {
+        log.debug(`The symbol index cannot watch ${this.project.root}.`);
+      }
       if (this.#persist) stored = await loadStore(this.project.root);
       this.#report(
         stored.size > 0
@@ -444,7 +375,7 @@ export class DeclarationIndex {
       );
       for (let i = 0; i < PUMPS; i++) {
         pumps.push(
-          this.#pump(stop).catch((error) => {
+          queue.pump(this.#workers, stop).catch((error) => {
             failed.abort(error);
             throw error;
           }),
@@ -453,7 +384,7 @@ export class DeclarationIndex {
       for await (const entry of this.project.walk(".")) {
         this.#stop.signal.throwIfAborted();
         if (entry.isDirectory) continue;
-        if (this.#early.delete(entry.path)) continue; // sent ahead by a one-file scan
+        if (queue.sentAhead(entry.path)) continue;
         if (grammarFor(entry.path) === null) {
           this.#tables.addOther(entry.path);
           continue;
@@ -462,12 +393,11 @@ export class DeclarationIndex {
         const absPath = this.project.absolute(entry.path);
         if (known !== undefined && unchangedOnDisk(absPath, known)) {
           // Checked here: a message to a worker would cost more than the check.
-          this.#walked++;
-          this.#indexed++;
+          queue.countIndexed();
           this.#tables.add(entry.path, known);
           continue;
         }
-        this.#enqueue({
+        queue.enqueue({
           job: {
             relPath: entry.path,
             absPath,
@@ -479,20 +409,18 @@ export class DeclarationIndex {
       }
     } catch (error) {
       failure = error;
-      this.#pending.clear(); // the pumps stop
+      queue.clear(); // the pumps stop
     } finally {
-      this.#walking = false;
-      for (const scan of this.#scans) this.#checkScan(scan);
-      this.#wake();
+      queue.walkEnded();
     }
     const results = await Promise.allSettled(pumps);
     stop.removeEventListener("abort", wake);
     const rejected = results.find((r) => r.status === "rejected");
     failure ??= rejected?.reason ?? null;
     if (failure === null) this.#stop.signal.throwIfAborted();
-    for (const scan of this.#scans) scan.finish(failure ?? undefined);
+    queue.finishScans(failure);
     if (failure !== null) {
-      this.#pending.clear();
+      queue.clear();
       this.#buildFailed = true;
       throw failure;
     }
@@ -505,111 +433,6 @@ export class DeclarationIndex {
     this.#scheduleSave();
   }
 
-  #enqueue(pending: Pending): void {
-    const path = pending.job.relPath;
-    this.#pending.set(path, pending);
-    this.#order.push(path);
-    this.#walked++;
-    for (const scan of this.#scans) if (inScope(path, scan.scope)) this.#scanAdd(scan, path);
-    // While walking, only full chunks are sent (see #take).
-    if (this.#walked % BUILD_CHUNK === 0) this.#wake();
-  }
-
-  #wake(): void {
-    const wakers = this.#wakers;
-    this.#wakers = [];
-    for (const wake of wakers) wake();
-  }
-
-  /** Send chunks of the build's queue to the workers until it is empty and the walk done. */
-  async #pump(stop: AbortSignal): Promise<void> {
-    while (true) {
-      stop.throwIfAborted();
-      const jobs = this.#take();
-      if (jobs.length > 0) {
-        await this.#workers.run(jobs, (results) => this.#received(results), stop);
-        continue;
-      }
-      if (!this.#walking && this.#pending.size === 0) return;
-      // Nothing to send now: files with a worker may come back deferred, or the walk add more.
-      await new Promise<void>((resolve) => this.#wakers.push(resolve));
-    }
-  }
-
-  /**
-   * The next chunk: the waiting searches' files first, then the build's own. While the walk
-   * goes on, only full chunks (messages of a few files would cost more than their work).
-   */
-  #take(): ParseJob[] {
-    const jobs: ParseJob[] = [];
-    for (const scan of this.#scans) {
-      if (this.#walking && !scan.file && scan.queue.length - scan.next < SCAN_CHUNK) continue;
-      while (scan.next < scan.queue.length && jobs.length < SCAN_CHUNK) {
-        const path = scan.queue[scan.next++]!;
-        const pending = this.#pending.get(path);
-        if (pending === undefined || pending.sent !== null || !scan.todo.has(path)) continue;
-        pending.sent = scan.needle;
-        jobs.push({ ...pending.job, needle: scan.needle });
-      }
-      if (scan.next === scan.queue.length && scan.next > 0) {
-        scan.queue = [];
-        scan.next = 0;
-      }
-      if (jobs.length >= SCAN_CHUNK) return jobs;
-    }
-    if (jobs.length > 0) return jobs;
-    // While walking, a waiting search's files come first: the build's are listed with them.
-    if (this.#walking && (this.#scans.size > 0 || this.#order.length - this.#next < BUILD_CHUNK)) {
-      return jobs;
-    }
-    while (this.#next < this.#order.length && jobs.length < BUILD_CHUNK) {
-      const path = this.#order[this.#next++]!;
-      const pending = this.#pending.get(path);
-      if (pending === undefined || pending.sent !== null) continue;
-      pending.sent = "";
-      jobs.push(pending.job);
-    }
-    if (this.#next > 4096 && this.#next * 2 > this.#order.length) {
-      this.#order = this.#order.slice(this.#next);
-      this.#next = 0;
-    }
-    return jobs;
-  }
-
-  /** Results of the build's or a search's chunk. */
-  #received(results: readonly ParseResult[]): void {
-    if (this.#disposed) return;
-    for (const result of results) {
-      const path = result.relPath;
-      const pending = this.#pending.get(path);
-      if (result.status === "deferred") {
-        if (pending === undefined) continue;
-        const needle = pending.sent ?? "";
-        pending.sent = null;
-        this.#order.push(path); // the build indexes it later
-        for (const scan of this.#scans) {
-          if (!scan.todo.has(path)) continue;
-          // Lacking the needle, it lacks every text containing it.
-          if (needle !== "" && scan.needle.includes(needle)) scan.todo.delete(path);
-          else scan.queue.push(path);
-        }
-        continue;
-      }
-      this.#pending.delete(path);
-      this.#apply(result, pending?.stored);
-      this.#indexed++;
-      for (const scan of this.#scans) scan.todo.delete(path);
-    }
-    for (const scan of this.#scans) this.#checkScan(scan);
-    this.#wake();
-    const now = performance.now();
-    if (now - this.#lastReport > PROGRESS_MS) {
-      this.#lastReport = now;
-      this.#report(`Indexing symbols: ${this.#indexed}/${this.#walked} files`);
-    }
-  }
-  #lastReport = 0;
-
   /** Index files through the workers and apply the results (after the first build). */
   async #runJobs(jobs: readonly ParseJob[], known: ReadonlyMap<string, StoredFile>): Promise<void> {
     await this.#workers.run(jobs, (results) => {
@@ -619,192 +442,40 @@ export class DeclarationIndex {
   }
 
   #apply(result: ParseResult, known: StoredFile | undefined): void {
-    if (result.status === "deferred") return; // only a search's scan sends needles
-    if (result.status === "gone") {
-      this.#remove(result.relPath);
-      return;
+    if (applyParseResult(this.#tables, result, known)) this.#changedSinceSave = true;
+    if (result.status !== "failed") return;
+    this.#failures++;
+    if (this.#failures <= 3) {
+      log.warn(
+        `The symbol index could not parse ${result.relPath} (${result.error}); ` +
+          "its declarations are found through the language server instead.",
+      );
     }
-    if (result.status === "untrusted") {
-      // Listed with the files the index does not parse: every search reads it.
-      this.#remove(result.relPath);
-      this.#tables.addOther(result.relPath);
-      return;
-    }
-    if (result.status === "failed") {
-      // Left to the language server: listed with the files the index does not parse.
-      this.#remove(result.relPath);
-      this.#tables.addOther(result.relPath);
-      this.#failures++;
-      if (this.#failures <= 3) {
-        log.warn(
-          `The symbol index could not parse ${result.relPath} (${result.error}); ` +
-            "its declarations are found through the language server instead.",
-        );
-      }
-      return;
-    }
-    let entry: StoredFile;
-    if (result.status === "parsed") {
-      const symbols = result.symbols ?? "[]";
-      const named = result.names !== undefined && result.count !== undefined
-        ? { names: result.names, count: result.count }
-        : declaredNames(JSON.parse(symbols) as CompactSymbol[]);
-      entry = {
-        hash: result.hash,
-        size: result.size,
-        mtime: result.mtime,
-        symbols,
-        ...named,
-        exact: result.exact ?? false,
-      };
-    } else {
-      if (known === undefined) return;
-      entry = { ...known, hash: result.hash, size: result.size, mtime: result.mtime };
-    }
-    // As on disk (a start from disk that found the file unchanged saves nothing).
-    const unchanged = known !== undefined && known.hash === entry.hash &&
-      known.mtime === entry.mtime && known.size === entry.size && known.symbols === entry.symbols &&
-      known.exact === entry.exact;
-    const before = this.#tables.files.get(result.relPath);
-    if (
-      before?.hash === entry.hash && before.symbols === entry.symbols &&
-      before.exact === entry.exact
-    ) {
-      if (before.mtime !== entry.mtime) this.#changedSinceSave = true;
-      this.#tables.refresh(result.relPath, entry);
-      return;
-    }
-    if (before) this.#remove(result.relPath);
-    this.#tables.removeOther(result.relPath);
-    this.#tables.add(result.relPath, entry);
-    if (!unchanged) this.#changedSinceSave = true;
-  }
-
-  /** Forget a path (indexed or not); the store on disk is then out of date. */
-  #remove(relPath: string): void {
-    if (this.#tables.remove(relPath)) this.#changedSinceSave = true;
-  }
-
-  /** Forget a path and everything below it. */
-  #removeUnder(relPath: string): void {
-    if (this.#tables.removeUnder(relPath)) this.#changedSinceSave = true;
   }
 
   // --- keeping current ------------------------------------------------------------------------
 
-  #startWatcher(): void {
-    const watch = this.#projectWatch;
-    if (watch === null || this.#unsubscribe !== null) return;
-    this.#unsubscribe = watch.subscribe({
-      event: (event) => this.#noticed(event),
-      // Events were lost, or none will come: the next answer walks the tree again.
-      overflow: () => this.#rescanAll = true,
-      ended: () => this.#rescanAll = true,
-    });
-    if (!watch.start()) log.debug(`The symbol index cannot watch ${this.project.root}.`);
-  }
-
-  #noticed(event: WatchEvent): void {
-    for (const rel of event.rels) {
-      if (!rel || rel.startsWith("..")) continue;
-      const parts = rel.split("/");
-      if (parts.slice(0, -1).some((p) => ALWAYS_IGNORED_DIRS.has(p))) continue;
-      if (ALWAYS_IGNORED_DIRS.has(parts[parts.length - 1]!)) continue;
-      if (parts[parts.length - 1] === ".gitignore") this.#rescanAll = true;
-      this.#dirty.add(rel);
-      // A pyvenv.cfg or a package.json may turn a folder into one that is not the project's.
-      const marked = markedFolders(rel);
-      if (marked.length > 0) {
-        this.project.nonProject.reset();
-        for (const folder of marked) this.#dirty.add(folder);
-      }
-    }
-  }
-
-  /**
-   * Wait until the watcher has reported every change made before now (its barrier). False when
-   * there is no watcher or it did not answer in time.
-   */
-  async #barrier(): Promise<boolean> {
-    const watch = this.#projectWatch;
-    if (watch === null || this.#unsubscribe === null) return false;
-    return await watch.barrier();
-  }
-
   /** Apply the changes made so far (see the module documentation). */
   #settle(waitForWatcher = true): Promise<void> {
     const run = async () => {
-      if (waitForWatcher && !(await this.#barrier())) this.#rescanAll = true;
-      if (this.#rescanAll) {
-        this.#rescanAll = false;
-        this.#dirty.clear();
+      if (waitForWatcher && !(await this.#changes.barrier())) this.#changes.markAll();
+      const changes = this.#changes.take();
+      if (changes.all) {
         this.project.ignore.reset();
         this.project.nonProject.reset();
-        await this.#rescan(".");
-        return;
+        await this.#takeIn(planFolder(this.project, this.#tables, "."));
+      } else if (changes.paths.length > 0) {
+        await this.#takeIn(planPaths(this.project, this.#tables, changes.paths));
       }
-      if (this.#dirty.size === 0) return;
-      const paths = [...this.#dirty];
-      this.#dirty.clear();
-      await this.#update(paths);
     };
     this.#applying = this.#applying.then(run, run);
     return this.#applying;
   }
 
-  /** Walk a folder again: files gone are dropped, new or changed ones indexed. */
-  async #rescan(folder: string): Promise<void> {
-    const present = new Set<string>();
-    const jobs: ParseJob[] = [];
-    const ignored = folder !== "." && this.project.isLeftOut(folder, true);
-    if (!ignored) {
-      for await (const entry of this.project.walk(folder)) {
-        if (entry.isDirectory) continue;
-        present.add(entry.path);
-        if (grammarFor(entry.path) === null) this.#tables.addOther(entry.path);
-        else jobs.push(this.#job(entry.path, true));
-      }
-    }
-    const prefix = folder === "." ? "" : folder + "/";
-    for (const f of this.#tables.allFiles()) {
-      if ((prefix === "" || f.startsWith(prefix)) && !present.has(f)) this.#remove(f);
-    }
-    await this.#runJobs(jobs, this.#tables.files);
-    this.#scheduleSave();
-  }
-
-  #job(relPath: string, trustTimes: boolean): ParseJob {
-    const known = this.#tables.files.get(relPath);
-    return {
-      relPath,
-      absPath: this.project.absolute(relPath),
-      // A path reported as changed is hashed even when size and time look the same.
-      known: known && (trustTimes ? known : { ...known, mtime: -1 }),
-    };
-  }
-
-  async #update(paths: readonly string[]): Promise<void> {
-    const jobs: ParseJob[] = [];
-    for (const rel of paths) {
-      let info: Deno.FileInfo;
-      try {
-        info = await Deno.stat(this.project.absolute(rel));
-      } catch {
-        this.#removeUnder(rel);
-        continue;
-      }
-      if (info.isDirectory) {
-        await this.#rescan(rel);
-        continue;
-      }
-      if (this.project.isLeftOut(rel, false)) {
-        this.#remove(rel);
-      } else if (grammarFor(rel) === null) {
-        this.#tables.addOther(rel);
-      } else {
-        jobs.push(this.#job(rel, false));
-      }
-    }
+  /** Take in what a plan of changes left to do: its jobs, and the save. */
+  async #takeIn(plan: Promise<ChangePlan>): Promise<void> {
+    const { jobs, changed } = await plan;
+    if (changed) this.#changedSinceSave = true;
     await this.#runJobs(jobs, this.#tables.files);
     this.#scheduleSave();
   }
@@ -842,23 +513,8 @@ export class DeclarationIndex {
     } catch { /* nothing to save */ }
     await this.#applying.catch(() => {});
     await this.flush();
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    this.#changes.stop();
     if (this.#ownWatch) await this.#projectWatch?.dispose();
-  }
-}
-
-/**
- * Whether a file still has the size and modification time it was indexed with (then its stored
- * declarations stand, as a parse worker would decide too: index_file.ts).
- */
-function unchangedOnDisk(absPath: string, known: StoredFile): boolean {
-  try {
-    const info = Deno.statSync(absPath);
-    const mtime = info.mtime?.getTime() ?? 0;
-    return info.isFile && info.size === known.size && mtime === known.mtime && mtime !== 0;
-  } catch {
-    return false; // a worker finds it gone
   }
 }
 

@@ -119,3 +119,17 @@ export async function saveStore(
     log.warn(`Could not save the symbol index ${storePath(root)}: ${String(error)}`);
   }
 }
+
+/**
+ * Whether a file still has the size and modification time it was indexed with (then its stored
+ * declarations stand, as a parse worker would decide too: index_file.ts).
+ */
+export function unchangedOnDisk(absPath: string, known: StoredFile): boolean {
+  try {
+    const info = Deno.statSync(absPath);
+    const mtime = info.mtime?.getTime() ?? 0;
+    return info.isFile && info.size === known.size && mtime === known.mtime && mtime !== 0;
+  } catch {
+    return false; // a worker finds it gone
+  }
+}

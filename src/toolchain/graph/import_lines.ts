@@ -9,6 +9,7 @@
  * @module
  */
 import { extname } from "node:path";
+import { lineStarts, positionAt } from "../../edit/line_index.ts";
 
 /** One import in a file: the specifier as written and the 1-based line it is on. */
 export interface ImportSpec {
@@ -64,18 +65,8 @@ export function stripCLike(source: string, keepStrings = true): string {
  * the source).
  */
 function lineAt(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
-  };
+  const starts = lineStarts(text);
+  return (offset) => positionAt(starts, offset).line + 1;
 }
 
 // ---- TypeScript / JavaScript ---------------------------------------------------------------

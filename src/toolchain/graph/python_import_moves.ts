@@ -24,6 +24,8 @@
  * @module
  */
 import { posix } from "node:path";
+import type { Position } from "../../deps.ts";
+import { lineStarts, positionAt } from "../../edit/line_index.ts";
 import type { Project } from "../../project/project.ts";
 import {
   filesWithExtensions,
@@ -176,19 +178,9 @@ function join(folder: string, name: string): string {
 }
 
 /** Offsets to 0-based line and character. */
-function positionsOf(text: string): (offset: number) => { line: number; character: number } {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low, character: offset - starts[low]! };
-  };
+function positionsOf(text: string): (offset: number) => Position {
+  const starts = lineStarts(text);
+  return (offset) => positionAt(starts, offset);
 }
 
 /** The edits of one file, by offsets, turned into {@linkcode ImportEdit}s at the end. */

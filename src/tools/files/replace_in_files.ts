@@ -6,6 +6,7 @@
 import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import { compilePattern, escapeRegExp, replacementFor } from "../../edit/replace.ts";
+import { replaceSpans } from "../../edit/text_spans.ts";
 import { globMatcher } from "./search_for_pattern.ts";
 import { regexMatches } from "../shared/regex.ts";
 import { writeFiles } from "../shared/write.ts";
@@ -328,10 +329,10 @@ export const replaceInFiles = defineTool({
         const perFile = new Map<string, Occurrence[]>();
         for (const o of chosen) perFile.set(o.path, [...(perFile.get(o.path) ?? []), o]);
         const changes = [...perFile].map(([path, list]) => {
-          let text = texts.get(path)!;
-          for (const o of [...list].sort((a, b) => b.start - a.start)) {
-            text = text.slice(0, o.start) + o.replacement + text.slice(o.end);
-          }
+          const text = replaceSpans(
+            texts.get(path)!,
+            list.map((o) => ({ start: o.start, end: o.end, text: o.replacement })),
+          );
           return { real: files.get(path)!.real, after: text, format: files.get(path)!.format };
         });
         const lines = [...perFile].map(([path, list]) => `  ${path}: ${list.length}`);

@@ -11,6 +11,7 @@ import { z } from "../../deps.ts";
 import { ToolError } from "../../errors.ts";
 import type { StoredAction } from "../../session/code_action_store.ts";
 import { codePointLength, toAgentPosition, toLspPosition } from "../../lsp/positions.ts";
+import { comparePositions } from "../../symbols/model.ts";
 import { requestCodeActions } from "../code_action_runner.ts";
 import { type FileTarget, ideDescribe, resolveFile } from "../shared/targets.ts";
 import { locate } from "../shared/locate_symbol.ts";
@@ -32,9 +33,7 @@ export function actionDict(a: StoredAction, withFile: boolean): Record<string, u
 }
 
 function overlaps(a: Range, b: Range): boolean {
-  const before = (p: { line: number; character: number }, q: typeof p) =>
-    p.line < q.line || (p.line === q.line && p.character < q.character);
-  return !before(a.end, b.start) && !before(b.end, a.start);
+  return comparePositions(a.end, b.start) >= 0 && comparePositions(b.end, a.start) >= 0;
 }
 
 function kindsList(kind: string | undefined): string[] {

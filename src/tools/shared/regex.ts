@@ -7,6 +7,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.ts";
+import { ownProgram } from "../../executables.ts";
+import { OwnChild, ownChildArgs } from "../../own_child.ts";
 import type {
   MatchesRequest,
   MatchRecord,
@@ -18,96 +20,81 @@ import type {
 /** Idle children kept for later calls. */
 const KEEP_IDLE = 2;
 
+/** The hidden command that makes a compiled Sextant serve regex requests (main.ts). */
+const REGEX_CHILD_COMMAND = "regex-child";
+
 /** How to start a child: `deno run` of the module, or the compiled executable's subcommand. */
-function childCommand(): { command: string; args: string[] } {
-  const exec = Deno.execPath();
-  const denoCli = /(^|[\\/])deno(\.exe)?$/i.test(exec);
-  // `--allow-run=deno` (or `sextant`) allows the program of that name found on PATH, which may
-  // be a link to this executable rather than the executable itself.
-  const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-  const command = allowed ? exec : denoCli ? "deno" : "sextant";
-  if (!denoCli) return { command, args: ["regex-child"] };
+function childCommand(): { program: string; args: string[] } {
   const url = new URL("./regex_child.ts", import.meta.url);
   return {
-    command,
-    args: [
-      "run",
-      "--no-config",
-      "--quiet",
-      "--no-prompt",
+    program: ownProgram(),
+    args: ownChildArgs({
+      module: url.protocol === "file:" ? fileURLToPath(url) : url.href,
       // Reading is all it does: the files of a search.
-      "--allow-read",
-      url.protocol === "file:" ? fileURLToPath(url) : url.href,
-    ],
+      flags: ["--no-config", "--quiet", "--no-prompt", "--allow-read"],
+      command: REGEX_CHILD_COMMAND,
+    }),
   };
 }
 
+/** One regex process; it serves one request at a time. */
 class RegexChild {
-  readonly #process: Deno.ChildProcess;
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  #pending = "";
-  dead = false;
+  readonly #process: OwnChild;
+  /** The request in flight: its answer's line settles it. */
+  #waiting: { resolve(line: string): void; reject(error: Error): void } | null = null;
+  #dead = false;
 
   constructor() {
-    const { command, args } = childCommand();
-    this.#process = new Deno.Command(command, {
-      args,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
+    const { program, args } = childCommand();
+    this.#process = new OwnChild(program, args, {
+      name: "the regular-expression process",
+      onLine: (line) => {
+        const waiting = this.#waiting;
+        this.#waiting = null;
+        waiting?.resolve(line);
+        return true;
+      },
+    });
     this.#process.unref();
-    this.#writer = this.#process.stdin.getWriter();
-    this.#reader = this.#process.stdout.getReader();
-    this.#process.status.then(() => this.dead = true);
+    void this.#process.exited.then(() => {
+      this.#dead = true;
+      this.#waiting?.reject(new ToolError("The regular-expression process ended unexpectedly."));
+      this.#waiting = null;
+    });
+  }
+
+  /** Whether it was stopped or has ended: it takes no more requests. */
+  get dead(): boolean {
+    return this.#dead;
   }
 
   /** A request in flight keeps the process alive; an idle child does not. */
   async request(request: RegexRequest): Promise<unknown> {
+    if (this.#dead) throw new ToolError("The regular-expression process ended unexpectedly.");
     this.#process.ref();
     try {
-      return await this.#exchange(request);
+      const line = await new Promise<string>((resolve, reject) => {
+        this.#waiting = { resolve, reject };
+        this.#process.send(request);
+      });
+      const answer = JSON.parse(line) as { ok?: unknown; error?: string };
+      if (answer.error !== undefined) throw new ToolError(answer.error);
+      return answer.ok;
     } finally {
       this.#process.unref();
     }
   }
 
-  async #exchange(request: RegexRequest): Promise<unknown> {
-    await this.#writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
-    const decoder = new TextDecoder();
-    const parts: string[] = [this.#pending];
-    for (;;) {
-      const { value, done } = await this.#reader.read();
-      if (done) throw new ToolError("The regular-expression process ended unexpectedly.");
-      const text = decoder.decode(value, { stream: true });
-      const newline = text.indexOf("\n");
-      if (newline === -1) {
-        parts.push(text);
-        continue;
-      }
-      parts.push(text.slice(0, newline));
-      this.#pending = text.slice(newline + 1);
-      const answer = JSON.parse(parts.join("")) as { ok?: unknown; error?: string };
-      if (answer.error !== undefined) throw new ToolError(answer.error);
-      return answer.ok;
-    }
-  }
-
   kill(): void {
-    if (this.dead) return;
-    this.dead = true;
-    try {
-      this.#process.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
+    if (this.#dead) return;
+    this.#dead = true;
+    void this.#process.kill("stopped by its caller");
   }
 
   /** Close stdin: an idle child then ends by itself. */
   close(): void {
-    this.dead = true;
-    this.#writer.close().catch(() => {});
+    this.#dead = true;
+    this.#process.close();
   }
 }
 

@@ -3,10 +3,14 @@
  * replace_in_files in regex mode, find_declaration). A backtracking pattern can run for minutes
  * on one short line, and V8 cannot stop a busy regex on a thread (Deno's `Worker.terminate()`
  * leaves it spinning), so the regex runs here, where the service can kill it
- * (`regex.ts`). Requests and answers are JSON lines on stdin and stdout, one at a time.
+ * (`regex.ts`). Requests and answers are JSON lines on stdin and stdout, one at a time
+ * (src/own_child.ts).
  * @module
  */
+import { lineStarts, positionAt } from "../../edit/line_index.ts";
 import { decodeText } from "../../edit/text_file.ts";
+import { writeAll } from "../../bytes.ts";
+import { readLines } from "../../own_child.ts";
 import { formatMatch } from "./matches.ts";
 
 /**
@@ -178,17 +182,8 @@ export function searchFiles(request: Omit<SearchRequest, "op">): SearchAnswer {
     let match = regex.exec(text);
     if (match === null) continue;
     const lines = text.split("\n");
-    const lineStarts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0, hi = lineStarts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (lineStarts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
+    const starts = lineStarts(text);
+    const lineOf = (offset: number) => positionAt(starts, offset).line;
     for (const form of [results, firstLines, cutLines, lineNumbers]) form.startFile(path);
     let count = 0;
     while (match !== null) {
@@ -236,30 +231,16 @@ export function searchFiles(request: Omit<SearchRequest, "op">): SearchAnswer {
 /** Answer requests from stdin until it closes. */
 export async function serveRegexRequests(): Promise<void> {
   const encoder = new TextEncoder();
-  const textDecoder = new TextDecoder();
-  // Only a chunk with a newline ends a request: earlier chunks are kept, not rescanned.
-  let parts: string[] = [];
-  for await (const chunk of Deno.stdin.readable) {
-    let text = textDecoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = text.indexOf("\n")) !== -1) {
-      const line = parts.join("") + text.slice(0, newline);
-      parts = [];
-      text = text.slice(newline + 1);
-      let answer: unknown;
-      try {
-        const request = JSON.parse(line) as RegexRequest;
-        answer = { ok: request.op === "search" ? searchFiles(request) : allMatches(request) };
-      } catch (error) {
-        answer = { error: error instanceof Error ? error.message : String(error) };
-      }
-      const bytes = encoder.encode(JSON.stringify(answer) + "\n");
-      for (let written = 0; written < bytes.length;) {
-        written += await Deno.stdout.write(bytes.subarray(written));
-      }
+  await readLines(Deno.stdin.readable, async (line) => {
+    let answer: unknown;
+    try {
+      const request = JSON.parse(line) as RegexRequest;
+      answer = { ok: request.op === "search" ? searchFiles(request) : allMatches(request) };
+    } catch (error) {
+      answer = { error: error instanceof Error ? error.message : String(error) };
     }
-    if (text !== "") parts.push(text);
-  }
+    await writeAll(Deno.stdout, encoder.encode(JSON.stringify(answer) + "\n"));
+  });
 }
 
 if (import.meta.main) await serveRegexRequests();

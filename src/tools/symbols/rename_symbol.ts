@@ -37,10 +37,10 @@ import { forProject, selectProject } from "../shared/project_selection.ts";
 import { baseNamePath, resolveSymbol, type SymbolGroup } from "./get_symbol_info.ts";
 
 /** Contexts that list the dev-tools workflow's parameters (every context accepts them). */
-const SEED_CONTEXTS = ["devtools"];
+const WORKFLOW_CONTEXTS = ["devtools"];
 /** Parameters of each form; giving parameters of both is an error. */
 const SERENA_KEYS = ["name_path", "relative_path", "preview"] as const;
-const SEED_KEYS = ["symbol_name", "file_hint", "project_name", "execute_immediately"] as const;
+const WORKFLOW_KEYS = ["symbol_name", "file_hint", "project_name", "execute_immediately"] as const;
 const TOOL_NAME = "rename_symbol";
 /** Candidates named when a symbol name is ambiguous. */
 const MAX_CANDIDATES = 10;
@@ -50,15 +50,15 @@ const previewParam = z.boolean().default(false).describe(
 );
 
 const params = {
-  // Required in Serena's form; listed as required everywhere but in the seed contexts.
+  // Required in Serena's form; listed as required everywhere but in the dev-tools workflow's contexts.
   name_path: listedIn(
     z.string().optional().describe(`${describe.namePath} With relative_path.`),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
     symbolEditParams.name_path,
   ),
   relative_path: listedIn(
     z.string().optional().describe(describe.relativePath),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
     symbolEditParams.relative_path,
   ),
   new_name: z.string().describe("The new name."),
@@ -73,17 +73,17 @@ const params = {
       "Instead of name_path and relative_path: the symbol's name (or 'Class/method'), found " +
         "in the project like get_symbol_info.",
     ),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
   ),
   file_hint: listedIn(
     z.string().optional().describe("With symbol_name: a file or folder it is in (may be partial)."),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
   ),
   project_name: listedIn(
     z.string().optional().describe(
       "With symbol_name: a loaded project (manage_projects); omitted: the last used one.",
     ),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
   ),
   // Accepted in every context; listed where Serena's list need not stay exact (a refusal
   // names it where it is not listed).
@@ -92,39 +92,39 @@ const params = {
       "Apply even when occurrences of the old name remain that the server neither renames " +
         "nor explains (listed in the refusal).",
     ),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
   ),
   execute_immediately: listedIn(
     z.boolean().optional().describe(
       "With symbol_name: true applies the rename; false (default) changes nothing and returns " +
         "an action_id for execute_code_action.",
     ),
-    SEED_CONTEXTS,
+    WORKFLOW_CONTEXTS,
   ),
 };
 
 type Args = z.infer<z.ZodObject<typeof params>>;
 
 /** Which form a call uses; a ToolError (nothing changed) for a mix or a missing name. */
-function formOf(args: Args): "serena" | "seed" {
+function formOf(args: Args): "serena" | "workflow" {
   const given = (keys: readonly (keyof Args)[]) => keys.filter((k) => args[k] !== undefined);
   const serena = given(SERENA_KEYS);
-  const seed = given(SEED_KEYS);
-  if (serena.length > 0 && seed.length > 0) {
+  const workflow = given(WORKFLOW_KEYS);
+  if (serena.length > 0 && workflow.length > 0) {
     throw new ToolError(
       `rename_symbol takes one form per call, not both: got ${serena.join(", ")} (Serena's ` +
-        `form: name_path, relative_path, preview) with ${seed.join(", ")} (the dev-tools ` +
+        `form: name_path, relative_path, preview) with ${workflow.join(", ")} (the dev-tools ` +
         "form: symbol_name, file_hint, project_name, execute_immediately). Nothing was changed.",
     );
   }
-  if (seed.length > 0) {
+  if (workflow.length > 0) {
     if (args.symbol_name === undefined) {
       throw new ToolError(
-        `symbol_name is missing: ${seed.join(", ")} go with symbol_name, the name of the ` +
+        `symbol_name is missing: ${workflow.join(", ")} go with symbol_name, the name of the ` +
           "symbol to rename. Nothing was changed.",
       );
     }
-    return "seed";
+    return "workflow";
   }
   const missing = (["name_path", "relative_path"] as const).filter((k) => args[k] === undefined);
   if (missing.length > 0) {
@@ -147,7 +147,7 @@ export const renameSymbol = defineTool({
   async handler(args, ctx) {
     const form = formOf(args);
     const newName = checkNewName(args.new_name);
-    if (form === "seed") return await renameByName(args, args.symbol_name!, newName, ctx);
+    if (form === "workflow") return await renameByName(args, args.symbol_name!, newName, ctx);
     const target = await locate(ctx, args.name_path!, args.relative_path!);
     const oldPath = namePathOf(target.node);
     if (newName === target.node.name) {
@@ -253,11 +253,12 @@ function ambiguous(project: Project, name: string, groups: readonly SymbolGroup[
 }
 
 /**
- * The id a seed-form preview is stored under: the dev-tools workflow's descriptive `rename_OLD_to_NEW` when no
- * loaded project's cache holds another current action with that id (a new preview of the same
- * symbol replaces its own); else the cache's id (title slug and hash), so ids never collide.
+ * The id a preview in the dev-tools workflow's form is stored under: its descriptive
+ * `rename_OLD_to_NEW` when no loaded project's cache holds another current action with that id
+ * (a new preview of the same symbol replaces its own); else the cache's id (title slug and
+ * hash), so ids never collide.
  */
-async function seedActionId(
+async function workflowActionId(
   session: Session,
   project: Project,
   stored: StoredAction,
@@ -282,7 +283,7 @@ async function seedActionId(
   return id;
 }
 
-/** Per file, the text edits of a preview, as the seed's answer lists them. */
+/** Per file, the text edits of a preview, as the dev-tools workflow's answer lists them. */
 function affectedFiles(files: Record<string, number>): Array<{ file: string; edits: number }> {
   return Object.entries(files).map(([file, edits]) => ({ file, edits }));
 }
@@ -353,7 +354,7 @@ async function renameByName(
       store.remove(stored.id);
       throw nothing();
     }
-    const actionId = await seedActionId(ctx.session, project, stored, oldName, newName);
+    const actionId = await workflowActionId(ctx.session, project, stored, oldName, newName);
     const summary = {
       tool_name: TOOL_NAME,
       status: "preview",

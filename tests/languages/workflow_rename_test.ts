@@ -1,11 +1,11 @@
 /**
  * The dev-tools workflow's rename exactly as docs/tools.md describes it, over MCP on real servers: in the
  * devtools context, a Rust crate loaded by manage_projects (not the active project) is renamed
- * by symbol name — preview, list_code_actions shows it, execute_code_action with the seed's
+ * by symbol name — preview, list_code_actions shows it, execute_code_action with the workflow's
  * descriptive id, cargo check clean — and with execute_immediately=true; calls mixing Serena's
- * form with the seed's, an unknown name and an ambiguous name without file_hint are refused with
- * nothing changed. A TypeScript case shows the seed form is accepted (though not listed) in the
- * default context, and Serena's listing there is unchanged.
+ * form with the workflow's, an unknown name and an ambiguous name without file_hint are refused
+ * with nothing changed. A TypeScript case shows the workflow's form is accepted (though not
+ * listed) in the default context, and Serena's listing there is unchanged.
  * @module
  */
 import { join } from "node:path";
@@ -27,9 +27,9 @@ const SUMS_RS = "fn add3(a: i32, b: i32, c: i32) -> i32 {\n    a + b + c\n}\n\n"
 
 Deno.test({
   name: "the dev-tools rename: preview → list → execute by id, and execute_immediately, on Rust",
-  ignore: skipUnless(rust, "the seed rename test on Rust (rust-analyzer, cargo)"),
+  ignore: skipUnless(rust, "the dev-tools workflow's rename on Rust (rust-analyzer, cargo)"),
   async fn(t) {
-    await using s = await langSession("seed", {
+    await using s = await langSession("workflow", {
       layout: { tests_fail: "rust/tests_fail" },
       args: ["--context", "devtools"],
     });
@@ -42,7 +42,7 @@ Deno.test({
       );
     const list = async () => JSON.parse(await s.ok("list_code_actions")) as Listed;
 
-    await t.step("the devtools listing offers the seed's parameters", async () => {
+    await t.step("the devtools listing offers the workflow's parameters", async () => {
       const { tools } = await s.connected.client.listTools();
       const schema = tools.find((x) => x.name === "rename_symbol")!.inputSchema;
       const names = Object.keys(schema.properties ?? {});
@@ -213,7 +213,7 @@ for (const generation of TS_GENERATIONS) {
       `(${generation.name})`,
     ignore: skipUnless(
       generation.typescript === 7 ? hasTypeScript7() : typescript,
-      `the seed rename test on TypeScript (${generation.name})`,
+      `the dev-tools workflow's rename on TypeScript (${generation.name})`,
     ),
     async fn(t) {
       // Under the sextant permission set the project's own tsc 7 runs through `sh`, which execs it.

@@ -1,0 +1,295 @@
+/**
+ * The first build's queue of the declaration index (declaration_index.ts): the files the walk
+ * listed and the workers have not indexed yet, sent in chunks by a few pumps while the walk goes
+ * on, and the scans of searches that came before the build was done, whose files go first (see
+ * `DeclarationIndex.prepareFor`).
+ * @module
+ */
+import { inScope } from "./declaration_tables.ts";
+import type { ParseJob, ParseResult } from "./worker_messages.ts";
+import type { StoredFile } from "./store.ts";
+import type { ParseWorkers } from "./workers.ts";
+
+/** How often the build reports its progress, in ms. */
+export const PROGRESS_MS = 1000;
+/** Files per chunk of the build's own jobs (small: a search's jobs wait behind them). */
+const BUILD_CHUNK = 64;
+/** Files per message of a search's scan (cheap jobs: most files only read). */
+const SCAN_CHUNK = 128;
+
+/** A file the build walked and has not indexed yet. */
+export interface Pending {
+  job: ParseJob;
+  /** What the store on disk holds for it. */
+  stored: StoredFile | undefined;
+  /** With a worker now: the needle it was sent with ("" for none); null when not sent. */
+  sent: string | null;
+}
+
+/** A search's scan of the files not indexed yet. */
+export interface Scan {
+  needle: string;
+  scope: string;
+  /** Paths neither indexed nor known to lack the needle. */
+  todo: Set<string>;
+  /** Paths to send, in order from `next` (those sent or done by then are skipped). */
+  queue: string[];
+  next: number;
+  /** How many paths it covered in all. */
+  total: number;
+  /**
+   * The scope is one file, sent ahead of the walk: the scan is done when that file is, without
+   * waiting for the walk to list the rest of the tree.
+   */
+  file: boolean;
+  finish: (error?: unknown) => void;
+}
+
+/** What the queue hands its results to: the index. */
+export interface BuildSink {
+  /** Once true, results are dropped. */
+  disposed(): boolean;
+  /** Take in a file's result (never a deferred one); `stored` is what the store held for it. */
+  apply(result: ParseResult, stored: StoredFile | undefined): void;
+  /** A progress message of the build. */
+  report(message: string): void;
+}
+
+/** See the module documentation. */
+export class BuildQueue {
+  readonly #sink: BuildSink;
+  /** Files walked and not indexed yet, in walk order from `#next`. */
+  readonly #pending = new Map<string, Pending>();
+  #order: string[] = [];
+  #next = 0;
+  /** The build is still walking the tree (more files may come). */
+  walking = false;
+  /** Files the build walked, and indexed so far. */
+  #walked = 0;
+  #indexed = 0;
+  /** Searches waiting for their files before the build is done. */
+  readonly #scans = new Set<Scan>();
+  /** Files a one-file scan sent ahead of the walk, which the walk then skips. */
+  readonly #early = new Set<string>();
+  /** Pumps waiting for work. */
+  #wakers: Array<() => void> = [];
+  #lastReport = 0;
+
+  constructor(sink: BuildSink) {
+    this.#sink = sink;
+  }
+
+  /** Files the build walked so far. */
+  get walked(): number {
+    return this.#walked;
+  }
+
+  /** Files the build indexed so far. */
+  get indexed(): number {
+    return this.#indexed;
+  }
+
+  /** Files walked and not indexed yet. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** The walked file at `path` not indexed yet, if any. */
+  get(path: string): Pending | undefined {
+    return this.#pending.get(path);
+  }
+
+  /** Start a build: nothing walked, nothing queued. */
+  reset(): void {
+    this.walking = true;
+    this.#pending.clear();
+    this.#order = [];
+    this.#next = 0;
+    this.#walked = 0;
+    this.#indexed = 0;
+    this.#early.clear();
+  }
+
+  /** Drop every queued file (a failed build): the pumps stop. */
+  clear(): void {
+    this.#pending.clear();
+  }
+
+  /** A walked file indexed on the walk itself (unchanged since the store was written). */
+  countIndexed(): void {
+    this.#walked++;
+    this.#indexed++;
+  }
+
+  /** Whether the walk should skip `path`, sent ahead of it by a one-file scan. */
+  sentAhead(path: string): boolean {
+    return this.#early.delete(path);
+  }
+
+  /** Queue a walked file for the workers. */
+  enqueue(pending: Pending): void {
+    const path = pending.job.relPath;
+    this.#pending.set(path, pending);
+    this.#order.push(path);
+    this.#walked++;
+    for (const scan of this.#scans) if (inScope(path, scan.scope)) this.#scanAdd(scan, path);
+    // While walking, only full chunks are sent (see #take).
+    if (this.#walked % BUILD_CHUNK === 0) this.wake();
+  }
+
+  /** The walk has ended: scans whose files are all done finish, and the pumps send the rest. */
+  walkEnded(): void {
+    this.walking = false;
+    for (const scan of this.#scans) this.#checkScan(scan);
+    this.wake();
+  }
+
+  wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+
+  /** Send chunks of the queue to the workers until it is empty and the walk done. */
+  async pump(workers: Pick<ParseWorkers, "run">, stop: AbortSignal): Promise<void> {
+    while (true) {
+      stop.throwIfAborted();
+      const jobs = this.#take();
+      if (jobs.length > 0) {
+        await workers.run(jobs, (results) => this.#received(results), stop);
+        continue;
+      }
+      if (!this.walking && this.#pending.size === 0) return;
+      // Nothing to send now: files with a worker may come back deferred, or the walk add more.
+      await new Promise<void>((resolve) => this.#wakers.push(resolve));
+    }
+  }
+
+  /**
+   * Start a search's scan for `needle` of the files in `scope` not indexed yet. With `ahead`, the
+   * scope is one file sent ahead of the walk; its job, when the walk has not listed it yet.
+   * The scan is done when it calls `finish`; {@linkcode endScan} forgets it.
+   */
+  startScan(
+    needle: string,
+    scope: string,
+    ahead: { job: ParseJob | null } | null,
+    finish: (error?: unknown) => void,
+  ): Scan {
+    const scan: Scan = {
+      needle,
+      scope,
+      todo: new Set(),
+      queue: [],
+      next: 0,
+      total: 0,
+      file: ahead !== null,
+      finish,
+    };
+    if (ahead?.job && !this.#pending.has(scope)) {
+      // Not listed yet: sent now, so that the scan does not wait for the walk to reach it.
+      this.#early.add(scope);
+      this.enqueue({ job: ahead.job, stored: undefined, sent: null });
+    }
+    for (const path of this.#pending.keys()) {
+      if (inScope(path, scope)) this.#scanAdd(scan, path);
+    }
+    this.#scans.add(scan);
+    this.#checkScan(scan);
+    this.wake();
+    return scan;
+  }
+
+  endScan(scan: Scan): void {
+    this.#scans.delete(scan);
+  }
+
+  /** The build has ended: every scan finishes, with its failure if it failed. */
+  finishScans(failure: unknown): void {
+    for (const scan of this.#scans) scan.finish(failure ?? undefined);
+  }
+
+  #scanAdd(scan: Scan, path: string): void {
+    scan.todo.add(path);
+    scan.queue.push(path);
+    scan.total++;
+  }
+
+  /** Resolve a scan whose files are all done, once the walk has listed them all. */
+  #checkScan(scan: Scan): void {
+    if ((!this.walking || scan.file) && scan.todo.size === 0) scan.finish();
+  }
+
+  /**
+   * The next chunk: the waiting searches' files first, then the build's own. While the walk
+   * goes on, only full chunks (messages of a few files would cost more than their work).
+   */
+  #take(): ParseJob[] {
+    const jobs: ParseJob[] = [];
+    for (const scan of this.#scans) {
+      if (this.walking && !scan.file && scan.queue.length - scan.next < SCAN_CHUNK) continue;
+      while (scan.next < scan.queue.length && jobs.length < SCAN_CHUNK) {
+        const path = scan.queue[scan.next++]!;
+        const pending = this.#pending.get(path);
+        if (pending === undefined || pending.sent !== null || !scan.todo.has(path)) continue;
+        pending.sent = scan.needle;
+        jobs.push({ ...pending.job, needle: scan.needle });
+      }
+      if (scan.next === scan.queue.length && scan.next > 0) {
+        scan.queue = [];
+        scan.next = 0;
+      }
+      if (jobs.length >= SCAN_CHUNK) return jobs;
+    }
+    if (jobs.length > 0) return jobs;
+    // While walking, a waiting search's files come first: the build's are listed with them.
+    if (this.walking && (this.#scans.size > 0 || this.#order.length - this.#next < BUILD_CHUNK)) {
+      return jobs;
+    }
+    while (this.#next < this.#order.length && jobs.length < BUILD_CHUNK) {
+      const path = this.#order[this.#next++]!;
+      const pending = this.#pending.get(path);
+      if (pending === undefined || pending.sent !== null) continue;
+      pending.sent = "";
+      jobs.push(pending.job);
+    }
+    if (this.#next > 4096 && this.#next * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#next);
+      this.#next = 0;
+    }
+    return jobs;
+  }
+
+  /** Results of the build's or a search's chunk. */
+  #received(results: readonly ParseResult[]): void {
+    if (this.#sink.disposed()) return;
+    for (const result of results) {
+      const path = result.relPath;
+      const pending = this.#pending.get(path);
+      if (result.status === "deferred") {
+        if (pending === undefined) continue;
+        const needle = pending.sent ?? "";
+        pending.sent = null;
+        this.#order.push(path); // the build indexes it later
+        for (const scan of this.#scans) {
+          if (!scan.todo.has(path)) continue;
+          // Lacking the needle, it lacks every text containing it.
+          if (needle !== "" && scan.needle.includes(needle)) scan.todo.delete(path);
+          else scan.queue.push(path);
+        }
+        continue;
+      }
+      this.#pending.delete(path);
+      this.#sink.apply(result, pending?.stored);
+      this.#indexed++;
+      for (const scan of this.#scans) scan.todo.delete(path);
+    }
+    for (const scan of this.#scans) this.#checkScan(scan);
+    this.wake();
+    const now = performance.now();
+    if (now - this.#lastReport > PROGRESS_MS) {
+      this.#lastReport = now;
+      this.#sink.report(`Indexing symbols: ${this.#indexed}/${this.#walked} files`);
+    }
+  }
+}
