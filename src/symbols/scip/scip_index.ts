@@ -199,6 +199,12 @@ export class ScipIndex {
   #documentIds = new Int32Array(0);
   /** implemented symbol id → implementing symbol ids. */
   readonly #implementations = new Map<number, number[]>();
+  /**
+   * Per document id, the enclosing ranges of its definitions that have one (the whole
+   * declaration, where the indexer gives it): start line and character of the definition, then
+   * the four numbers of the enclosing range, six per definition.
+   */
+  readonly #enclosing: Array<Int32Array | undefined> = [];
   /** symbol id → what it implements or extends. */
   readonly #supertypes = new Map<number, number[]>();
   /**
@@ -291,8 +297,11 @@ export class ScipIndex {
     const count = occurrences.length / 2;
     const packed = new Int32Array(count * STRIDE);
     const range: number[] = [];
+    const enclosing: number[] = [];
+    const enclosed: number[] = [];
     const c = new Cursor(bytes);
     for (let k = 0; k < count; k++) {
+      enclosing.length = 0;
       c.pos = occurrences[k * 2]!;
       c.end = occurrences[k * 2 + 1]!;
       range.length = 0;
@@ -313,9 +322,20 @@ export class ScipIndex {
           c.pos += length;
         } else if (field === 3 && wireType === 0) {
           roles = int32(c.varint());
+        } else if (field === 7 && wireType === 2) {
+          const stop = c.varint() + c.pos;
+          while (c.pos < stop) enclosing.push(int32(c.varint()));
+        } else if (field === 7 && wireType === 0) {
+          enclosing.push(int32(c.varint()));
         } else {
           c.skip(wireType);
         }
+      }
+      if ((roles & SymbolRole.Definition) !== 0 && range.length >= 3) {
+        if (enclosing.length === 3) {
+          const [line, from, to] = enclosing as [number, number, number];
+          enclosed.push(range[0]!, range[1]!, line, from, line, to);
+        } else if (enclosing.length === 4) enclosed.push(range[0]!, range[1]!, ...enclosing);
       }
       const o = k * STRIDE;
       if (range.length === 3) {
@@ -332,6 +352,7 @@ export class ScipIndex {
       packed[o + 5] = roles;
     }
     this.#occurrences[id] = sortByStart(packed);
+    this.#enclosing[id] = enclosed.length > 0 ? Int32Array.from(enclosed) : undefined;
     for (let k = 0; k < infos.length; k += 2) this.#addRelationships(bytes, infos, k, locals);
   }
 
@@ -532,6 +553,21 @@ export class ScipIndex {
       });
     }
     return out;
+  }
+
+  /**
+   * The enclosing range (the whole declaration) the indexer gave the definition starting at the
+   * zero-based position in `relPath`; null when it gave none.
+   */
+  enclosingRangeAt(relPath: string, line: number, character: number): ScipRange | null {
+    const doc = this.#pathIds.get(relPath);
+    const records = doc === undefined ? undefined : this.#enclosing[doc];
+    if (records === undefined) return null;
+    for (let i = 0; i < records.length; i += 6) {
+      if (records[i] !== line || records[i + 1] !== character) continue;
+      return [records[i + 2]!, records[i + 3]!, records[i + 4]!, records[i + 5]!];
+    }
+    return null;
   }
 
   /** The occurrences of the symbol that define it. */
