@@ -32,6 +32,8 @@ export interface IndexedOutline {
   roots: SymbolNode[];
   /** Nodes whose name path, kind and body range are the language server's. */
   vouched: ReadonlySet<SymbolNode>;
+  /** Nodes whose name path is the language server's (kind or range may not be): a superset. */
+  placed: ReadonlySet<SymbolNode>;
   /**
    * Every definition in the file by the start of its name (`line:character`, zero-based UTF-16):
    * its node, or null where the index cannot place it as the server would.
@@ -136,7 +138,10 @@ interface Entry {
   parentSymbol: string | null;
   /** The enclosing range the indexer gave, when it gave one. */
   enclosing: Range | null;
-  known: boolean;
+  /** The name is the server's (the text at the definition). */
+  named: boolean;
+  /** The kind and the body range are the server's. */
+  shaped: boolean;
 }
 
 /** Decorators the language server kinds otherwise (Python), or whose forms it lists apart. */
@@ -205,9 +210,10 @@ export function indexedOutline(
     entries.push({
       node,
       symbol: name,
-      parentSymbol: parent === null ? null : prefix + name.slice(prefix!.length, parent.end),
+      parentSymbol: parent === null ? null : name.slice(0, prefix!.length + parent.end),
       enclosing: enclosing ? toRange(enclosing) : null,
-      known: shape !== null && word === node.name,
+      named: word === node.name,
+      shaped: shape !== null,
     });
     definitionAt.set(key, node);
   }
@@ -230,6 +236,7 @@ function assemble(
   }
   const roots: SymbolNode[] = [];
   const vouched = new Set<SymbolNode>();
+  const placedNodes = new Set<SymbolNode>();
   const containers = [
     ...entries.filter((e) => e.enclosing !== null).map((e) => ({ range: e.enclosing!, entry: e })),
     ...otherContainers.map((range) => ({ range, entry: null })),
@@ -262,21 +269,23 @@ function assemble(
     } else {
       roots.push(e.node);
     }
-    const once = e.node.kind !== SymbolKind.Variable || defined.get(e.symbol) === 1;
-    if (e.known && placed && once && (e.parentSymbol === null || parent !== null)) {
-      vouched.add(e.node);
+    if (e.named && placed && (e.parentSymbol === null || parent !== null)) {
+      placedNodes.add(e.node);
+      const once = e.node.kind !== SymbolKind.Variable || defined.get(e.symbol) === 1;
+      if (e.shaped && once) vouched.add(e.node);
     }
   }
-  // A node under an unvouched parent has an unvouched name path.
-  for (const node of [...vouched]) {
+  // A node under a parent whose name path is not the server's has none either.
+  for (const node of [...placedNodes]) {
     for (let p = node.parent; p !== null; p = p.parent) {
-      if (!vouched.has(p)) {
+      if (!placedNodes.has(p)) {
+        placedNodes.delete(node);
         vouched.delete(node);
         break;
       }
     }
   }
-  return { roots: finishSiblings(roots), vouched, definitionAt };
+  return { roots: finishSiblings(roots), vouched, placed: placedNodes, definitionAt };
 }
 
 interface Shape {

@@ -52,12 +52,14 @@ export async function scipState(ctx: ToolContext): Promise<ScipState | null> {
  * declaration in the file that could match is one it cannot place as the server would, or an
  * occurrence of the name in code is one it did not index.
  */
-function fileFromIndex(
+export function fileMatchesFromIndex(
   state: ScipState,
   relPath: string,
   text: string,
-  query: SymbolQuery,
+  query: Pick<SymbolQuery, "pattern" | "findOptions">,
   needle: string,
+  /** Only the name paths must be the server's (a question's target), not kinds or ranges. */
+  namesOnly = false,
 ): SymbolMatch[] | null {
   const language = outlineLanguage(relPath);
   if (language === null || !state.index.has(relPath) || state.stale.has(relPath)) return null;
@@ -67,6 +69,7 @@ function fileFromIndex(
   const lines = text.split("\n");
   const outline = indexedOutline(state.index, relPath, lines);
   if (outline === null) return null;
+  const trusted = namesOnly ? outline.placed : outline.vouched;
   const words = query.findOptions.substring
     ? [
       ...new Set(
@@ -80,8 +83,10 @@ function fileFromIndex(
       const key = `${o.line}:${o.character}`;
       if (outline.definitionAt.has(key)) {
         const node = outline.definitionAt.get(key);
-        if (node === null || node === undefined || !outline.vouched.has(node)) return null;
+        if (node === null || node === undefined || !trusted.has(node)) return null;
       } else if (state.index.symbolAt(relPath, o.line, o.character) === null) {
+        return null;
+      } else if (language === "typescript" && maybeMember(lines[o.line]!, o.character, word)) {
         return null;
       }
     }
@@ -89,12 +94,29 @@ function fileFromIndex(
   const named = findInTree(outline.roots, query.pattern, {
     substring: query.findOptions.substring ?? false,
   });
-  if (named.some((n) => !outline.vouched.has(n))) return null;
+  if (named.some((n) => !trusted.has(n))) return null;
   const file: FileSymbols = { relPath, text, roots: outline.roots, cached: true };
   return findInTree(outline.roots, query.pattern, query.findOptions).map((node) => ({
     node,
     file,
   }));
+}
+
+/**
+ * Whether the name at `character` may declare an object literal's member, which tsserver
+ * outlines (`{ args: [] }`, `{ columns }`, `{ handler() {…} }`) where scip-typescript records a
+ * reference to the property of the literal's contextual type. Calls at the start of a line or
+ * after a comma, and a ternary's `a ? b : c`, look alike and are counted too: their file goes to
+ * the live path.
+ */
+function maybeMember(line: string, character: number, word: string): boolean {
+  const before = line.slice(0, character).trimEnd();
+  const after = line.slice(character + word.length).trimStart();
+  if (after.startsWith(":") && !after.startsWith("::")) return true;
+  const listed = before === "" || before.endsWith("{") || before.endsWith(",");
+  if (!listed) return false;
+  if (after === "" || after.startsWith(",") || after.startsWith("}")) return true;
+  return after.startsWith("(") && /\{\s*$/.test(after);
 }
 
 /**
@@ -152,7 +174,7 @@ export async function symbolsFromIndex(
     }
     if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
     if (!text.includes(needle)) return [];
-    const indexed = fileFromIndex(state, relPath, text, query, needle);
+    const indexed = fileMatchesFromIndex(state, relPath, text, query, needle);
     if (indexed !== null) {
       fromIndex++;
       return indexed;
