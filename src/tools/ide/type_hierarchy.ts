@@ -14,6 +14,7 @@ import { positionParams, type PositionTarget } from "../shared/targets.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
 import { defineTool } from "../tool.ts";
+import { typeHierarchyFromIndex } from "../shared/scip_relationships.ts";
 
 /** Types listed at most in one answer. */
 const MAX_NODES = 200;
@@ -35,6 +36,9 @@ export const typeHierarchy = defineTool({
   markers: ["symbolic-read", "optional"],
   readOnly: true,
   async handler(args, ctx) {
+    // A SCIP index built in CI answers from its relationships (tools/shared/scip_relationships.ts).
+    const indexed = await typeHierarchyFromIndex(ctx, args);
+    if (indexed !== null) return { text: toJson(indexed.answer), notes: [indexed.note] };
     const target = await resolvePosition(ctx, args);
     const { server } = target;
     const unsupported = new ToolError(

@@ -12,6 +12,8 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { toJson } from "../shared/json.ts";
 import { infoOf } from "../shared/info.ts";
 import { resolveQueryTarget } from "./find_referencing_symbols.ts";
+import { kindFilter } from "../shared/symbol_params.ts";
+import { implementationsFromIndex } from "../shared/scip_relationships.ts";
 
 export const findImplementations = defineTool({
   name: "find_implementations",
@@ -29,6 +31,19 @@ export const findImplementations = defineTool({
   markers: ["symbolic-read"],
   readOnly: true,
   async handler(args, ctx) {
+    // A SCIP index built in CI answers for unchanged files (tools/shared/scip_relationships.ts).
+    const indexed = args.include_info ? null : await implementationsFromIndex(ctx, args);
+    if (indexed !== null) {
+      const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
+      return {
+        text: toJson(
+          indexed.matches.filter((m) => wanted(m.node.kind)).map((m) =>
+            symbolDict(m.node, { depth: 0, relativePath: true })
+          ),
+        ),
+        notes: [indexed.note],
+      };
+    }
     const { index, options, target, wanted } = await resolveQueryTarget(
       ctx,
       args,
