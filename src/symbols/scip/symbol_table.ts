@@ -166,7 +166,10 @@ export function indexedOutline(
     d.range[0] === 0 && d.range[1] === 0 && d.range[2] === 0 && d.range[3] === 0 &&
     /[/:]$/.test(index.symbolName(d.symbol))
   );
-  const prefix = module === undefined ? null : index.symbolName(module.symbol);
+  // scip-python names the module `pkg.mod/__init__:` and its symbols `pkg.mod/Name#`.
+  const prefix = module === undefined
+    ? null
+    : index.symbolName(module.symbol).replace(/__init__:$/, "");
   const definitionAt = new Map<string, SymbolNode | null>();
   const entries: Entry[] = [];
   const defined = new Map<string, number>();

@@ -86,7 +86,9 @@ export function fileMatchesFromIndex(
         if (node === null || node === undefined || !trusted.has(node)) return null;
       } else if (state.index.symbolAt(relPath, o.line, o.character) === null) {
         return null;
-      } else if (language === "typescript" && maybeMember(lines[o.line]!, o.character, word)) {
+      } else if (language === "typescript" && maybeMember(lines, o.line, o.character, word)) {
+        return null;
+      } else if (language === "python" && maybeAssigned(lines[o.line]!, o.character, word)) {
         return null;
       }
     }
@@ -103,35 +105,102 @@ export function fileMatchesFromIndex(
 }
 
 /**
- * Whether the name at `character` may declare an object literal's member, which tsserver
- * outlines (`{ args: [] }`, `{ columns }`, `{ handler() {…} }`) where scip-typescript records a
- * reference to the property of the literal's contextual type. Calls at the start of a line or
+ * Whether the name at `character` may declare a member, which tsserver outlines where
+ * scip-typescript records a reference to a declared property: an object literal's
+ * (`{ args: [] }`, `{ columns }`, `{ handler() {…} }`), or one JavaScript assigns
+ * (`this.release = (err) => {…}`). Calls at the start of a line or
  * after a comma, and a ternary's `a ? b : c`, look alike and are counted too: their file goes to
  * the live path.
  */
-function maybeMember(line: string, character: number, word: string): boolean {
+function maybeMember(
+  lines: readonly string[],
+  at: number,
+  character: number,
+  word: string,
+): boolean {
+  const line = lines[at]!;
   const before = line.slice(0, character).trimEnd();
   const after = line.slice(character + word.length).trimStart();
   if (after.startsWith(":") && !after.startsWith("::")) return true;
+  // JavaScript's `this.x = …`, `X.prototype.y = …`, `exports.z = …` declare members.
+  if (before.endsWith(".") && /^=(?![=>])/.test(after)) return true;
   const listed = before === "" || before.endsWith("{") || before.endsWith(",");
   if (!listed) return false;
-  if (after === "" || after.startsWith(",") || after.startsWith("}")) return true;
-  return after.startsWith("(") && /\{\s*$/.test(after);
+  if (after.startsWith("(")) return /\{\s*$/.test(after);
+  if (!(after === "" || after.startsWith(",") || after.startsWith("}"))) return false;
+  return !inImportList(lines, at, character);
 }
 
 /**
- * The source files of a folder: those a language server handles, and those of the index's
- * languages, indexed or new, that a walk of the project does not leave out (the index answers
- * for them even when their server cannot run).
+ * Whether the name at `character` is assigned (`self.cli = …`, `x: int = …`, `a, b = …`):
+ * pyright outlines an assignment as a variable where scip-python may record a reference (to the
+ * attribute a base class declares, or to a name assigned before).
  */
-async function filesInScope(ctx: ToolContext, state: ScipState, scope: string): Promise<string[]> {
-  const project = ctx.project();
-  const files = new Set(await indexOf(ctx).sourceFiles(scope, ctx.signal));
-  const within = (p: string) => scope === "." || p.startsWith(`${scope}/`);
-  for (const relPath of [...state.index.paths(), ...state.stale]) {
-    if (!files.has(relPath) && within(relPath) && !project.isLeftOut(relPath, false)) {
-      files.add(relPath);
+function maybeAssigned(line: string, character: number, word: string): boolean {
+  const after = line.slice(character + word.length);
+  if (/^\s*(?::(?!=)|(?:[-+*/%&|^@]|\/\/|\*\*|>>|<<)?=(?!=))/.test(after)) return true;
+  return /^\s*,/.test(after) && /[^=!<>]=(?!=)/.test(after);
+}
+
+/**
+ * Whether the position lies in the braces of an `import { … }` or `export { … }` (the `{` found
+ * by counting braces back, at most 200 lines): a name listed there is no object's member.
+ */
+function inImportList(lines: readonly string[], at: number, character: number): boolean {
+  let depth = 0;
+  for (let l = at; l >= 0 && l > at - 200; l--) {
+    const text = l === at ? lines[l]!.slice(0, character) : lines[l]!;
+    for (let c = text.length - 1; c >= 0; c--) {
+      if (text[c] === "}") depth++;
+      else if (text[c] === "{" && depth-- === 0) {
+        return /^\s*(?:import|export)\s+(?:type\s+)?\{$/.test(text.slice(0, c + 1));
+      }
     }
+  }
+  return false;
+}
+
+/**
+ * The files of a folder that may declare a match: those a language server handles, and those of
+ * the index's languages, indexed or new, that a walk of the project does not leave out (the
+ * index answers for them even when their server cannot run). Once the declaration index is built,
+ * only the files it says declare the name (and those it does not parse), as on the live path;
+ * before, every such file (its text is searched for the name), and the build is started.
+ */
+async function filesInScope(
+  ctx: ToolContext,
+  state: ScipState,
+  scope: string,
+  name: string,
+  substring: boolean,
+): Promise<string[]> {
+  const project = ctx.project();
+  const lookup = indexOf(ctx);
+  const within = (p: string) => scope === "." || p.startsWith(`${scope}/`);
+  const indexed = (p: string) =>
+    (state.index.has(p) || state.stale.has(p)) && !project.isLeftOut(p, false);
+  const declarations = lookup.declarations;
+  if (
+    declarations !== null && declarations.built &&
+    project.nonProject.reasonDeep(scope, true) === null
+  ) {
+    try {
+      await declarations.ready({ signal: ctx.signal });
+      const files = new Set([
+        ...declarations.candidates(name, { substring, scope }),
+        ...declarations.otherFiles(scope),
+        ...[...state.stale].filter(within),
+      ]);
+      return [...files].filter((p) => lookup.isSourceFile(p) || indexed(p)).sort();
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      // Not buildable: every file is read, as below.
+    }
+  }
+  lookup.startDeclarations();
+  const files = new Set(await lookup.sourceFiles(scope, ctx.signal));
+  for (const relPath of [...state.index.paths(), ...state.stale]) {
+    if (!files.has(relPath) && within(relPath) && indexed(relPath)) files.add(relPath);
   }
   return [...files].sort();
 }
@@ -160,7 +229,13 @@ export async function symbolsFromIndex(
   const lookup = indexOf(ctx);
   const options = requestOptions(ctx);
   const files = query.scope.isDirectory
-    ? await filesInScope(ctx, state, query.scope.relPath)
+    ? await filesInScope(
+      ctx,
+      state,
+      query.scope.relPath,
+      needle,
+      query.findOptions.substring ?? false,
+    )
     : [query.scope.relPath];
   let fromIndex = 0;
   const live: string[] = [];
