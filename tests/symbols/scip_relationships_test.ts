@@ -149,3 +149,61 @@ Deno.test({
   assertEquals(h.session.services(h.project).pool.running().length, 0);
   await h.session.dispose();
 });
+
+Deno.test({
+  name: "find_implementations and type_hierarchy from a scip-python index, where pyright has none",
+  ignore: skipUnless(
+    hasServer("pyright-langserver") && hasServer("npm", ["--version"]),
+    "pyright-langserver and npm (scip-python comes through npm exec)",
+  ),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const tree = await fixtureTree("python");
+  const question = { relative_path: "shapes/base.py", name_path: "Shape" };
+  {
+    await using h = await toolHarness(tree);
+    const live = await h.run(findImplementations, question);
+    assert(live.isError && /does not support finding implementations/.test(live.text), live.text);
+    const hierarchy = await h.run(typeHierarchy, question);
+    assert(hierarchy.isError && /not supported/.test(hierarchy.text), hierarchy.text);
+    await h.session.dispose();
+  }
+  await using h = await toolHarness(tree);
+  const result = await buildIndex(h.root, { languages: ["python"] });
+  assertEquals(result.runs.map((r) => r.ok), [true], JSON.stringify(result.runs));
+  assertEquals(JSON.parse(await h.call(findImplementations, question)), [
+    {
+      name_path: "Circle",
+      kind: "Class",
+      relative_path: "shapes/circle.py",
+      body_location: { start_line: 6, end_line: 19 },
+    },
+    {
+      name_path: "Square",
+      kind: "Class",
+      relative_path: "shapes/square.py",
+      body_location: { start_line: 4, end_line: 13 },
+    },
+  ]);
+  assert(fromIndex(h), h.notes().join("\n"));
+  const methods = JSON.parse(
+    await h.call(findImplementations, { relative_path: "shapes/base.py", name_path: "Shape/area" }),
+  );
+  assertEquals(methods.map((m: { name_path: string }) => m.name_path), [
+    "Circle/area",
+    "Square/area",
+  ]);
+  assertEquals(JSON.parse(await h.call(typeHierarchy, { ...question, direction: "sub" })), {
+    symbol: "Shape",
+    kind: "Class",
+    file: "shapes/base.py",
+    line: 4,
+    subtypes: [
+      { name: "Circle", kind: "Class", file: "shapes/circle.py", line: 7 },
+      { name: "Square", kind: "Class", file: "shapes/square.py", line: 5 },
+    ],
+  });
+  assertEquals(h.session.services(h.project).pool.running().length, 0);
+  await h.session.dispose();
+});
