@@ -72,6 +72,7 @@ import { RawServer } from "./lib/raw_server.ts";
 import { runScaleBench } from "./scale.ts";
 import { runGenerationBench } from "./generations.ts";
 import { runScipBench } from "./scip.ts";
+import { runScipSymbolBench } from "./scip_symbols.ts";
 
 /** The generator is lib/project.ts's (one for every benchmark); re-exported for old callers. */
 export { generate };
@@ -442,7 +443,10 @@ if (import.meta.main) {
   }
   const generations = () =>
     runGenerationBench({ runs: values.runs, files: values["generation-files"] });
-  const scip = () => runScipBench({ files: Number(values["scip-files"]), runs });
+  const scip = async () => {
+    await runScipBench({ files: Number(values["scip-files"]), runs });
+    await runScipSymbolBench({ files: Number(values["scip-files"]), runs });
+  };
   if (values.only === "scip") {
     await scip();
     await saveResults(values.out ?? defaultOut(), Deno.args);
