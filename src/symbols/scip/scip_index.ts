@@ -200,11 +200,15 @@ export class ScipIndex {
   /** implemented symbol id → implementing symbol ids. */
   readonly #implementations = new Map<number, number[]>();
   /**
-   * Per document id, the enclosing ranges of its definitions that have one (the whole
-   * declaration, where the indexer gives it): start line and character of the definition, then
-   * the four numbers of the enclosing range, six per definition.
+   * The enclosing ranges of definitions that have one (the whole declaration, where the indexer
+   * gives it), six numbers each: the definition's start line and character, then the enclosing
+   * range. One buffer for all documents (an array per document costs more than its data), each
+   * document's span in `#enclosingSpans`.
    */
-  readonly #enclosing: Array<Int32Array | undefined> = [];
+  #enclosing = new Int32Array(1 << 16);
+  #enclosingUsed = 0;
+  /** Per document id: where its records start and end in `#enclosing`. */
+  readonly #enclosingSpans: number[] = [];
   /** symbol id → what it implements or extends. */
   readonly #supertypes = new Map<number, number[]>();
   /**
@@ -298,7 +302,7 @@ export class ScipIndex {
     const packed = new Int32Array(count * STRIDE);
     const range: number[] = [];
     const enclosing: number[] = [];
-    const enclosed: number[] = [];
+    const enclosedFrom = this.#enclosingUsed;
     const c = new Cursor(bytes);
     for (let k = 0; k < count; k++) {
       enclosing.length = 0;
@@ -334,8 +338,11 @@ export class ScipIndex {
       if ((roles & SymbolRole.Definition) !== 0 && range.length >= 3) {
         if (enclosing.length === 3) {
           const [line, from, to] = enclosing as [number, number, number];
-          enclosed.push(range[0]!, range[1]!, line, from, line, to);
-        } else if (enclosing.length === 4) enclosed.push(range[0]!, range[1]!, ...enclosing);
+          this.#addEnclosing(range[0]!, range[1]!, line, from, line, to);
+        } else if (enclosing.length === 4) {
+          const [sl, sc, el, ec] = enclosing as [number, number, number, number];
+          this.#addEnclosing(range[0]!, range[1]!, sl, sc, el, ec);
+        }
       }
       const o = k * STRIDE;
       if (range.length === 3) {
@@ -352,7 +359,8 @@ export class ScipIndex {
       packed[o + 5] = roles;
     }
     this.#occurrences[id] = sortByStart(packed);
-    this.#enclosing[id] = enclosed.length > 0 ? Int32Array.from(enclosed) : undefined;
+    this.#enclosingSpans[id * 2] = enclosedFrom;
+    this.#enclosingSpans[id * 2 + 1] = this.#enclosingUsed;
     for (let k = 0; k < infos.length; k += 2) this.#addRelationships(bytes, infos, k, locals);
   }
 
@@ -419,6 +427,16 @@ export class ScipIndex {
     }
   }
 
+  #addEnclosing(...record: [number, number, number, number, number, number]): void {
+    if (this.#enclosingUsed + 6 > this.#enclosing.length) {
+      const bigger = new Int32Array(this.#enclosing.length * 2);
+      bigger.set(this.#enclosing);
+      this.#enclosing = bigger;
+    }
+    this.#enclosing.set(record, this.#enclosingUsed);
+    this.#enclosingUsed += 6;
+  }
+
   #link(from: number, to: number): void {
     const links = this.#referenceLinks.get(from);
     if (links) links.push(to);
@@ -455,6 +473,7 @@ export class ScipIndex {
     this.#documentOffsets = offsets;
     this.#documentIds = ids;
     this.#symbols.trim();
+    this.#enclosing = this.#enclosing.slice(0, this.#enclosingUsed);
     this.#sealed = true;
   }
 
@@ -561,9 +580,10 @@ export class ScipIndex {
    */
   enclosingRangeAt(relPath: string, line: number, character: number): ScipRange | null {
     const doc = this.#pathIds.get(relPath);
-    const records = doc === undefined ? undefined : this.#enclosing[doc];
-    if (records === undefined) return null;
-    for (let i = 0; i < records.length; i += 6) {
+    if (doc === undefined) return null;
+    const records = this.#enclosing;
+    const end = this.#enclosingSpans[doc * 2 + 1] ?? 0;
+    for (let i = this.#enclosingSpans[doc * 2] ?? 0; i < end; i += 6) {
       if (records[i] !== line || records[i + 1] !== character) continue;
       return [records[i + 2]!, records[i + 3]!, records[i + 4]!, records[i + 5]!];
     }
