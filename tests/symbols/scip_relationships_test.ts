@@ -35,6 +35,11 @@ async function withIndex(h: ToolHarness): Promise<void> {
 const fromIndex = (h: ToolHarness) =>
   h.notes().some((n) => n.startsWith("Answered from the SCIP index"));
 
+/** A file written after indexing that implements Shape. */
+const TRIANGLE = 'import type { Shape } from "./shapes.ts";\n' +
+  'export class Triangle implements Shape {\n  readonly name = "triangle";\n' +
+  "  area(): number {\n    return 1;\n  }\n  perimeter(): number {\n    return 3;\n  }\n}\n";
+
 const QUESTIONS = [
   { relative_path: "src/shapes.ts", name_path: "Shape" },
   { relative_path: "src/shapes.ts", name_path: "Shape/area" },
@@ -72,12 +77,7 @@ Deno.test({
   assertEquals(h.session.services(h.project).pool.running().length, 0);
 
   // A changed file that mentions the name may implement it now: the live server answers.
-  await h.write(
-    "src/extra.ts",
-    'import type { Shape } from "./shapes.ts";\n' +
-      'export class Triangle implements Shape {\n  readonly name = "triangle";\n' +
-      "  area(): number {\n    return 1;\n  }\n  perimeter(): number {\n    return 3;\n  }\n}\n",
-  );
+  await h.write("src/extra.ts", TRIANGLE);
   const after = JSON.parse(await h.call(findImplementations, QUESTIONS[0]!));
   assert(!fromIndex(h), h.notes().join("\n"));
   assertEquals(after.map((m: { name_path: string }) => m.name_path), [
@@ -147,6 +147,36 @@ Deno.test({
     supertypes: [{ name: "Shape", kind: "Interface", file: "src/shapes.ts", line: 3 }],
   });
   assertEquals(h.session.services(h.project).pool.running().length, 0);
+
+  // A changed file that mentions Shape: the server has no type hierarchy to ask, so the index
+  // answers for the unchanged files and names the changed one.
+  await h.write("src/extra.ts", TRIANGLE);
+  const again = JSON.parse(await h.call(typeHierarchy, question));
+  assertEquals(again.subtypes, answer.subtypes);
+  assert(
+    h.notes().some((n) => n.includes("not analysed") && n.endsWith(": src/extra.ts")),
+    h.notes().join("\n"),
+  );
+  await h.session.dispose();
+});
+
+Deno.test({
+  name: "find_implementations from a SCIP index with no server: a changed file is named",
+  ignore: skipUnless(hasServer("npm", ["--version"]), "npm (scip-typescript)"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using h = await toolHarness(await fixtureTree("typescript"), {
+    projectConfig: { language_servers: { typescript: { disabled: true } } },
+  });
+  await withIndex(h);
+  await h.write("src/extra.ts", TRIANGLE);
+  const answer = JSON.parse(await h.call(findImplementations, QUESTIONS[0]!));
+  assertEquals(answer.map((m: { name_path: string }) => m.name_path), ["Circle", "Square"]);
+  assert(
+    h.notes().some((n) => n.includes("not analysed") && n.endsWith(": src/extra.ts")),
+    h.notes().join("\n"),
+  );
   await h.session.dispose();
 });
 

@@ -25,25 +25,45 @@ interface IndexedTarget {
   state: ScipState;
   symbol: number;
   match: SymbolMatch;
+  /** Changed files that mention the name (only when they are to be named, see `Changed`). */
+  changed: string[];
 }
 
-/** The note beside an answer from the index. */
-function sourceNote(state: ScipState): string {
+/**
+ * What to do when a file changed since the index mentions the name (it may implement it now):
+ * `live`, leave the whole question to the live server; `name`, answer for the unchanged files and
+ * name the changed ones as not analysed (when the live server cannot answer).
+ */
+export type Changed = "live" | "name";
+
+/** The note beside an answer from the index, naming the changed files left out. */
+function sourceNote(state: ScipState, changed: readonly string[]): string {
   const tool = [...state.index.tools].join(", ") || "an indexer";
-  return `Answered from the SCIP index (${tool}); ${state.stale.size} file` +
-    `${state.stale.size === 1 ? "" : "s"} changed since it was built, none mentioning the name.`;
+  const files = `${state.stale.size} file${state.stale.size === 1 ? "" : "s"}`;
+  if (changed.length === 0) {
+    return `Answered from the SCIP index (${tool}); ${files} changed since it was built, none ` +
+      "mentioning the name.";
+  }
+  return `Answered from the SCIP index (${tool}) for the files unchanged since it was built; not ` +
+    `analysed, changed since the index and mentioning the name (no language server could answer): ` +
+    changed.join(", ");
 }
 
 /** The changed files (still on disk) that mention `word`. */
-async function changedMention(ctx: ToolContext, state: ScipState, word: string): Promise<boolean> {
+async function changedMentioning(
+  ctx: ToolContext,
+  state: ScipState,
+  word: string,
+): Promise<string[]> {
+  const out: string[] = [];
   for (const rel of state.stale) {
     try {
-      if (containsWord(await Deno.readTextFile(ctx.project().absolute(rel)), word)) return true;
+      if (containsWord(await Deno.readTextFile(ctx.project().absolute(rel)), word)) out.push(rel);
     } catch {
       // Deleted since the index: it implements nothing now.
     }
   }
-  return false;
+  return out.sort();
 }
 
 /** The text of an unchanged indexed file, `\n`-separated; null when it cannot be read. */
@@ -65,6 +85,7 @@ async function indexedTarget(
     line?: number | undefined;
     column?: number | undefined;
   },
+  changedFiles: Changed,
 ): Promise<IndexedTarget | null> {
   const state = await scipState(ctx);
   if (state === null) return null;
@@ -101,8 +122,9 @@ async function indexedTarget(
     d.range[1] === node.selectionRange.start.character
   );
   if (definition === undefined) return null;
-  if (await changedMention(ctx, state, node.name)) return null;
-  return { state, symbol: definition.symbol, match: { node, file } };
+  const changed = await changedMentioning(ctx, state, node.name);
+  if (changed.length > 0 && changedFiles === "live") return null;
+  return { state, symbol: definition.symbol, match: { node, file }, changed };
 }
 
 /**
@@ -143,14 +165,16 @@ async function indexedSymbol(
 export async function implementationsFromIndex(
   ctx: ToolContext,
   args: { name_path: string; relative_path: string },
+  changedFiles: Changed = "live",
 ): Promise<{ matches: SymbolMatch[]; note: string } | null> {
-  const target = await indexedTarget(ctx, args);
+  const target = await indexedTarget(ctx, args, changedFiles);
   if (target === null) return null;
   const { state } = target;
   const matches: SymbolMatch[] = [];
   const seen = new Set<SymbolNode>();
   for (const id of state.index.implementationsOf(target.symbol)) {
     for (const d of state.index.definitionsOf(id)) {
+      if (state.stale.has(d.relPath)) continue; // named in the note
       const found = await indexedSymbol(ctx, state, d.relPath, d.range, true);
       if (found === null) return null;
       if (seen.has(found.node) || found.node === target.match.node) continue;
@@ -164,7 +188,7 @@ export async function implementationsFromIndex(
       : a.node.range.start.line - b.node.range.start.line ||
         a.node.range.start.character - b.node.range.start.character
   );
-  return { matches, note: sourceNote(state) };
+  return { matches, note: sourceNote(state, target.changed) };
 }
 
 /** Types listed at most in one answer (as the live type_hierarchy). */
@@ -185,8 +209,9 @@ export async function typeHierarchyFromIndex(
     direction: "super" | "sub" | "both";
     depth: number;
   },
+  changedFiles: Changed = "live",
 ): Promise<{ answer: Record<string, unknown>; note: string } | null> {
-  const target = await indexedTarget(ctx, args);
+  const target = await indexedTarget(ctx, args, changedFiles);
   if (target === null) return null;
   const { state } = target;
   // A type whose kind the index vouches for (a name path alone locates a question's target).
@@ -214,6 +239,7 @@ export async function typeHierarchyFromIndex(
     const found: Array<{ id: number; match: SymbolMatch }> = [];
     for (const other of next) {
       const [definition] = state.index.definitionsOf(other);
+      if (definition !== undefined && state.stale.has(definition.relPath)) continue;
       const match = definition === undefined
         ? null
         : await indexedSymbol(ctx, state, definition.relPath, definition.range, true);
@@ -251,5 +277,5 @@ export async function typeHierarchyFromIndex(
   }
   if (unknown) return null;
   if (nodes >= MAX_NODES) answer.truncated = `only the first ${MAX_NODES} types are listed`;
-  return { answer, note: sourceNote(state) };
+  return { answer, note: sourceNote(state, target.changed) };
 }
