@@ -15,6 +15,8 @@ import { buildIndex, type IndexLanguage } from "../../src/symbols/scip/build.ts"
 import { indexOf } from "../../src/tools/shared/locate_symbol.ts";
 import { namePathOf, walkSymbols } from "../../src/symbols/model.ts";
 import { dirname } from "node:path";
+import { ScipIndex } from "../../src/symbols/scip/scip_index.ts";
+import { indexedOutline } from "../../src/symbols/scip/symbol_table.ts";
 
 /** Indexes of the fixtures, built once per run and copied into each test's project. */
 const built = new Map<string, { index: Uint8Array; manifest: string }>();
@@ -191,5 +193,51 @@ Deno.test({
     ),
     h.notes().join("\n"),
   );
+  await h.session.dispose();
+});
+
+Deno.test({
+  name: "the index's outline: members under their types; only what equals the server vouched",
+  ignore: skipUnless(hasServer("npm", ["--version"]), "npm (scip-typescript)"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const tree = await fixtureTree("typescript");
+  const made = await fixtureIndex(tree, "typescript");
+  await using h = await toolHarness(tree);
+  await withIndex(h, made);
+  const index = await ScipIndex.load(h.path(".sextant/index.scip"));
+  const outline = indexedOutline(
+    index,
+    "src/shapes.ts",
+    (await h.read("src/shapes.ts")).split("\n"),
+  );
+  assert(outline !== null);
+  const shown = [...walkSymbols(outline.roots)].map((n) =>
+    `${namePathOf(n)} ${
+      outline.vouched.has(n) ? "vouched" : outline.placed.has(n) ? "placed" : "-"
+    }`
+  );
+  assertEquals(shown, [
+    "Shape vouched",
+    // Interface members: the index gives no body range, nor a property's kind.
+    "Shape/name placed",
+    "Shape/area placed",
+    "Shape/perimeter placed",
+    "Circle vouched",
+    "Circle/name placed",
+    "Circle/constructor vouched",
+    "Circle/area vouched",
+    "Circle/perimeter vouched",
+    "Circle/unit vouched",
+    "Square vouched",
+    "Square/name placed",
+    "Square/constructor vouched",
+    "Square/area vouched",
+    "Square/perimeter vouched",
+  ]);
+  // The constructor's parameter property (`public radius`), which tsserver outlines as
+  // Circle/radius, is a parameter to the index: it cannot place it.
+  assertEquals(outline.definitionAt.get("11:30"), null);
   await h.session.dispose();
 });
