@@ -17,7 +17,8 @@
  *    warm global find_symbol at 20,000 files — each beside its raw baseline, with its target and
  *    PASS or MISS.
  * 5. the SCIP index rows (scip.ts): a 50,000-module monorepo's index built in CI: load,
- *    memory, references from a fresh session and warm, a file edited after indexing.
+ *    memory, references from a fresh session and warm, a file edited after indexing; then
+ *    project-wide find_symbol and type_hierarchy from it (scip_symbols.ts).
  *
  * Every recorded row carries its baseline from the same run; the rows are saved as JSON
  * (`--out`, default `bench-results/<date>.json`) and `--compare FILE` prints them beside a saved
