@@ -108,9 +108,8 @@ export function fileMatchesFromIndex(
  * Whether the name at `character` may declare a member, which tsserver outlines where
  * scip-typescript records a reference to a declared property: an object literal's
  * (`{ args: [] }`, `{ columns }`, `{ handler() {…} }`), or one JavaScript assigns
- * (`this.release = (err) => {…}`). Calls at the start of a line or
- * after a comma, and a ternary's `a ? b : c`, look alike and are counted too: their file goes to
- * the live path.
+ * (`this.release = (err) => {…}`). A call that starts a line or follows a comma, and a
+ * ternary's `a ? b : c`, look alike and are counted too: their file goes to the live path.
  */
 function maybeMember(
   lines: readonly string[],
