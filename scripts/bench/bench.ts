@@ -17,7 +17,8 @@
  *    warm global find_symbol at 20,000 files — each beside its raw baseline, with its target and
  *    PASS or MISS.
  * 5. the SCIP index rows (scip.ts): a 50,000-module monorepo's index built in CI: load,
- *    memory, references from a fresh session and warm, a file edited after indexing.
+ *    memory, references from a fresh session and warm, a file edited after indexing; then
+ *    project-wide find_symbol and type_hierarchy from it (scip_symbols.ts).
  *
  * Every recorded row carries its baseline from the same run; the rows are saved as JSON
  * (`--out`, default `bench-results/<date>.json`) and `--compare FILE` prints them beside a saved
@@ -71,6 +72,7 @@ import { RawServer } from "./lib/raw_server.ts";
 import { runScaleBench } from "./scale.ts";
 import { runGenerationBench } from "./generations.ts";
 import { runScipBench } from "./scip.ts";
+import { runScipSymbolBench } from "./scip_symbols.ts";
 
 /** The generator is lib/project.ts's (one for every benchmark); re-exported for old callers. */
 export { generate };
@@ -443,7 +445,10 @@ if (import.meta.main) {
   }
   const generations = () =>
     runGenerationBench({ runs: values.runs, files: values["generation-files"] });
-  const scip = () => runScipBench({ files: Number(values["scip-files"]), runs });
+  const scip = async () => {
+    await runScipBench({ files: Number(values["scip-files"]), runs });
+    await runScipSymbolBench({ files: Number(values["scip-files"]), runs });
+  };
   if (values.only === "scip") {
     await scip();
     await saveResults(values.out ?? defaultOut(), Deno.args);

@@ -72,7 +72,7 @@ async function committed(root: string): Promise<void> {
 }
 
 /** The cached tree and index of `files` modules, built when missing. */
-async function preparedTree(files: number): Promise<string> {
+export async function preparedTree(files: number): Promise<string> {
   const root = join(REPO, ".cache", "bench", `scip-${files}`);
   const done = join(root, ".sextant", "index.scip.files");
   try {

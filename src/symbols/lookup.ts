@@ -221,6 +221,11 @@ export class SymbolLookup {
     return specForFile(pool.specs, relPath)?.primary ?? false;
   }
 
+  /** Whether a file belongs in folder-wide symbol work (see {@linkcode sourceFiles}). */
+  isSourceFile(relPath: string): boolean {
+    return this.pool.handles(relPath) && this.#isPrimary(relPath);
+  }
+
   /**
    * Project-relative paths of the source files below a folder: handled by a primary language
    * server, not ignored; sorted.

@@ -199,6 +199,16 @@ export class ScipIndex {
   #documentIds = new Int32Array(0);
   /** implemented symbol id → implementing symbol ids. */
   readonly #implementations = new Map<number, number[]>();
+  /**
+   * The enclosing ranges of definitions that have one (the whole declaration, where the indexer
+   * gives it), six numbers each: the definition's start line and character, then the enclosing
+   * range. One buffer for all documents (an array per document costs more than its data), each
+   * document's span in `#enclosingSpans`.
+   */
+  #enclosing = new Int32Array(1 << 16);
+  #enclosingUsed = 0;
+  /** Per document id: where its records start and end in `#enclosing`. */
+  readonly #enclosingSpans: number[] = [];
   /** symbol id → what it implements or extends. */
   readonly #supertypes = new Map<number, number[]>();
   /**
@@ -291,8 +301,11 @@ export class ScipIndex {
     const count = occurrences.length / 2;
     const packed = new Int32Array(count * STRIDE);
     const range: number[] = [];
+    const enclosing: number[] = [];
+    const enclosedFrom = this.#enclosingUsed;
     const c = new Cursor(bytes);
     for (let k = 0; k < count; k++) {
+      enclosing.length = 0;
       c.pos = occurrences[k * 2]!;
       c.end = occurrences[k * 2 + 1]!;
       range.length = 0;
@@ -313,8 +326,22 @@ export class ScipIndex {
           c.pos += length;
         } else if (field === 3 && wireType === 0) {
           roles = int32(c.varint());
+        } else if (field === 7 && wireType === 2) {
+          const stop = c.varint() + c.pos;
+          while (c.pos < stop) enclosing.push(int32(c.varint()));
+        } else if (field === 7 && wireType === 0) {
+          enclosing.push(int32(c.varint()));
         } else {
           c.skip(wireType);
+        }
+      }
+      if ((roles & SymbolRole.Definition) !== 0 && range.length >= 3) {
+        if (enclosing.length === 3) {
+          const [line, from, to] = enclosing as [number, number, number];
+          this.#addEnclosing(range[0]!, range[1]!, line, from, line, to);
+        } else if (enclosing.length === 4) {
+          const [sl, sc, el, ec] = enclosing as [number, number, number, number];
+          this.#addEnclosing(range[0]!, range[1]!, sl, sc, el, ec);
         }
       }
       const o = k * STRIDE;
@@ -332,6 +359,8 @@ export class ScipIndex {
       packed[o + 5] = roles;
     }
     this.#occurrences[id] = sortByStart(packed);
+    this.#enclosingSpans[id * 2] = enclosedFrom;
+    this.#enclosingSpans[id * 2 + 1] = this.#enclosingUsed;
     for (let k = 0; k < infos.length; k += 2) this.#addRelationships(bytes, infos, k, locals);
   }
 
@@ -398,6 +427,16 @@ export class ScipIndex {
     }
   }
 
+  #addEnclosing(...record: [number, number, number, number, number, number]): void {
+    if (this.#enclosingUsed + 6 > this.#enclosing.length) {
+      const bigger = new Int32Array(this.#enclosing.length * 2);
+      bigger.set(this.#enclosing);
+      this.#enclosing = bigger;
+    }
+    this.#enclosing.set(record, this.#enclosingUsed);
+    this.#enclosingUsed += 6;
+  }
+
   #link(from: number, to: number): void {
     const links = this.#referenceLinks.get(from);
     if (links) links.push(to);
@@ -434,6 +473,7 @@ export class ScipIndex {
     this.#documentOffsets = offsets;
     this.#documentIds = ids;
     this.#symbols.trim();
+    this.#enclosing = this.#enclosing.slice(0, this.#enclosingUsed);
     this.#sealed = true;
   }
 
@@ -532,6 +572,22 @@ export class ScipIndex {
       });
     }
     return out;
+  }
+
+  /**
+   * The enclosing range (the whole declaration) the indexer gave the definition starting at the
+   * zero-based position in `relPath`; null when it gave none.
+   */
+  enclosingRangeAt(relPath: string, line: number, character: number): ScipRange | null {
+    const doc = this.#pathIds.get(relPath);
+    if (doc === undefined) return null;
+    const records = this.#enclosing;
+    const end = this.#enclosingSpans[doc * 2 + 1] ?? 0;
+    for (let i = this.#enclosingSpans[doc * 2] ?? 0; i < end; i += 6) {
+      if (records[i] !== line || records[i + 1] !== character) continue;
+      return [records[i + 2]!, records[i + 3]!, records[i + 4]!, records[i + 5]!];
+    }
+    return null;
   }
 
   /** The occurrences of the symbol that define it. */

@@ -16,6 +16,7 @@ import { infoOf } from "../shared/info.ts";
 import { ToolError } from "../../errors.ts";
 import type { SymbolMatch } from "../../symbols/lookup.ts";
 import { closeDeclarations, noMatchNote } from "../../symbols/close_names.ts";
+import { symbolsFromIndex } from "../shared/scip_symbols.ts";
 
 /** What the answer needs of one match (see {@linkcode findSymbol}). */
 interface Kept {
@@ -81,7 +82,18 @@ export const findSymbol = defineTool({
     };
     const findOptions = { substring: args.substring_matching, includeKinds, excludeKinds };
     let matches: Kept[];
-    if (args.include_info && !args.include_body) {
+    // A SCIP index built in CI answers for the files unchanged since (tools/shared/scip_symbols.ts).
+    const indexed = await symbolsFromIndex(ctx, {
+      pattern,
+      findOptions,
+      scope,
+      depth,
+      includeInfo: args.include_info && !args.include_body,
+    });
+    const sourceNotes = indexed?.notes ?? [];
+    if (indexed !== null) {
+      matches = indexed.matches.map((m) => keepOf(m));
+    } else if (args.include_info && !args.include_body) {
       // The hovers are asked for all the matches at once.
       const found = await indexOf(ctx).find(pattern, findOptions, scope, requestOptions(ctx));
       const info = await infoOf(indexOf(ctx), found, requestOptions(ctx));
@@ -118,7 +130,11 @@ export const findSymbol = defineTool({
     }
     // Serena's own (and last) form.
     shorter.push({ note: "Shortened result:", text: () => byFile() });
-    const answer = { text: toJson(matches.map((m) => m.full)), shorter };
+    const answer = {
+      text: toJson(matches.map((m) => m.full)),
+      shorter,
+      ...(sourceNotes.length > 0 ? { notes: sourceNotes } : {}),
+    };
     if (matches.length > 0) return answer;
     // Serena's `[]` stays the answer; the close names come beside it, as the edit tools give them.
     const index = indexOf(ctx).declarations;
@@ -133,6 +149,6 @@ export const findSymbol = defineTool({
         pattern,
       ).map((path) => `${path} in ${scope.relPath}`);
     const note = noMatchNote(pattern, close);
-    return note ? { ...answer, notes: [note] } : answer;
+    return note ? { ...answer, notes: [...sourceNotes, note] } : answer;
   },
 });
