@@ -69,10 +69,10 @@ export async function generate(
   const writes: Promise<void>[] = [];
   for (let i = 0; i < files; i++) {
     const lines: string[] = [`/** Generated module ${i}. */`];
-    lines.push('import type { Renderable } from "../../../core.ts";');
-    if (i % 10 === 0) lines.push('import { Core } from "../../../core.ts";');
+    lines.push('import type { Renderable } from "../core.ts";');
+    if (i % 10 === 0) lines.push('import { Core } from "../core.ts";');
     if (i >= step) {
-      lines.push(`import { Widget${i - step} } from "../../../${modPath(i - step).slice(4)}";`);
+      lines.push(`import { Widget${i - step} } from "../${modPath(i - step).slice(4)}";`);
     }
     lines.push("");
     lines.push(`export interface Options${i} {\n  size: number;\n  label: string;\n}`);
