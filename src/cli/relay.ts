@@ -24,7 +24,7 @@ import {
   type ServicePaths,
   servicePaths,
 } from "../service/endpoint.ts";
-import { type Hello, jsonLine, LineReader, type Welcome } from "../service/handshake.ts";
+import { type Hello, jsonLine, LineReader, noDelay, type Welcome } from "../service/handshake.ts";
 import { rotateLog, withStderrToLog } from "../service/log_file.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
@@ -61,6 +61,7 @@ async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
   if (!endpoint || endpoint.version !== VERSION) return null;
   try {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: endpoint.port });
+    noDelay(conn);
     return { conn, token: endpoint.token };
   } catch {
     return null;

@@ -45,6 +45,20 @@ export interface ServiceStatus {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * Send each write of a front's connection at once (TCP_NODELAY), on both ends. A session's
+ * messages are short lines, and Nagle's algorithm holds one back while an earlier write waits
+ * for its acknowledgement, which the other end delays up to 40 ms when it has nothing to send:
+ * a `tools/list` sent after the `initialized` notification took 45–105 ms instead of 1 ms.
+ */
+export function noDelay(conn: Deno.TcpConn): void {
+  try {
+    conn.setNoDelay(true);
+  } catch {
+    // closed already: its session ends at its first read
+  }
+}
+
 /** One JSON value as a line of bytes. */
 export function jsonLine(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value) + "\n");
