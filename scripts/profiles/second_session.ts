@@ -6,6 +6,8 @@
  *   the hello and the service's session, then MCP's `initialize`);
  * - `tools/list` after `initialized`;
  * - the first `find_referencing_symbols Core`, then a second one in the same session;
+ * - a second front that, as the bench's SDK client, calls right after `initialized`: a cheap
+ *   `read_file` twice, for what a session's first call adds;
  * - beside them, in the same round: session 1's warm call, the same stages over a connection to
  *   the service made by this process (no front process: the service's own share), `deno run` of
  *   an empty module and the front's `--version` (the runtime's start and main.ts's modules).
@@ -66,8 +68,9 @@ class LineClient {
       const result = message.result as { isError?: boolean; content?: unknown };
       if (result?.isError) throw new Error(`${method}: ${JSON.stringify(result.content)}`);
       // An empty answer would time the wrong work (a tree whose imports do not resolve).
-      if (method === "tools/call" && !JSON.stringify(result.content).includes("src/pkg")) {
-        throw new Error(`${method}: no reference in ${JSON.stringify(result.content)}`);
+      const expected = EXPECTED[(params as { name?: string }).name ?? ""];
+      if (expected && !JSON.stringify(result.content).includes(expected)) {
+        throw new Error(`${method}: no ${expected} in ${JSON.stringify(result.content)}`);
       }
       return message;
     }
@@ -84,9 +87,23 @@ const INITIALIZE = {
   capabilities: {},
   clientInfo: { name: "second-session-profile", version: "0" },
 };
-const REFS = {
+/** A `tools/call`'s params. */
+interface Call {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+const REFS: Call = {
   name: "find_referencing_symbols",
   arguments: { name_path: "Core", relative_path: "src/core.ts" },
+};
+
+/** A cheap call: what a session's first call costs beyond its tool's own work. */
+const READ: Call = { name: "read_file", arguments: { relative_path: "src/core.ts" } };
+/** What each call's answer must hold. */
+const EXPECTED: Record<string, string> = {
+  find_referencing_symbols: "src/pkg",
+  read_file: "class Core",
 };
 
 /** Stage times of one session, ms. */
@@ -100,6 +117,7 @@ async function session(
   start: number,
   prefix: string,
   list = true,
+  call: Call = REFS,
 ): Promise<Stages> {
   const out: Stages = {};
   await client.request("initialize", INITIALIZE);
@@ -111,11 +129,11 @@ async function session(
     out[`${prefix}tools/list`] = performance.now() - at;
   }
   at = performance.now();
-  await client.request("tools/call", REFS);
+  await client.request("tools/call", call);
   out[`${prefix}first call`] = performance.now() - at;
   out[`${prefix}spawn → first answer`] = performance.now() - start;
   at = performance.now();
-  await client.request("tools/call", REFS);
+  await client.request("tools/call", call);
   out[`${prefix}second call`] = performance.now() - at;
   return out;
 }
@@ -268,10 +286,14 @@ if (import.meta.main) {
         const front = spawnFront(variant, tree.root);
         Object.assign(stages, await session(front.client, at, "front: "));
         await closeFront(front);
-        // As the bench's SDK client does: the call right after `initialized`.
+        // As the bench's SDK client does, the call right after `initialized`; a cheap one, so
+        // that what a session's first call adds shows beside the second.
         at = performance.now();
         const unlisted = spawnFront(variant, tree.root);
-        Object.assign(stages, await session(unlisted.client, at, "front, no tools/list: ", false));
+        Object.assign(
+          stages,
+          await session(unlisted.client, at, "front, no tools/list, read_file: ", false, READ),
+        );
         await closeFront(unlisted);
         Object.assign(stages, await direct(variant, tree.root));
         note(variant.repo, stages);
