@@ -11,9 +11,9 @@
  * run its servers with another `PATH` or configuration.
  * @module
  */
-import { join } from "node:path";
+import { inFolder } from "../plain_path.ts";
 import { privateRuntimeFolder } from "../runtime_folder.ts";
-import { servicePath } from "../executables.ts";
+import { servicePath } from "../lsp_path.ts";
 import { VERSION } from "../version.ts";
 
 export { ensurePrivateFolder, UnsafeFolderError } from "../runtime_folder.ts";
@@ -72,9 +72,9 @@ export function servicePaths(
   const name = `sextant-${VERSION}-${environmentDigest(env)}`;
   return {
     dir,
-    endpoint: join(dir, `${name}.json`),
-    lock: join(dir, `${name}.lock`),
-    log: join(dir, `${name}.log`),
+    endpoint: inFolder(dir, `${name}.json`),
+    lock: inFolder(dir, `${name}.lock`),
+    log: inFolder(dir, `${name}.log`),
   };
 }
 
@@ -134,9 +134,9 @@ export function allServicePaths(
     const name = entry.name.slice(0, -".json".length);
     found.push({
       dir: own.dir,
-      endpoint: join(own.dir, entry.name),
-      lock: join(own.dir, `${name}.lock`),
-      log: join(own.dir, `${name}.log`),
+      endpoint: inFolder(own.dir, entry.name),
+      lock: inFolder(own.dir, `${name}.lock`),
+      log: inFolder(own.dir, `${name}.log`),
     });
   }
   return found;
