@@ -8,7 +8,10 @@
  *   costs: the median of three new sessions (fronts 2 to 4), each beside a warm call of session 1
  *   just before it. Where the stages go: scripts/profiles/second_session.ts.
  *
- *       deno run -A scripts/bench/service.ts [--files 3000] [--runs 5]
+ *       deno run -A scripts/bench/service.ts [--files 3000] [--runs 5] [--typescript 5,7]
+ *
+ *   Both on typescript-language-server (TypeScript 5) and on TypeScript 7's own server, linked
+ *   into a second generated project when the test set-up installed it.
  * - Memory of everything Sextant runs (the service and every process under it, language servers
  *   included, plus the fronts) with 1 and with 4 sessions (target: 4 ≤ 1.2× 1).
  * @module
@@ -89,8 +92,15 @@ export function privateServiceEnv(runtime: string): Record<string, string> {
   };
 }
 
-/** Run the service rows on `root` (a generated project whose `src/core.ts` has class Core). */
-export async function printServiceBench(root: string, runs: number): Promise<void> {
+/**
+ * Run the service rows on `root` (a generated project whose `src/core.ts` has class Core), whose
+ * TypeScript server is `server` (the project's own TypeScript 7 when it has one linked).
+ */
+export async function printServiceBench(
+  root: string,
+  runs: number,
+  server = "typescript-language-server",
+): Promise<void> {
   const runtime = await Deno.makeTempDir({ prefix: "sextant-bench-rt-" });
   const env = privateServiceEnv(runtime);
   const fronts: Front[] = [];
@@ -178,7 +188,7 @@ export async function printServiceBench(root: string, runs: number): Promise<voi
     const warmBeside = pick("warm");
     const fourSessions = totalMemory();
 
-    console.log("\nShared service: 4 fronts on one project (the generated one)\n");
+    console.log(`\nShared service: 4 fronts on one project (the generated one, ${server})\n`);
     console.log("| measurement | value | baseline (same run) | ratio | target |");
     console.log("|---|---|---|---|---|");
     console.log(
@@ -225,17 +235,49 @@ export async function printServiceBench(root: string, runs: number): Promise<voi
   }
 }
 
+/**
+ * The same rows on a generated project of `files` modules with TypeScript 7 linked in (its own
+ * server, `tsc --lsp`), when the test set-up installed it; a note otherwise.
+ */
+export async function printServiceBenchTypeScript7(files: number, runs: number): Promise<void> {
+  const { hasTypeScript7, linkTypeScript7 } = await import("../../tests/helpers/lsp.ts");
+  if (!hasTypeScript7()) {
+    console.log(
+      "\nShared service on TypeScript 7: skipped (not installed; scripts/checks/test_setup.ts)",
+    );
+    return;
+  }
+  const { generatedTree } = await import("./lib/project.ts");
+  const tree = await generatedTree(files);
+  try {
+    await linkTypeScript7(tree.root);
+    await printServiceBench(tree.root, runs, "TypeScript 7's tsc --lsp");
+  } finally {
+    await tree.dispose();
+  }
+}
+
 if (import.meta.main) {
   const { parseArgs } = await import("node:util");
   const { generatedTree } = await import("./lib/project.ts");
   const { values } = parseArgs({
     args: Deno.args,
-    options: { files: { type: "string", default: "3000" }, runs: { type: "string", default: "5" } },
+    options: {
+      files: { type: "string", default: "3000" },
+      runs: { type: "string", default: "5" },
+      typescript: { type: "string", default: "5,7" },
+    },
   });
-  const tree = await generatedTree(Number(values.files));
-  try {
-    await printServiceBench(tree.root, Number(values.runs));
-  } finally {
-    await tree.dispose();
+  const generations = values.typescript.split(",");
+  if (generations.includes("5")) {
+    const tree = await generatedTree(Number(values.files));
+    try {
+      await printServiceBench(tree.root, Number(values.runs));
+    } finally {
+      await tree.dispose();
+    }
+  }
+  if (generations.includes("7")) {
+    await printServiceBenchTypeScript7(Number(values.files), Number(values.runs));
   }
 }

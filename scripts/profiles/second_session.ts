@@ -17,6 +17,8 @@
  *
  *     git archive HEAD | tar -x -C /tmp/before
  *     deno run -A scripts/profiles/second_session.ts --repos /tmp/before,. --rounds 9
+ *
+ * `--typescript 7` links TypeScript 7 into the generated project (its own server, `tsc --lsp`).
  * @module
  */
 import { join, resolve } from "node:path";
@@ -244,10 +246,16 @@ if (import.meta.main) {
       repos: { type: "string", default: "." },
       files: { type: "string", default: "3000" },
       rounds: { type: "string", default: "7" },
+      typescript: { type: "string", default: "5" },
     },
   });
   const repos = values.repos.split(",").map((r) => resolve(r));
   const tree = await generatedTree(Number(values.files));
+  if (values.typescript === "7") {
+    // The project's own TypeScript 7: the registry then runs its server, `tsc --lsp`.
+    const { linkTypeScript7 } = await import("../../tests/helpers/lsp.ts");
+    await linkTypeScript7(tree.root);
+  }
   const empty = await Deno.makeTempFile({ suffix: ".ts" });
   const variants: Variant[] = [];
   const samples = new Map<string, Map<string, number[]>>();
