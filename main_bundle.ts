@@ -15,6 +15,7 @@ registerLazyModules({
   "src/cli/relay.ts": () => import("./src/cli/relay.ts"),
   "src/cli/serve.ts": () => import("./src/cli/serve.ts"),
   "src/cli/service_command.ts": () => import("./src/cli/service_command.ts"),
+  "src/cli/service_start.ts": () => import("./src/cli/service_start.ts"),
   "src/cli/setup.ts": () => import("./src/cli/setup.ts"),
   "src/mcp/stdio.ts": () => import("./src/mcp/stdio.ts"),
   "src/repl/child.ts": () => import("./src/repl/child.ts"),

@@ -9,6 +9,9 @@
  */
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lspPathFolders } from "./lsp_path.ts";
+
+export { LSP_PATH_ENV, lspPathFolders, servicePath } from "./lsp_path.ts";
 
 /**
  * Whether `path` (a path or a bare name) is the `deno` CLI, not an executable made by
@@ -29,9 +32,6 @@ export function ownProgram(execPath = Deno.execPath()): string {
   return allowed ? execPath : isDenoCli(execPath) ? "deno" : "sextant";
 }
 
-/** Colon-separated folders searched first for server binaries (tests point it at .cache/lsp). */
-export const LSP_PATH_ENV = "SEXTANT_LSP_PATH";
-
 /** Options of {@linkcode findExecutable}. */
 export interface ExecutableSearch {
   /** The project: its `node_modules/.bin` is searched, and relative commands resolve from it. */
@@ -44,27 +44,6 @@ export interface ExecutableSearch {
    * the order of toolchains, where the project's own tsc or vitest wins).
    */
   serverOrder?: boolean;
-}
-
-/** The folders of `SEXTANT_LSP_PATH` (or of `value`), each with its `node_modules/.bin` and `bin`. */
-export function lspPathFolders(value = Deno.env.get(LSP_PATH_ENV)): string[] {
-  const folders: string[] = [];
-  for (const dir of (value ?? "").split(delimiter).filter(Boolean)) {
-    const abs = resolve(dir);
-    folders.push(abs, join(abs, "node_modules", ".bin"), join(abs, "bin"));
-  }
-  return folders;
-}
-
-/**
- * The PATH the shared service runs with: the folders of `SEXTANT_LSP_PATH` first, then PATH's,
- * each once. Deno resolves the permission set's run list on PATH when the service starts, so the
- * servers found in `SEXTANT_LSP_PATH` may run only so. Idempotent: the service computes the same
- * value from its own PATH as the front did (it names the service's files, see service/paths.ts).
- */
-export function servicePath(lspPath: string | undefined, path: string | undefined): string {
-  const folders = [...lspPathFolders(lspPath), ...(path ?? "").split(delimiter).filter(Boolean)];
-  return [...new Set(folders)].join(delimiter);
 }
 
 /** The folders of PATH. */

@@ -5,7 +5,7 @@
  * Sextant process its file locks.
  * @module
  */
-import { dirname, join } from "node:path";
+import { inFolder, parentFolder } from "./plain_path.ts";
 
 /** A refused private folder: wrong owner or open to others. */
 export class UnsafeFolderError extends Error {
@@ -16,7 +16,7 @@ export class UnsafeFolderError extends Error {
 function ownUid(): { uid: number | null; tempDir: string } {
   const probe = Deno.makeTempFileSync({ prefix: "sextant-uid-" });
   try {
-    return { uid: Deno.statSync(probe).uid, tempDir: dirname(probe) };
+    return { uid: Deno.statSync(probe).uid, tempDir: parentFolder(probe) };
   } finally {
     Deno.removeSync(probe);
   }
@@ -61,7 +61,9 @@ export function privateRuntimeFolder(
 ): string {
   const { uid, tempDir } = ownUid();
   const runtime = env("XDG_RUNTIME_DIR");
-  const dir = runtime ? join(runtime, "sextant") : join(tempDir, `sextant-${uid ?? "user"}`);
+  const dir = runtime
+    ? inFolder(runtime, "sextant")
+    : inFolder(tempDir, `sextant-${uid ?? "user"}`);
   ensurePrivateFolder(dir, uid);
   return dir;
 }
@@ -77,7 +79,7 @@ export function privateSubfolder(name: string): string | null {
   if (known !== undefined) return known;
   let dir: string | null;
   try {
-    dir = join(privateRuntimeFolder(), name);
+    dir = inFolder(privateRuntimeFolder(), name);
     try {
       Deno.mkdirSync(dir, { mode: 0o700 });
     } catch (error) {

@@ -649,8 +649,9 @@ if (import.meta.main) {
     const { printReplTaskBench } = await import("./repl.ts");
     await printReplTaskBench();
     // The shared service: fronts as clients start them, on the same project.
-    const { printServiceBench } = await import("./service.ts");
+    const { printServiceBench, printServiceBenchTypeScript7 } = await import("./service.ts");
     await printServiceBench(root, runs);
+    await printServiceBenchTypeScript7(files, runs);
     // User regexes run in a process of their own: its cost beside the calling thread's.
     const { printRegexBench } = await import("./regex.ts");
     await printRegexBench(root, `generated ${files + 1}`, runs);

@@ -147,7 +147,7 @@ async function child(root: string, runs: number): Promise<ChildReport> {
     await Deno.writeTextFile(
       join(root, edited),
       text +
-        '\nimport { Core as Again } from "../../core.ts";\nexport const again = new Again("x");\n',
+        '\nimport { Core as Again } from "../core.ts";\nexport const again = new Again("x");\n',
     );
     const after = JSON.parse(await second.findReferences(coreArgs));
     const named = (after.not_analysed ?? []).some((n: string) => n.startsWith(`${edited}:`));

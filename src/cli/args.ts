@@ -5,7 +5,6 @@
  * --client <client>`, plus `--help` and `--version`.
  * @module
  */
-import { parseArgs } from "node:util";
 import type { CliOptions, Command, ServiceAction } from "../config/cli_options.ts";
 import { LOG_LEVELS, type LogLevel } from "../log.ts";
 
@@ -57,39 +56,111 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** An option of the command line: a flag, a value, or a value that may repeat. */
+interface OptionSpec {
+  type: "boolean" | "string";
+  multiple?: boolean;
+  short?: string;
+}
+
+const OPTIONS = {
+  project: { type: "string" },
+  "no-project": { type: "boolean" },
+  context: { type: "string" },
+  mode: { type: "string", multiple: true },
+  tools: { type: "string" },
+  "log-level": { type: "string" },
+  "enable-shell": { type: "boolean" },
+  standalone: { type: "boolean" },
+  "idle-timeout": { type: "string" },
+  http: { type: "string" },
+  "allow-remote": { type: "boolean" },
+  "agent-interface": { type: "string" },
+  client: { type: "string" },
+  scope: { type: "string" },
+  hooks: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  output: { type: "string" },
+  force: { type: "boolean" },
+  install: { type: "boolean" },
+  yes: { type: "boolean" },
+  open: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const satisfies Record<string, OptionSpec>;
+
+type OptionName = keyof typeof OPTIONS;
+type OptionValues = {
+  [K in OptionName]: typeof OPTIONS[K] extends { type: "boolean" } ? boolean
+    : typeof OPTIONS[K] extends { multiple: true } ? string[] | undefined
+    : string | undefined;
+};
+
+/**
+ * The options and the other words of `argv`: `--name value`, `--name=value`, flags, `-h` and `-V`
+ * (also together, `-hV`), and `--` before words that are not options. Strict: an unknown option,
+ * a value missing, or a value given to a flag is a UsageError. (Written here rather than taken
+ * from `node:util`: any `node:` module starts Deno's Node layer, 8 ms of CPU at every start of a
+ * front, which loads this module.)
+ */
+function parseOptions(argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  const values: Record<string, boolean | string | string[] | undefined> = {};
+  for (const [name, spec] of Object.entries(OPTIONS)) {
+    if (spec.type === "boolean") values[name] = false;
+  }
+  const positionals: string[] = [];
+  const shorts = new Map<string, OptionName>();
+  for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec]>) {
+    if (spec.short) shorts.set(spec.short, name);
+  }
+  const set = (name: OptionName, value: string | undefined, shown: string) => {
+    const spec: OptionSpec = OPTIONS[name];
+    if (spec.type === "boolean") {
+      if (value !== undefined) throw new UsageError(`Option '${shown}' takes no value.`);
+      values[name] = true;
+    } else if (value === undefined) {
+      throw new UsageError(`Option '${shown}' needs a value.`);
+    } else if (spec.multiple) {
+      values[name] = [...(values[name] as string[] | undefined) ?? [], value];
+    } else {
+      values[name] = value;
+    }
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (word.startsWith("--")) {
+      const equals = word.indexOf("=");
+      const name = word.slice(2, equals === -1 ? undefined : equals);
+      if (!Object.hasOwn(OPTIONS, name)) throw new UsageError(`Unknown option '--${name}'.`);
+      const option = name as OptionName;
+      let value = equals === -1 ? undefined : word.slice(equals + 1);
+      // A value's own word: the next one, unless it is an option (`--project --standalone`).
+      if (value === undefined && OPTIONS[option].type === "string") {
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith("-")) value = argv[++i];
+      }
+      set(option, value, `--${name}`);
+    } else if (word.startsWith("-") && word.length > 1) {
+      for (const letter of word.slice(1)) {
+        const option = shorts.get(letter);
+        if (!option) throw new UsageError(`Unknown option '-${letter}'.`);
+        set(option, undefined, `-${letter}`);
+      }
+    } else {
+      positionals.push(word);
+    }
+  }
+  return { values: values as OptionValues, positionals };
+}
+
 export function parseCommandLine(argv: string[]): CliOptions {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        project: { type: "string" },
-        "no-project": { type: "boolean", default: false },
-        context: { type: "string" },
-        mode: { type: "string", multiple: true },
-        tools: { type: "string" },
-        "log-level": { type: "string" },
-        "enable-shell": { type: "boolean", default: false },
-        standalone: { type: "boolean", default: false },
-        "idle-timeout": { type: "string" },
-        http: { type: "string" },
-        "allow-remote": { type: "boolean", default: false },
-        "agent-interface": { type: "string" },
-        client: { type: "string" },
-        scope: { type: "string" },
-        hooks: { type: "boolean", default: false },
-        "dry-run": { type: "boolean", default: false },
-        output: { type: "string" },
-        force: { type: "boolean", default: false },
-        install: { type: "boolean", default: false },
-        yes: { type: "boolean", default: false },
-        open: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-        version: { type: "boolean", short: "V", default: false },
-      },
-    });
+    parsed = parseOptions(argv);
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
   }

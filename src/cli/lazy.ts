@@ -22,6 +22,7 @@ export const LAZY_MODULES = [
   "src/cli/relay.ts",
   "src/cli/serve.ts",
   "src/cli/service_command.ts",
+  "src/cli/service_start.ts",
   "src/cli/setup.ts",
   "src/mcp/stdio.ts",
   "src/repl/child.ts",

@@ -10,11 +10,8 @@
  * and exits at once.
  * @module
  */
-import { resolve } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
-import { type Launch, sextantLaunch } from "./launch.ts";
-import { SEXTANT_ENV } from "./permission_flags.ts";
-import { LSP_PATH_ENV, ownProgram, servicePath } from "../executables.ts";
+import { absolutePath } from "../plain_path.ts";
 import { log } from "../log.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -23,26 +20,14 @@ import {
   type ServicePaths,
   servicePaths,
 } from "../service/endpoint.ts";
-import { type Hello, jsonLine, LineReader, type Welcome } from "../service/handshake.ts";
-import { rotateLog, withStderrToLog } from "../service/log_file.ts";
+import { type Hello, jsonLine, LineReader, noDelay, type Welcome } from "../service/handshake.ts";
+import { lazyImport } from "./lazy.ts";
 
 /** How long a front waits for a service it started to listen (ms). */
 const START_WAIT_MS = 15_000;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-/**
- * The command that starts the service with this process's own permissions: the executable
- * itself when Sextant is compiled, else `deno run` with the `sextant` permission set.
- */
-export function serviceCommand(options: Pick<CliOptions, "idleTimeout" | "logLevel">): Launch {
-  const launch = sextantLaunch();
-  const tail = ["service", "run"];
-  if (options.idleTimeout !== undefined) tail.push("--idle-timeout", String(options.idleTimeout));
-  if (options.logLevel !== undefined) tail.push("--log-level", options.logLevel);
-  return { command: ownProgram(launch.command), args: [...launch.args, ...tail] };
-}
 
 interface Connection {
   conn: Deno.TcpConn;
@@ -55,23 +40,11 @@ async function tryConnect(paths: ServicePaths): Promise<Connection | null> {
   if (!endpoint || endpoint.version !== VERSION) return null;
   try {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: endpoint.port });
+    noDelay(conn);
     return { conn, token: endpoint.token };
   } catch {
     return null;
   }
-}
-
-/**
- * The environment the service starts with: ours, with SEXTANT_ENV, and with the folders of
- * `SEXTANT_LSP_PATH` put first on PATH. Deno resolves the names of the permission set's run list
- * (`tsc`, `pyright-langserver`, ...) on PATH when the service starts, and refuses any other path
- * to a program of that name: only so may the servers found in `SEXTANT_LSP_PATH` be run under
- * `deno task start`.
- */
-export function serviceEnv(): Record<string, string> {
-  const lspPath = Deno.env.get(LSP_PATH_ENV);
-  if (!lspPath) return { ...SEXTANT_ENV };
-  return { ...SEXTANT_ENV, PATH: servicePath(lspPath, Deno.env.get("PATH")) };
 }
 
 /**
@@ -84,23 +57,11 @@ export async function connectOrStart(
 ): Promise<Connection | null> {
   const running = await tryConnect(paths);
   if (running) return running;
-  // Its stderr goes to its log, so what the runtime prints as it dies is kept.
-  rotateLog(paths.log);
-  const { command, args } = withStderrToLog(serviceCommand(options), paths.log);
-  try {
-    const child = new Deno.Command(command, {
-      args,
-      env: serviceEnv(),
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-      detached: true,
-    }).spawn();
-    child.unref();
-  } catch (error) {
-    log.warn(`cannot start the shared service (${(error as Error).message})`);
-    return null;
-  }
+  // Starting one takes modules a front that finds its service running never loads.
+  const { startService } = await lazyImport<typeof import("./service_start.ts")>(
+    "src/cli/service_start.ts",
+  );
+  if (!startService(paths, options)) return null;
   const deadline = Date.now() + START_WAIT_MS;
   for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 200)) {
     await new Promise((r) => setTimeout(r, wait));
@@ -223,7 +184,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
     op: "session" as const,
     options: {
       ...options,
-      ...(options.project !== undefined ? { project: resolve(options.project) } : {}),
+      ...(options.project !== undefined ? { project: absolutePath(options.project) } : {}),
     },
     place: { cwd: Deno.cwd(), initCwd: Deno.env.get("INIT_CWD") },
   };

@@ -1,6 +1,7 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { delimiter } from "node:path";
-import { responseId, serviceEnv, wholeLines } from "./relay.ts";
+import { responseId, wholeLines } from "./relay.ts";
+import { serviceEnv } from "./service_start.ts";
 import { servicePath } from "../executables.ts";
 
 const line = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));

@@ -164,18 +164,18 @@ const MAX_ACCEPT_PAUSE_MS = 1000;
  * kept in reserve for that and closed at once (refused, so its client does not hang), and the
  * loop pauses a little longer after each failure in a row.
  */
-export async function acceptConnections(
-  listener: Deno.Listener,
-  serve: (conn: Deno.Conn) => void,
+export async function acceptConnections<C extends Deno.Conn>(
+  listener: Deno.Listener<C>,
+  serve: (conn: C) => void,
   room: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   let reserve = openReserve();
   let pause = 0;
   let failures = 0;
   // An accept started while out of descriptors and not yet answered: the loop's next accept.
-  let started: Promise<Deno.Conn> | null = null;
+  let started: Promise<C> | null = null;
   for (;;) {
-    let conn: Deno.Conn;
+    let conn: C;
     await room();
     try {
       conn = await (started ?? listener.accept());

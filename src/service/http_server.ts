@@ -15,6 +15,7 @@
 import { concatBytes, writeAll } from "../bytes.ts";
 import { log } from "../log.ts";
 import { acceptConnections, ConnectionGate, type GateLimits } from "./connection_gate.ts";
+import { noDelay } from "./handshake.ts";
 
 /** How long a connection has to send a request's head and body once it starts (ms). */
 export const HEAD_WAIT_MS = 10_000;
@@ -302,7 +303,10 @@ function plain(status: number, message: string): Response {
 /**
  * Serve HTTP/1.1 on `listener` until it is closed. Returns when the accept loop ends.
  */
-export async function serveHttp1(listener: Deno.Listener, options: Http1Options): Promise<void> {
+export async function serveHttp1(
+  listener: Deno.TcpListener,
+  options: Http1Options,
+): Promise<void> {
   const gate = new ConnectionGate(options.limits);
   const bySession = new Map<string, Set<Deno.Conn>>();
   const sessionOfConn = new Map<Deno.Conn, string>();
@@ -409,6 +413,8 @@ export async function serveHttp1(listener: Deno.Listener, options: Http1Options)
   };
 
   await acceptConnections(listener, (conn) => {
+    // An answer is a head and chunks, written one by one.
+    noDelay(conn);
     serveConnection(conn).catch(() => {
       // A client that went away mid-answer: its connection is closed above.
     });

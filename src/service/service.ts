@@ -18,7 +18,14 @@ import { VERSION } from "../version.ts";
 import { removeTempsOfDeadWriters } from "../edit/text_file.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
-import { type Hello, jsonLine, LineReader, type ServiceStatus, type Welcome } from "./handshake.ts";
+import {
+  type Hello,
+  jsonLine,
+  LineReader,
+  noDelay,
+  type ServiceStatus,
+  type Welcome,
+} from "./handshake.ts";
 import { RotatingLog } from "./log_file.ts";
 import { openSession } from "./sessions.ts";
 import { DashboardHub, type ServiceControl } from "../dashboard/hub.ts";
@@ -301,6 +308,7 @@ export async function runService(options: CliOptions): Promise<void> {
   );
   // Running out of descriptors refuses connections; it never ends the service.
   await acceptConnections(listener, (conn) => {
+    noDelay(conn);
     serveConnection(conn).catch((error) => {
       log.error("a connection failed:", error);
       gate.release(conn);

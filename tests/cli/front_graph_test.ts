@@ -63,6 +63,14 @@ Deno.test("the relay loads no session, tool or npm package either", async () => 
   assert(!graph.has(url("src/service/sessions.ts")), "the relay reaches src/service/sessions.ts");
 });
 
+Deno.test("a front that finds its service running loads no node: module", async () => {
+  // Any `node:` module starts Deno's Node layer: 8 ms of CPU at each start (src/plain_path.ts).
+  for (const entry of ["main.ts", "src/cli/serve.ts", "src/cli/relay.ts"]) {
+    const node = [...await codeGraph(entry)].filter((s) => s.startsWith("node:"));
+    assert(node.length === 0, `${entry} reaches ${node.join(", ")}`);
+  }
+});
+
 Deno.test("main_bundle.ts reaches every lazily loaded module, for the bundler", async () => {
   const graph = await codeGraph("main_bundle.ts");
   for (const path of LAZY_MODULES) assert(graph.has(url(path)), `main_bundle.ts misses ${path}`);

@@ -112,7 +112,7 @@ async function programsSextantStarts(): Promise<Set<string>> {
   }
   // The package managers `sextant doctor --install --yes` runs (src/cli/doctor_install.ts).
   for (const manager of INSTALLERS_RUN) programs.add(MANAGER_PROGRAMS[manager]);
-  // The compiled executable starts itself as the shared service (src/cli/relay.ts).
+  // The compiled executable starts itself as the shared service (src/cli/service_start.ts).
   programs.add("sextant");
   // Test runners chosen by a variable in src/toolchain/test_plans.ts.
   programs.add("vitest");
