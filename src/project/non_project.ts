@@ -15,7 +15,8 @@
  * - by the manifest beside it: `target` beside `Cargo.toml` or `pom.xml`, `build` beside a Gradle
  *   build file, `vendor` beside `go.mod` (with `modules.txt`) or `composer.json` (with
  *   `autoload.php`), and `dist`, `build` or `out` when `package.json`'s entry points or
- *   `tsconfig.json`'s `outDir` name it. A bare `build` or `dist` is kept: many projects keep build
+ *   `tsconfig.json`'s `outDir` name it and its sources are beside it (a `tsconfig.json` or a
+ *   `src` folder: a package as npm publishes it is its output). A bare `build` or `dist` is kept: many projects keep build
  *   scripts there. `third_party` is kept: projects build and patch the code they put there.
  * @module
  */
@@ -81,6 +82,15 @@ export function markedFolders(relPath: string): string[] {
 
 /** Answers whether a name exists in a folder (from a listing in hand, or from the disk). */
 export type Has = (name: string) => boolean;
+
+/**
+ * Whether a package's output folder is built from sources beside it: its `tsconfig.json` or a
+ * `src` folder. A published package (hono or zod from npm) ships only its output: there the
+ * output is all the code there is, and setting it aside would leave nothing to answer from.
+ */
+function builtHere(inPackage: Has): boolean {
+  return inPackage("tsconfig.json") || inPackage("src");
+}
 
 /** Options of {@linkcode NonProjectFolders}. */
 export interface NonProjectOptions {
@@ -175,6 +185,7 @@ export class NonProjectFolders {
     }
     if (
       OUTPUT_NAMES.has(name) && (inParent("package.json") || inParent("tsconfig.json")) &&
+      builtHere(inParent) &&
       this.#outputsOf(relDir.slice(0, Math.max(0, relDir.lastIndexOf("/")))).has(name)
     ) {
       return "build output (named by package.json or tsconfig.json)";

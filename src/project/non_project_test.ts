@@ -18,6 +18,9 @@ const FILES = {
   "venv/pyvenv.cfg": "home = /usr/bin\n",
   "venv/lib/pkg.py": "",
   "web/package.json": JSON.stringify({ main: "./dist/index.js", exports: { ".": "./out/x.js" } }),
+  "web/src/index.ts": "",
+  "published/package.json": JSON.stringify({ types: "dist/types/index.d.ts" }),
+  "published/dist/types/index.d.ts": "",
   "web/dist/index.js": "",
   "web/out/x.js": "",
   "web/build/rollup.config.js": "",
@@ -46,7 +49,18 @@ Deno.test("NonProjectFolders: environments, caches, output and vendoring, by nam
     assert(setAside("pkg/__pycache__"), "by name");
     // Kept: a build folder no manifest names (build scripts), `target` without Cargo.toml, PHP's
     // vendor without Composer, third_party, and the project's own folders.
-    for (const dir of ["src", "web/build", "tools/build", "target", "php/vendor", "third_party"]) {
+    // A package as npm publishes it (no sources beside its output): its output is its code.
+    for (
+      const dir of [
+        "src",
+        "web/build",
+        "tools/build",
+        "target",
+        "php/vendor",
+        "third_party",
+        "published/dist",
+      ]
+    ) {
       assertEquals(folders.reason(dir), null, dir);
     }
     assertEquals(folders.reasonDeep("venv/lib/pkg.py", false)?.startsWith("'venv' is"), true);
@@ -83,12 +97,15 @@ Deno.test("Project.walk leaves non-project folders out, unless it starts in one 
       "crate/Cargo.toml",
       "go/go.mod",
       "php/vendor/lib.php",
+      "published/dist/types/index.d.ts",
+      "published/package.json",
       "src/main.py",
       "target/keep.rs",
       "third_party/lib.c",
       "tools/build/script.py",
       "web/build/rollup.config.js",
       "web/package.json",
+      "web/src/index.ts",
     ]);
     assertEquals(await files("venv"), ["venv/lib/pkg.py", "venv/pyvenv.cfg"]);
     assertEquals(await files("go/vendor"), ["go/vendor/dep/dep.go", "go/vendor/modules.txt"]);
