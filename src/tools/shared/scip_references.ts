@@ -33,6 +33,8 @@ export interface IndexedReferences {
   /** The identifier, for the live server's part and the text scan. */
   word: string;
   references: IndexedReference[];
+  /** The same references as zero-based positions of the index (LSP positions). */
+  locations: ScipLocation[];
   /** Changed files that mention the name: the live server answers for them. */
   live: string[];
   note: string;
@@ -166,16 +168,14 @@ export async function referencesFromIndex(
   ).filter((o) => !state.stale.has(o.relPath)).filter((o) =>
     args.include_declaration || (o.roles & SymbolRole.Definition) === 0
   );
-  const references = await locationEntries(
-    ctx,
-    await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol)),
-  );
+  const locations = await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol));
+  const references = await locationEntries(ctx, locations);
   const live = await changedMentioning(ctx.project().root, state, word);
   const tool = [...state.index.tools].join(", ") || "an indexer";
   const note = `Answered from the SCIP index (${tool}) for the files unchanged since it was ` +
     `built; ${state.stale.size} changed since` +
     (live.length > 0 ? `, ${live.length} of them mentioning '${word}' asked of the server.` : ".");
-  return { symbol: args.name_path?.trim() || shownName, word, references, live, note };
+  return { symbol: args.name_path?.trim() || shownName, word, references, locations, live, note };
 }
 
 /**
