@@ -25,6 +25,7 @@ import type { ToolAnswer, ToolContext } from "../tool.ts";
 import {
   changedSinceIndex,
   type IndexedReferences,
+  indexProblemNotes,
   referencesFromIndex,
 } from "../shared/scip_references.ts";
 
@@ -145,9 +146,12 @@ export const findReferences = defineTool({
       not_analysed: notAnalysedLines(notAnalysed),
     };
     const full = { symbol, references, totalCount: references.length, ...unexplained };
+    // A SCIP index the global config names that could not be had is told beside the answer.
+    const problems = indexProblemNotes(ctx);
     return {
       text: await withinGrep(target, locations, full, args.include_declaration),
       shorter: [byPositions(symbol, references, unexplained)],
+      ...(problems.length > 0 ? { notes: problems } : {}),
     };
   },
 });

@@ -13,7 +13,7 @@ import { matchesNamePath, namePathOfSymbol } from "../../symbols/scip/descriptor
 import { SymbolRole } from "../../symbols/scip/decode.ts";
 import { serverLocations } from "../../symbols/scip/occurrence_names.ts";
 import type { ScipState } from "../../symbols/scip/project_scip.ts";
-import type { ScipLocation } from "../../symbols/scip/scip_index.ts";
+import { type ScipLocation, scipProgressMessage } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
 import { wordAt } from "../../lsp/positions.ts";
 
@@ -69,7 +69,7 @@ async function indexTarget(ctx: ToolContext, args: PositionArgs): Promise<IndexT
   const resolved = project.resolveFile(args.relative_path);
   const rel = resolved.relative.replaceAll("\\", "/");
   const state = await services.scip.state((p) => {
-    void ctx.progress(p.read, p.total, `loading the SCIP index (${p.documents} documents)`);
+    void ctx.progress(p.read, p.total, scipProgressMessage(p));
   });
   if (state === null || !state.index.has(rel) || state.stale.has(rel)) return null;
   const lines = splitLines((await project.readText(resolved)).text);
@@ -277,6 +277,15 @@ async function changedMentioning(root: string, state: ScipState, word: string): 
     }
   }
   return out.sort();
+}
+
+/**
+ * What went wrong with the SCIP index the global config names (a failed download, a missing
+ * file), as the notes of an answer given without it; none when nothing did.
+ */
+export function indexProblemNotes(ctx: ToolContext): string[] {
+  const problem = ctx.session.services(ctx.project()).scip.takeProblem();
+  return problem === null ? [] : [problem];
 }
 
 /**

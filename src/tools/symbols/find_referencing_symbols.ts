@@ -23,6 +23,7 @@ import type { RequestOptions } from "../../lsp/language_server.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { notAnalysedText } from "../../symbols/completeness.ts";
 import { referencingFromIndex } from "./referencing_from_index.ts";
+import { indexProblemNotes } from "../shared/scip_references.ts";
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -147,7 +148,7 @@ export async function referencingSymbols(
   );
   mark("locate target");
   const checked = await findReferencesChecked(index, target, options, mark);
-  const answer = referencingAnswer(index, target, checked, wanted);
+  const answer = referencingAnswer(index, target, checked, wanted, indexProblemNotes(ctx));
   mark("JSON");
   return answer;
 }

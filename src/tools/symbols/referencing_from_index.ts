@@ -42,6 +42,7 @@ import {
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { indexOf, requestOptions, resolveSourceFile } from "../shared/locate_symbol.ts";
 import { referencesFromIndex } from "../shared/scip_references.ts";
+import { scipProgressMessage } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
 
 /** Referencing files whose trees are made ready at once (each a parse or an outline request). */
@@ -81,7 +82,7 @@ export async function referencingFromIndex(
   if ((await scip.locate()) === null) return null;
   const relPath = resolveSourceFile(project, args.relative_path, "find_referencing_symbols");
   const state = await scip.state((p) => {
-    void ctx.progress(p.read, p.total, `loading the SCIP index (${p.documents} documents)`);
+    void ctx.progress(p.read, p.total, scipProgressMessage(p));
   });
   if (state === null || !state.index.has(relPath) || state.stale.has(relPath)) return null;
   const target = await locateTarget(relPath);
