@@ -9,7 +9,9 @@
  * - memory with it loaded: the process's RSS against the same process before the load;
  * - references from a fresh session (another session on the same host), with the index loaded;
  * - warm references (median of `--runs`);
- * - one file edited after indexing: the answer names it (no language server runs here).
+ * - one file edited after indexing: the answer names it (no language server runs here);
+ * - find_referencing_symbols from the index, the first question and warm ones (the referencing
+ *   files' symbol trees from the declaration index; no language server starts).
  *
  * Each row prints its target and PASS or MISS. Runnable alone:
  * `deno run -A scripts/bench/scip.ts [--files 50000] [--runs 5]`.
@@ -18,6 +20,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildIndex } from "../../src/symbols/scip/build.ts";
+import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { CORE, generate, modPath, PACKAGES, REPO } from "./lib/project.ts";
 
 /** The generated modules of a tree with `documents` indexed files (core.ts is one). */
@@ -37,6 +40,10 @@ interface ChildReport {
   editedNamed: boolean;
   editedNote: string;
   documents: number;
+  referencingFreshMs: number;
+  referencingWarmMs: number[];
+  referencingEntries: number;
+  referencingServers: number;
 }
 
 async function git(root: string, ...args: string[]): Promise<void> {
@@ -151,7 +158,44 @@ async function child(root: string, runs: number): Promise<ChildReport> {
     );
     const after = JSON.parse(await second.findReferences(coreArgs));
     const named = (after.not_analysed ?? []).some((n: string) => n.startsWith(`${edited}:`));
+    await Deno.writeTextFile(join(root, edited), text);
+    // find_referencing_symbols in a host of its own whose TypeScript server is configured (the
+    // referencing files' trees come from the declaration index, built for them on the question):
+    // the index loaded first, then the first question and warm ones.
+    const third = await toolHarnessAt(root, undefined, true);
+    let referencing: Pick<
+      ChildReport,
+      "referencingFreshMs" | "referencingWarmMs" | "referencingEntries" | "referencingServers"
+    >;
+    try {
+      await third.session.services(third.project).scip.state();
+      started = performance.now();
+      const grouped = JSON.parse(await third.findReferencingSymbols(args));
+      const referencingFreshMs = performance.now() - started;
+      // Warm: once the declaration index the first question started is built (its parse workers
+      // would otherwise take the machine's cores from the questions measured).
+      await third.session.services(third.project).declarations.ready();
+      const referencingWarmMs: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        started = performance.now();
+        await third.findReferencingSymbols(args);
+        referencingWarmMs.push(performance.now() - started);
+      }
+      referencing = {
+        referencingFreshMs,
+        referencingWarmMs,
+        referencingEntries: Object.values(grouped as Record<string, Record<string, unknown[]>>)
+          .flatMap((kinds) => Object.values(kinds)).flat().length,
+        referencingServers: third.session.services(third.project).pool.running().length,
+      };
+    } finally {
+      // The declaration index's build, started by the question, is let finish: disposing the
+      // project in the middle of it leaves a rejected promise of the build's unhandled.
+      await third.session.services(third.project).declarations.ready().catch(() => {});
+      await third.dispose();
+    }
     return {
+      ...referencing,
       readBytesMs,
       loadMs,
       rssBeforeMb,
@@ -245,6 +289,26 @@ export async function runScipBench(options: { files: number; runs: number }): Pr
   );
   record(
     project,
+    `find_referencing_symbols, first question, index loaded (${r.referencingEntries} entries)`,
+    r.referencingFreshMs,
+    "ms",
+    "target",
+    50,
+    `${verdict(r.referencingFreshMs <= 50, "≤ 50 ms")}; language servers started: ` +
+      `${r.referencingServers}`,
+  );
+  const referencingWarm = median(r.referencingWarmMs);
+  record(
+    project,
+    "find_referencing_symbols, warm, declaration index built (median)",
+    referencingWarm,
+    "ms",
+    "target",
+    10,
+    verdict(referencingWarm <= 10, "≤ 10 ms"),
+  );
+  record(
+    project,
     "one file edited after indexing: named",
     r.editedNamed ? 1 : 0,
     "yes",
@@ -264,6 +328,8 @@ if (import.meta.main) {
     },
   });
   if (values.child) {
+    // As `deno task bench` does: the language servers installed for the tests.
+    if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
     console.log(JSON.stringify(await child(values.child, Number(values.runs))));
   } else {
     await runScipBench({ files: Number(values.files), runs: Number(values.runs) });
