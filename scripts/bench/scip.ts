@@ -114,6 +114,62 @@ function rssMb(): number {
 
 /** The measuring side, in a process of its own: `--child ROOT RUNS`. */
 async function child(root: string, runs: number): Promise<ChildReport> {
+  const findReferencesRows = await referencesRows(root, runs);
+  return { ...findReferencesRows, ...await referencingRows(root, runs, findReferencesRows.args) };
+}
+
+type ReferencingRows = Pick<
+  ChildReport,
+  "referencingFreshMs" | "referencingWarmMs" | "referencingEntries" | "referencingServers"
+>;
+
+/**
+ * find_referencing_symbols in a host of its own, made after the first one is gone (one index in
+ * memory, as in a real service), whose TypeScript server is configured: the referencing files'
+ * trees come from the declaration index, parsed for them on the question. The index is loaded
+ * first; then the first question, and warm ones once the declaration index is built (its parse
+ * workers would otherwise take the machine's cores from the questions measured).
+ */
+async function referencingRows(
+  root: string,
+  runs: number,
+  args: Record<string, unknown>,
+): Promise<ReferencingRows> {
+  const { toolHarnessAt } = await import("./lib/scip_session.ts");
+  const third = await toolHarnessAt(root, undefined, true);
+  const services = third.session.services(third.project);
+  try {
+    await services.scip.state();
+    let started = performance.now();
+    const grouped = JSON.parse(await third.findReferencingSymbols(args));
+    const referencingFreshMs = performance.now() - started;
+    await services.declarations.ready();
+    const referencingWarmMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      started = performance.now();
+      await third.findReferencingSymbols(args);
+      referencingWarmMs.push(performance.now() - started);
+    }
+    return {
+      referencingFreshMs,
+      referencingWarmMs,
+      referencingEntries: Object.values(grouped as Record<string, Record<string, unknown[]>>)
+        .flatMap((kinds) => Object.values(kinds)).flat().length,
+      referencingServers: services.pool.running().length,
+    };
+  } finally {
+    // The declaration index's build, started by the question, is let finish: disposing the
+    // project in the middle of it leaves a rejected promise of the build's unhandled.
+    await services.declarations.ready().catch(() => {});
+    await third.dispose();
+  }
+}
+
+/** The find_references rows, in a host that is disposed before the next rows. */
+async function referencesRows(
+  root: string,
+  runs: number,
+): Promise<Omit<ChildReport, keyof ReferencingRows> & { args: Record<string, unknown> }> {
   const { toolHarnessAt } = await import("./lib/scip_session.ts");
   const index = join(root, ".sextant", "index.scip");
   const first = await toolHarnessAt(root);
@@ -158,44 +214,7 @@ async function child(root: string, runs: number): Promise<ChildReport> {
     );
     const after = JSON.parse(await second.findReferences(coreArgs));
     const named = (after.not_analysed ?? []).some((n: string) => n.startsWith(`${edited}:`));
-    await Deno.writeTextFile(join(root, edited), text);
-    // find_referencing_symbols in a host of its own whose TypeScript server is configured (the
-    // referencing files' trees come from the declaration index, built for them on the question):
-    // the index loaded first, then the first question and warm ones.
-    const third = await toolHarnessAt(root, undefined, true);
-    let referencing: Pick<
-      ChildReport,
-      "referencingFreshMs" | "referencingWarmMs" | "referencingEntries" | "referencingServers"
-    >;
-    try {
-      await third.session.services(third.project).scip.state();
-      started = performance.now();
-      const grouped = JSON.parse(await third.findReferencingSymbols(args));
-      const referencingFreshMs = performance.now() - started;
-      // Warm: once the declaration index the first question started is built (its parse workers
-      // would otherwise take the machine's cores from the questions measured).
-      await third.session.services(third.project).declarations.ready();
-      const referencingWarmMs: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        started = performance.now();
-        await third.findReferencingSymbols(args);
-        referencingWarmMs.push(performance.now() - started);
-      }
-      referencing = {
-        referencingFreshMs,
-        referencingWarmMs,
-        referencingEntries: Object.values(grouped as Record<string, Record<string, unknown[]>>)
-          .flatMap((kinds) => Object.values(kinds)).flat().length,
-        referencingServers: third.session.services(third.project).pool.running().length,
-      };
-    } finally {
-      // The declaration index's build, started by the question, is let finish: disposing the
-      // project in the middle of it leaves a rejected promise of the build's unhandled.
-      await third.session.services(third.project).declarations.ready().catch(() => {});
-      await third.dispose();
-    }
     return {
-      ...referencing,
       readBytesMs,
       loadMs,
       rssBeforeMb,
@@ -208,6 +227,7 @@ async function child(root: string, runs: number): Promise<ChildReport> {
       editedNamed: named,
       editedNote: after.note ?? "",
       documents: state.index.documentCount,
+      args,
     };
   } finally {
     await Deno.writeTextFile(join(root, edited), text);
