@@ -27,6 +27,7 @@ import {
   type IndexedReferences,
   indexProblemNotes,
   referencesFromIndex,
+  withoutServerNote,
 } from "../shared/scip_references.ts";
 
 type Reference = LocationDict & { is_definition: boolean };
@@ -325,6 +326,7 @@ async function answerFromIndex(
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       notAnalysed = await changedSinceIndex(ctx.project().root, indexed.live, indexed.word);
+      indexed = { ...indexed, note: withoutServerNote(indexed.note) };
     }
   }
   return await render(ctx, indexed, references, notAnalysed, args.include_declaration);

@@ -280,6 +280,14 @@ async function changedMentioning(root: string, state: ScipState, word: string): 
 }
 
 /**
+ * The note of an index's answer whose changed files no server could answer for: they are named
+ * as not analysed instead of "asked of the server".
+ */
+export function withoutServerNote(note: string): string {
+  return note.replace(/ asked of the server\.$/, " named as not analysed (no server answered).");
+}
+
+/**
  * What went wrong with the SCIP index the global config names (a failed download, a missing
  * file), as the notes of an answer given without it; none when nothing did.
  */

@@ -41,7 +41,7 @@ import {
 } from "../../symbols/queries.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import { indexOf, requestOptions, resolveSourceFile } from "../shared/locate_symbol.ts";
-import { referencesFromIndex } from "../shared/scip_references.ts";
+import { referencesFromIndex, withoutServerNote } from "../shared/scip_references.ts";
 import { scipProgressMessage } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
 
@@ -118,6 +118,7 @@ export async function referencingFromIndex(
   }
   const hits = await namedHits(index, target, byFile, options, indexed.word);
   let notAnalysed: NotAnalysed[] = [];
+  let note = indexed.note;
   if (indexed.live.length > 0) {
     try {
       const live = await liveReferences(index, target, at, indexed.live, options);
@@ -126,9 +127,10 @@ export async function referencingFromIndex(
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       notAnalysed = await changedOccurrences(index, indexed.live, indexed.word);
+      note = withoutServerNote(note);
     }
   }
-  return { target, checked: { hits, notAnalysed }, note: indexed.note };
+  return { target, checked: { hits, notAnalysed }, note };
 }
 
 /**
