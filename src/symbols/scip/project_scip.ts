@@ -1,5 +1,6 @@
 /**
- * A project's SCIP index, when it has one (`index.scip` at the root or under `.sextant/`, with
+ * A project's SCIP index, when it has one (the one the user's global config names, a path or a
+ * downloaded URL: index_source.ts; else `index.scip` at the root or under `.sextant/`; each with
  * its manifest `index.scip.files` beside it, see freshness.ts): loaded on first need, loaded
  * again when the file changes, and kept honest by the project's file watcher. At load every file
  * of the index's languages is compared with the manifest; a file changed or created since then
