@@ -9,7 +9,9 @@
  * - memory with it loaded: the process's RSS against the same process before the load;
  * - references from a fresh session (another session on the same host), with the index loaded;
  * - warm references (median of `--runs`);
- * - one file edited after indexing: the answer names it (no language server runs here).
+ * - one file edited after indexing: the answer names it (no language server runs here);
+ * - find_referencing_symbols from the index, the first question and warm ones (the referencing
+ *   files' symbol trees from the declaration index; no language server starts).
  *
  * Each row prints its target and PASS or MISS. Runnable alone:
  * `deno run -A scripts/bench/scip.ts [--files 50000] [--runs 5]`.
@@ -18,6 +20,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildIndex } from "../../src/symbols/scip/build.ts";
+import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { CORE, generate, modPath, PACKAGES, REPO } from "./lib/project.ts";
 
 /** The generated modules of a tree with `documents` indexed files (core.ts is one). */
@@ -37,6 +40,10 @@ interface ChildReport {
   editedNamed: boolean;
   editedNote: string;
   documents: number;
+  referencingFreshMs: number;
+  referencingWarmMs: number[];
+  referencingEntries: number;
+  referencingServers: number;
 }
 
 async function git(root: string, ...args: string[]): Promise<void> {
@@ -107,6 +114,62 @@ function rssMb(): number {
 
 /** The measuring side, in a process of its own: `--child ROOT RUNS`. */
 async function child(root: string, runs: number): Promise<ChildReport> {
+  const findReferencesRows = await referencesRows(root, runs);
+  return { ...findReferencesRows, ...await referencingRows(root, runs, findReferencesRows.args) };
+}
+
+type ReferencingRows = Pick<
+  ChildReport,
+  "referencingFreshMs" | "referencingWarmMs" | "referencingEntries" | "referencingServers"
+>;
+
+/**
+ * find_referencing_symbols in a host of its own, made after the first one is gone (one index in
+ * memory, as in a real service), whose TypeScript server is configured: the referencing files'
+ * trees come from the declaration index, parsed for them on the question. The index is loaded
+ * first; then the first question, and warm ones once the declaration index is built (its parse
+ * workers would otherwise take the machine's cores from the questions measured).
+ */
+async function referencingRows(
+  root: string,
+  runs: number,
+  args: Record<string, unknown>,
+): Promise<ReferencingRows> {
+  const { toolHarnessAt } = await import("./lib/scip_session.ts");
+  const third = await toolHarnessAt(root, undefined, true);
+  const services = third.session.services(third.project);
+  try {
+    await services.scip.state();
+    let started = performance.now();
+    const grouped = JSON.parse(await third.findReferencingSymbols(args));
+    const referencingFreshMs = performance.now() - started;
+    await services.declarations.ready();
+    const referencingWarmMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      started = performance.now();
+      await third.findReferencingSymbols(args);
+      referencingWarmMs.push(performance.now() - started);
+    }
+    return {
+      referencingFreshMs,
+      referencingWarmMs,
+      referencingEntries: Object.values(grouped as Record<string, Record<string, unknown[]>>)
+        .flatMap((kinds) => Object.values(kinds)).flat().length,
+      referencingServers: services.pool.running().length,
+    };
+  } finally {
+    // The declaration index's build, started by the question, is let finish: disposing the
+    // project in the middle of it leaves a rejected promise of the build's unhandled.
+    await services.declarations.ready().catch(() => {});
+    await third.dispose();
+  }
+}
+
+/** The find_references rows, in a host that is disposed before the next rows. */
+async function referencesRows(
+  root: string,
+  runs: number,
+): Promise<Omit<ChildReport, keyof ReferencingRows> & { args: Record<string, unknown> }> {
   const { toolHarnessAt } = await import("./lib/scip_session.ts");
   const index = join(root, ".sextant", "index.scip");
   const first = await toolHarnessAt(root);
@@ -164,6 +227,7 @@ async function child(root: string, runs: number): Promise<ChildReport> {
       editedNamed: named,
       editedNote: after.note ?? "",
       documents: state.index.documentCount,
+      args,
     };
   } finally {
     await Deno.writeTextFile(join(root, edited), text);
@@ -245,6 +309,26 @@ export async function runScipBench(options: { files: number; runs: number }): Pr
   );
   record(
     project,
+    `find_referencing_symbols, first question, index loaded (${r.referencingEntries} entries)`,
+    r.referencingFreshMs,
+    "ms",
+    "target",
+    50,
+    `${verdict(r.referencingFreshMs <= 50, "≤ 50 ms")}; language servers started: ` +
+      `${r.referencingServers}`,
+  );
+  const referencingWarm = median(r.referencingWarmMs);
+  record(
+    project,
+    "find_referencing_symbols, warm, declaration index built (median)",
+    referencingWarm,
+    "ms",
+    "target",
+    10,
+    verdict(referencingWarm <= 10, "≤ 10 ms"),
+  );
+  record(
+    project,
     "one file edited after indexing: named",
     r.editedNamed ? 1 : 0,
     "yes",
@@ -264,6 +348,8 @@ if (import.meta.main) {
     },
   });
   if (values.child) {
+    // As `deno task bench` does: the language servers installed for the tests.
+    if (!Deno.env.get(LSP_PATH_ENV)) Deno.env.set(LSP_PATH_ENV, join(REPO, ".cache", "lsp"));
     console.log(JSON.stringify(await child(values.child, Number(values.runs))));
   } else {
     await runScipBench({ files: Number(values.files), runs: Number(values.runs) });

@@ -463,7 +463,9 @@ export function describe(row: SymbolAgreement): string {
     unexplained;
 }
 
-async function copyProject(from: string): Promise<{ root: string; dispose: () => Promise<void> }> {
+export async function copyProject(
+  from: string,
+): Promise<{ root: string; dispose: () => Promise<void> }> {
   const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-scip-agreement-" }));
   const root = join(parent, "project");
   const out = await new Deno.Command("cp", { args: ["-a", from, root] }).output();

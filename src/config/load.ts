@@ -146,6 +146,43 @@ export async function ignoredProgramSettings(projectRoot: string): Promise<strin
   }
 }
 
+/**
+ * Settings only the user's global config (or the command line) may give: `scip_indexes` names a
+ * file anywhere on the machine or a URL to download, which a cloned repository must not choose.
+ */
+export const GLOBAL_ONLY_KEYS = ["scip_indexes"] as const;
+
+/** A project layer without {@linkcode GLOBAL_ONLY_KEYS}, and those it set. */
+export function withoutGlobalOnlySettings(layer: SettingsFile): RestrictedLayer {
+  const kept: Record<string, unknown> = { ...layer };
+  const ignored: string[] = [];
+  for (const key of GLOBAL_ONLY_KEYS) {
+    if (kept[key] === undefined) continue;
+    ignored.push(key);
+    delete kept[key];
+  }
+  return { layer: kept as SettingsFile, ignored };
+}
+
+/** The notice for a project config whose global-only settings were ignored. */
+export function globalOnlySettingsNotice(ignored: readonly string[], file: string): string {
+  const global = globalConfigPath() ?? "the global config file";
+  return `Notice: ${file} sets ${ignored.join(", ")}, which only your global config ` +
+    `(${global}) may set: a repository's own config may not choose a file outside it to read ` +
+    "or an address to download from. It was ignored; the project's own index.scip (at its " +
+    "root or under .sextant/) is still used.";
+}
+
+/** The global-only settings a project's own config sets, which Sextant ignores (see above). */
+export async function ignoredGlobalOnlySettings(projectRoot: string): Promise<string[]> {
+  try {
+    return withoutGlobalOnlySettings(await readSettingsFile(projectConfigPath(projectRoot)))
+      .ignored;
+  } catch {
+    return []; // an unreadable config is reported where it is loaded
+  }
+}
+
 /** defaults < global < project < command line. */
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS) as Settings;
@@ -153,8 +190,10 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<S
   if (globalFile) settings = layerSettings(settings, await readSettingsFile(globalFile));
   if (options.projectRoot) {
     const file = projectConfigPath(options.projectRoot);
-    const { layer, ignored } = withoutProgramSettings(await readSettingsFile(file));
-    if (ignored.length > 0) log.warn(programSettingsNotice(ignored, file));
+    const restricted = withoutProgramSettings(await readSettingsFile(file));
+    if (restricted.ignored.length > 0) log.warn(programSettingsNotice(restricted.ignored, file));
+    const { layer, ignored } = withoutGlobalOnlySettings(restricted.layer);
+    if (ignored.length > 0) log.warn(globalOnlySettingsNotice(ignored, file));
     // Registered projects live only in the global file.
     const { projects: _ignored, ...projectLayer } = layer;
     settings = layerSettings(settings, projectLayer);

@@ -8,6 +8,8 @@ import { assertEquals, assertRejects, assertThrows } from "../../tests/helpers/a
 import { tempDir, writeTree } from "../../tests/helpers/tool_ctx.ts";
 import {
   globalConfigPath,
+  globalOnlySettingsNotice,
+  ignoredGlobalOnlySettings,
   ignoredProgramSettings,
   loadSettings,
   parseSettings,
@@ -164,6 +166,47 @@ Deno.test("config: a project file's program settings are left out, and named", a
     overrides: { language_servers: { ts: { command: "sh", args: ["-c", "id"] } } },
   });
   assertEquals(s.language_servers.ts, { command: "sh", args: ["-c", "id"] });
+});
+
+Deno.test("config: scip_indexes comes from the global file only; a project's is dropped", async () => {
+  await using dir = await tempDir();
+  const globalFile = join(dir.path, "global.jsonc");
+  const root = join(dir.path, "proj");
+  await writeTree(dir.path, {
+    "global.jsonc": JSON.stringify({
+      scip_indexes: {
+        [root]: "/ci/proj/index.scip",
+        "/elsewhere": { url: "https://ci.example.com/index.scip", max_bytes: 1000 },
+      },
+    }),
+    "proj/.sextant/project.jsonc": JSON.stringify({
+      tool_timeout: 9,
+      scip_indexes: { [root]: "https://attacker.example/index.scip" },
+    }),
+  });
+  const s = await loadSettings({ globalFile, projectRoot: root });
+  assertEquals(s.tool_timeout, 9, "the rest of the project file applies");
+  assertEquals(s.scip_indexes, {
+    [root]: "/ci/proj/index.scip",
+    "/elsewhere": { url: "https://ci.example.com/index.scip", max_bytes: 1000 },
+  });
+  assertEquals(await ignoredGlobalOnlySettings(root), ["scip_indexes"]);
+  const notice = globalOnlySettingsNotice(["scip_indexes"], "p.jsonc");
+  assertEquals(notice.includes("only your global config"), true, notice);
+  // An entry must name exactly one of a path and a URL, and a URL must be http(s).
+  const refused = (text: string) => {
+    try {
+      parseSettings(text, "g.jsonc");
+    } catch (error) {
+      assertEquals(error instanceof ToolError, true);
+      return (error as Error).message;
+    }
+    return "";
+  };
+  const neither = refused('{ "scip_indexes": { "/p": { "max_bytes": 5 } } }');
+  assertEquals(neither.includes("exactly one of 'path' and 'url'"), true, neither);
+  const fileUrl = refused('{ "scip_indexes": { "/p": { "url": "file:///etc/x" } } }');
+  assertEquals(fileUrl.includes("http: or https: URL"), true, fileUrl);
 });
 
 Deno.test("config: missing files are empty layers; a broken one is an error naming it", async () => {

@@ -46,6 +46,27 @@ export const RegisteredProjectSchema = z.strictObject({
 });
 export type RegisteredProject = z.infer<typeof RegisteredProjectSchema>;
 
+/**
+ * Where a project's SCIP index comes from, when not from the project itself: a file path, or a
+ * URL (`http:`/`https:`) downloaded into the project's cache. Global config only: a repository's
+ * own config may not make Sextant read a file elsewhere on the machine or download anything.
+ */
+export const ScipIndexSourceSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    path: z.string().min(1).optional(),
+    url: z.string().regex(/^https?:\/\//i, "an http: or https: URL").optional(),
+    manifest_url: z.string().regex(/^https?:\/\//i, "an http: or https: URL").optional()
+      .describe("The manifest's URL; default: the index's URL with `.files` appended."),
+    max_bytes: z.number().int().positive().optional().describe(
+      "The largest index a download accepts (default 2 GiB).",
+    ),
+  }).refine((v) => (v.path === undefined) !== (v.url === undefined), {
+    message: "give exactly one of 'path' and 'url'",
+  }),
+]);
+export type ScipIndexSource = z.infer<typeof ScipIndexSourceSchema>;
+
 export const SettingsSchema = z.strictObject({
   encoding: z.string().optional(),
   ignored_paths: z.array(z.string()).optional(),
@@ -78,6 +99,10 @@ export const SettingsSchema = z.strictObject({
   ),
   hook_search_limit: z.number().int().min(0).optional().describe(
     "Text searches or whole-file reads in a row before the pre-tool-use hook denies one; 0 = off.",
+  ),
+  scip_indexes: z.record(z.string(), ScipIndexSourceSchema).optional().describe(
+    "Global config only. Project root → its SCIP index built in CI: a path, a URL, or " +
+      "{path} / {url, manifest_url?, max_bytes?} (docs/scale.md).",
   ),
   report_new_diagnostics: z.union([z.boolean(), z.literal("wait")]).optional().describe(
     "Editing tools report the errors their edit introduced: true (default) in the edit's answer " +
@@ -113,6 +138,7 @@ export interface Settings {
   memories: "shared" | "worktree";
   hook_search_limit: number;
   report_new_diagnostics: boolean | "wait";
+  scip_indexes: Record<string, ScipIndexSource>;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -140,6 +166,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   memories: "shared",
   hook_search_limit: 3,
   report_new_diagnostics: true,
+  scip_indexes: {},
 });
 
 /** Keys whose lists add up across layers instead of replacing each other. */
@@ -152,7 +179,7 @@ const ADDITIVE_KEYS = [
   "excluded_apis",
 ] as const;
 /** Keys whose records merge entry by entry across layers. */
-const RECORD_KEYS = ["language_servers", "contexts", "mode_definitions"] as const;
+const RECORD_KEYS = ["language_servers", "contexts", "mode_definitions", "scip_indexes"] as const;
 
 /** Layer `over` on top of `base`: scalars replace, some lists add, records merge by key. */
 export function layerSettings(base: Settings, over: SettingsFile): Settings {

@@ -7,10 +7,13 @@
  */
 import { dirname } from "node:path";
 import {
+  GLOBAL_ONLY_KEYS,
   globalConfigPath,
+  globalOnlySettingsNotice,
   loadSettings,
   parseSettings,
   programSettingsNotice,
+  withoutGlobalOnlySettings,
   withoutProgramSettings,
 } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
@@ -87,6 +90,11 @@ export async function settingsView(root: string | null): Promise<SettingsView> {
   const projectLayer = layer(project, (parsed) => {
     const { ignored } = withoutProgramSettings(parsed);
     if (ignored.length > 0) project!.error = programSettingsNotice(ignored, project!.path);
+    const globalOnly = withoutGlobalOnlySettings(parsed).ignored;
+    if (globalOnly.length > 0) {
+      const notice = globalOnlySettingsNotice(globalOnly, project!.path);
+      project!.error = project!.error ? `${project!.error}\n${notice}` : notice;
+    }
   });
   let effective: Record<string, unknown> = {};
   let error: string | null = null;
@@ -98,7 +106,8 @@ export async function settingsView(root: string | null): Promise<SettingsView> {
   const settings = Object.keys(effective).sort().map((key) => ({
     key,
     value: JSON.stringify(effective[key]),
-    source: key in projectLayer && key !== "projects"
+    source: key in projectLayer && key !== "projects" &&
+        !(GLOBAL_ONLY_KEYS as readonly string[]).includes(key)
       ? "project" as const
       : key in globalLayer
       ? "global" as const

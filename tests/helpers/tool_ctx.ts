@@ -43,10 +43,10 @@ export interface ToolHarness {
 }
 
 export interface HarnessOptions {
-  /** Written to `.sextant/project.jsonc`. */
-  projectConfig?: SettingsFile;
-  /** Top settings layer (like the command line). */
-  overrides?: SettingsFile;
+  /** Written to `.sextant/project.jsonc`; a function is given the project's root. */
+  projectConfig?: SettingsFile | ((root: string) => SettingsFile);
+  /** Top settings layer (like the command line); a function is given the project's root. */
+  overrides?: SettingsFile | ((root: string) => SettingsFile);
 }
 
 export async function writeTree(root: string, files: FileTree): Promise<void> {
@@ -83,12 +83,21 @@ export async function toolHarness(
   await Deno.mkdir(outside);
   await writeTree(root, files);
   if (options.projectConfig) {
-    await writeTree(root, { ".sextant/project.jsonc": JSON.stringify(options.projectConfig) });
+    const config = typeof options.projectConfig === "function"
+      ? options.projectConfig(root)
+      : options.projectConfig;
+    await writeTree(root, { ".sextant/project.jsonc": JSON.stringify(config) });
   }
   const settings = await loadSettings({
     projectRoot: root,
     globalFile: null,
-    ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.overrides
+      ? {
+        overrides: typeof options.overrides === "function"
+          ? options.overrides(root)
+          : options.overrides,
+      }
+      : {}),
   });
   const project = Project.open(root, settings);
   const session = new Session({

@@ -12,6 +12,7 @@ import { once, REAL_CACHE } from "../helpers/real_code.ts";
 import { type BenchTree, TYPEORM_VERSION, typeormTree } from "../../scripts/bench/lib/project.ts";
 import { FLASK_VERSION, flaskTree } from "../../scripts/bench/generations.ts";
 import { agreement, CAUSES } from "../../scripts/checks/scip_agreement.ts";
+import { agrees, referencingAgreement } from "../../scripts/checks/scip_referencing_agreement.ts";
 import { buildIndex, INDEXERS } from "../../src/symbols/scip/build.ts";
 import { manifestPath } from "../../src/symbols/scip/freshness.ts";
 
@@ -63,6 +64,58 @@ const FLASK_KNOWN: Known = {
   "method Scaffold/decorator only-index src/flask/sansio/scaffold.py:639:16": CAUSES.sharedSymbol,
 };
 
+/**
+ * find_referencing_symbols' differences, `<kind> <name> <side> <file> <containing kind> <name
+ * path> <line>`: the same locations as find_references', for the same causes.
+ */
+const TYPEORM_REFERENCING_KNOWN: Known = Object.fromEntries([
+  [
+    "class EntityMetadataNotFoundError only-index data-source/DataSource.js Method " +
+    "DataSource/getMetadata 304",
+    CAUSES.serverLeftOut,
+  ],
+  [
+    "class EntityMetadataNotFoundError only-server index.mjs Constant " +
+    "EntityMetadataNotFoundError 60",
+    CAUSES.localInIndex,
+  ],
+  ["class RelationQueryBuilder only-index index.js File index 159", CAUSES.serverLeftOut],
+  [
+    "class RelationQueryBuilder only-index query-builder/index.js Function " +
+    "registerQueryBuilders 14",
+    CAUSES.serverLeftOut,
+  ],
+  [
+    "class RelationQueryBuilder only-server index.mjs Constant RelationQueryBuilder 12",
+    CAUSES.localInIndex,
+  ],
+  [
+    "function In only-index browser/query-builder/QueryBuilder.js File QueryBuilder 4",
+    CAUSES.serverLeftOut,
+  ],
+  [
+    "function In only-index browser/query-builder/QueryBuilder.js Method " +
+    "QueryBuilder/getWhereInIdsCondition 829",
+    CAUSES.serverLeftOut,
+  ],
+  [
+    "function TreeLevelColumn only-server index.mjs Constant TreeLevelColumn 141",
+    CAUSES.localInIndex,
+  ],
+]);
+
+const FLASK_REFERENCING_KNOWN: Known = Object.fromEntries(
+  [
+    "typing_app_decorators.py File typing_app_decorators 4",
+    "typing_app_decorators.py Function after_async 16",
+    "typing_app_decorators.py Function after_sync 11",
+    "typing_app_decorators.py Variable after_async/response 15",
+    "typing_app_decorators.py Variable after_sync/response 10",
+    "typing_route.py File typing_route 11",
+    "typing_route.py Function hello_json 27",
+  ].map((e) => [`class Response only-server tests/type_check/${e}`, "other package"]),
+);
+
 interface Case {
   name: string;
   version: string;
@@ -71,6 +124,10 @@ interface Case {
   make: () => Promise<BenchTree>;
   known: Known;
   equal: number;
+  referencingKnown: Known;
+  /** Symbols whose name path both sides refuse (the indexer names a nested function apart). */
+  refused: number;
+  referencingEqual: number;
 }
 
 const CASES: Case[] = [
@@ -82,6 +139,9 @@ const CASES: Case[] = [
     make: typeormTree,
     known: TYPEORM_KNOWN,
     equal: 26,
+    referencingKnown: TYPEORM_REFERENCING_KNOWN,
+    refused: 2,
+    referencingEqual: 24,
   },
   {
     name: "flask",
@@ -91,6 +151,9 @@ const CASES: Case[] = [
     make: flaskTree,
     known: FLASK_KNOWN,
     equal: 28,
+    referencingKnown: FLASK_REFERENCING_KNOWN,
+    refused: 3,
+    referencingEqual: 26,
   },
 ];
 
@@ -150,6 +213,44 @@ for (const c of CASES) {
       }
       assertEquals(found, c.known);
       assertEquals(rows.filter((r) => r.differences.length === 0).length, c.equal);
+    } finally {
+      await tree.dispose();
+    }
+  });
+
+  Deno.test({
+    name: `find_referencing_symbols from a SCIP index agrees with the live server on ${c.name} ` +
+      `(30 symbols, differences recorded)`,
+    ignore: skipReason !== null,
+    sanitizeResources: false,
+    sanitizeOps: false,
+  }, async () => {
+    const tree = await c.make();
+    try {
+      await withIndex(c, tree.root);
+      const rows = await referencingAgreement(tree.root, { symbols: 30 });
+      assertEquals(rows.length, 30);
+      const refused = rows.filter((r) => typeof r.index === "string");
+      // Refused alike (an ambiguous or unknown name path), never by one side only.
+      assertEquals(refused.filter((r) => !agrees(r)).map((r) => r.symbol.name), []);
+      assertEquals(refused.length, c.refused);
+      assertEquals(rows.filter((r) => typeof r.index !== "string" && !r.fromIndex).length, 0);
+      const found: Known = {};
+      for (const row of rows) {
+        const head = `${row.symbol.kind} ${row.symbol.name}`;
+        for (const e of row.onlyIndex) {
+          found[`${head} only-index ${e}`] = c.referencingKnown[`${head} only-index ${e}`] ?? "new";
+        }
+        for (const e of row.onlyServer) {
+          found[`${head} only-server ${e}`] = c.referencingKnown[`${head} only-server ${e}`] ??
+            "new";
+        }
+      }
+      assertEquals(found, c.referencingKnown);
+      assertEquals(
+        rows.filter((r) => typeof r.index !== "string" && agrees(r)).length,
+        c.referencingEqual,
+      );
     } finally {
       await tree.dispose();
     }

@@ -11,6 +11,7 @@ import { ProjectHost } from "../../../src/project_host.ts";
 import { Session } from "../../../src/session/session.ts";
 import { callTool } from "../../../src/tools/call.ts";
 import { findReferences } from "../../../src/tools/ide/find_references.ts";
+import { findReferencingSymbols } from "../../../src/tools/symbols/find_referencing_symbols.ts";
 import { ALL_TOOLS } from "../../../src/tools/mod.ts";
 
 export interface BenchSession {
@@ -18,14 +19,24 @@ export interface BenchSession {
   session: Session;
   project: Project;
   findReferences(args: Record<string, unknown>): Promise<string>;
+  findReferencingSymbols(args: Record<string, unknown>): Promise<string>;
   dispose(): Promise<void>;
 }
 
-export async function toolHarnessAt(root: string, host?: ProjectHost): Promise<BenchSession> {
+/**
+ * `withServer`: the TypeScript server stays configured (find_referencing_symbols needs the files'
+ * symbol trees, which the declaration index gives only where the server is one it was proven
+ * against); the rows still check that it never starts.
+ */
+export async function toolHarnessAt(
+  root: string,
+  host?: ProjectHost,
+  withServer = false,
+): Promise<BenchSession> {
   const settings = await loadSettings({
     projectRoot: root,
     globalFile: null,
-    overrides: { language_servers: { typescript: { disabled: true } } },
+    overrides: withServer ? {} : { language_servers: { typescript: { disabled: true } } },
   });
   const project = Project.open(root, settings);
   const shared = host ?? new ProjectHost({ projectIdleMs: 60_000 });
@@ -36,6 +47,14 @@ export async function toolHarnessAt(root: string, host?: ProjectHost): Promise<B
     project,
     async findReferences(args) {
       const result = await callTool(session, findReferences, {
+        ...args,
+        max_answer_chars: 10_000_000,
+      });
+      if (result.isError) throw new Error(result.text);
+      return result.text;
+    },
+    async findReferencingSymbols(args) {
+      const result = await callTool(session, findReferencingSymbols, {
         ...args,
         max_answer_chars: 10_000_000,
       });

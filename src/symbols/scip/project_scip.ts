@@ -1,5 +1,6 @@
 /**
- * A project's SCIP index, when it has one (`index.scip` at the root or under `.sextant/`, with
+ * A project's SCIP index, when it has one (the one the user's global config names, a path or a
+ * downloaded URL: index_source.ts; else `index.scip` at the root or under `.sextant/`; each with
  * its manifest `index.scip.files` beside it, see freshness.ts): loaded on first need, loaded
  * again when the file changes, and kept honest by the project's file watcher. At load every file
  * of the index's languages is compared with the manifest; a file changed or created since then
@@ -14,6 +15,7 @@ import type { ProjectWatch } from "../../project/project_watch.ts";
 import { Freshness, manifestPath, parseManifest } from "./freshness.ts";
 import { readGitIndex } from "../../project/git_index.ts";
 import { ScipIndex, type ScipLoadProgress } from "./scip_index.ts";
+import { ConfiguredIndex, configuredSource } from "./index_source.ts";
 
 /** Files hashed at once when the project is checked against the manifest. */
 const SCAN_CONCURRENCY = 16;
@@ -68,14 +70,43 @@ export class ProjectScip {
   /** Lines of unchanged files, for previews; a file the watcher reports is dropped. */
   readonly #lines = new Map<string, { lines: string[]; chars: number }>();
   #lineChars = 0;
+  /** The index the user's global config names for this project, when it names one. */
+  readonly #configured: ConfiguredIndex | null;
 
   constructor(project: Project, watch: ProjectWatch) {
     this.#project = project;
     this.#watch = watch;
+    const source = configuredSource(project.root, project.settings.scip_indexes ?? {});
+    this.#configured = source === null ? null : new ConfiguredIndex(project.root, source);
   }
 
-  /** The index file that applies, if any (absolute). */
+  /**
+   * What went wrong with the index the global config names since the last call (a failed
+   * download, a missing file or manifest), for the next answer's note; null when nothing did.
+   */
+  takeProblem(): string | null {
+    return this.#configured?.takeProblem() ?? null;
+  }
+
+  /**
+   * The index file that applies, if any (absolute): the one the global config names first (a
+   * URL's download, with an empty stamp while it has not been downloaded), then the project's.
+   */
   async locate(): Promise<{ path: string; stamp: string } | null> {
+    const configured = this.#configured;
+    if (configured !== null) {
+      const stamp = await stampOf(configured.path);
+      if (stamp !== null) {
+        configured.found();
+        return { path: configured.path, stamp };
+      }
+      // A URL not downloaded yet: state() downloads it. One whose download failed: the project's
+      // own index, if it has one, until the download is tried again.
+      if (configured.source.kind === "url" && configured.due) {
+        return { path: configured.path, stamp: "" };
+      }
+      if (configured.source.kind === "path") configured.missing();
+    }
     for (const rel of INDEX_LOCATIONS) {
       const path = join(this.#project.root, rel);
       const stamp = await stampOf(path);
@@ -89,8 +120,11 @@ export class ProjectScip {
    * failed to load (logged). Loads it (with progress) on first need or when the file changed.
    */
   async state(onProgress?: (p: ScipLoadProgress) => void): Promise<ScipState | null> {
+    await this.#configured?.refresh((read, total) =>
+      onProgress?.({ read, total, documents: 0, phase: "download" })
+    );
     const found = await this.locate();
-    if (found === null) {
+    if (found === null || found.stamp === "") {
       this.#drop();
       return null;
     }
@@ -119,10 +153,10 @@ export class ProjectScip {
     try {
       manifestText = await Deno.readTextFile(manifestPath(path));
     } catch {
-      log.warn(
-        `SCIP index ${path} has no manifest (${manifestPath(path)}): it is not used, because ` +
-          "nothing could tell which files changed since it was built.",
-      );
+      const problem = `SCIP index ${path} has no manifest (${manifestPath(path)}): it is not ` +
+        "used, because nothing could tell which files changed since it was built.";
+      if (path === this.#configured?.path) this.#configured.report(problem);
+      else log.warn(problem);
       this.#failed = `${path}\0${stamp}`;
       return null;
     }
@@ -171,9 +205,11 @@ export class ProjectScip {
       );
       return loaded;
     } catch (error) {
-      log.warn(
-        `SCIP index ${path} could not be read: ${error instanceof Error ? error.message : error}`,
-      );
+      const problem = `SCIP index ${path} could not be read: ${
+        error instanceof Error ? error.message : error
+      }`;
+      if (path === this.#configured?.path) this.#configured.report(problem);
+      else log.warn(problem);
       this.#failed = `${path}\0${stamp}`;
       return null;
     }

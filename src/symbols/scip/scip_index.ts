@@ -27,6 +27,15 @@ export interface ScipLoadProgress {
   read: number;
   total: number;
   documents: number;
+  /** Set while the index is downloaded (the global config names a URL), before it is read. */
+  phase?: "download";
+}
+
+/** A progress message for the client. */
+export function scipProgressMessage(p: ScipLoadProgress): string {
+  return p.phase === "download"
+    ? `downloading the SCIP index (${Math.round(p.read / 1e6)} MB)`
+    : `loading the SCIP index (${p.documents} documents)`;
 }
 
 /** True when `symbol` is local to its document (`local N`). */

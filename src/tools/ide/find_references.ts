@@ -25,7 +25,9 @@ import type { ToolAnswer, ToolContext } from "../tool.ts";
 import {
   changedSinceIndex,
   type IndexedReferences,
+  indexProblemNotes,
   referencesFromIndex,
+  withoutServerNote,
 } from "../shared/scip_references.ts";
 
 type Reference = LocationDict & { is_definition: boolean };
@@ -145,9 +147,12 @@ export const findReferences = defineTool({
       not_analysed: notAnalysedLines(notAnalysed),
     };
     const full = { symbol, references, totalCount: references.length, ...unexplained };
+    // A SCIP index the global config names that could not be had is told beside the answer.
+    const problems = indexProblemNotes(ctx);
     return {
       text: await withinGrep(target, locations, full, args.include_declaration),
       shorter: [byPositions(symbol, references, unexplained)],
+      ...(problems.length > 0 ? { notes: problems } : {}),
     };
   },
 });
@@ -321,6 +326,7 @@ async function answerFromIndex(
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       notAnalysed = await changedSinceIndex(ctx.project().root, indexed.live, indexed.word);
+      indexed = { ...indexed, note: withoutServerNote(indexed.note) };
     }
   }
   return await render(ctx, indexed, references, notAnalysed, args.include_declaration);

@@ -8,6 +8,8 @@ import { ToolError } from "../../errors.ts";
 import { readRegisteredProjects, registerProject } from "../../config/global_config.ts";
 import {
   globalConfigPath,
+  globalOnlySettingsNotice,
+  ignoredGlobalOnlySettings,
   ignoredProgramSettings,
   loadSettings,
   programSettingsNotice,
@@ -131,6 +133,10 @@ export async function activationMessage(
   const ignored = await ignoredProgramSettings(project.root);
   if (ignored.length > 0) {
     lines.push(programSettingsNotice(ignored, projectConfigPath(project.root)));
+  }
+  const globalOnly = await ignoredGlobalOnlySettings(project.root);
+  if (globalOnly.length > 0) {
+    lines.push(globalOnlySettingsNotice(globalOnly, projectConfigPath(project.root)));
   }
   const servers = await languageServerKeys(project, ctx.signal);
   // Left out for a project with no source files yet (Serena would print an empty list).

@@ -13,7 +13,7 @@ import { matchesNamePath, namePathOfSymbol } from "../../symbols/scip/descriptor
 import { SymbolRole } from "../../symbols/scip/decode.ts";
 import { serverLocations } from "../../symbols/scip/occurrence_names.ts";
 import type { ScipState } from "../../symbols/scip/project_scip.ts";
-import type { ScipLocation } from "../../symbols/scip/scip_index.ts";
+import { type ScipLocation, scipProgressMessage } from "../../symbols/scip/scip_index.ts";
 import type { ToolContext } from "../tool.ts";
 import { wordAt } from "../../lsp/positions.ts";
 
@@ -33,6 +33,8 @@ export interface IndexedReferences {
   /** The identifier, for the live server's part and the text scan. */
   word: string;
   references: IndexedReference[];
+  /** The same references as zero-based positions of the index (LSP positions). */
+  locations: ScipLocation[];
   /** Changed files that mention the name: the live server answers for them. */
   live: string[];
   note: string;
@@ -67,7 +69,7 @@ async function indexTarget(ctx: ToolContext, args: PositionArgs): Promise<IndexT
   const resolved = project.resolveFile(args.relative_path);
   const rel = resolved.relative.replaceAll("\\", "/");
   const state = await services.scip.state((p) => {
-    void ctx.progress(p.read, p.total, `loading the SCIP index (${p.documents} documents)`);
+    void ctx.progress(p.read, p.total, scipProgressMessage(p));
   });
   if (state === null || !state.index.has(rel) || state.stale.has(rel)) return null;
   const lines = splitLines((await project.readText(resolved)).text);
@@ -166,16 +168,14 @@ export async function referencesFromIndex(
   ).filter((o) => !state.stale.has(o.relPath)).filter((o) =>
     args.include_declaration || (o.roles & SymbolRole.Definition) === 0
   );
-  const references = await locationEntries(
-    ctx,
-    await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol)),
-  );
+  const locations = await asServerCounts(ctx, occurrences, word, valueTwinAt(state, symbol));
+  const references = await locationEntries(ctx, locations);
   const live = await changedMentioning(ctx.project().root, state, word);
   const tool = [...state.index.tools].join(", ") || "an indexer";
   const note = `Answered from the SCIP index (${tool}) for the files unchanged since it was ` +
     `built; ${state.stale.size} changed since` +
     (live.length > 0 ? `, ${live.length} of them mentioning '${word}' asked of the server.` : ".");
-  return { symbol: args.name_path?.trim() || shownName, word, references, live, note };
+  return { symbol: args.name_path?.trim() || shownName, word, references, locations, live, note };
 }
 
 /**
@@ -277,6 +277,23 @@ async function changedMentioning(root: string, state: ScipState, word: string): 
     }
   }
   return out.sort();
+}
+
+/**
+ * The note of an index's answer whose changed files no server could answer for: they are named
+ * as not analysed instead of "asked of the server".
+ */
+export function withoutServerNote(note: string): string {
+  return note.replace(/ asked of the server\.$/, " named as not analysed (no server answered).");
+}
+
+/**
+ * What went wrong with the SCIP index the global config names (a failed download, a missing
+ * file), as the notes of an answer given without it; none when nothing did.
+ */
+export function indexProblemNotes(ctx: ToolContext): string[] {
+  const problem = ctx.session.services(ctx.project()).scip.takeProblem();
+  return problem === null ? [] : [problem];
 }
 
 /**

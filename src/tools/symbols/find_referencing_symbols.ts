@@ -5,17 +5,25 @@
  */
 import { z } from "../../deps.ts";
 import { namePathOf } from "../../symbols/model.ts";
-import { findReferencesChecked, type ReferenceHit, type StageMark } from "../../symbols/queries.ts";
+import {
+  type CheckedReferences,
+  findReferencesChecked,
+  type ReferenceHit,
+  type StageMark,
+} from "../../symbols/queries.ts";
 import { describe, kindFilter, kindList } from "../shared/symbol_params.ts";
 import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { groupByFileAndKind, referenceEntriesJson } from "../shared/reference_entries.ts";
-import { locateInProject, resolveSourceFile } from "../shared/locate_symbol.ts";
+import { locate, locateInProject, resolveSourceFile } from "../shared/locate_symbol.ts";
 import { toJson } from "../shared/json.ts";
-import type { SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
+import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symbols/lookup.ts";
+import type { RequestOptions } from "../../lsp/language_server.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { notAnalysedText } from "../../symbols/completeness.ts";
+import { referencingFromIndex } from "./referencing_from_index.ts";
+import { indexProblemNotes } from "../shared/scip_references.ts";
 
 /**
  * The one symbol a reference or implementation query is about, with the kind filter for its
@@ -59,6 +67,27 @@ function inMemory(index: SymbolLookup, namePath: string, relPath: string): Symbo
   const pattern = parseNamePath(namePath);
   const node = pickUnique(findInTree(file.roots, pattern), pattern, { relPath, roots: file.roots });
   return { node, file };
+}
+
+/**
+ * Before the declaration index is built, index the target's file now (ahead of the build, in
+ * the parse workers), so that where the index models the file exactly the target is located
+ * without the server's documentSymbol (the SCIP path then starts no server at all). Any failure
+ * leaves it to the server.
+ */
+async function parseEarly(
+  index: SymbolLookup,
+  relPath: string,
+  namePath: string,
+  options: RequestOptions,
+): Promise<void> {
+  const declarations = index.declarations;
+  if (declarations === null || declarations.built) return;
+  const needle = prefilterNeedle(parseNamePath(namePath));
+  if (needle === null) return;
+  const signal = options.signal;
+  await declarations.prepareFor(needle, { scope: relPath, ...(signal ? { signal } : {}) })
+    .catch(() => {});
 }
 
 export const findReferencingSymbols = defineTool({
@@ -105,12 +134,44 @@ async function referencesAnswer(
   args: Parameters<typeof referencingSymbols>[1],
   mark: StageMark,
 ): Promise<ToolAnswer> {
+  const wantedKinds = kindFilter(args.include_kinds, args.exclude_kinds);
+  // A SCIP index built in CI answers for the files unchanged since (referencing_from_index.ts);
+  // the target is located without starting a server where its file's tree is known.
+  const fromIndex = await referencingFromIndex(ctx, args, async (relPath) => {
+    const index = indexOf(ctx);
+    const options = requestOptions(ctx);
+    index.startDeclarations();
+    await parseEarly(index, relPath, args.name_path, options);
+    return inMemory(index, args.name_path, relPath) ??
+      await locate(ctx, args.name_path, relPath, options);
+  });
+  if (fromIndex !== null) {
+    const { target, checked, note } = fromIndex;
+    return referencingAnswer(indexOf(ctx), target, checked, wantedKinds, [note]);
+  }
   const { index, options, target, wanted } = await resolveQueryTarget(
     ctx,
     args,
     "find_referencing_symbols",
   );
   mark("locate target");
+  const checked = await findReferencesChecked(index, target, options, mark);
+  const answer = referencingAnswer(index, target, checked, wanted, indexProblemNotes(ctx));
+  mark("JSON");
+  return answer;
+}
+
+/**
+ * The answer for a target's references, whichever source found them (the live server, or the
+ * SCIP index: referencing_from_index.ts); `notes` follow the answer in blocks of their own.
+ */
+export function referencingAnswer(
+  index: SymbolLookup,
+  target: SymbolMatch,
+  checked: CheckedReferences,
+  wanted: (kind: number) => boolean,
+  notes: readonly string[] = [],
+): ToolAnswer {
   // As Serena 2.1 does, a reference that is the name of a symbol with the target's name and kind
   // is left out: it declares that symbol (a method implementing an interface's, an import)
   // rather than using the target.
@@ -122,14 +183,13 @@ async function referencesAnswer(
       (at.line > start.line || (at.line === start.line && at.character >= start.character)) &&
       (at.line < end.line || (at.line === end.line && at.character <= end.character));
   };
-  const checked = await findReferencesChecked(index, target, options, mark);
   const hits = checked.hits.filter((h) => wanted(h.symbol.kind) && !namesItself(h));
   // Occurrences the server neither listed nor explained are never dropped: they follow the answer
   // in a content block of their own, so the answer keeps Serena's JSON shape.
   const notAnalysed = notAnalysedText(target.node.name, checked.notAnalysed);
   // Serena's entries, merged where the answer would cost more than grep's (reference_entries.ts).
   const text = referenceEntriesJson(hits, name, index);
-  mark("JSON");
+  const blocks = [...(notAnalysed ? [notAnalysed] : []), ...notes];
   return {
     text,
     shorter: [
@@ -151,6 +211,6 @@ async function referencesAnswer(
       },
       { note: "", text: () => `Found ${hits.length} references.` },
     ],
-    ...(notAnalysed ? { notes: [notAnalysed] } : {}),
+    ...(blocks.length > 0 ? { notes: blocks } : {}),
   };
 }
