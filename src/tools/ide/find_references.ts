@@ -33,6 +33,7 @@ import {
 type Reference = LocationDict & { is_definition: boolean };
 import type { SymbolLookup } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
+import { LspMethod } from "../../lsp/methods.ts";
 import { rangeContainsPosition, walkSymbols } from "../../symbols/model.ts";
 import { grepLinesChars, SERENA_EXACT_CHARS } from "../shared/reference_entries.ts";
 import type { NormalizedLocation } from "../../symbols/queries.ts";
@@ -66,7 +67,7 @@ export const findReferences = defineTool({
       [];
     try {
       const defs = await target.server.request<unknown>(
-        "textDocument/definition",
+        LspMethod.definition,
         textDocumentPosition(target),
         { ...target.options, sync: [target.relPath] },
       );
@@ -100,7 +101,7 @@ export const findReferences = defineTool({
     await showCandidates(index, target.server, proof?.shown ?? candidates, target.options);
     const result = await ask<unknown>(
       target,
-      "textDocument/references",
+      LspMethod.references,
       {
         ...textDocumentPosition(target),
         // TypeScript 7 and ty count an import as a declaration of its local name and leave it
@@ -312,7 +313,7 @@ async function answerFromIndex(
       await showCandidates(index, target.server, indexed.live, target.options);
       const result = await ask<unknown>(
         target,
-        "textDocument/references",
+        LspMethod.references,
         { ...textDocumentPosition(target), context: { includeDeclaration: true } },
         "referencesProvider",
         "finding references",
