@@ -22,6 +22,7 @@ import type { Project } from "./project/project.ts";
 import { ChangeFeed } from "./project/change_feed.ts";
 import { ProjectWatch } from "./project/project_watch.ts";
 import { ProjectScip } from "./symbols/scip/project_scip.ts";
+import { ImportIndex } from "./toolchain/graph/importers.ts";
 import { EditChecks } from "./lsp/edit_checks.ts";
 
 /** What one project owns, shared by every session that works on it. */
@@ -49,6 +50,8 @@ export class ProjectServices {
    * importers found, the checks running (tools/new_errors.ts reports them).
    */
   readonly editChecks = new EditChecks();
+  /** Every file's import lines, for the importers of a moved or edited file. */
+  readonly imports: ImportIndex;
   /** Sessions (any object that identifies one) using the project now. */
   readonly users = new Set<object>();
   /** When a session last used the project (ms since the epoch). */
@@ -62,6 +65,7 @@ export class ProjectServices {
     this.changes = new ChangeFeed(this.watch);
     this.symbols = new SymbolLookup(project, this.pool, this.declarations, this.changes);
     this.scip = new ProjectScip(project, this.watch);
+    this.imports = new ImportIndex(project);
   }
 
   /** Our own tools wrote these files: the servers see the new content before this resolves. */

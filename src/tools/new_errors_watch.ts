@@ -17,7 +17,7 @@ import type { ManagedServer } from "../lsp/managed_server.ts";
 import type { Project } from "../project/project.ts";
 import type { EditChecks } from "../lsp/edit_checks.ts";
 import { type FileErrors, fileErrors, introducedErrors } from "../lsp/error_identity.ts";
-import { findImporters, importsChanged } from "../toolchain/graph/importers.ts";
+import type { ImportIndex } from "../toolchain/graph/importers.ts";
 import { type CallReport, callReportOf, type WatchedContext } from "./new_errors.ts";
 
 /**
@@ -79,6 +79,8 @@ export function noteWrite(ctx: WatchedContext): void {
 interface WatchScope {
   project: Project;
   checks: EditChecks;
+  /** The project's import lines (its services'). */
+  imports: ImportIndex;
   /** The running server handling a project-relative path. */
   serverOf(relPath: string): ManagedServer | undefined;
   /** A real path as a project-relative one ("../" when outside the project). */
@@ -132,7 +134,7 @@ async function prepareWatch(
       const written = write.changed.map((c) => scope.movedTo(scope.rel(c.real))).filter((r) =>
         !r.startsWith("..")
       );
-      importsChanged(scope.project, written, write.moves.length > 0);
+      scope.imports.changed(written, write.moves.length > 0);
       // A write that moved nothing changed only the targets, so who imports them is still known.
       scope.checks.importersAfterWrite(targetsKey, write.moves.length > 0);
       const done = checkAfter(scope, call, files, before, started);
@@ -156,6 +158,7 @@ function watchScope(ctx: WatchedContext, write: WatchedWrite, deadline: number):
   return {
     project,
     checks: services.editChecks,
+    imports: services.imports,
     serverOf: (relPath) => live.get(services.pool.serverIdFor(relPath) ?? ""),
     rel,
     movedTo: (relPath) => {
@@ -225,8 +228,7 @@ async function addImporters(
   let importers = write.moves.length === 0 ? scope.checks.reusableImporters(key) : null;
   if (importers === null) {
     const at = performance.now();
-    const sites = await findImporters(
-      scope.project,
+    const sites = await scope.imports.importersOf(
       targets,
       (r) => scope.serverOf(r) !== undefined,
       { limit: MAX_IMPORTERS * 4, signal },

@@ -3,7 +3,7 @@ import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { tempDir } from "../../../tests/helpers/tool_ctx.ts";
 import { loadSettings } from "../../config/load.ts";
 import { Project } from "../../project/project.ts";
-import { findImporters, importsChanged } from "./importers.ts";
+import { ImportIndex } from "./importers.ts";
 
 Deno.test("importers: the import lines that name a file, per language, not in comments", async () => {
   await using dir = await tempDir();
@@ -26,16 +26,17 @@ Deno.test("importers: the import lines that name a file, per language, not in co
     await loadSettings({ projectRoot: dir.path, globalFile: null }),
   );
   const all = () => true;
-  assertEquals(await findImporters(project, [{ relPath: "src/shapes.ts", folder: false }], all), [
+  const imports = new ImportIndex(project);
+  assertEquals(await imports.importersOf([{ relPath: "src/shapes.ts", folder: false }], all), [
     { relPath: "src/a.ts", line: 1, text: 'import type { Shape } from "./shapes.ts";' },
     { relPath: "src/c.ts", line: 3, text: '} from "./shapes";' },
   ]);
-  assertEquals(await findImporters(project, [{ relPath: "pkg/mod.py", folder: false }], all), [
+  assertEquals(await imports.importersOf([{ relPath: "pkg/mod.py", folder: false }], all), [
     { relPath: "pkg/user.py", line: 1, text: "import os, pkg.mod as m" },
   ]);
   // Our own write is seen at once, without a new walk.
   await Deno.writeTextFile(join(dir.path, "src/b.ts"), 'export * from "./shapes.ts";\n');
-  importsChanged(project, ["src/b.ts"]);
-  const after = await findImporters(project, [{ relPath: "src/shapes.ts", folder: false }], all);
+  imports.changed(["src/b.ts"]);
+  const after = await imports.importersOf([{ relPath: "src/shapes.ts", folder: false }], all);
   assertEquals(after.map((s) => s.relPath), ["src/a.ts", "src/b.ts", "src/c.ts"]);
 });

@@ -23,7 +23,7 @@ import type { LanguageServer } from "../../lsp/language_server.ts";
 import { ALWAYS_IGNORED_DIRS } from "../../project/ignore.ts";
 import type { Project } from "../../project/project.ts";
 import { isWithin } from "../../project/sandbox.ts";
-import { findImporters, type ImportSite } from "../../toolchain/graph/importers.ts";
+import type { ImportSite } from "../../toolchain/graph/importers.ts";
 import { goImportMoves } from "../../toolchain/graph/go_package_moves.ts";
 import {
   type ImportEdit,
@@ -86,7 +86,7 @@ export const renameFile = defineTool({
     const project = ctx.project();
     const move = checkMove(ctx, args.relative_path, args.new_relative_path);
     const { from, to, folder } = move;
-    const pool = ctx.session.services(project).pool;
+    const { pool, imports } = ctx.session.services(project);
     const options = requestOptions(ctx);
     // The files the move carries, by the server that handles them.
     const carried = folder ? await filesBelow(ctx, from) : [from];
@@ -103,7 +103,7 @@ export const renameFile = defineTool({
     /** Strings in code that name the moved module (listed, never edited). */
     const inStrings: PathMention[] = [];
     // Every import line that names the moved files, in any language: the candidates.
-    const importers = await findImporters(project, [{ relPath: from, folder }], () => true, {
+    const importers = await imports.importersOf([{ relPath: from, folder }], () => true, {
       signal: ctx.signal,
       fresh: true,
       limit: 10_000,
