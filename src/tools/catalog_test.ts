@@ -7,6 +7,7 @@ import catalog from "./catalog.json" with { type: "json" };
 import { describeToolIn, listSize } from "./listing.ts";
 import { ALL_TOOLS } from "./mod.ts";
 import type { ToolContext } from "./tool.ts";
+import { LateReports } from "../session/late_reports.ts";
 
 const STALE = "src/tools/catalog.json is stale: run `deno run -A scripts/release/tool_catalog.ts`";
 
@@ -41,7 +42,8 @@ Deno.test("catalog: an entry stands for its tool once the registry is loaded", a
   assert(entry.params === real.params);
   // The handler delegates to the tool's own.
   const think = CATALOG_TOOLS.find((t) => t.name === "think_about_collected_information")!;
-  const ctx = { session: {}, project: () => ({}) } as unknown as ToolContext;
+  const session = { lateReports: new LateReports() };
+  const ctx = { session, project: () => ({}) } as unknown as ToolContext;
   const answer = await think.handler({}, ctx);
   assert(typeof answer === "string" && answer.length > 20);
   assertEquals(answer, await tools.get(think.name)!.handler({}, ctx));
