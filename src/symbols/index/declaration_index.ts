@@ -36,6 +36,7 @@ import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import { loadStore, saveStore, type StoredFile } from "./store.ts";
 import { DeclarationTables, type IndexStats, inScope } from "./declaration_tables.ts";
 import { ParseWorkers, type ParseWorkersOptions } from "./workers.ts";
+import { UnparsedWords } from "./unparsed_words.ts";
 
 /** Options of {@linkcode DeclarationIndex}. */
 export interface DeclarationIndexOptions {
@@ -80,6 +81,11 @@ const SCAN_CHUNK = 128;
  * worker that finished early waits for the other; measured, 2 made the build up to 2x slower).
  */
 const PUMPS = 4;
+/**
+ * A search with at most this many files left to read or parse sends them to the workers at once,
+ * ahead of the build's queue (ParseWorkers.runAhead), instead of waiting for a pump.
+ */
+const AHEAD_FILES = 256;
 const SAVE_DELAY_MS = 2000;
 
 /** A file the build walked and has not indexed yet. */
@@ -133,6 +139,11 @@ export class DeclarationIndex {
   readonly #scans = new Set<Scan>();
   /** Files a one-file scan sent ahead of the walk, which the walk then skips. */
   readonly #early = new Set<string>();
+  /**
+   * The words of files a scan read and did not parse (until the build parses them or they
+   * change): a later search's scan decides from them instead of reading the files again.
+   */
+  readonly #words = new UnparsedWords();
   /** Pumps waiting for work. */
   #wakers: Array<() => void> = [];
   #failures = 0;
@@ -225,9 +236,10 @@ export class DeclarationIndex {
     }
     const build = this.#startBuild();
     build.catch(() => {}); // its failure reaches the scan, or whoever waits for ready()
-    if (this.#indexed > 0 || this.#rescanAll || this.#dirty.size > 0) {
-      // Files were indexed already: changes made to them since must be seen first.
+    if (this.#indexed > 0 || this.#words.size > 0 || this.#rescanAll || this.#dirty.size > 0) {
+      // Files were indexed or read already: changes made to them since must be seen first.
       if (!(await this.#barrier()) || this.#rescanAll) return false;
+      for (const path of this.#dirty) this.#words.delete(path);
       for (const path of this.#dirty) {
         const pending = this.#pending.get(path);
         if (pending === undefined || pending.sent !== null) return false;
@@ -265,7 +277,11 @@ export class DeclarationIndex {
       });
     }
     for (const path of this.#pending.keys()) {
-      if (inScope(path, scope)) this.#scanAdd(scan, path);
+      // A file whose words lack the needle cannot declare the name: it is neither read nor
+      // parsed for this search.
+      if (inScope(path, scope) && this.#words.contains(path, needle) !== false) {
+        this.#scanAdd(scan, path);
+      }
     }
     this.#scans.add(scan);
     const report = () => {
@@ -281,6 +297,7 @@ export class DeclarationIndex {
     report();
     const timer = onProgress ? setInterval(report, PROGRESS_MS) : undefined;
     this.#checkScan(scan);
+    this.#sendAhead(scan);
     this.#wake();
     try {
       await abortable(done, signal);
@@ -295,6 +312,42 @@ export class DeclarationIndex {
     scan.todo.add(path);
     scan.queue.push(path);
     scan.total++;
+  }
+
+  /**
+   * Send a scan's few files to the workers now, ahead of the build's queue (the pumps take a
+   * chunk only when the last one they sent is done, so a search waits behind up to four of
+   * them otherwise). A file already in a chunk of the build's goes too: read and parsed twice,
+   * rather than waited for behind that chunk's other files (the later result finds the same
+   * content indexed). A scan with more files, or one made while the walk may still list more,
+   * is left to the pumps. Files whose batch fails go back to the scan, for the pumps.
+   */
+  #sendAhead(scan: Scan): void {
+    if (this.#walking && !scan.file) return;
+    if (scan.todo.size === 0 || scan.todo.size > AHEAD_FILES) return;
+    const sent: Pending[] = [];
+    const jobs: ParseJob[] = [];
+    for (const path of scan.todo) {
+      const pending = this.#pending.get(path);
+      if (pending === undefined) continue;
+      if (pending.sent === null) {
+        pending.sent = scan.needle;
+        sent.push(pending);
+      }
+      jobs.push({ ...pending.job, needle: scan.needle });
+    }
+    if (jobs.length === 0) return;
+    this.#workers.runAhead(jobs, (results) => this.#received(results), this.#stop.signal)
+      .catch(() => {
+        for (const pending of sent) {
+          if (pending.sent !== scan.needle || this.#pending.get(pending.job.relPath) !== pending) {
+            continue;
+          }
+          pending.sent = null;
+          scan.queue.push(pending.job.relPath);
+        }
+        this.#wake();
+      });
   }
 
   /** Resolve a scan whose files are all done, once the walk has listed them all. */
@@ -417,6 +470,7 @@ export class DeclarationIndex {
     this.#walked = 0;
     this.#indexed = 0;
     this.#early.clear();
+    this.#words.clear();
     if (this.#tables.clear()) this.#changedSinceSave = true;
     let failure: unknown = null;
     const pumps: Promise<void>[] = [];
@@ -479,6 +533,7 @@ export class DeclarationIndex {
     }
     const results = await Promise.allSettled(pumps);
     stop.removeEventListener("abort", wake);
+    this.#words.clear(); // every file is indexed now (or the build failed)
     const rejected = results.find((r) => r.status === "rejected");
     failure ??= rejected?.reason ?? null;
     if (failure === null) this.#stop.signal.throwIfAborted();
@@ -578,18 +633,23 @@ export class DeclarationIndex {
         if (pending === undefined) continue;
         const needle = pending.sent ?? "";
         pending.sent = null;
+        if (result.words !== undefined) this.#words.set(path, result.words);
         this.#order.push(path); // the build indexes it later
         for (const scan of this.#scans) {
           if (!scan.todo.has(path)) continue;
+          const has = this.#words.contains(path, scan.needle);
           // Lacking the needle, it lacks every text containing it.
-          if (needle !== "" && scan.needle.includes(needle)) scan.todo.delete(path);
-          else scan.queue.push(path);
+          if (has === false || (needle !== "" && scan.needle.includes(needle))) {
+            scan.todo.delete(path);
+          } else scan.queue.push(path);
         }
         continue;
       }
       this.#pending.delete(path);
+      this.#words.delete(path);
       this.#apply(result, pending?.stored);
-      this.#indexed++;
+      // Not pending: the second result of a file a search sent ahead (see #sendAhead).
+      if (pending !== undefined) this.#indexed++;
       for (const scan of this.#scans) scan.todo.delete(path);
     }
     for (const scan of this.#scans) this.#checkScan(scan);

@@ -34,6 +34,8 @@ function workerUrl(): string {
 interface Slot {
   worker: Worker;
   busy: boolean;
+  /** Batches sent ahead to it while busy (see runAhead). */
+  ahead: number;
 }
 
 /** See the module documentation. */
@@ -87,6 +89,47 @@ export class ParseWorkers {
     }));
   }
 
+  /**
+   * {@linkcode run}, ahead of the batches waiting for a worker: a batch goes to a free worker, or
+   * else at once to the busy one with the fewest batches sent ahead, where it interleaves with the
+   * batch it is working on (the worker's handler awaits between files, so it takes up the other
+   * batch's next file in between). For the few files a search needs now while a build keeps every
+   * worker busy: they wait for a file's work, not for the build's queue.
+   */
+  async runAhead(
+    jobs: readonly ParseJob[],
+    onResults: (results: ParseResult[]) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.#closed) throw new Error("The parse workers were closed.");
+    clearTimeout(this.#idleTimer);
+    this.#filesSinceIdle += jobs.length;
+    const per = Math.max(1, Math.min(this.#batch, Math.ceil(jobs.length / this.#size)));
+    const batches: ParseJob[][] = [];
+    for (let i = 0; i < jobs.length; i += per) batches.push(jobs.slice(i, i + per));
+    await Promise.all(batches.map(async (batch) => {
+      signal?.throwIfAborted();
+      if (this.#slots.length < this.#size || this.#slots.some((s) => !s.busy)) {
+        // A worker is free, or may be started: taken now, before any batch waiting.
+        const slot = await this.#acquire();
+        try {
+          onResults(await this.#send(slot, batch));
+        } finally {
+          this.#release(slot);
+        }
+        return;
+      }
+      const slot = this.#slots.reduce((a, b) => b.ahead < a.ahead ? b : a);
+      slot.ahead++;
+      try {
+        onResults(await this.#send(slot, batch));
+      } finally {
+        slot.ahead--;
+        this.#idleWhenQuiet();
+      }
+    }));
+  }
+
   #acquire(): Promise<Slot> {
     if (this.#closed) return Promise.reject(new Error("The parse workers were closed."));
     const free = this.#slots.find((s) => !s.busy);
@@ -96,7 +139,7 @@ export class ParseWorkers {
     }
     if (this.#slots.length < this.#size) {
       const worker = new Worker(workerUrl(), { type: "module" });
-      const slot = { worker, busy: true };
+      const slot = { worker, busy: true, ahead: 0 };
       this.#slots.push(slot);
       return Promise.resolve(slot);
     }
@@ -116,7 +159,12 @@ export class ParseWorkers {
       return;
     }
     slot.busy = false;
-    if (this.#slots.every((s) => !s.busy)) {
+    this.#idleWhenQuiet();
+  }
+
+  /** When no worker has work left, stop them after the idle time. */
+  #idleWhenQuiet(): void {
+    if (this.#slots.every((s) => !s.busy && s.ahead === 0)) {
       clearTimeout(this.#idleTimer);
       const built = this.#filesSinceIdle > this.#batch;
       this.#filesSinceIdle = 0;
@@ -168,7 +216,7 @@ export class ParseWorkers {
   }
 
   #stopIdle(): void {
-    if (this.#slots.some((s) => s.busy)) return;
+    if (this.#slots.some((s) => s.busy || s.ahead > 0)) return;
     for (const slot of this.#slots.splice(0)) slot.worker.terminate();
   }
 

@@ -47,3 +47,24 @@ Deno.test("parse workers: after a build they stop at once, after a few files the
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parse workers: a batch sent ahead is not queued behind the waiting ones", async () => {
+  const { dir, jobs: all } = await jobs(201);
+  const workers = new ParseWorkers({ size: 1, batch: 8, buildIdleMs: 0 });
+  try {
+    const done: string[] = [];
+    // 25 batches for one worker: 24 of them wait for it.
+    const build = workers.run(all.slice(1), () => {}).then(() => done.push("build"));
+    // The worker is busy now: the batch goes to it at once and interleaves with its batch.
+    const results: ParseResult[] = [];
+    const ahead = workers.runAhead([all[0]!], (r) => results.push(...r))
+      .then(() => done.push("ahead"));
+    await Promise.all([build, ahead]);
+    assertEquals(done, ["ahead", "build"]);
+    assertEquals(results.map((r) => [r.relPath, r.status]), [["m0.ts", "parsed"]]);
+    await until("the worker to stop after both", () => workers.running === 0);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
