@@ -15,7 +15,10 @@ import { Project } from "../../../src/project/project.ts";
 import { DeclarationIndex, ParseWorkers } from "../../../src/symbols/index/mod.ts";
 import type { ParseJob } from "../../../src/symbols/index/worker_messages.ts";
 
-/** More than the build's pumps hold at once (4 chunks of 64 files), so some wait unsent. */
+/**
+ * More than the build's pumps hold at once (declaration_index.ts: PUMPS = 4 chunks of BUILD_CHUNK =
+ * 64 files), so some wait unsent; the test waits for the four chunks to be held.
+ */
 const MODULES = 400;
 
 function tree(): Record<string, string> {
