@@ -10,6 +10,10 @@
  *   TypeScript symbols alphabetically, Sextant sorts files and keeps symbols in file order);
  * - `error wording`: both answers are errors, in other words (Serena writes
  *   `Error executing tool <tool>: ValueError: ...` as a normal result, Sextant `Error: ...`);
+ * - `compacted`: a references answer naming the same references (file, kind, containing symbol,
+ *   line and text of each) in Serena's keys, in fewer characters: Sextant merges the entries of
+ *   one containing symbol and drops context lines and `body_location` while the answer costs more
+ *   than `grep -rnw` over its files (src/tools/shared/reference_entries.ts);
  * - `substance`: anything else.
  *
  * Before comparing, each server's project root becomes `<root>` and Sextant's data folder
@@ -24,6 +28,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { referenceLines } from "../../tests/helpers/symbols.ts";
 // deno-lint-ignore no-import-prefix
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix
@@ -39,7 +44,13 @@ export interface OracleCall {
 }
 
 /** The classes of a pair of answers. */
-export type Verdict = "identical" | "whitespace" | "order" | "error wording" | "substance";
+export type Verdict =
+  | "identical"
+  | "whitespace"
+  | "order"
+  | "error wording"
+  | "compacted"
+  | "substance";
 
 /** An answer as the oracle compares it. */
 export interface Answer {
@@ -166,7 +177,23 @@ export function classify(serena: Answer, sextant: Answer): Verdict {
   ) {
     return "order";
   }
+  if (
+    a !== undefined && b !== undefined && sextant.text.length < serena.text.length &&
+    sameReferences(serena.text, sextant.text)
+  ) {
+    return "compacted";
+  }
   return "substance";
+}
+
+/** Whether two references answers name the same reference lines (none is not a match). */
+function sameReferences(serena: string, sextant: string): boolean {
+  try {
+    const theirs = referenceLines(serena);
+    return theirs.length > 0 && JSON.stringify(referenceLines(sextant)) === JSON.stringify(theirs);
+  } catch {
+    return false; // not a references answer
+  }
 }
 
 /** `value` with every array sorted (and object keys in order), for `order`. */
@@ -383,6 +410,7 @@ export function countVerdicts(rows: readonly OracleRow[]): Record<Verdict, numbe
     whitespace: 0,
     order: 0,
     "error wording": 0,
+    compacted: 0,
     substance: 0,
   };
   for (const row of rows) counts[row.verdict]++;

@@ -70,6 +70,42 @@ export function flattenReferences(text: string): FlatReference[] {
 }
 
 /**
+ * The references an answer of find_referencing_symbols lists, whatever its form (Serena's entries
+ * with their context lines, entries merged per containing symbol, or the smallest form): one
+ * `relative_path|kind|name_path|line:text` per reference line, each once, sorted. Two answers name
+ * the same references exactly when these are equal (src/tools/shared/reference_entries.ts chooses
+ * the form by its cost against grep's lines; what it lists is the same in every form).
+ */
+export function referenceLines(answer: string | object): string[] {
+  const text = typeof answer === "string" ? answer : JSON.stringify(answer);
+  const out = new Set<string>();
+  for (const r of flattenReferences(text)) {
+    for (const line of String(r.content_around_reference).split("\n")) {
+      if (line.startsWith("...")) continue; // a context line
+      const found = /^ {2}>\s*(\d+):(.*)$/s.exec(line) ?? /^(\d+):(.*)$/s.exec(line);
+      if (!found) throw new Error(`Not a reference line: ${JSON.stringify(line)}`);
+      out.add(`${r.relative_path}|${r.kind}|${r.name_path}|${found[1]}:${found[2]}`);
+    }
+  }
+  return [...out].sort();
+}
+
+/** Whether every entry of a references answer has only Serena's keys (and its content). */
+export function serenaReferenceKeys(answer: string): boolean {
+  const keys = new Set(["name_path", "body_location", "content_around_reference"]);
+  const grouped = JSON.parse(answer) as Record<string, Record<string, unknown>>;
+  return Object.values(grouped).every((byKind) =>
+    Object.values(byKind).every((list) =>
+      Array.isArray(list) &&
+      list.every((entry) =>
+        "name_path" in entry && "content_around_reference" in entry &&
+        Object.keys(entry).every((k) => keys.has(k))
+      )
+    )
+  );
+}
+
+/**
  * The top-level names of a `get_symbols_overview` answer for one file, grouped by kind as
  * Serena 1.7/2.1 answers (`{"Kind": ["name", {"name": {children}}]}`), kind by kind.
  */

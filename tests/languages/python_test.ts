@@ -5,7 +5,7 @@
  * Neither pyright nor basedpyright formats: format_file is tested on pylsp (autopep8).
  * @module
  */
-import { flattenReferences } from "../helpers/symbols.ts";
+import { flattenReferences, referenceLines } from "../helpers/symbols.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { IDE_TOOLS, langSession } from "../helpers/lang.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
@@ -212,17 +212,17 @@ Deno.test({
       await s.ok("find_symbol", { name_path_pattern: "Circle/area" }),
     ) as Sym[];
     assertEquals(found.map((x) => x.relative_path), ["shapes/circle.py"]);
-    const refs = flattenReferences(
+    const refs = referenceLines(
       await s.ok("find_referencing_symbols", {
         name_path: "ShapeRegistry/add",
         relative_path: "shapes/registry.py",
       }),
     );
-    assertEquals(refs.map((r) => `${r.relative_path}:${r.name_path}`), [
-      "app.py:main",
-      "app.py:main",
-      "app.py:main",
-      "app.py:main",
+    assertEquals(refs.map((r) => r.split("|").slice(0, 3).join(":")), [
+      "app.py:Function:main",
+      "app.py:Function:main",
+      "app.py:Function:main",
+      "app.py:Function:main",
     ]);
     await s.ok("rename_symbol", {
       name_path: "ShapeRegistry/add",

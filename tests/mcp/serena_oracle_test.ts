@@ -26,6 +26,19 @@ Deno.test("serena oracle: answer pairs are classified", () => {
     "error wording",
   );
   assertEquals(classify(ok('{"a": [1]}'), ok('{"a":[2]}')), "substance");
+  // The same references, merged and without context lines: compacted; a line missing: substance.
+  const entry = (line: string) => ({
+    name_path: "main",
+    body_location: { start_line: 0, end_line: 9 },
+    content_around_reference: `...   1:\n  >   ${line}\n...   3:`,
+  });
+  const serena = JSON.stringify({ "a.ts": { Function: [entry("2:f(C)"), entry("3:g(C)")] } });
+  const merged = (lines: string) =>
+    JSON.stringify({
+      "a.ts": { Function: [{ name_path: "main", content_around_reference: lines }] },
+    });
+  assertEquals(classify(ok(serena), ok(merged("  >   2:f(C)\n  >   3:g(C)"))), "compacted");
+  assertEquals(classify(ok(serena), ok(merged("  >   2:f(C)"))), "substance");
   assertEquals(classify(ok("Error executing tool x: boom"), ok("fine")), "substance");
 });
 

@@ -12,7 +12,7 @@ import {
   skipUnless,
   TS_GENERATIONS,
 } from "../helpers/lsp.ts";
-import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
+import { disposeAndCheck, fixtureTree, referenceLines } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { Session } from "../../src/session/session.ts";
 import { ProjectHost } from "../../src/project_host.ts";
@@ -228,50 +228,56 @@ for (const generation of TS_GENERATIONS) {
     });
 
     await t.step("find_referencing_symbols: exact count, containing symbols, context", async () => {
-      const refs = await json(findReferencingSymbols, {
-        name_path: "Circle",
-        relative_path: "src/shapes.ts",
-      });
-      // 19 references, grouped by file then kind; import lines are listed under their file.
-      const count = (byKind: Json) =>
-        Object.values(byKind).reduce((n: number, list) => n + (list as unknown[]).length, 0);
-      assertEquals(
-        Object.fromEntries(
-          Object.entries(refs).map(([file, byKind]) => [file, count(byKind as Json)]),
-        ),
-        {
-          "src/shapes.ts": 2,
-          "src/broken.ts": 2,
-          "src/geometry.ts": 7,
-          "src/registry.ts": 4,
-          "src/main.ts": 4,
-        },
+      const refs = referenceLines(
+        await h.call(findReferencingSymbols, {
+          name_path: "Circle",
+          relative_path: "src/shapes.ts",
+        }),
       );
-      assertEquals(refs["src/geometry.ts"].Function.map((r: Json) => r.name_path), [
-        "scale[3]",
-        "scale[3]",
-        "scale[3]",
-        "scale[3]",
-      ]);
-      assertEquals(refs["src/registry.ts"].Method[0], {
-        name_path: "ShapeRegistry/circles",
-        body_location: { start_line: 14, end_line: 20 },
-        content_around_reference: "...  13:\n  >  14:  circles(): Circle[] {\n" +
-          "...  15:    const found: Circle[] = [];",
+      // 19 references on 16 lines (three lines of geometry.ts hold two each), grouped by file
+      // then kind; import lines are listed under their file.
+      const perFile: Record<string, number> = {};
+      for (const r of refs) {
+        const file = r.split("|")[0]!;
+        perFile[file] = (perFile[file] ?? 0) + 1;
+      }
+      assertEquals(perFile, {
+        "src/shapes.ts": 2,
+        "src/broken.ts": 2,
+        "src/geometry.ts": 4,
+        "src/registry.ts": 4,
+        "src/main.ts": 4,
       });
-      const functions = await json(findReferencingSymbols, {
-        name_path: "Circle",
-        relative_path: "src/shapes.ts",
-        include_kinds: [12],
-      });
-      assertEquals(Object.values(functions).map((byKind) => count(byKind as Json)), [1, 4, 1]);
-      const methodRefs = await json(findReferencingSymbols, {
-        name_path: "ShapeRegistry/add",
-        relative_path: "src/registry.ts",
-      });
-      assertEquals(Object.keys(methodRefs), ["src/main.ts"]);
-      assertEquals(methodRefs["src/main.ts"].Function.length, 4);
-      assert(methodRefs["src/main.ts"].Function.every((r: Json) => r.name_path === "main"));
+      assertEquals(
+        new Set(
+          refs.filter((r) => r.startsWith("src/geometry.ts|Function|")).map((r) => r.split("|")[2]),
+        ),
+        new Set(["scale[3]"]),
+      );
+      assert(
+        refs.includes("src/registry.ts|Method|ShapeRegistry/circles|14:  circles(): Circle[] {"),
+        refs.join("\n"),
+      );
+      const functions = referenceLines(
+        await h.call(findReferencingSymbols, {
+          name_path: "Circle",
+          relative_path: "src/shapes.ts",
+          include_kinds: [12],
+        }),
+      );
+      assert(functions.every((r) => r.split("|")[1] === "Function"), functions.join("\n"));
+      assertEquals(functions.length, 4, functions.join("\n")); // 6 references on 4 lines
+      const methodRefs = referenceLines(
+        await h.call(findReferencingSymbols, {
+          name_path: "ShapeRegistry/add",
+          relative_path: "src/registry.ts",
+        }),
+      );
+      assertEquals(methodRefs.length, 4);
+      assert(
+        methodRefs.every((r) => r.startsWith("src/main.ts|Function|main|")),
+        methodRefs.join(),
+      );
       const ambiguous = await h.run(findReferencingSymbols, {
         name_path: "area",
         relative_path: "src/shapes.ts",
@@ -474,17 +480,19 @@ Deno.test({
   });
 
   await t.step("find_referencing_symbols: exact count on the first call", async () => {
-    const refs = await json(findReferencingSymbols, {
-      name_path: "Circle",
-      relative_path: "shapes/circle.py",
-    });
-    // 13 references, grouped by file then kind; the 4 import lines are listed under their file.
+    const refs = referenceLines(
+      await h.call(findReferencingSymbols, {
+        name_path: "Circle",
+        relative_path: "shapes/circle.py",
+      }),
+    );
+    // 13 references on 13 lines, grouped by file then kind; the 4 import lines are listed under
+    // their file.
     assertEquals(
-      Object.entries(refs).flatMap(([file, byKind]) =>
-        Object.entries(byKind as Record<string, Json[]>).flatMap(([kind, list]) =>
-          list.map((r) => `${file}:${r.name_path}:${kind}`)
-        )
-      ).sort(),
+      refs.map((r) => {
+        const [file, kind, namePath] = r.split("|");
+        return `${file}:${namePath}:${kind}`;
+      }).sort(),
       [
         "app.py:app:File",
         "app.py:main/big:Variable",

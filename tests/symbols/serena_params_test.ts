@@ -4,7 +4,7 @@
  * the name paths per file) and `name_path` (alias of `name_path_pattern`); find_implementations
  * `include_info`; find_referencing_symbols with an empty `relative_path` (the whole project).
  */
-import { assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import {
   hasServer,
   hasTypeScriptGeneration,
@@ -12,7 +12,7 @@ import {
   skipUnless,
   TS_GENERATIONS,
 } from "../helpers/lsp.ts";
-import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
+import { disposeAndCheck, fixtureTree, referenceLines } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 import { findImplementations } from "../../src/tools/symbols/find_implementations.ts";
@@ -80,21 +80,15 @@ for (const generation of TS_GENERATIONS) {
     });
 
     await t.step("find_referencing_symbols: empty relative_path searches the project", async () => {
-      const refs = JSON.parse(
+      const refs = referenceLines(
         await h.call(findReferencingSymbols, { name_path: "ShapeRegistry/add", relative_path: "" }),
       );
-      assertEquals(Object.keys(refs), ["src/main.ts"]);
-      assertEquals(
-        refs["src/main.ts"].Function.map((r: { content_around_reference: string }) =>
-          r.content_around_reference.split("\n")[1]
-        ),
-        [
-          '  >   9:  registry.add("small", small);',
-          '  >  10:  registry.add("big", big);',
-          '  >  11:  registry.add("square", new Square(2));',
-          '  >  12:  registry.add("unit", Circle.unit());',
-        ],
-      );
+      assertEquals(refs, [
+        'src/main.ts|Function|main|10:  registry.add("big", big);',
+        'src/main.ts|Function|main|11:  registry.add("square", new Square(2));',
+        'src/main.ts|Function|main|12:  registry.add("unit", Circle.unit());',
+        'src/main.ts|Function|main|9:  registry.add("small", small);',
+      ]);
     });
 
     await t.step("shutdown leaves no server process", () => disposeAndCheck(h));
@@ -128,11 +122,11 @@ Deno.test({
   });
 
   await t.step("find_referencing_symbols: empty relative_path", async () => {
-    const refs = JSON.parse(
+    const refs = referenceLines(
       await h.call(findReferencingSymbols, { name_path: "ShapeRegistry/add", relative_path: "" }),
     );
-    assertEquals(Object.keys(refs), ["app.py"]);
-    assertEquals(refs["app.py"].Function.length, 4);
+    assertEquals(refs.length, 4);
+    assert(refs.every((r) => r.startsWith("app.py|Function|")), refs.join("\n"));
     assertEquals(
       (await h.run(findReferencingSymbols, { name_path: "area", relative_path: "" })).text,
       "Found multiple 3 symbols with name path 'area': Shape/area in shapes/base.py, " +

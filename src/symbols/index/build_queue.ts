@@ -2,13 +2,17 @@
  * The first build's queue of the declaration index (declaration_index.ts): the files the walk
  * listed and the workers have not indexed yet, sent in chunks by a few pumps while the walk goes
  * on, and the scans of searches that came before the build was done, whose files go first (see
- * `DeclarationIndex.prepareFor`).
+ * `DeclarationIndex.prepareFor`); a scan's few files go at once, ahead of the pumps
+ * (`sendAhead`). The words of the files a scan read and did not parse are kept
+ * (unparsed_words.ts), so that a later scan decides from them which files may declare its name
+ * without reading any again.
  * @module
  */
 import { inScope } from "./declaration_tables.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
 import type { StoredFile } from "./store.ts";
 import type { ParseWorkers } from "./workers.ts";
+import { UnparsedWords } from "./unparsed_words.ts";
 
 /** How often the build reports its progress, in ms. */
 export const PROGRESS_MS = 1000;
@@ -16,6 +20,11 @@ export const PROGRESS_MS = 1000;
 const BUILD_CHUNK = 64;
 /** Files per message of a search's scan (cheap jobs: most files only read). */
 const SCAN_CHUNK = 128;
+/**
+ * A search with at most this many files left to read or parse sends them to the workers at once,
+ * ahead of the build's queue (ParseWorkers.runAhead), instead of waiting for a pump.
+ */
+const AHEAD_FILES = 256;
 
 /** A file the build walked and has not indexed yet. */
 export interface Pending {
@@ -71,6 +80,11 @@ export class BuildQueue {
   readonly #scans = new Set<Scan>();
   /** Files a one-file scan sent ahead of the walk, which the walk then skips. */
   readonly #early = new Set<string>();
+  /**
+   * The words of files a scan read and did not parse (until the build parses them or they
+   * change): a later search's scan decides from them instead of reading the files again.
+   */
+  readonly #words = new UnparsedWords();
   /** Pumps waiting for work. */
   #wakers: Array<() => void> = [];
   #lastReport = 0;
@@ -87,6 +101,14 @@ export class BuildQueue {
   /** Files the build indexed so far. */
   get indexed(): number {
     return this.#indexed;
+  }
+
+  /**
+   * Whether files were indexed or read already: changes made to them since must be seen before
+   * a search's scan decides from them.
+   */
+  get readAny(): boolean {
+    return this.#indexed > 0 || this.#words.size > 0;
   }
 
   /** Files walked and not indexed yet. */
@@ -108,6 +130,7 @@ export class BuildQueue {
     this.#walked = 0;
     this.#indexed = 0;
     this.#early.clear();
+    this.#words.clear();
   }
 
   /** Drop every queued file (a failed build): the pumps stop. */
@@ -119,6 +142,11 @@ export class BuildQueue {
   countIndexed(): void {
     this.#walked++;
     this.#indexed++;
+  }
+
+  /** These files changed since they were read: their words no longer decide a search. */
+  forgetWords(paths: Iterable<string>): void {
+    for (const path of paths) this.#words.delete(path);
   }
 
   /** Whether the walk should skip `path`, sent ahead of it by a one-file scan. */
@@ -192,7 +220,11 @@ export class BuildQueue {
       this.enqueue({ job: ahead.job, stored: undefined, sent: null });
     }
     for (const path of this.#pending.keys()) {
-      if (inScope(path, scope)) this.#scanAdd(scan, path);
+      // A file whose words lack the needle cannot declare the name: it is neither read nor
+      // parsed for this search.
+      if (inScope(path, scope) && this.#words.contains(path, needle) !== false) {
+        this.#scanAdd(scan, path);
+      }
     }
     this.#scans.add(scan);
     this.#checkScan(scan);
@@ -204,9 +236,48 @@ export class BuildQueue {
     this.#scans.delete(scan);
   }
 
-  /** The build has ended: every scan finishes, with its failure if it failed. */
-  finishScans(failure: unknown): void {
+  /**
+   * The build has ended: every scan finishes, with its failure if it failed, and the words read
+   * are forgotten (every file is indexed now, or the build failed).
+   */
+  buildEnded(failure: unknown): void {
+    this.#words.clear();
     for (const scan of this.#scans) scan.finish(failure ?? undefined);
+  }
+
+  /**
+   * Send a scan's few files to the workers now, ahead of the build's queue (the pumps take a
+   * chunk only when the last one they sent is done, so a search waits behind up to four of
+   * them otherwise). A file already in a chunk of the build's goes too: read and parsed twice,
+   * rather than waited for behind that chunk's other files (the later result finds the same
+   * content indexed). A scan with more files, or one made while the walk may still list more,
+   * is left to the pumps. Files whose batch fails go back to the scan, for the pumps.
+   */
+  sendAhead(scan: Scan, workers: Pick<ParseWorkers, "runAhead">, stop: AbortSignal): void {
+    if (this.walking && !scan.file) return;
+    if (scan.todo.size === 0 || scan.todo.size > AHEAD_FILES) return;
+    const sent: Pending[] = [];
+    const jobs: ParseJob[] = [];
+    for (const path of scan.todo) {
+      const pending = this.#pending.get(path);
+      if (pending === undefined) continue;
+      if (pending.sent === null) {
+        pending.sent = scan.needle;
+        sent.push(pending);
+      }
+      jobs.push({ ...pending.job, needle: scan.needle });
+    }
+    if (jobs.length === 0) return;
+    workers.runAhead(jobs, (results) => this.#received(results), stop).catch(() => {
+      for (const pending of sent) {
+        if (pending.sent !== scan.needle || this.#pending.get(pending.job.relPath) !== pending) {
+          continue;
+        }
+        pending.sent = null;
+        scan.queue.push(pending.job.relPath);
+      }
+      this.wake();
+    });
   }
 
   #scanAdd(scan: Scan, path: string): void {
@@ -270,18 +341,23 @@ export class BuildQueue {
         if (pending === undefined) continue;
         const needle = pending.sent ?? "";
         pending.sent = null;
+        if (result.words !== undefined) this.#words.set(path, result.words);
         this.#order.push(path); // the build indexes it later
         for (const scan of this.#scans) {
           if (!scan.todo.has(path)) continue;
+          const has = this.#words.contains(path, scan.needle);
           // Lacking the needle, it lacks every text containing it.
-          if (needle !== "" && scan.needle.includes(needle)) scan.todo.delete(path);
-          else scan.queue.push(path);
+          if (has === false || (needle !== "" && scan.needle.includes(needle))) {
+            scan.todo.delete(path);
+          } else scan.queue.push(path);
         }
         continue;
       }
       this.#pending.delete(path);
+      this.#words.delete(path);
       this.#sink.apply(result, pending?.stored);
-      this.#indexed++;
+      // Not pending: the second result of a file a search sent ahead (see sendAhead).
+      if (pending !== undefined) this.#indexed++;
       for (const scan of this.#scans) scan.todo.delete(path);
     }
     for (const scan of this.#scans) this.#checkScan(scan);

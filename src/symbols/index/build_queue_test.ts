@@ -70,3 +70,109 @@ Deno.test("BuildQueue: a one-file scan sends its file ahead of the walk, which t
   assert(queue.sentAhead("src/a.ts"), "the walk skips it");
   assert(!queue.sentAhead("src/a.ts"), "once");
 });
+
+/** The words fakeWorkers' deferred results carry: the text's, as a worker sends them. */
+function wordyWorkers(texts: Record<string, string>, sent: ParseJob[][]) {
+  const answer = (jobs: readonly ParseJob[], onResults: (results: ParseResult[]) => void) => {
+    sent.push([...jobs]);
+    onResults(jobs.map((job): ParseResult => {
+      const text = texts[job.relPath]!;
+      return job.needle && !text.includes(job.needle)
+        ? { relPath: job.relPath, status: "deferred", hash: "", size: 0, mtime: 0, words: text }
+        : { relPath: job.relPath, status: "parsed", hash: "h", size: 1, mtime: 1 };
+    }));
+  };
+  return {
+    run(jobs: readonly ParseJob[], onResults: (results: ParseResult[]) => void): Promise<void> {
+      answer(jobs, onResults);
+      return Promise.resolve();
+    },
+    runAhead(jobs: readonly ParseJob[], onResults: (results: ParseResult[]) => void) {
+      answer(jobs, onResults);
+      return Promise.resolve();
+    },
+  };
+}
+
+Deno.test("BuildQueue: a later scan decides from the words read, and sends its few files ahead", () => {
+  const applied: string[] = [];
+  const queue = new BuildQueue({
+    disposed: () => false,
+    apply: (result) => void applied.push(result.relPath),
+    report: () => {},
+  });
+  const texts: Record<string, string> = {};
+  queue.reset();
+  for (let i = 0; i < 6; i++) {
+    texts[`f${i}.ts`] = `Widget${i} Options${i}`;
+    queue.enqueue({ job: job(`f${i}.ts`), stored: undefined, sent: null });
+  }
+  queue.walkEnded();
+  const sent: ParseJob[][] = [];
+  const workers = wordyWorkers(texts, sent);
+  const stop = new AbortController().signal;
+  let finished = 0;
+  const first = queue.startScan("Widget3", ".", null, () => finished++);
+  queue.sendAhead(first, workers, stop);
+  assertEquals(sent.flat().map((j) => j.relPath), [
+    "f0.ts",
+    "f1.ts",
+    "f2.ts",
+    "f3.ts",
+    "f4.ts",
+    "f5.ts",
+  ]);
+  assertEquals(finished, 1);
+  assertEquals(applied, ["f3.ts"]);
+  assert(queue.readAny);
+  queue.endScan(first);
+
+  // Only the file whose words hold the new name is scanned, and it goes at once.
+  sent.length = 0;
+  const second = queue.startScan("Options5", ".", null, () => finished++);
+  assertEquals(second.total, 1);
+  queue.sendAhead(second, workers, stop);
+  assertEquals(sent.flat().map((j) => [j.relPath, j.needle]), [["f5.ts", "Options5"]]);
+  assertEquals(finished, 2);
+  queue.endScan(second);
+
+  // A file changed since it was read is read again.
+  queue.forgetWords(["f1.ts"]);
+  texts["f1.ts"] = "Fresh";
+  sent.length = 0;
+  const third = queue.startScan("Fresh", ".", null, () => finished++);
+  queue.sendAhead(third, workers, stop);
+  assertEquals(sent.flat().map((j) => j.relPath), ["f1.ts"]);
+  assertEquals(applied, ["f3.ts", "f5.ts", "f1.ts"]);
+  queue.endScan(third);
+  assertEquals(queue.indexed, 3);
+});
+
+Deno.test("BuildQueue: files whose batch sent ahead fails go back to the scan, for the pumps", async () => {
+  const queue = new BuildQueue({ disposed: () => false, apply: () => {}, report: () => {} });
+  queue.reset();
+  const texts: Record<string, string> = { "a.ts": "Needle", "b.ts": "other" };
+  for (const path of Object.keys(texts)) {
+    queue.enqueue({ job: job(path), stored: undefined, sent: null });
+  }
+  queue.walkEnded();
+  let finished = false;
+  const scan = queue.startScan("Needle", ".", null, () => finished = true);
+  let failed!: () => void;
+  const failing = {
+    runAhead: () => new Promise<void>((_, reject) => failed = () => reject(new Error("crash"))),
+  };
+  queue.sendAhead(scan, failing, new AbortController().signal);
+  assertEquals(queue.get("a.ts")!.sent, "Needle", "with a worker");
+  failed();
+  await new Promise((r) => setTimeout(r, 0));
+  assertEquals(queue.get("a.ts")!.sent, null);
+  const sent: ParseJob[][] = [];
+  await queue.pump(fakeWorkers(texts, sent), new AbortController().signal);
+  assertEquals(sent[0]!.map((j) => [j.relPath, j.needle]), [["a.ts", "Needle"], [
+    "b.ts",
+    "Needle",
+  ]]);
+  assert(finished);
+  queue.endScan(scan);
+});

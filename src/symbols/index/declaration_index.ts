@@ -187,9 +187,10 @@ export class DeclarationIndex {
     }
     const build = this.#startBuild();
     build.catch(() => {}); // its failure reaches the scan, or whoever waits for ready()
-    if (this.#queue.indexed > 0 || this.#changes.pending) {
-      // Files were indexed already: changes made to them since must be seen first.
+    if (this.#queue.readAny || this.#changes.pending) {
+      // Files were indexed or read already: changes made to them since must be seen first.
       if (!(await this.#changes.barrier()) || this.#changes.all) return false;
+      this.#queue.forgetWords(this.#changes.paths());
       for (const path of this.#changes.paths()) {
         const pending = this.#queue.get(path);
         if (pending === undefined || pending.sent !== null) return false;
@@ -215,6 +216,7 @@ export class DeclarationIndex {
         : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
     };
     const scan = queue.startScan(needle, scope, ahead, finish);
+    queue.sendAhead(scan, this.#workers, this.#stop.signal);
     const report = () => {
       const checked = scan.total - scan.todo.size;
       onProgress?.(
@@ -418,7 +420,7 @@ export class DeclarationIndex {
     const rejected = results.find((r) => r.status === "rejected");
     failure ??= rejected?.reason ?? null;
     if (failure === null) this.#stop.signal.throwIfAborted();
-    queue.finishScans(failure);
+    queue.buildEnded(failure);
     if (failure !== null) {
       queue.clear();
       this.#buildFailed = true;

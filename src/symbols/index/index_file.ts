@@ -12,6 +12,7 @@ import { contentHash } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
+import { textWords } from "./unparsed_words.ts";
 import type { ParseJob, ParseResult } from "./worker_messages.ts";
 
 const decoder = new TextDecoder("utf-8");
@@ -49,7 +50,8 @@ export function declaredNames(
 
 /**
  * Index one file; never throws (an unreadable file is "gone"). With a needle, a changed file
- * whose text lacks it is left for later ("deferred").
+ * whose text lacks it is left for later ("deferred"), with its words: the next search decides
+ * from them without reading it again (unparsed_words.ts).
  */
 export async function indexFile(job: ParseJob): Promise<ParseResult> {
   const relPath = job.relPath;
@@ -63,7 +65,7 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
     try {
       const text = decoder.decode(Deno.readFileSync(job.absPath));
       if (!text.includes(job.needle)) {
-        return { relPath, status: "deferred", hash: "", size: 0, mtime: 0 };
+        return { relPath, status: "deferred", hash: "", size: 0, mtime: 0, words: textWords(text) };
       }
     } catch { /* gone or unreadable: said below */ }
   }
@@ -83,7 +85,7 @@ export async function indexFile(job: ParseJob): Promise<ParseResult> {
   size = bytes.length;
   const raw = decoder.decode(bytes);
   if (job.needle !== undefined && !raw.includes(job.needle)) {
-    return { relPath, status: "deferred", hash: "", size, mtime };
+    return { relPath, status: "deferred", hash: "", size, mtime, words: textWords(raw) };
   }
   const hash = await contentHash(bytes);
   if (job.known && job.known.hash === hash) {

@@ -92,18 +92,42 @@ export async function loadStore(root: string): Promise<Map<string, StoredFile>> 
   return files;
 }
 
-/** Write the index atomically; failures are logged (the index works without its file). */
+/**
+ * Files serialised between two turns of the event loop: a store of 20,000 files is 15 MB, and
+ * serialising it at once held a question asked meanwhile for 100–300 ms on a loaded machine.
+ */
+const SAVE_SLICE = 1000;
+
+/**
+ * Write the index atomically; failures are logged (the index works without its file). The
+ * entries are taken when it is called; each line is one entry as it was then.
+ */
 export async function saveStore(
   root: string,
   files: ReadonlyMap<string, StoredFile>,
 ): Promise<void> {
-  const parts = [JSON.stringify({ format: FORMAT, parser: PARSER_VERSION })];
-  for (const [relPath, f] of files) {
-    parts.push(
-      `${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${
-        f.exact ? 1 : 0
-      }\t${f.count}\t${f.names}\t${f.symbols}`,
-    );
+  const entries = [...files];
+  const encoder = new TextEncoder();
+  const chunks = [
+    encoder.encode(JSON.stringify({ format: FORMAT, parser: PARSER_VERSION }) + "\n"),
+  ];
+  for (let start = 0; start < entries.length; start += SAVE_SLICE) {
+    if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    const lines: string[] = [];
+    for (const [relPath, f] of entries.slice(start, start + SAVE_SLICE)) {
+      lines.push(
+        `${JSON.stringify(relPath)}\t${f.hash}\t${f.size}\t${f.mtime}\t${
+          f.exact ? 1 : 0
+        }\t${f.count}\t${f.names}\t${f.symbols}\n`,
+      );
+    }
+    chunks.push(encoder.encode(lines.join("")));
+  }
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
   }
   const dir = cacheDir(root);
   try {
@@ -114,7 +138,7 @@ export async function saveStore(
     } catch {
       await Deno.writeTextFile(ignoreFile, "# Sextant's caches; safe to delete.\n*\n");
     }
-    await writeFileAtomic(storePath(root), new TextEncoder().encode(parts.join("\n") + "\n"));
+    await writeFileAtomic(storePath(root), bytes);
   } catch (error) {
     log.warn(`Could not save the symbol index ${storePath(root)}: ${String(error)}`);
   }

@@ -40,6 +40,8 @@ export interface ParseResult {
   exact?: boolean;
   /** Why parsing failed. */
   error?: string;
+  /** When deferred: the text's distinct words (unparsed_words.ts `textWords`). */
+  words?: string;
 }
 
 /** Main thread → worker. */

@@ -10,6 +10,9 @@
  * the build keeps one worker at most: the other cores are the question's (its scan of the
  * candidate files, the server's project load). One, not none, so that nothing can wait on a
  * build held back by its own waiter.
+ *
+ * A search's few files may also go ahead of every waiting batch ({@linkcode ParseWorkers.runAhead}):
+ * to a free worker, or else at once to a busy one, beside the batch it is working on.
  * @module
  */
 import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
@@ -42,6 +45,8 @@ interface Slot {
   busy: boolean;
   /** Busy with a batch of the build's (no needle), not a search's. */
   build: boolean;
+  /** Batches sent ahead to it while busy (see runAhead). */
+  ahead: number;
 }
 
 interface Waiter {
@@ -106,6 +111,55 @@ export class ParseWorkers {
   }
 
   /**
+   * {@linkcode run} for a search, ahead of the batches waiting for a worker: a batch goes to a
+   * free worker (or a new one, up to the pool's size) as any search's batch would, or else at once
+   * to the busy worker with the fewest batches sent ahead, where it interleaves with the batch it
+   * is working on (the worker's handler awaits between files, so it takes up the other batch's
+   * next file in between). For the few files a search needs now while the build keeps every
+   * worker busy: they wait for a file's work, not for a batch's. Never held ({@linkcode hold}),
+   * and it never waits for a worker, so a held build cannot hold it back.
+   */
+  async runAhead(
+    jobs: readonly ParseJob[],
+    onResults: (results: ParseResult[]) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.#closed) throw new Error("The parse workers were closed.");
+    clearTimeout(this.#idleTimer);
+    this.#filesSinceIdle += jobs.length;
+    const per = Math.max(1, Math.min(this.#batch, Math.ceil(jobs.length / this.#size)));
+    const batches: ParseJob[][] = [];
+    for (let i = 0; i < jobs.length; i += per) batches.push(jobs.slice(i, i + per));
+    await Promise.all(batches.map(async (batch) => {
+      signal?.throwIfAborted();
+      if (this.#slots.length < this.#size || this.#slots.some((s) => !s.busy)) {
+        // A worker is free, or may be started: a search's batch takes it before any waiting.
+        const slot = await this.#acquire(true);
+        try {
+          signal?.throwIfAborted();
+          onResults(await this.#send(slot, batch));
+        } finally {
+          this.#release(slot);
+        }
+        return;
+      }
+      // Every worker is busy: beside the build's batch rather than another search's, when tied.
+      const slot = this.#slots.reduce((a, b) =>
+        b.ahead < a.ahead || (b.ahead === a.ahead && b.build && !a.build) ? b : a
+      );
+      slot.ahead++;
+      try {
+        onResults(await this.#send(slot, batch));
+      } finally {
+        slot.ahead--;
+        // A crashed worker (no longer a slot) is replaced for whoever waits.
+        this.#dispatch();
+        this.#idleWhenQuiet();
+      }
+    }));
+  }
+
+  /**
    * Hold the build back while a question runs: until the returned release is called, the
    * build's batches use one worker at most (searches' batches are not held). Holds nest.
    */
@@ -144,7 +198,12 @@ export class ParseWorkers {
       let slot = this.#slots.find((s) => !s.busy);
       if (!slot) {
         if (this.#slots.length >= this.#size) return;
-        slot = { worker: new Worker(workerUrl(), { type: "module" }), busy: false, build: false };
+        slot = {
+          worker: new Worker(workerUrl(), { type: "module" }),
+          busy: false,
+          build: false,
+          ahead: 0,
+        };
         this.#slots.push(slot);
       }
       const [waiter] = this.#waiting.splice(next, 1);
@@ -159,7 +218,12 @@ export class ParseWorkers {
     slot.build = false;
     // A crashed worker (no longer a slot) is replaced by a new one for whoever waits.
     this.#dispatch();
-    if (this.#waiting.length === 0 && this.#slots.every((s) => !s.busy)) {
+    this.#idleWhenQuiet();
+  }
+
+  /** When no worker has work left, nor any batch waits, stop them after the idle time. */
+  #idleWhenQuiet(): void {
+    if (this.#waiting.length === 0 && this.#slots.every((s) => !s.busy && s.ahead === 0)) {
       clearTimeout(this.#idleTimer);
       const built = this.#filesSinceIdle > this.#batch;
       this.#filesSinceIdle = 0;
@@ -211,7 +275,7 @@ export class ParseWorkers {
   }
 
   #stopIdle(): void {
-    if (this.#slots.some((s) => s.busy)) return;
+    if (this.#slots.some((s) => s.busy || s.ahead > 0)) return;
     for (const slot of this.#slots.splice(0)) slot.worker.terminate();
   }
 

@@ -89,3 +89,53 @@ Deno.test("parse workers: held, the build keeps one worker, searches are not hel
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parse workers: a batch sent ahead is not queued behind the waiting ones", async () => {
+  const { dir, jobs: all } = await jobs(201);
+  const workers = new ParseWorkers({ size: 1, batch: 8, buildIdleMs: 0 });
+  try {
+    const done: string[] = [];
+    // 25 batches for one worker: 24 of them wait for it.
+    const build = workers.run(all.slice(1), () => {}).then(() => done.push("build"));
+    // The worker is busy now: the batch goes to it at once and interleaves with its batch.
+    const results: ParseResult[] = [];
+    const ahead = workers.runAhead([all[0]!], (r) => results.push(...r))
+      .then(() => done.push("ahead"));
+    await Promise.all([build, ahead]);
+    assertEquals(done, ["ahead", "build"]);
+    assertEquals(results.map((r) => [r.relPath, r.status]), [["m0.ts", "parsed"]]);
+    await until("the worker to stop after both", () => workers.running === 0);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parse workers: held, a batch sent ahead neither waits for the build nor stalls it", async () => {
+  const { dir, jobs: all } = await jobs(41);
+  const workers = new ParseWorkers({ size: 2, batch: 4, idleMs: 600_000, buildIdleMs: 0 });
+  try {
+    const release = workers.hold();
+    const done: string[] = [];
+    // Ten batches held to one worker; the second worker is free for searches.
+    const build = workers.run(all.slice(1), () => {}).then(() => done.push("build"));
+    const search = workers.run(
+      [{ ...all[1]!, needle: "C1" }],
+      () => {},
+    ).then(() => done.push("search"));
+    // Both workers are busy now (the build's and the search's): the batch goes beside one.
+    const results: ParseResult[] = [];
+    const ahead = workers.runAhead([{ ...all[0]!, needle: "C0" }], (r) => results.push(...r))
+      .then(() => done.push("ahead"));
+    await Promise.all([search, ahead]);
+    assert(!done.includes("build"), `the held build is still under way: ${done.join(", ")}`);
+    assertEquals(results.map((r) => [r.relPath, r.status]), [["m0.ts", "parsed"]]);
+    // Still held, the build ends on its one worker.
+    await build;
+    release();
+    await until("the workers to stop after the build", () => workers.running === 0);
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -35,8 +35,11 @@ import type { SymbolLookup } from "../../symbols/lookup.ts";
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import { LspMethod } from "../../lsp/methods.ts";
 import { rangeContainsPosition, walkSymbols } from "../../symbols/model.ts";
-import { grepLinesChars, SERENA_EXACT_CHARS } from "../shared/reference_entries.ts";
+import { grepLinesChars } from "../shared/reference_entries.ts";
 import type { NormalizedLocation } from "../../symbols/queries.ts";
+
+/** Up to this size the answer keeps its usual shape (seed 003's, which its callers expect). */
+const USUAL_SHAPE_CHARS = 8_000;
 
 export const findReferences = defineTool({
   name: "find_references",
@@ -241,7 +244,7 @@ async function compactPastGrep(
   grepChars: () => Promise<number>,
 ): Promise<string> {
   const text = toJson(full);
-  if (text.length <= SERENA_EXACT_CHARS || word === "") return text;
+  if (text.length <= USUAL_SHAPE_CHARS || word === "") return text;
   if (text.length <= await grepChars()) return text;
   const byFile: Record<string, string[]> = {};
   for (const r of full.references) {

@@ -2,12 +2,15 @@
  * find_referencing_symbols' entries in Serena's shape, `{relative_path: {kind: [{name_path,
  * body_location, content_around_reference}]}}`, at the cost the agent's context can bear.
  *
- * A small answer is Serena's own text: one entry per reference with one line either side, so a
- * Serena prompt (and the Serena oracle) sees the same answer. A large one must cost no more than
- * `grep -rnw <name>` over the files it lists (which prints every line holding the name with its
- * path): the references of one containing symbol become one entry whose lines are merged (a line
- * shared by two windows is printed once, every reference line marked `>`); when that is still
- * more than grep's, the entries keep the reference lines only, and then drop `body_location`.
+ * An answer costs no more than `grep -rnw <name>` over the files it lists (which prints every line
+ * holding the name with its path), whatever its size. It is Serena's own text (one entry per
+ * reference with one line either side) when that fits, which it seldom does: its context lines and
+ * repeated names are what costs. Otherwise the references of one containing symbol become one
+ * entry whose lines are merged (a line shared by two windows is printed once, every reference line
+ * marked `>`); when that is still more than grep's, the entries keep the reference lines only,
+ * and then drop `body_location` (find_symbol gives it by name path). The keys stay Serena's. Only
+ * when even that costs more than grep does a large answer take a smaller shape, `{relative_path:
+ * {kind: {name_path: "line:text"}}}`; a small one keeps the keys ({@linkcode SERENA_SHAPE_CHARS}).
  * @module
  */
 import { namePathOf, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
@@ -17,11 +20,12 @@ import { LineIndex } from "../../edit/line_index.ts";
 import { toJson } from "./json.ts";
 
 /**
- * Up to this size an answer is Serena's text exactly: the answers of Serena's own examples and
- * of the Serena oracle's fixtures (5,700 characters for `Circle` in fixtures/typescript) are
- * this small, and cost little next to the large answers the budget is for.
+ * Up to this size an answer keeps Serena's keys (`name_path`, `content_around_reference`) even
+ * when no form of them costs as little as grep's lines: the answers of Serena's own examples and
+ * of the Serena oracle's fixtures (2,063 characters for `Circle` in fixtures/typescript, where
+ * grep prints 1,231 and Serena 5,668) are this small, and a prompt written for Serena reads them.
  */
-export const SERENA_EXACT_CHARS = 8_000;
+export const SERENA_SHAPE_CHARS = 8_000;
 
 /** One entry of the answer. */
 interface Entry {
@@ -77,14 +81,17 @@ function renderEntries(hits: readonly ReferenceHit[], name: string): string {
     body_location: bodyLocation(h.symbol),
     content_around_reference: render(linesOf(h), [h.position.line], 1),
   })));
-  if (serena.length <= SERENA_EXACT_CHARS) return serena;
   const budget = grepChars(hits, name);
   if (serena.length <= budget) return serena;
+  let smallest = serena;
   for (const form of FORMS) {
-    const text = mergedJson(hits, linesOf, form);
-    if (text.length <= budget) return text;
+    smallest = mergedJson(hits, linesOf, form);
+    if (smallest.length <= budget) return smallest;
   }
-  return linesJson(hits, linesOf);
+  // No form in Serena's keys costs as little as grep (a file or two with a reference or two: the
+  // containing symbols' names cost more than grep's paths). A small answer keeps the keys a
+  // Serena prompt reads; a large one takes the fewest characters.
+  return smallest.length <= SERENA_SHAPE_CHARS ? smallest : linesJson(hits, linesOf);
 }
 
 /**

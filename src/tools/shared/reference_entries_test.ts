@@ -5,7 +5,7 @@ import {
   grepChars,
   grepLinesChars,
   referenceEntriesJson,
-  SERENA_EXACT_CHARS,
+  SERENA_SHAPE_CHARS,
 } from "./reference_entries.ts";
 
 /** A file of `lines` lines, each a call of `Store` in one function `user`. */
@@ -26,24 +26,51 @@ function hitsIn(relPath: string, lines: number): ReferenceHit[] {
   }));
 }
 
-Deno.test("reference entries: a small answer is Serena's, one entry per reference", () => {
-  const hits = hitsIn("src/a.ts", 3);
-  const answer = JSON.parse(referenceEntriesJson(hits, "Store"));
-  const entries = answer["src/a.ts"].Function;
-  assertEquals(entries.length, 3);
+Deno.test("reference entries: Serena's own text where it costs no more than grep's lines", () => {
+  // One reference, and many lines naming Store that are no reference (grep prints them too).
+  const text = "  new Store(0);\n" +
+    Array.from({ length: 12 }, (_, i) => `  // Store ${i}: a long comment about the store`)
+      .join("\n");
+  const file = { relPath: "src/a.ts", text, roots: [], cached: false };
+  const hits: ReferenceHit[] = [{
+    relPath: "src/a.ts",
+    position: { line: 0, character: 6 },
+    file,
+    symbol: { ...fileSymbol("src/a.ts", text), name: "user", kind: SymbolKind.Function },
+  }];
+  const answer = referenceEntriesJson(hits, "Store");
+  assert(answer.length <= grepChars(hits, "Store"));
+  const [entry] = JSON.parse(answer)["src/a.ts"].Function;
   assertEquals(
-    entries[1].content_around_reference,
-    "...   0:  new Store(0); // a long comment 0\n" +
-      "  >   1:  new Store(1); // a long comment 1\n" +
-      "...   2:  new Store(2); // a long comment 2",
+    entry.content_around_reference,
+    "  >   0:  new Store(0);\n...   1:  // Store 0: a long comment about the store",
   );
-  assertEquals(entries[1].body_location, { start_line: 0, end_line: 3 });
+  assertEquals(entry.body_location, { start_line: 0, end_line: 13 });
+});
+
+Deno.test("reference entries: a small answer past grep's cost keeps Serena's keys, merged", () => {
+  const hits = hitsIn("src/a.ts", 3);
+  const text = referenceEntriesJson(hits, "Store");
+  assert(text.length <= SERENA_SHAPE_CHARS);
+  const answer = JSON.parse(text);
+  // One entry for the containing symbol, the reference lines only, no body_location (all
+  // Serena's forms cost more than grep's three lines here: the smallest of them is given).
+  assertEquals(answer, {
+    "src/a.ts": {
+      Function: [{
+        name_path: "user",
+        content_around_reference: "  >   0:  new Store(0); // a long comment 0\n" +
+          "  >   1:  new Store(1); // a long comment 1\n" +
+          "  >   2:  new Store(2); // a long comment 2",
+      }],
+    },
+  });
 });
 
 Deno.test("reference entries: a large answer costs no more than grep's lines", () => {
   const hits = [...hitsIn("src/a.ts", 200), ...hitsIn("src/b.ts", 120)];
   const text = referenceEntriesJson(hits, "Store");
-  assert(text.length > SERENA_EXACT_CHARS);
+  assert(text.length > SERENA_SHAPE_CHARS);
   assert(text.length <= grepChars(hits, "Store"), `${text.length} > ${grepChars(hits, "Store")}`);
   // Still Serena's shape: one merged entry per containing symbol, every reference line marked.
   const answer = JSON.parse(text);
