@@ -376,12 +376,14 @@ export class DeclarationIndex {
           : "Indexing the project's symbols",
       );
       for (let i = 0; i < PUMPS; i++) {
-        pumps.push(
-          queue.pump(this.#workers, stop).catch((error) => {
-            failed.abort(error);
-            throw error;
-          }),
-        );
+        const pump = queue.pump(this.#workers, stop).catch((error) => {
+          failed.abort(error);
+          throw error;
+        });
+        // Handled below, once the walk ends; until then a pump that fails (a dispose aborts them
+        // all) must not count as an unhandled rejection, which ends the whole process.
+        pump.catch(() => {});
+        pumps.push(pump);
       }
       for await (const entry of this.project.walk(".")) {
         this.#stop.signal.throwIfAborted();
