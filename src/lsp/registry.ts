@@ -659,7 +659,7 @@ export function resolveCommand(
     if (!path || (command.accepts && !command.accepts(path))) continue;
     const direct = command.directBinary?.(path) ?? null;
     if (direct !== null && runGranted(direct)) return { command, path: direct };
-    return viaPackageManager(command, path, root);
+    return viaPackageManager(command, path, root, direct);
   }
   const names = spec.commands.map((c) => `'${basename(c.command)}'`).join(" or ");
   const installs = spec.commands.map((c) => c.install).join("; or ");
@@ -672,18 +672,19 @@ export function resolveCommand(
 
 /**
  * A server in the project's own `node_modules/.bin` that the permission set does not let us run
- * runs through `sh` (which execs it), or else through `npm exec` (see
- * {@linkcode projectProgram}): `npm exec` alone costs about a second before the server starts,
- * every cold start.
+ * runs through `sh` (which execs it, or the native program it would only start: `direct`), or
+ * else through `npm exec` (see {@linkcode projectProgram}): `npm exec` alone costs about a second
+ * before the server starts, every cold start, and TypeScript 7's node script a node process.
  */
 function viaPackageManager(
   command: ServerCommand,
   path: string,
   root: string,
+  direct: string | null = null,
 ): { command: ServerCommand; path: string } {
   const bin = join(root, "node_modules", ".bin");
   const inProject = path.startsWith(bin + "/") || path.startsWith(bin + "\\");
-  const viaSh = inProject && !runGranted(path) ? throughSh(path) : null;
+  const viaSh = inProject && !runGranted(path) ? throughSh(direct ?? path) : null;
   if (viaSh) {
     return { command: { ...command, args: [...viaSh.slice(1), ...command.args] }, path: viaSh[0]! };
   }
