@@ -20,15 +20,11 @@
  * (PyPI) and asserts the exact set of differences recorded there.
  * @module
  */
+import { inProcessSession } from "../bench/lib/in_process.ts";
 import { extname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "../../src/deps.ts";
-import { loadSettings } from "../../src/config/load.ts";
-import { Project } from "../../src/project/project.ts";
-import { ProjectHost } from "../../src/project_host.ts";
-import { Session } from "../../src/session/session.ts";
-import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import { applyParamAliases, type ToolContext } from "../../src/tools/tool.ts";
+import { applyParamAliases } from "../../src/tools/tool.ts";
 import { findReferences } from "../../src/tools/ide/find_references.ts";
 import { gotoDefinition } from "../../src/tools/ide/goto_definition.ts";
 import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
@@ -177,21 +173,7 @@ export async function pickSymbols(
 
 /** A session on `root` and a way to call find_references in it. */
 async function openSession(root: string) {
-  const settings = await loadSettings({ projectRoot: root, globalFile: null });
-  const project = Project.open(root, settings);
-  const session = new Session({
-    host: () => new ProjectHost(),
-    settings,
-    tools: ALL_TOOLS,
-    project,
-  });
-  const controller = new AbortController();
-  const ctx: ToolContext = {
-    session,
-    project: () => session.requireProject(),
-    signal: controller.signal,
-    progress: () => Promise.resolve(),
-  };
+  const { ctx, dispose } = await inProcessSession(root);
   const ask = async (s: PickedSymbol): Promise<Answer> => {
     const args = z.strictObject(findReferences.params).parse(
       applyParamAliases(findReferences, {
@@ -216,10 +198,6 @@ async function openSession(root: string) {
     } catch {
       return [];
     }
-  };
-  const dispose = async () => {
-    controller.abort();
-    await session.dispose();
   };
   return { ask, definitions, dispose };
 }

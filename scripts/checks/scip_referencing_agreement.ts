@@ -11,14 +11,9 @@
  * Prints each symbol's verdict and the entries only one side has.
  * @module
  */
+import { inProcessSession } from "../bench/lib/in_process.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadSettings } from "../../src/config/load.ts";
-import { Project } from "../../src/project/project.ts";
-import { ProjectHost } from "../../src/project_host.ts";
-import { Session } from "../../src/session/session.ts";
-import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
 import { referencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ScipIndex } from "../../src/symbols/scip/scip_index.ts";
@@ -42,21 +37,7 @@ export interface ReferencingAgreement {
 
 /** A session on `root` asking find_referencing_symbols. */
 async function openSession(root: string) {
-  const settings = await loadSettings({ projectRoot: root, globalFile: null });
-  const project = Project.open(root, settings);
-  const session = new Session({
-    host: () => new ProjectHost(),
-    settings,
-    tools: ALL_TOOLS,
-    project,
-  });
-  const controller = new AbortController();
-  const ctx: ToolContext = {
-    session,
-    project: () => session.requireProject(),
-    signal: controller.signal,
-    progress: () => Promise.resolve(),
-  };
+  const { ctx, dispose } = await inProcessSession(root);
   const ask = async (s: PickedSymbol): Promise<{ entries: string[] | string; note: boolean }> => {
     try {
       const raw = await referencingSymbols(ctx, {
@@ -85,10 +66,6 @@ async function openSession(root: string) {
         note: false,
       };
     }
-  };
-  const dispose = async () => {
-    controller.abort();
-    await session.dispose();
   };
   return { ask, dispose };
 }

@@ -12,15 +12,11 @@
  * server). Per question it prints "equal" with where the answer came from, or both answers.
  * @module
  */
+import { inProcessSession } from "../bench/lib/in_process.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "../../src/deps.ts";
-import { loadSettings } from "../../src/config/load.ts";
-import { Project } from "../../src/project/project.ts";
-import { ProjectHost } from "../../src/project_host.ts";
-import { Session } from "../../src/session/session.ts";
-import { ALL_TOOLS } from "../../src/tools/mod.ts";
-import { applyParamAliases, type ToolContext } from "../../src/tools/tool.ts";
+import { applyParamAliases } from "../../src/tools/tool.ts";
 import { findSymbol } from "../../src/tools/symbols/find_symbol.ts";
 import { LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ScipIndex } from "../../src/symbols/scip/scip_index.ts";
@@ -62,21 +58,7 @@ export function pickNames(index: ScipIndex, count: number): string[] {
 }
 
 async function openSession(root: string) {
-  const settings = await loadSettings({ projectRoot: root, globalFile: null });
-  const project = Project.open(root, settings);
-  const session = new Session({
-    host: () => new ProjectHost(),
-    settings,
-    tools: ALL_TOOLS,
-    project,
-  });
-  const controller = new AbortController();
-  const ctx: ToolContext = {
-    session,
-    project: () => session.requireProject(),
-    signal: controller.signal,
-    progress: () => Promise.resolve(),
-  };
+  const { ctx, dispose } = await inProcessSession(root);
   const ask = async (question: Question): Promise<{ text: string; notes: readonly string[] }> => {
     const args = z.strictObject(findSymbol.params).parse(
       applyParamAliases(findSymbol, question),
@@ -89,10 +71,6 @@ async function openSession(root: string) {
     } catch (error) {
       return { text: `Error: ${error instanceof Error ? error.message : error}`, notes: [] };
     }
-  };
-  const dispose = async () => {
-    controller.abort();
-    await session.dispose();
   };
   return { ask, dispose };
 }
