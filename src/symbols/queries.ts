@@ -334,26 +334,8 @@ async function referencesOf(
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
-  const named = (rel: string, file: FileSymbols): ReferenceHit[] => {
-    const containerOf = containerFinder(file.roots);
-    let whole: SymbolNode | null = null;
-    const out: ReferenceHit[] = [];
-    for (const position of byFile.get(rel)!.sort(comparePositions)) {
-      const symbol = containerOf(position);
-      // The reference is the target's own name (its declaration): left out, as Serena does.
-      // Everything else is listed: imports, re-exports, implementations of the same name.
-      if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) {
-        continue;
-      }
-      out.push({
-        relPath: rel,
-        position,
-        file,
-        symbol: symbol ?? (whole ??= fileSymbol(rel, file.text)),
-      });
-    }
-    return out;
-  };
+  const named = (rel: string, file: FileSymbols): ReferenceHit[] =>
+    namedReferences(target, rel, file, byFile.get(rel)!);
   // The files whose trees are in memory are named in one synchronous pass (a warm query: no
   // promise per file); the others are read and asked for, a few at once.
   const hits: ReferenceHit[][] = new Array(files.length);
@@ -400,6 +382,34 @@ async function referencesOf(
     mark("completeness check");
   }
   return { hits: hits.flat(), notAnalysed };
+}
+
+/**
+ * A file's references to `target`, each with the symbol containing it (the file itself outside
+ * every symbol), in position order. The reference that is the target's own name (its
+ * declaration) is left out, as Serena does; everything else is listed: imports, re-exports,
+ * implementations of the same name.
+ */
+export function namedReferences(
+  target: SymbolMatch,
+  rel: string,
+  file: FileSymbols,
+  positions: readonly Position[],
+): ReferenceHit[] {
+  const containerOf = containerFinder(file.roots);
+  let whole: SymbolNode | null = null;
+  const out: ReferenceHit[] = [];
+  for (const position of [...positions].sort(comparePositions)) {
+    const symbol = containerOf(position);
+    if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) continue;
+    out.push({
+      relPath: rel,
+      position,
+      file,
+      symbol: symbol ?? (whole ??= fileSymbol(rel, file.text)),
+    });
+  }
+  return out;
 }
 
 /** A position as one number, for sets of positions. */

@@ -151,41 +151,28 @@ export class ImportIndex {
    */
   #rescan(relPath: string): void {
     const abs = this.#project.absolute(relPath);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(abs);
-    } catch {
-      this.#files.delete(relPath);
-      return;
-    }
-    if (!this.#stale(relPath, info)) return;
-    let bytes: Uint8Array | null = null;
-    if (importing(relPath)) {
-      try {
-        bytes = Deno.readFileSync(abs);
-      } catch { /* unreadable: no imports */ }
-    }
-    this.#files.set(relPath, scanBytes(relPath, bytes, info));
+    const info = orNull(() => Deno.statSync(abs));
+    if (this.#keep(relPath, info)) return;
+    const bytes = importing(relPath) ? orNull(() => Deno.readFileSync(abs)) : null;
+    this.#files.set(relPath, scanBytes(relPath, bytes, info!));
   }
 
   /** {@linkcode #rescan} without blocking: a walk of a large tree must not stall other calls. */
   async #rescanAsync(relPath: string): Promise<void> {
     const abs = this.#project.absolute(relPath);
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(abs);
-    } catch {
+    const info = await Deno.stat(abs).catch(() => null);
+    if (this.#keep(relPath, info)) return;
+    const bytes = importing(relPath) ? await Deno.readFile(abs).catch(() => null) : null;
+    this.#files.set(relPath, scanBytes(relPath, bytes, info!));
+  }
+
+  /** Whether what is known of a file stands (true also when it is gone: then it is dropped). */
+  #keep(relPath: string, info: Deno.FileInfo | null): boolean {
+    if (info === null) {
       this.#files.delete(relPath);
-      return;
+      return true;
     }
-    if (!this.#stale(relPath, info)) return;
-    let bytes: Uint8Array | null = null;
-    if (importing(relPath)) {
-      try {
-        bytes = await Deno.readFile(abs);
-      } catch { /* unreadable: no imports */ }
-    }
-    this.#files.set(relPath, scanBytes(relPath, bytes, info));
+    return !this.#stale(relPath, info);
   }
 
   /** List every file below the root again, scanning new and changed ones. */
@@ -204,6 +191,15 @@ export class ImportIndex {
       if (!seen.has(relPath)) this.#files.delete(relPath);
     }
     this.#walkedAt = performance.now();
+  }
+}
+
+/** `read()`, or null when it throws (a file gone or unreadable has no import lines). */
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
   }
 }
 

@@ -15,24 +15,18 @@ import type { RequestOptions } from "../../lsp/language_server.ts";
 import { mapLimit } from "../../map_limit.ts";
 import { preview } from "../../lsp/positions.ts";
 import { toAgentPosition } from "../../lsp/positions.ts";
-import { containerFinder } from "../../symbols/containing_symbol.ts";
 import {
   type NotAnalysed,
   showCandidates,
   unexplainedOccurrences,
 } from "../../symbols/completeness.ts";
 import type { FileSymbols, SymbolLookup, SymbolMatch } from "../../symbols/lookup.ts";
-import {
-  comparePositions,
-  fileSymbol,
-  type Position,
-  rangeContainsPosition,
-  type SymbolNode,
-} from "../../symbols/model.ts";
+import { comparePositions, type Position } from "../../symbols/model.ts";
 import { wordOccurrences } from "../../symbols/occurrences.ts";
 import {
   type CheckedReferences,
   listedPositions,
+  namedReferences,
   namePosition,
   normalizeLocations,
   positionKey,
@@ -170,31 +164,9 @@ async function namedHits(
       hits[i] = [];
       return;
     }
-    hits[i] = named(target, rel, file, byFile.get(rel)!);
+    hits[i] = namedReferences(target, rel, file, byFile.get(rel)!);
   });
   return hits.flat();
-}
-
-function named(
-  target: SymbolMatch,
-  rel: string,
-  file: FileSymbols,
-  positions: Position[],
-): ReferenceHit[] {
-  const containerOf = containerFinder(file.roots);
-  let whole: SymbolNode | null = null;
-  const out: ReferenceHit[] = [];
-  for (const position of [...positions].sort(comparePositions)) {
-    const symbol = containerOf(position);
-    if (symbol === target.node && rangeContainsPosition(symbol.selectionRange, position)) continue;
-    out.push({
-      relPath: rel,
-      position,
-      file,
-      symbol: symbol ?? (whole ??= fileSymbol(rel, file.text)),
-    });
-  }
-  return out;
 }
 
 /**
