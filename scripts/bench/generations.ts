@@ -22,12 +22,17 @@
  *   Cold is spawn to the first answer of `find_referencing_symbols`, standalone (no service), on
  *   a fresh copy of the tree (no `.sextant/`, so no declaration index or symbol cache on disk).
  * - The raw side is one LSP client straight to a second server of the same kind (bench/engine.ts's
- *   `RawServer`). Its cold is spawn, initialize, open the file, then `textDocument/references`
- *   asked at once and again at once (50 ms after an error) until the answer is complete — as
- *   many locations as a settled server gives, learned from an earlier priming start of the same
+ *   `RawServer`), measured two ways. The baseline the targets hold Sextant to is the raw server
+ *   shown the files of Sextant's answer (the target's file first, then every file the answer
+ *   names: the same question, where Sextant covers files the server's own project does not).
+ *   Beside it, for reference, the raw server as started: shown only the target's file. Each
+ *   cold is spawn, initialize, open the files, then `textDocument/references` asked at once and
+ *   again at once (50 ms after an error) until the answer is complete — as many locations as a
+ *   settled server shown the same files gives, learned from an earlier priming start of the same
  *   server, which also loads the server's code into the OS cache for both sides. A real client
- *   cannot know when an answer is complete, so this raw cold figure is a lower bound.
- * - Warm: after one unmeasured call each, the two alternate (which goes first alternates too);
+ *   cannot know when an answer is complete, so these raw cold figures are lower bounds.
+ * - Warm: after one unmeasured call each, Sextant and the raw server shown the same files
+ *   alternate (which goes first alternates too), the raw server as started after each pair;
  *   medians.
  * - Memory: VmHWM per process (bench/scale.ts's `memoryOf`), and PSS (`pssOf`, from
  *   `/proc/<pid>/smaps_rollup`: shared pages split between the processes that map them, so the
@@ -93,6 +98,11 @@ export interface GenerationRow {
   raw: number;
   /** What the raw column is. */
   rawName: string;
+  /**
+   * The raw server as started (shown only the target's file), where the raw column is the
+   * server shown the files of Sextant's answer: printed beside it, for reference.
+   */
+  started?: number;
   unit: "ms" | "MB" | "chars";
   target: Target;
   note?: string;
@@ -125,7 +135,9 @@ function add(r: GenerationRow): void {
     r.unit,
     r.rawName,
     r.raw,
-    `target ${r.target.text}: ${passes(r) ? "PASS" : "MISS"}${r.note ? `; ${r.note}` : ""}`,
+    `target ${r.target.text}: ${passes(r) ? "PASS" : "MISS"}` +
+      (r.started === undefined ? "" : `; raw as started ${fmt(r.started)} ${r.unit}`) +
+      (r.note ? `; ${r.note}` : ""),
     { quiet: true },
   );
 }
@@ -136,13 +148,25 @@ function fmt(v: number): string {
 
 /** The table of every row measured so far. */
 export function printGenerationTable(title: string): void {
-  const header = ["row", "tree", "server", "ours", "raw", "ratio", "overhead", "target", "result"];
+  const header = [
+    "row",
+    "tree",
+    "server",
+    "ours",
+    "raw",
+    "raw as started",
+    "ratio",
+    "overhead",
+    "target",
+    "result",
+  ];
   const body = rows.map((r) => [
     r.row,
     r.tree,
     r.server,
     `${fmt(r.ours)} ${r.unit}`,
     `${fmt(r.raw)} ${r.unit}`,
+    r.started === undefined ? "" : `${fmt(r.started)} ${r.unit}`,
     Number.isFinite(r.ours / r.raw) ? `${(r.ours / r.raw).toFixed(2)}×` : "n/a",
     Number.isFinite(r.ours - r.raw) ? `${r.ours >= r.raw ? "+" : ""}${fmt(r.ours - r.raw)}` : "n/a",
     r.target.text,
@@ -353,10 +377,16 @@ async function answer(raw: RawServer, file: string, pos: Position, g: Generation
  * A raw server started and stopped once: loads its code into the OS cache, and gives the
  * number of locations a settled server answers (asked again 2 s after its first answer).
  */
-async function completeCount(root: string, file: string, pos: Position, g: Generation) {
+async function completeCount(
+  root: string,
+  files: readonly string[],
+  pos: Position,
+  g: Generation,
+) {
+  const file = files[0]!;
   const raw = await startRaw(root, g);
   try {
-    await raw.openFile(file);
+    for (const shown of files) await raw.openFile(shown);
     const first = await answer(raw, file, pos, g);
     await delay(2_000);
     const settled = await answer(raw, file, pos, g);
@@ -401,6 +431,21 @@ function filesOf(locations: unknown[]): number {
   return new Set(locations.map((l) => (l as { uri?: string; targetUri?: string }).uri)).size;
 }
 
+/** The files holding `tree.symbol` as a word, and those of them that `answer` names. */
+async function answerFiles(
+  tree: BenchTree,
+  answer: string,
+): Promise<{ holding: string[]; covered: string[] }> {
+  const out = await new Deno.Command("grep", {
+    args: ["-rlw", "--exclude-dir=node_modules", "--exclude-dir=.sextant", "--", tree.symbol, "."],
+    cwd: tree.root,
+    stdout: "piped",
+  }).output();
+  const holding = new TextDecoder().decode(out.stdout)
+    .split("\n").filter(Boolean).map((f) => f.replace(/^\.\//, ""));
+  return { holding, covered: holding.filter((f) => answer.includes(f)).sort() };
+}
+
 /**
  * The characters of an answer (with its notes) beside what `grep -rnw <name>` prints over the
  * files it covers: the files holding the name as a word that the answer names.
@@ -409,24 +454,17 @@ async function charactersRow(
   tree: BenchTree,
   g: Generation,
   answer: string,
+  files: { holding: string[]; covered: string[] },
 ): Promise<GenerationRow> {
-  const grep = async (args: string[]) => {
-    const out = await new Deno.Command("grep", { args, cwd: tree.root, stdout: "piped" }).output();
-    return new TextDecoder().decode(out.stdout);
-  };
-  const holding = (await grep([
-    "-rlw",
-    "--exclude-dir=node_modules",
-    "--exclude-dir=.sextant",
-    "--",
-    tree.symbol,
-    ".",
-  ]))
-    .split("\n").filter(Boolean).map((f) => f.replace(/^\.\//, ""));
-  const covered = holding.filter((f) => answer.includes(f)).sort();
+  const { holding, covered } = files;
   let grepped = "";
   for (let i = 0; i < covered.length; i += 500) {
-    grepped += await grep(["-nwH", "--", tree.symbol, ...covered.slice(i, i + 500)]);
+    const out = await new Deno.Command("grep", {
+      args: ["-nwH", "--", tree.symbol, ...covered.slice(i, i + 500)],
+      cwd: tree.root,
+      stdout: "piped",
+    }).output();
+    grepped += new TextDecoder().decode(out.stdout);
   }
   return {
     row: `answer characters ${tree.symbol} (find_referencing_symbols, notes included)`,
@@ -442,10 +480,48 @@ async function charactersRow(
   };
 }
 
-/** The cold and warm references rows of one tree on one generation. */
+/**
+ * A raw server's cold answer: spawn, initialize, open `files` (the target's first), then
+ * references asked until the answer has `complete` locations (or two minutes pass).
+ */
+async function coldRaw(
+  tree: BenchTree,
+  files: readonly string[],
+  pos: Position,
+  g: Generation,
+  complete: number,
+): Promise<{ ms: number; server: RawServer; answer: unknown[]; asks: number }> {
+  let server: RawServer | null = null;
+  let asks = 0;
+  const [ms, got] = await timed(async () => {
+    server = await startRaw(tree.root, g);
+    for (const file of files) await server.openFile(file);
+    const deadline = performance.now() + 120_000;
+    for (;;) {
+      asks++;
+      const got = await answer(server, tree.file, pos, g);
+      if (got.length >= complete || performance.now() > deadline) return got;
+    }
+  });
+  return { ms, server: server!, answer: got, asks };
+}
+
+/** A raw cold answer as a row's note says it. */
+function rawNote(cold: { answer: unknown[]; asks: number }, complete: number): string {
+  return `${cold.answer.length} locations in ${filesOf(cold.answer)} files after ${cold.asks} ` +
+    `asks` + (cold.answer.length < complete ? ` (INCOMPLETE: settled ${complete})` : "");
+}
+
+/**
+ * The cold and warm references rows of one tree on one generation, each beside two raw
+ * baselines of the same run: the raw server shown the files Sextant's answer lists (the same
+ * question; the target is held to it), and the raw server as started, shown only the target's
+ * file (for reference: it answers a smaller question where the server's own project does not
+ * cover every file).
+ */
 async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs: number) {
   const tree = await make();
-  let raw: RawServer | null = null;
+  const raws: RawServer[] = [];
   let ours: Sextant | null = null;
   try {
     await g.prepare(tree.root);
@@ -453,20 +529,11 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
       await Deno.readTextFile(join(tree.root, tree.file)),
       tree.symbol,
     );
-    const complete = await completeCount(tree.root, tree.file, pos, g);
+    const complete = await completeCount(tree.root, [tree.file], pos, g);
 
-    // Cold, raw: spawn to the first complete answer.
-    let asks = 0;
-    const [rawCold, rawAnswer] = await timed(async () => {
-      raw = await startRaw(tree.root, g);
-      await raw.openFile(tree.file);
-      const deadline = performance.now() + 120_000;
-      for (;;) {
-        asks++;
-        const got = await answer(raw, tree.file, pos, g);
-        if (got.length >= complete || performance.now() > deadline) return got;
-      }
-    });
+    // Cold, raw as started: spawn to the first complete answer.
+    const started = await coldRaw(tree, [tree.file], pos, g, complete);
+    raws.push(started.server);
     // Cold, ours: spawn to the answer, standalone, nothing on disk.
     await Deno.remove(join(tree.root, ".sextant"), { recursive: true }).catch(() => {});
     const args = { name_path: tree.symbol, relative_path: tree.file };
@@ -482,39 +549,47 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
     const wrong = servers.some((name) => name.includes(g.process))
       ? ""
       : `; Sextant's server is ${servers.join(", ") || "none"}, not ${g.process}`;
+    // Cold, raw shown the files of our answer: the same question.
+    const files = await answerFiles(tree, oursAnswer);
+    const shownFiles = [tree.file, ...files.covered.filter((f) => f !== tree.file)];
+    const completeShown = await completeCount(tree.root, shownFiles, pos, g);
+    const shown = await coldRaw(tree, shownFiles, pos, g, completeShown);
+    raws.push(shown.server);
     add({
       row: `cold references ${tree.symbol} (spawn to first complete answer)`,
       tree: tree.name,
       server: g.label,
       ours: oursCold,
-      raw: rawCold,
-      rawName: "raw references, cold (spawn to first complete answer)",
+      raw: shown.ms,
+      rawName: "raw references, cold, shown the files of Sextant's answer",
+      started: started.ms,
       unit: "ms",
       target: g.native ? COLD_NATIVE : OLD,
       note: `ours ${describeAnswer(oursAnswer)} (initialize ${fmt(initMs)} ms; its server ` +
-        `${servers.join(", ")}); raw ` +
-        `${rawAnswer.length} locations in ${filesOf(rawAnswer)} files after ${asks} asks` +
-        (rawAnswer.length < complete ? ` (INCOMPLETE: settled ${complete})` : "") + wrong,
+        `${servers.join(", ")}); raw shown ${shownFiles.length} files: ` +
+        `${rawNote(shown, completeShown)}; raw as started ${fmt(started.ms)} ms: ` +
+        `${rawNote(started, complete)}` + wrong,
     });
 
-    add(await charactersRow(tree, g, oursAnswer));
+    add(await charactersRow(tree, g, oursAnswer, files));
 
     // Warm: alternating, medians.
-    await delay(1_500); // both servers finish what their opens scheduled (diagnostics)
-    const rawServer = raw! as RawServer;
+    await delay(1_500); // the servers finish what their opens scheduled (diagnostics)
     const mine: number[] = [];
     const theirs: number[] = [];
-    const rawRun = async () => {
-      theirs.push((await timed(() => rawServer.references(tree.file, pos, g.withDeclaration)))[0]);
+    const theirsStarted: number[] = [];
+    const rawRun = async (server: RawServer, into: number[]) => {
+      into.push((await timed(() => server.references(tree.file, pos, g.withDeclaration)))[0]);
     };
     // One unmeasured call each: what the cold call left running (the index build, candidate
     // files being checked) is finished by the time a session is warm.
-    await rawServer.references(tree.file, pos, g.withDeclaration);
+    for (const server of raws) await server.references(tree.file, pos, g.withDeclaration);
     await sextant.call("find_referencing_symbols", args);
     for (let i = 0; i < runs; i++) {
-      if (i % 2 === 0) await rawRun();
+      if (i % 2 === 0) await rawRun(shown.server, theirs);
       mine.push((await timed(() => sextant.call("find_referencing_symbols", args)))[0]);
-      if (i % 2 === 1) await rawRun();
+      if (i % 2 === 1) await rawRun(shown.server, theirs);
+      await rawRun(started.server, theirsStarted);
     }
     add({
       row: `warm references ${tree.symbol} (median)`,
@@ -522,16 +597,17 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
       server: g.label,
       ours: median(mine),
       raw: median(theirs),
-      rawName: "raw references, warm",
+      rawName: "raw references, warm, shown the files of Sextant's answer",
+      started: median(theirsStarted),
       unit: "ms",
       target: g.native ? WARM_NATIVE : OLD,
-      note:
-        `${runs} runs: ours ${mine.map(fmt).join("/")} ms, raw ${theirs.map(fmt).join("/")} ms` +
+      note: `${runs} runs: ours ${mine.map(fmt).join("/")} ms, raw shown ` +
+        `${theirs.map(fmt).join("/")} ms, raw as started ${theirsStarted.map(fmt).join("/")} ms` +
         wrong,
     });
   } finally {
     await (ours as Sextant | null)?.close();
-    await (raw as RawServer | null)?.stop();
+    for (const raw of raws) await raw.stop();
     await tree.dispose();
   }
 }

@@ -24,7 +24,8 @@ export interface BenchRow {
 
 /**
  * Entries in a tool's JSON answer: a list's length, or, for answers grouped in objects (file →
- * kind → list), the summed lengths of the lists inside; null when the answer is not JSON.
+ * kind → list), the summed lengths of the lists inside, a text standing for one entry (the
+ * compacted answers group a symbol's references in one text); null when the answer is not JSON.
  */
 export function countEntries(answer: string): number | null {
   const count = (value: unknown): number =>
@@ -32,6 +33,8 @@ export function countEntries(answer: string): number | null {
       ? value.length
       : value && typeof value === "object"
       ? Object.values(value).reduce<number>((n, v) => n + count(v), 0)
+      : typeof value === "string"
+      ? 1
       : 0;
   try {
     return count(JSON.parse(answer));
