@@ -6,7 +6,9 @@
  *   the second session finds the language server warm; and from the front's spawn to that
  *   answer (target ≤ 80 ms), with the `initialize` part of it, beside what the warm answer alone
  *   costs: the median of three new sessions (fronts 2 to 4), each beside a warm call of session 1
- *   just before it. Where the stages go: scripts/profiles/second_session.ts.
+ *   just before it. Warm: measured once the service and its servers are quiet after session 1's
+ *   first answer (its index built, its server's project loaded: {@linkcode quiet}). Where the
+ *   stages go: scripts/profiles/second_session.ts.
  *
  *       deno run -A scripts/bench/service.ts [--files 3000] [--runs 5] [--typescript 5,7]
  *
@@ -44,6 +46,36 @@ function pss(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time (user + system) of the processes, ms (clock ticks of 10 ms). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch { /* gone */ }
+  }
+  return ticks * 10;
+}
+
+/**
+ * Wait until `pid` and the processes below it are quiet (under 5% of a core over half a
+ * second), at most `maxMs`: a service is warm once the work its first answer started (the
+ * declaration index's build, the server's project load) is done. Returns the time waited.
+ */
+export async function quiet(pid: number, maxMs = 30_000): Promise<number> {
+  const started = performance.now();
+  let before = cpuMs(tree(pid));
+  while (performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuMs(tree(pid));
+    if (now - before <= 25) break;
+    before = now;
+  }
+  return performance.now() - started;
 }
 
 /** `pid` and every process below it (children of children...), from /proc. */
@@ -160,6 +192,8 @@ export async function printServiceBench(
   try {
     const first = await front();
     const cold = await refs(first);
+    // Warm: what the cold answer started (the index build, the server's load) has finished.
+    const settledMs = await quiet(servicePid());
     const warm: number[] = [];
     for (let i = 0; i < runs; i++) warm.push(await refs(first));
     const warmMs = median(warm);
@@ -193,7 +227,7 @@ export async function printServiceBench(
     console.log("|---|---|---|---|---|");
     console.log(
       `| session 1: first find_referencing_symbols Core (cold service and server) | ` +
-        `${fmt(cold)} ms | | | |`,
+        `${fmt(cold)} ms (the service quiet ${(settledMs / 1000).toFixed(1)} s later) | | | |`,
     );
     console.log(
       `| session 1: warm find_referencing_symbols Core (median of ${runs}) | ${fmt(warmMs)} ms ` +
