@@ -13,9 +13,9 @@
  * {kind: {name_path: "line:text"}}}`; a small one keeps the keys ({@linkcode SERENA_SHAPE_CHARS}).
  * Past that, JSON's quotes and braces are what costs: the answer becomes a plain listing (a legend
  * line, then per file its path and its lines, each containing symbol named once before its lines,
- * `Kind name_path`), and when even that costs more than grep, the listing names the symbols
- * without their kinds (the one thing find_symbol tells from the name path), save a kind they all
- * have, which its legend names once.
+ * `Kind name_path`, or a kind they all share named once in its legend), and when even that costs
+ * more than grep, the listing names the symbols without their kinds (the one thing find_symbol
+ * tells from the name path).
  * @module
  */
 import {
@@ -108,7 +108,10 @@ function renderEntries(hits: readonly ReferenceHit[], name: string): string {
   // Past JSON's quotes and braces: a reference or two per file, where a containing symbol's name
   // and kind cost as much as grep's second path (the generated tree of scripts/bench).
   const listed = listing(hits, linesOf, true);
-  return listed.length <= budget ? listed : listing(hits, linesOf, false);
+  // Kinds named symbol by symbol are what is left to drop.
+  return listed.length <= budget || !listed.startsWith(listingLegend("each"))
+    ? listed
+    : listing(hits, linesOf, false);
 }
 
 /**
@@ -237,9 +240,9 @@ export function listingLegend(kinds: string | null): string {
 
 /**
  * The last resort, plain text: a legend line, then one block per file (blocks apart by an empty
- * line): its path, its top-level reference lines, then each containing symbol (`Kind name_path`
- * with `kinds`, else its name path) followed by its reference lines as `line:text`, trimmed.
- * Without `kinds`, a kind every symbol has is named once, in the legend.
+ * line): its path, its top-level reference lines, then each containing symbol followed by its
+ * reference lines as `line:text`, trimmed. A symbol is named by its name path, as `Kind
+ * name_path` with `kinds`; a kind all symbols share is named once, in the legend, instead.
  */
 function listing(
   hits: readonly ReferenceHit[],
@@ -256,8 +259,10 @@ function listing(
     entry.lines.add(h.position.line);
     if (!isTheFile(h.symbol, h.relPath)) named.add(h.symbol.kind);
   }
+  // One kind for every symbol is named once, in the legend.
   const shared = named.size === 1 ? symbolKindName([...named][0]!) : null;
-  const blocks = [listingLegend(kinds ? "each" : shared)];
+  const each = kinds && shared === null;
+  const blocks = [listingLegend(each ? "each" : shared)];
   for (const [relPath, symbols] of files) {
     const out = [relPath];
     const listLines = ({ hit, lines }: { hit: ReferenceHit; lines: Set<number> }) => {
@@ -272,7 +277,7 @@ function listing(
     for (const entry of entries) {
       const symbol = entry.hit.symbol;
       if (isTheFile(symbol, relPath)) continue;
-      out.push(kinds ? `${symbolKindName(symbol.kind)} ${namePathOf(symbol)}` : namePathOf(symbol));
+      out.push(each ? `${symbolKindName(symbol.kind)} ${namePathOf(symbol)}` : namePathOf(symbol));
       listLines(entry);
     }
     blocks.push(out.join("\n"));

@@ -170,7 +170,10 @@ function importers(count: number, options: { uses: number; nested: boolean }): R
 }
 
 Deno.test("reference entries: a reference or two per file: a listing within grep's cost", () => {
-  const hits = importers(100, { uses: 1, nested: false });
+  // Every other module's user is a Variable: the kinds are named symbol by symbol.
+  const hits = importers(100, { uses: 1, nested: false }).map((h, i) =>
+    i % 4 === 3 ? { ...h, symbol: { ...h.symbol, kind: SymbolKind.Variable } } : h
+  );
   const text = referenceEntriesJson(hits, "Core");
   assert(text.length > SERENA_SHAPE_CHARS);
   assert(text.length <= grepChars(hits, "Core"), `${text.length} > ${grepChars(hits, "Core")}`);
@@ -178,7 +181,7 @@ Deno.test("reference entries: a reference or two per file: a listing within grep
   assert(text.startsWith(listingLegend("each") + "\n\nsrc/pkg0/mod0.ts\n"), text.slice(0, 300));
   assert(
     text.includes(
-      '\n\nsrc/pkg1/mod1.ts\n0:import { Core } from "../core.ts";\nFunction useCore1\n' +
+      '\n\nsrc/pkg1/mod1.ts\n0:import { Core } from "../core.ts";\nVariable useCore1\n' +
         "2:const c0 = new Core(0);\n\n",
     ),
     text.slice(0, 600),
@@ -186,7 +189,8 @@ Deno.test("reference entries: a reference or two per file: a listing within grep
   const listed = referenceLines(text);
   assertEquals(listed.length, 200);
   assert(listed.includes('src/pkg1/mod1.ts|File|mod1|0:import { Core } from "../core.ts";'));
-  assert(listed.includes("src/pkg1/mod1.ts|Function|useCore1|2:const c0 = new Core(0);"));
+  assert(listed.includes("src/pkg1/mod1.ts|Variable|useCore1|2:const c0 = new Core(0);"));
+  assert(listed.includes("src/pkg2/mod2.ts|Function|useCore2|2:const c0 = new Core(0);"));
 });
 
 Deno.test("reference entries: long name paths on short lines: the listing names their one kind once", () => {
