@@ -8,6 +8,8 @@ import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
 import type { FileTree, ToolHarness } from "./tool_ctx.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
+import { fileSymbol } from "../../src/symbols/model.ts";
+import { listingLegend } from "../../src/tools/shared/reference_entries.ts";
 
 /** Every file of `fixtures/<name>`, as a tree for toolHarness. */
 export async function fixtureTree(name: string): Promise<FileTree> {
@@ -46,11 +48,13 @@ export interface FlatReference {
 
 /**
  * find_referencing_symbols' answer (`{file: {kind: [entry]}}`) as one list, in answer order. A
- * large answer's smallest form (`{file: {kind: {name_path: "line:text\n..."}}}`, see
- * src/tools/shared/reference_entries.ts) gives one entry per name path, its lines as
- * `content_around_reference`.
+ * large answer's smaller forms (`{file: {kind: {name_path: "line:text\n..."}}}`, or the plain
+ * listing; see src/tools/shared/reference_entries.ts) give one entry per name path, its lines as
+ * `content_around_reference` (a listing's kinds are "" where it names none).
  */
 export function flattenReferences(text: string): FlatReference[] {
+  const kinds = listingKinds(text);
+  if (kinds !== undefined) return flattenListing(text, kinds);
   const grouped = JSON.parse(text) as Record<
     string,
     Record<string, Array<{ name_path: string }> | Record<string, string>>
@@ -67,6 +71,51 @@ export function flattenReferences(text: string): FlatReference[] {
         }))
     )
   );
+}
+
+/**
+ * How a listing's legend names the kinds (see listingLegend): "each" symbol's, the one kind of
+ * them all, or none (null); undefined where the answer is no listing.
+ */
+function listingKinds(text: string): string | null | undefined {
+  const legend = text.slice(0, text.indexOf("\n"));
+  if (legend === listingLegend("each")) return "each";
+  if (legend === listingLegend(null)) return null;
+  const shared = /, each a (\w+);/.exec(legend)?.[1];
+  return shared !== undefined && legend === listingLegend(shared) ? shared : undefined;
+}
+
+/** A listing's blocks (after its legend) as entries: the file's own lines, then each symbol's. */
+function flattenListing(text: string, kinds: string | null): FlatReference[] {
+  const out: FlatReference[] = [];
+  for (const block of text.split("\n\n").slice(1)) {
+    const [relative_path, ...lines] = block.split("\n");
+    const own = fileSymbol(relative_path!, "");
+    let entry = {
+      relative_path: relative_path!,
+      kind: "File",
+      name_path: own.name,
+      lines: [] as string[],
+    };
+    const flush = () => {
+      if (entry.lines.length === 0) return;
+      const { lines: content, ...named } = entry;
+      out.push({ ...named, content_around_reference: content.join("\n") });
+    };
+    for (const line of lines) {
+      if (/^\d+:/.test(line)) {
+        entry.lines.push(line);
+        continue;
+      }
+      flush();
+      const space = line.indexOf(" ");
+      entry = kinds === "each"
+        ? { ...entry, kind: line.slice(0, space), name_path: line.slice(space + 1), lines: [] }
+        : { ...entry, kind: kinds ?? "", name_path: line, lines: [] };
+    }
+    flush();
+  }
+  return out;
 }
 
 /**

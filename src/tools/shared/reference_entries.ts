@@ -11,9 +11,20 @@
  * and then drop `body_location` (find_symbol gives it by name path). The keys stay Serena's. Only
  * when even that costs more than grep does a large answer take a smaller shape, `{relative_path:
  * {kind: {name_path: "line:text"}}}`; a small one keeps the keys ({@linkcode SERENA_SHAPE_CHARS}).
+ * Past that, JSON's quotes and braces are what costs: the answer becomes a plain listing (a legend
+ * line, then per file its path and its lines, each containing symbol named once before its lines,
+ * `Kind name_path`, or a kind they all share named once in its legend), and when even that costs
+ * more than grep, the listing names the symbols without their kinds (the one thing find_symbol
+ * tells from the name path).
  * @module
  */
-import { namePathOf, symbolKindName, type SymbolNode } from "../../symbols/model.ts";
+import {
+  fileSymbol,
+  namePathOf,
+  SymbolKind,
+  symbolKindName,
+  type SymbolNode,
+} from "../../symbols/model.ts";
 import type { ReferenceHit } from "../../symbols/queries.ts";
 import { containsWord } from "../../symbols/occurrences.ts";
 import { LineIndex } from "../../edit/line_index.ts";
@@ -91,7 +102,16 @@ function renderEntries(hits: readonly ReferenceHit[], name: string): string {
   // No form in Serena's keys costs as little as grep (a file or two with a reference or two: the
   // containing symbols' names cost more than grep's paths). A small answer keeps the keys a
   // Serena prompt reads; a large one takes the fewest characters.
-  return smallest.length <= SERENA_SHAPE_CHARS ? smallest : linesJson(hits, linesOf);
+  if (smallest.length <= SERENA_SHAPE_CHARS) return smallest;
+  const byNamePath = linesJson(hits, linesOf);
+  if (byNamePath.length <= budget) return byNamePath;
+  // Past JSON's quotes and braces: a reference or two per file, where a containing symbol's name
+  // and kind cost as much as grep's second path (the generated tree of scripts/bench).
+  const listed = listing(hits, linesOf, true);
+  // Kinds named symbol by symbol are what is left to drop.
+  return listed.length <= budget || !listed.startsWith(listingLegend("each"))
+    ? listed
+    : listing(hits, linesOf, false);
 }
 
 /**
@@ -204,6 +224,71 @@ function linesJson(hits: readonly ReferenceHit[], linesOf: (h: ReferenceHit) => 
       .sort((a, b) => a - b).map((line) => `${line}:${text.at(line) ?? ""}`).join("\n");
   }
   return toJson(grouped);
+}
+
+/**
+ * The first line of a {@linkcode listing}: how to read it. `kinds` is `"each"` where each
+ * containing symbol is named as `Kind name_path`, else the one kind they all have (named here
+ * once), or null where the listing names no kind.
+ */
+export function listingLegend(kinds: string | null): string {
+  const symbols = kinds === "each"
+    ? "symbol as `Kind name_path`"
+    : `symbol's name path${kinds === null ? "" : `, each a ${kinds}`}`;
+  return `References by file as line:text (0-based line, text trimmed), under their containing ${symbols}; lines before the first symbol are the file's own.`;
+}
+
+/**
+ * The last resort, plain text: a legend line, then one block per file (blocks apart by an empty
+ * line): its path, its top-level reference lines, then each containing symbol followed by its
+ * reference lines as `line:text`, trimmed. A symbol is named by its name path, as `Kind
+ * name_path` with `kinds`; a kind all symbols share is named once, in the legend, instead.
+ */
+function listing(
+  hits: readonly ReferenceHit[],
+  linesOf: (h: ReferenceHit) => LineIndex,
+  kinds: boolean,
+): string {
+  const files = new Map<string, Map<SymbolNode, { hit: ReferenceHit; lines: Set<number> }>>();
+  const named = new Set<number>();
+  for (const h of hits) {
+    let symbols = files.get(h.relPath);
+    if (!symbols) files.set(h.relPath, symbols = new Map());
+    let entry = symbols.get(h.symbol);
+    if (!entry) symbols.set(h.symbol, entry = { hit: h, lines: new Set() });
+    entry.lines.add(h.position.line);
+    if (!isTheFile(h.symbol, h.relPath)) named.add(h.symbol.kind);
+  }
+  // One kind for every symbol is named once, in the legend.
+  const shared = named.size === 1 ? symbolKindName([...named][0]!) : null;
+  const each = kinds && shared === null;
+  const blocks = [listingLegend(each ? "each" : shared)];
+  for (const [relPath, symbols] of files) {
+    const out = [relPath];
+    const listLines = ({ hit, lines }: { hit: ReferenceHit; lines: Set<number> }) => {
+      const text = linesOf(hit);
+      for (const line of [...lines].sort((a, b) => a - b)) {
+        out.push(`${line}:${(text.at(line) ?? "").trim()}`);
+      }
+    };
+    const entries = [...symbols.values()];
+    // The file's own lines come first, under no symbol's heading.
+    for (const entry of entries) if (isTheFile(entry.hit.symbol, relPath)) listLines(entry);
+    for (const entry of entries) {
+      const symbol = entry.hit.symbol;
+      if (isTheFile(symbol, relPath)) continue;
+      out.push(each ? `${symbolKindName(symbol.kind)} ${namePathOf(symbol)}` : namePathOf(symbol));
+      listLines(entry);
+    }
+    blocks.push(out.join("\n"));
+  }
+  return blocks.join("\n\n");
+}
+
+/** Whether `symbol` is the file itself (a top-level reference's), as {@linkcode fileSymbol} names it. */
+function isTheFile(symbol: SymbolNode, relPath: string): boolean {
+  return symbol.kind === SymbolKind.File && symbol.parent === null &&
+    symbol.name === fileSymbol(relPath, "").name;
 }
 
 /**

@@ -4,9 +4,11 @@ import type { ReferenceHit } from "../../symbols/queries.ts";
 import {
   grepChars,
   grepLinesChars,
+  listingLegend,
   referenceEntriesJson,
   SERENA_SHAPE_CHARS,
 } from "./reference_entries.ts";
+import { referenceLines } from "../../../tests/helpers/symbols.ts";
 
 /** A file of `lines` lines, each a call of `Store` in one function `user`. */
 function hitsIn(relPath: string, lines: number): ReferenceHit[] {
@@ -129,4 +131,92 @@ Deno.test("reference entries: a repeated question reuses its text, a changed fil
   }));
   const changed = referenceEntriesJson(edited, "Store", owner);
   assert(changed.includes("remark 1") && !first.includes("remark 1"));
+});
+
+/**
+ * `count` modules that import Core at their top and use it in one symbol each: a function of
+ * `uses` lines, or (`nested`) a constant in a function, as the generated bench tree does.
+ */
+function importers(count: number, options: { uses: number; nested: boolean }): ReferenceHit[] {
+  return Array.from({ length: count }, (_, i) => {
+    const relPath = `src/pkg${i % 7}/mod${i}.ts`;
+    const uses = Array.from(
+      { length: options.uses },
+      (_, j) =>
+        options.nested ? `  const core = new Core("m${i}");` : `    const c${j} = new Core(${j});`,
+    );
+    const text = [
+      'import { Core } from "../core.ts";',
+      `export function useCore${i}() {`,
+      ...uses,
+      "}",
+    ]
+      .join("\n");
+    const file = { relPath, text, roots: [], cached: false };
+    const outer = { ...fileSymbol(relPath, text), name: `useCore${i}`, kind: SymbolKind.Function };
+    const user = options.nested
+      ? { ...fileSymbol(relPath, text), name: "core", kind: SymbolKind.Constant, parent: outer }
+      : outer;
+    return [
+      { relPath, position: { line: 0, character: 9 }, file, symbol: fileSymbol(relPath, text) },
+      ...uses.map((_, j) => ({
+        relPath,
+        position: { line: 2 + j, character: 20 },
+        file,
+        symbol: user,
+      })),
+    ];
+  }).flat();
+}
+
+Deno.test("reference entries: a reference or two per file: a listing within grep's cost", () => {
+  // Every other module's user is a Variable: the kinds are named symbol by symbol.
+  const hits = importers(100, { uses: 1, nested: false }).map((h, i) =>
+    i % 4 === 3 ? { ...h, symbol: { ...h.symbol, kind: SymbolKind.Variable } } : h
+  );
+  const text = referenceEntriesJson(hits, "Core");
+  assert(text.length > SERENA_SHAPE_CHARS);
+  assert(text.length <= grepChars(hits, "Core"), `${text.length} > ${grepChars(hits, "Core")}`);
+  // JSON's quotes and braces cost more than grep's second path: a listing, kinds named.
+  assert(text.startsWith(listingLegend("each") + "\n\nsrc/pkg0/mod0.ts\n"), text.slice(0, 300));
+  assert(
+    text.includes(
+      '\n\nsrc/pkg1/mod1.ts\n0:import { Core } from "../core.ts";\nVariable useCore1\n' +
+        "2:const c0 = new Core(0);\n\n",
+    ),
+    text.slice(0, 600),
+  );
+  const listed = referenceLines(text);
+  assertEquals(listed.length, 200);
+  assert(listed.includes('src/pkg1/mod1.ts|File|mod1|0:import { Core } from "../core.ts";'));
+  assert(listed.includes("src/pkg1/mod1.ts|Variable|useCore1|2:const c0 = new Core(0);"));
+  assert(listed.includes("src/pkg2/mod2.ts|Function|useCore2|2:const c0 = new Core(0);"));
+});
+
+Deno.test("reference entries: long name paths on short lines: the listing names their one kind once", () => {
+  const hits = importers(300, { uses: 1, nested: true });
+  const text = referenceEntriesJson(hits, "Core");
+  assert(text.length <= grepChars(hits, "Core"), `${text.length} > ${grepChars(hits, "Core")}`);
+  // Every containing symbol is a Constant: its legend says so once.
+  assert(text.startsWith(listingLegend("Constant") + "\n\n"), text.slice(0, 300));
+  assert(text.includes("name path, each a Constant;"), text.slice(0, 300));
+  const listed = referenceLines(text);
+  assertEquals(listed.length, 600);
+  assert(listed.includes('src/pkg3/mod10.ts|File|mod10|0:import { Core } from "../core.ts";'));
+  assert(
+    listed.includes('src/pkg3/mod10.ts|Constant|useCore10/core|2:const core = new Core("m10");'),
+  );
+});
+
+Deno.test("reference entries: the listing without kinds, of symbols of several kinds", () => {
+  // Every third module's user is a Variable: no one kind to name.
+  const hits = importers(300, { uses: 1, nested: true }).map((h, i) =>
+    i % 6 === 1 ? { ...h, symbol: { ...h.symbol, kind: SymbolKind.Variable } } : h
+  );
+  const text = referenceEntriesJson(hits, "Core");
+  assert(text.length <= grepChars(hits, "Core"), `${text.length} > ${grepChars(hits, "Core")}`);
+  assert(text.startsWith(listingLegend(null) + "\n\nsrc/pkg0/mod0.ts\n"), text.slice(0, 300));
+  const listed = referenceLines(text);
+  assertEquals(listed.length, 600);
+  assert(listed.includes('src/pkg3/mod10.ts||useCore10/core|2:const core = new Core("m10");'));
 });
