@@ -93,7 +93,9 @@ async function parseEarly(
 export const findReferencingSymbols = defineTool({
   name: "find_referencing_symbols",
   description: "Finds references to a symbol, grouped by file and kind of containing symbol, " +
-    "with the line ('>') and one line either side.",
+    "with the line ('>') and one line either side. A larger answer is compacted to cost no " +
+    "more than `grep -rnw` over its files: the referencing lines alone, or a plain listing " +
+    "whose first line says how to read it.",
   params: {
     name_path: z.string().describe(describe.namePath),
     relative_path: z.string().describe(describe.relativePath + " Empty: the whole project."),
