@@ -3,14 +3,9 @@
  * stdin EOF, which is how clients ask a stdio server to stop.
  * @module
  */
-import { Buffer } from "node:buffer";
 import { log } from "../log.ts";
-import {
-  type JSONRPCMessage,
-  ReadBuffer,
-  serializeMessage,
-  type Transport,
-} from "../deps_start.ts";
+import type { JSONRPCMessage, Transport } from "../deps_start.ts";
+import { LineBuffer, MAX_LINE_BYTES, parseMessage, serializeMessage } from "./jsonrpc.ts";
 
 export interface DenoStdioOptions {
   input?: ReadableStream<Uint8Array>;
@@ -24,6 +19,8 @@ export interface DenoStdioOptions {
   maxUnreadBytes?: number;
   /** See {@linkcode PAUSE_READING_BYTES}. */
   pauseReadingBytes?: number;
+  /** Longest message line read (default {@linkcode MAX_LINE_BYTES}); a longer one is dropped. */
+  maxLineBytes?: number;
 }
 
 /** Unanswered requests per session before new ones are refused. */
@@ -46,7 +43,7 @@ export class DenoStdioTransport implements Transport {
 
   readonly #input: ReadableStream<Uint8Array>;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer: LineBuffer;
   readonly #encoder = new TextEncoder();
   readonly #maxInFlight: number;
   /** Ids of the requests passed on and not yet answered. */
@@ -65,6 +62,16 @@ export class DenoStdioTransport implements Transport {
     this.#maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this.#maxUnread = options.maxUnreadBytes ?? MAX_UNREAD_BYTES;
     this.#pauseAt = options.pauseReadingBytes ?? PAUSE_READING_BYTES;
+    this.#buffer = new LineBuffer({
+      maxBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
+      onOverflow: (bytes) =>
+        this.onerror?.(
+          new Error(
+            `A message line of more than ${bytes} bytes was dropped (the limit is ` +
+              `${options.maxLineBytes ?? MAX_LINE_BYTES}).`,
+          ),
+        ),
+    });
   }
 
   /** Bytes of answers not yet taken by the output. */
@@ -112,16 +119,15 @@ export class DenoStdioTransport implements Transport {
         if (this.#closed) break;
         const { value: chunk, done } = await reader.read();
         if (done) break;
-        this.#buffer.append(Buffer.from(chunk));
-        while (true) {
-          let message: JSONRPCMessage | null;
+        for (const line of this.#buffer.push(chunk)) {
+          if (this.#closed) break;
+          let message: JSONRPCMessage;
           try {
-            message = this.#buffer.readMessage();
+            message = parseMessage(line);
           } catch (error) {
             this.onerror?.(error as Error);
             continue;
           }
-          if (message === null) break;
           this.#receive(message);
         }
       }
