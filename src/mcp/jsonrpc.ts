@@ -83,26 +83,22 @@ export function serializeMessage(message: JSONRPCMessage): string {
   return JSON.stringify(message) + "\n";
 }
 
-/** Longest line a session may send: past it, the line is dropped (see {@linkcode LineBuffer}). */
+/** Longest line a session may send: past it, the session is closed (see {@linkcode LineBuffer}). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /**
- * Cuts a byte stream into lines (a `\r` before the `\n` is dropped). A line longer than
- * `maxBytes` is dropped whole, reported once through `onOverflow`, and reading goes on after it.
+ * Cuts a byte stream into lines (a `\r` before the `\n` is dropped). Throws once the unfinished
+ * line is longer than `maxBytes`: a stream that sends such a line is not read further.
  */
 export class LineBuffer {
   readonly #decoder = new TextDecoder();
   readonly #maxBytes: number;
-  readonly #onOverflow: (bytes: number) => void;
   /** The unfinished line's bytes, in the order they came. */
   #parts: Uint8Array[] = [];
   #size = 0;
-  /** The unfinished line outgrew the limit: its bytes are skipped up to its end. */
-  #skipping = false;
 
-  constructor(options: { maxBytes?: number; onOverflow: (bytes: number) => void }) {
-    this.#maxBytes = options.maxBytes ?? MAX_LINE_BYTES;
-    this.#onOverflow = options.onOverflow;
+  constructor(maxBytes = MAX_LINE_BYTES) {
+    this.#maxBytes = maxBytes;
   }
 
   /** The lines `chunk` completes. */
@@ -110,20 +106,20 @@ export class LineBuffer {
     const lines: string[] = [];
     let start = 0;
     for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-      if (this.#skipping) this.#skipping = false;
-      else lines.push(this.#line(chunk.subarray(start, end)));
+      lines.push(this.#line(chunk.subarray(start, end)));
       start = end + 1;
     }
-    if (start < chunk.length && !this.#skipping) {
+    if (start < chunk.length) {
       const rest = chunk.subarray(start);
-      this.#size += rest.length;
-      if (this.#size > this.#maxBytes) {
-        this.#onOverflow(this.#size);
+      if (this.#size + rest.length > this.#maxBytes) {
+        const size = this.#size + rest.length;
         this.clear();
-        this.#skipping = true;
-      } else {
-        this.#parts.push(rest);
+        throw new Error(
+          `A message line passed ${this.#maxBytes} bytes (${size} bytes and no end of line yet).`,
+        );
       }
+      this.#parts.push(rest);
+      this.#size += rest.length;
     }
     return lines;
   }
@@ -132,7 +128,6 @@ export class LineBuffer {
   clear(): void {
     this.#parts = [];
     this.#size = 0;
-    this.#skipping = false;
   }
 
   #line(last: Uint8Array): string {

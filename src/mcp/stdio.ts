@@ -19,7 +19,10 @@ export interface DenoStdioOptions {
   maxUnreadBytes?: number;
   /** See {@linkcode PAUSE_READING_BYTES}. */
   pauseReadingBytes?: number;
-  /** Longest message line read (default {@linkcode MAX_LINE_BYTES}); a longer one is dropped. */
+  /**
+   * Longest message line read (default {@linkcode MAX_LINE_BYTES}); a longer one closes the
+   * transport, saying why (`onerror`).
+   */
   maxLineBytes?: number;
 }
 
@@ -62,16 +65,7 @@ export class DenoStdioTransport implements Transport {
     this.#maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this.#maxUnread = options.maxUnreadBytes ?? MAX_UNREAD_BYTES;
     this.#pauseAt = options.pauseReadingBytes ?? PAUSE_READING_BYTES;
-    this.#buffer = new LineBuffer({
-      maxBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
-      onOverflow: (bytes) =>
-        this.onerror?.(
-          new Error(
-            `A message line of more than ${bytes} bytes was dropped (the limit is ` +
-              `${options.maxLineBytes ?? MAX_LINE_BYTES}).`,
-          ),
-        ),
-    });
+    this.#buffer = new LineBuffer(options.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
   /** Bytes of answers not yet taken by the output. */
@@ -119,7 +113,15 @@ export class DenoStdioTransport implements Transport {
         if (this.#closed) break;
         const { value: chunk, done } = await reader.read();
         if (done) break;
-        for (const line of this.#buffer.push(chunk)) {
+        let lines: string[];
+        try {
+          lines = this.#buffer.push(chunk);
+        } catch (error) {
+          log.error(`a session was closed: ${(error as Error).message}`);
+          this.onerror?.(error as Error);
+          break;
+        }
+        for (const line of lines) {
           if (this.#closed) break;
           let message: JSONRPCMessage;
           try {

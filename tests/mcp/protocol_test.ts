@@ -22,6 +22,7 @@ import {
 } from "../helpers/assert.ts";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "../../src/deps_start.ts";
 import { LineBuffer, McpError, parseMessage, serializeMessage } from "../../src/mcp/jsonrpc.ts";
+import { DenoStdioTransport } from "../../src/mcp/stdio.ts";
 import {
   LATEST_PROTOCOL_VERSION,
   LOGGING_LEVELS,
@@ -314,22 +315,42 @@ Deno.test("protocol: notifications reach their handler or the fallback; callback
   await assertRejects(() => server.connect(transport).then(() => server.connect(transport)));
 });
 
-Deno.test("jsonrpc: lines across chunks, CRLF, an overlong line dropped alone", () => {
-  const overflows: number[] = [];
-  const buffer = new LineBuffer({ maxBytes: 16, onOverflow: (n) => overflows.push(n) });
+Deno.test("jsonrpc: lines across chunks, CRLF, split characters; an overlong line throws", () => {
+  const buffer = new LineBuffer(16);
   const enc = new TextEncoder();
   assertEquals(buffer.push(enc.encode('{"a":')), []);
   assertEquals(buffer.push(enc.encode('1}\r\n{"b":2}\n{"c"')), ['{"a":1}', '{"b":2}']);
   assertEquals(buffer.push(enc.encode(":3}\n")), ['{"c":3}']);
-  // A line over 16 bytes is dropped whole, even across chunks; the next line is read.
-  assertEquals(buffer.push(enc.encode("x".repeat(10))), []);
-  assertEquals(buffer.push(enc.encode("x".repeat(10))), []);
-  assertEquals(buffer.push(enc.encode("xx\nok\n")), ["ok"]);
-  assertEquals(overflows, [20]);
   // A character split between chunks is decoded whole.
   const bytes = enc.encode("é\n");
   assertEquals(buffer.push(bytes.subarray(0, 1)), []);
   assertEquals(buffer.push(bytes.subarray(1)), ["é"]);
+  // Complete lines of any length pass; an unfinished one over 16 bytes, even across chunks, throws.
+  assertEquals(buffer.push(enc.encode("x".repeat(20) + "\n")), ["x".repeat(20)]);
+  assertEquals(buffer.push(enc.encode("x".repeat(10))), []);
+  assertThrows(() => buffer.push(enc.encode("x".repeat(10))), "passed 16 bytes (20 bytes");
+});
+
+Deno.test("stdio: a line over the limit closes the transport, saying why", async () => {
+  let feed!: ReadableStreamDefaultController<Uint8Array>;
+  const input = new ReadableStream<Uint8Array>({ start: (c) => void (feed = c) });
+  const transport = new DenoStdioTransport({
+    input,
+    output: new WritableStream<Uint8Array>(),
+    maxLineBytes: 64,
+  });
+  const messages: JSONRPCMessage[] = [];
+  const errors: Error[] = [];
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (m) => messages.push(m);
+  transport.onerror = (e) => errors.push(e);
+  await transport.start();
+  feed.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+  feed.enqueue(new TextEncoder().encode("y".repeat(100)));
+  await closed;
+  assertEquals(messages.length, 1);
+  assertEquals(errors.length, 1);
+  assertStringIncludes(errors[0]!.message, "passed 64 bytes");
 });
 
 Deno.test("jsonrpc: messages are checked as envelopes and serialized as lines", () => {
