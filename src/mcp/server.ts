@@ -39,7 +39,7 @@ export function createServer(session: Session<Tool>, options: CreateServerOption
   }));
 
   server.setRequestHandler("tools/call", async (params, extra) => {
-    // The tool's own schema checks the arguments (tools/call.ts); the call needs their object.
+    // The tool's own schema checks the arguments (tools/call.ts); here, only that they are an object.
     const { name, arguments: args = {} } = params;
     if (typeof name !== "string") throw invalidParams("tools/call", "'name' must be a string.");
     if (!isObject(args)) {
