@@ -6,11 +6,10 @@
  */
 
 // What a session needs to answer `initialize` is pinned in deps_start.ts; the start path imports
-// that module alone (it loads no language-server client, HTTP or TOML code).
+// that module alone (it loads no language-server client, HTTP or TOML code). The SDK's HTTP
+// transport, with its message schemas, is in deps_http.ts: only `--http` loads it.
 export * from "./deps_start.ts";
 
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
 export { default as picomatch } from "npm:picomatch@4.0.7";
 export { structuredPatch } from "npm:diff@9.0.0";
 

@@ -15,7 +15,7 @@
  * @module
  */
 import { join } from "node:path";
-import { serializeMessage } from "../../src/deps_start.ts";
+import { serializeMessage } from "../../src/mcp/jsonrpc.ts";
 import { DenoStdioTransport } from "../../src/mcp/stdio.ts";
 import { ReplProcess, type RunOptions } from "../../src/repl/host.ts";
 import { ReplPool } from "../../src/repl/pool.ts";

@@ -61,6 +61,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/map_limit.ts",
       "src/deps.ts",
       "src/deps_start.ts",
+      "src/deps_http.ts",
       "src/version.ts",
     ],
   },

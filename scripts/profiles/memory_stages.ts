@@ -8,7 +8,9 @@
  *     deno run -A --v8-flags=--expose-gc,--liftoff-only,--optimize-for-size \
  *       scripts/profiles/memory_stages.ts [--project typeorm|generated] [--files 20000]
  *
- * Run it under `MALLOC_ARENA_MAX=2`, as `deno task start` runs Sextant.
+ * Run it under `MALLOC_ARENA_MAX=2`, as `deno task start` runs Sextant. It imports no bench or
+ * test helper that the service does not load (the MCP SDK's client, in bench/scale.ts), so its
+ * first row is the service's modules.
  * @module
  */
 import { join } from "node:path";
@@ -23,7 +25,6 @@ import type { Tool, ToolContext } from "../../src/tools/tool.ts";
 import { z } from "../../src/deps.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
 import { CORE, generatedTree, modPath, REPO, typeormTree } from "../bench/lib/project.ts";
-import { pssOf } from "../bench/scale.ts";
 
 const MB = 1024 * 1024;
 
@@ -43,7 +44,7 @@ function line(step: string, ms: number): string {
   const f = (n: number) => (n / MB).toFixed(1);
   const rollup = Deno.readTextFileSync("/proc/self/smaps_rollup");
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0);
-  return `| ${step} | ${ms.toFixed(0)} | ${f(before.rss)} | ${pssOf(Deno.pid).toFixed(1)} | ` +
+  return `| ${step} | ${ms.toFixed(0)} | ${f(before.rss)} | ${(kb("Pss") / 1024).toFixed(1)} | ` +
     `${(kb("Pss_Anon") / 1024).toFixed(1)} | ${(kb("Pss_File") / 1024).toFixed(1)} | ` +
     `${f(before.heapUsed)} / ${f(before.heapTotal)} | ${collected ? f(after.heapUsed) : "n/a"} | ` +
     `${f(after.external)} |`;

@@ -10,19 +10,6 @@
  * read or subscription), announced after a tool call that wrote into the project changed them.
  * @module
  */
-import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type Server,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "../deps_start.ts";
 import { BUILTIN_CONTEXTS } from "../config/toolsets.ts";
 import { Memories } from "../project/memories.ts";
 import type { Project } from "../project/project.ts";
@@ -34,6 +21,8 @@ import {
 } from "../prompts/workflow.ts";
 import type { Session } from "../session/session.ts";
 import type { DiagnosticsSubscriptions } from "./diagnostics_resource.ts";
+import { ErrorCode, invalidParams, isObject, McpError } from "./jsonrpc.ts";
+import type { McpServer, Params } from "./protocol.ts";
 
 /** The server capabilities this module answers for. */
 export const PROMPT_RESOURCE_CAPABILITIES = {
@@ -150,7 +139,7 @@ async function memoryText(session: Session, uri: string): Promise<string | null>
  * to run after each tool call: it announces the subscribed memories whose text changed.
  */
 export function servePromptsAndResources(
-  server: Server,
+  server: McpServer,
   session: Session,
 ): () => Promise<void> {
   /** Subscribed memory URIs with the text last seen (null: none). */
@@ -169,33 +158,36 @@ export function servePromptsAndResources(
     }
     return diagnostics;
   };
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    const uri = request.params.uri;
+  server.setRequestHandler("resources/subscribe", async (params) => {
+    const uri = uriParam("resources/subscribe", params);
     const project = parseDiagnosticsUri(uri);
     if (project !== null) (await diagnosticsSubscriptions()).subscribe(uri, project);
     else subscribed.set(uri, await memoryText(session, uri));
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    subscribed.delete(request.params.uri);
-    diagnostics?.unsubscribe(request.params.uri);
+  server.setRequestHandler("resources/unsubscribe", (params) => {
+    const uri = uriParam("resources/unsubscribe", params);
+    subscribed.delete(uri);
+    diagnostics?.unsubscribe(uri);
     return {};
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  server.setRequestHandler("prompts/list", () => ({
     prompts: Object.entries(PROMPTS).map(([name, prompt]) => ({
       name,
       description: prompt.description,
     })),
   }));
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler("prompts/get", async (params) => {
+    const name = params.name;
+    if (typeof name !== "string") throw invalidParams("prompts/get", "'name' must be a string.");
     await session.settled();
-    const prompt = PROMPTS[request.params.name];
+    const prompt = Object.hasOwn(PROMPTS, name) ? PROMPTS[name] : undefined;
     if (!prompt) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown prompt '${request.params.name}'. Prompts: ${Object.keys(PROMPTS).join(", ")}.`,
+        `Unknown prompt '${name}'. Prompts: ${Object.keys(PROMPTS).join(", ")}.`,
       );
     }
     return {
@@ -207,7 +199,7 @@ export function servePromptsAndResources(
     };
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  server.setRequestHandler("resources/list", async () => {
     await session.settled();
     const resources = [];
     for (const project of projectsOf(session)) {
@@ -232,7 +224,7 @@ export function servePromptsAndResources(
     return { resources };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [{
       uriTemplate: MEMORY_TEMPLATE,
       name: "memory",
@@ -248,13 +240,15 @@ export function servePromptsAndResources(
     }],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler("resources/read", async (params, extra) => {
+    const uri = uriParam("resources/read", params);
     await session.settled();
-    const uri = request.params.uri;
     const diagnosticsOf = parseDiagnosticsUri(uri);
     if (diagnosticsOf !== null) {
       const project = projectNamed(diagnosticsOf);
-      if (!project) throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+      if (!project) {
+        throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+      }
       const { projectDiagnosticsText } = await import("./diagnostics_resource.ts");
       const text = await projectDiagnosticsText(session, project, extra.signal);
       diagnostics?.noteRead(uri, text);
@@ -263,24 +257,29 @@ export function servePromptsAndResources(
     const parsed = parseMemoryUri(uri);
     const project = parsed && projectsOf(session).find((p) => p.name === parsed.project);
     if (!parsed || !project) {
-      // MCP's "resource not found" error code.
-      throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+      throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
     }
     let text: string;
     try {
       text = await memoriesOf(project).read(parsed.name);
     } catch (error) {
-      throw new McpError(-32002, `Resource not found: ${uri} (${(error as Error).message})`, {
-        uri,
-      });
+      throw new McpError(
+        ErrorCode.ResourceNotFound,
+        `Resource not found: ${uri} (${(error as Error).message})`,
+        {
+          uri,
+        },
+      );
     }
     return { contents: [{ uri, mimeType: "text/markdown", text }] };
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler("completion/complete", async (params) => {
+    const { ref, argument } = completionParams(params);
+    const context = isObject(params.context) && isObject(params.context.arguments)
+      ? params.context.arguments
+      : {};
     await session.settled();
-    const { ref, argument } = request.params;
-    const context = request.params.context?.arguments ?? {};
     let candidates: string[] = [];
     if (
       ref.type === "ref/resource" && ref.uri === DIAGNOSTICS_TEMPLATE && argument.name === "project"
@@ -314,5 +313,36 @@ export function servePromptsAndResources(
       subscribed.set(uri, now);
       await server.sendResourceUpdated({ uri }).catch(() => {});
     }
+  };
+}
+
+/** A resource request's `uri`; `-32602` without one. */
+function uriParam(method: string, params: Params): string {
+  if (typeof params.uri !== "string") throw invalidParams(method, "'uri' must be a string.");
+  return params.uri;
+}
+
+/** What a completion request completes: a prompt's or a resource template's argument. */
+interface CompletionParams {
+  ref: { type: string; uri?: unknown };
+  argument: { name: string; value: string };
+}
+
+function completionParams(params: Params): CompletionParams {
+  const { ref, argument } = params;
+  if (!isObject(ref) || typeof ref.type !== "string") {
+    throw invalidParams("completion/complete", "'ref' must be an object with a string 'type'.");
+  }
+  if (
+    !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string"
+  ) {
+    throw invalidParams(
+      "completion/complete",
+      "'argument' must be an object with a string 'name' and 'value'.",
+    );
+  }
+  return {
+    ref: { type: ref.type, uri: ref.uri },
+    argument: { name: argument.name, value: argument.value },
   };
 }

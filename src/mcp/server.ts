@@ -3,17 +3,7 @@
  * pipeline (tools/call.ts) with the request's cancellation and progress token.
  * @module
  */
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type RequestHandlerExtra,
-  Server,
-  type ServerNotification,
-  type ServerRequest,
-} from "../deps_start.ts";
+import type { CallToolResult } from "../deps_start.ts";
 import { log } from "../log.ts";
 import type { Session } from "../session/session.ts";
 import type { CallResult } from "../tools/call.ts";
@@ -23,17 +13,17 @@ import { VERSION } from "../version.ts";
 import { describeTool, describeToolIn } from "../tools/listing.ts";
 import type { Tool } from "../tools/tool.ts";
 import { PROMPT_RESOURCE_CAPABILITIES, servePromptsAndResources } from "./prompts_resources.ts";
+import { ErrorCode, invalidParams, isObject, McpError } from "./jsonrpc.ts";
+import { McpServer, type Notification, type RequestExtra } from "./protocol.ts";
 
 export { describeTool };
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface CreateServerOptions {
   instructions: () => string;
 }
 
-export function createServer(session: Session<Tool>, options: CreateServerOptions): Server {
-  const server = new Server(
+export function createServer(session: Session<Tool>, options: CreateServerOptions): McpServer {
+  const server = new McpServer(
     { name: "sextant", version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, logging: {}, ...PROMPT_RESOURCE_CAPABILITIES },
@@ -44,15 +34,20 @@ export function createServer(session: Session<Tool>, options: CreateServerOption
   // Prompts, memories as resources, completion; subscribed memories are checked after each call.
   const announceResourceChanges = servePromptsAndResources(server, session);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: session.activeTools().map((tool) => describeToolIn(tool, session.context)),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/call", async (params, extra) => {
+    // The tool's own schema checks the arguments (tools/call.ts); here, only that they are an object.
+    const { name, arguments: args = {} } = params;
+    if (typeof name !== "string") throw invalidParams("tools/call", "'name' must be a string.");
+    if (!isObject(args)) {
+      throw invalidParams("tools/call", "'arguments' must be an object of the tool's parameters.");
+    }
     await session.settled();
-    const name = request.params.name;
     const tool = session.activeTools().find((t) => t.name === name) ??
-      await restorable(session, request.params._meta, name);
+      await restorable(session, extra.meta, name);
     if (!tool) {
       const exists = session.allTools.some((t) => t.name === name);
       throw new McpError(
@@ -64,16 +59,16 @@ export function createServer(session: Session<Tool>, options: CreateServerOption
     }
     // The call pipeline loads with the tools, on the first call (tools/catalog.ts).
     const { callTool } = await import("../tools/call.ts");
-    const result = await callTool(session, tool, request.params.arguments ?? {}, {
+    const result = await callTool(session, tool, args, {
       signal: extra.signal,
       progress: progressReporter(extra),
-      codeActionsChanged: (updates) => codeActionsLog(server, extra, updates),
+      codeActionsChanged: (updates) => codeActionsLog(server, updates),
     });
     await announceResourceChanges();
     return toResult(result);
   });
 
-  server.fallbackNotificationHandler = async (notification) => {
+  server.fallbackNotificationHandler = async (notification: Notification) => {
     if (notification.method === FRONT_NOTIFICATION) await linkFront(server, session, notification);
   };
 
@@ -116,9 +111,9 @@ async function restorable(
 
 /** A front relays this session: tell it of state calls made in code mode; note a restart. */
 async function linkFront(
-  server: Server,
+  server: McpServer,
   session: Session<Tool>,
-  notification: { params?: Record<string, unknown> | undefined },
+  notification: Notification,
 ): Promise<void> {
   // Code mode loads with the tools, not at start (tools/catalog.ts).
   const { replPool } = await import("../repl/pool.ts");
@@ -151,11 +146,7 @@ function toResult(result: CallResult): CallToolResult {
  * since the tool list is the same (tools/list_changed would be wrong) and code actions are no
  * resource. Clients that show server logs show it; an agent sees the ids with list_code_actions.
  */
-async function codeActionsLog(
-  server: Server,
-  extra: Extra,
-  updates: CodeActionUpdate[],
-): Promise<void> {
+async function codeActionsLog(server: McpServer, updates: CodeActionUpdate[]): Promise<void> {
   // sendLoggingMessage honours the level the client set with logging/setLevel.
   await server.sendLoggingMessage({
     level: "info",
@@ -164,12 +155,12 @@ async function codeActionsLog(
       message: "Code actions updated; list_code_actions shows the current ones.",
       projects: updates,
     },
-  }, extra.sessionId).catch(() => {});
+  }).catch(() => {});
 }
 
 /** Progress notifications for a call, when the client gave a progress token. */
-function progressReporter(extra: Extra): ToolContext["progress"] {
-  const progressToken = extra._meta?.progressToken;
+function progressReporter(extra: RequestExtra): ToolContext["progress"] {
+  const progressToken = extra.meta?.progressToken;
   return async (progress, total, message) => {
     if (progressToken === undefined) return;
     await extra.sendNotification({

@@ -3,14 +3,9 @@
  * stdin EOF, which is how clients ask a stdio server to stop.
  * @module
  */
-import { Buffer } from "node:buffer";
 import { log } from "../log.ts";
-import {
-  type JSONRPCMessage,
-  ReadBuffer,
-  serializeMessage,
-  type Transport,
-} from "../deps_start.ts";
+import type { JSONRPCMessage, Transport } from "../deps_start.ts";
+import { LineBuffer, MAX_LINE_BYTES, parseMessage, serializeMessage } from "./jsonrpc.ts";
 
 export interface DenoStdioOptions {
   input?: ReadableStream<Uint8Array>;
@@ -24,6 +19,11 @@ export interface DenoStdioOptions {
   maxUnreadBytes?: number;
   /** See {@linkcode PAUSE_READING_BYTES}. */
   pauseReadingBytes?: number;
+  /**
+   * Longest message line read (default {@linkcode MAX_LINE_BYTES}); a longer one closes the
+   * transport, saying why (`onerror`).
+   */
+  maxLineBytes?: number;
 }
 
 /** Unanswered requests per session before new ones are refused. */
@@ -46,7 +46,7 @@ export class DenoStdioTransport implements Transport {
 
   readonly #input: ReadableStream<Uint8Array>;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer: LineBuffer;
   readonly #encoder = new TextEncoder();
   readonly #maxInFlight: number;
   /** Ids of the requests passed on and not yet answered. */
@@ -65,6 +65,7 @@ export class DenoStdioTransport implements Transport {
     this.#maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this.#maxUnread = options.maxUnreadBytes ?? MAX_UNREAD_BYTES;
     this.#pauseAt = options.pauseReadingBytes ?? PAUSE_READING_BYTES;
+    this.#buffer = new LineBuffer(options.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
   /** Bytes of answers not yet taken by the output. */
@@ -112,16 +113,23 @@ export class DenoStdioTransport implements Transport {
         if (this.#closed) break;
         const { value: chunk, done } = await reader.read();
         if (done) break;
-        this.#buffer.append(Buffer.from(chunk));
-        while (true) {
-          let message: JSONRPCMessage | null;
+        let lines: string[];
+        try {
+          lines = this.#buffer.push(chunk);
+        } catch (error) {
+          log.error(`a session was closed: ${(error as Error).message}`);
+          this.onerror?.(error as Error);
+          break;
+        }
+        for (const line of lines) {
+          if (this.#closed) break;
+          let message: JSONRPCMessage;
           try {
-            message = this.#buffer.readMessage();
+            message = parseMessage(line);
           } catch (error) {
             this.onerror?.(error as Error);
             continue;
           }
-          if (message === null) break;
           this.#receive(message);
         }
       }

@@ -16,7 +16,7 @@
  */
 import { join } from "node:path";
 import type { CliOptions } from "../config/cli_options.ts";
-import { WebStandardStreamableHTTPServerTransport } from "../deps.ts";
+import { WebStandardStreamableHTTPServerTransport } from "../deps_http.ts";
 import { log } from "../log.ts";
 import { newToken, sameToken, servicePaths } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";

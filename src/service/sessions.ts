@@ -9,7 +9,7 @@ import { loadSettings } from "../config/load.ts";
 import type { SettingsFile } from "../config/schema.ts";
 import { log } from "../log.ts";
 import { createServer } from "../mcp/server.ts";
-import { RootsListChangedNotificationSchema, type Server } from "../deps_start.ts";
+import type { McpServer } from "../mcp/protocol.ts";
 import { type Project, refuseBroadRoot } from "../project/project.ts";
 import { chooseProjectRoot } from "../project/roots.ts";
 import { callerFolder, callerPath, type FrontPlace } from "../project/caller_folder.ts";
@@ -42,7 +42,7 @@ function isBroadRoot(path: string): boolean {
 
 export interface OpenedSession {
   session: Session;
-  server: Server;
+  server: McpServer;
 }
 
 /**
@@ -98,7 +98,7 @@ export async function openSession(
     setTimeout(() => preloadTools().catch((error) => log.error("loading the tools:", error)), 0);
     if (follows) follow();
   };
-  if (follows) server.setNotificationHandler(RootsListChangedNotificationSchema, follow);
+  if (follows) server.setNotificationHandler("notifications/roots/list_changed", follow);
   return { session, server };
 }
 
@@ -108,7 +108,7 @@ export async function openSession(
  * the folder it was started in (`fallback`, "" for none).
  */
 async function followRoots(
-  server: Server,
+  server: McpServer,
   session: Session,
   overrides: SettingsFile,
   fallback: string,
@@ -140,11 +140,11 @@ async function followRoots(
 }
 
 /** The client's root folder (see chooseProjectRoot), or null when it names no usable one. */
-async function clientRoot(server: Server): Promise<string | null> {
+async function clientRoot(server: McpServer): Promise<string | null> {
   if (!server.getClientCapabilities()?.roots) return null;
   let root: string | null;
   try {
-    root = chooseProjectRoot((await server.listRoots(undefined, { timeout: 5000 })).roots);
+    root = chooseProjectRoot(await server.listRoots({ timeout: 5000 }));
   } catch (error) {
     log.debug("roots/list failed:", error);
     return null;
