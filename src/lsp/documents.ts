@@ -11,6 +11,13 @@
  * - closed documents we know (the server reads those from disk itself; we only announce their
  *   changes) are checked at most once per {@linkcode CLOSED_CHECK_MS}.
  *
+ * With the project's watcher (noticed_paths.ts), a sync whose barrier vouches for every change
+ * made before it checks only what changed: the folders and documents the events name, each
+ * such document read and compared by content whatever its stat says. A warm query on an
+ * unchanged project then stats nothing. Documents the watcher cannot vouch for (a link on their
+ * path, other hard links, an ignored folder) are still checked as above, and without the
+ * barrier's word everything is.
+ *
  * Documents a query opened only for itself (`transient`) are closed again when the query ends,
  * unless another query still uses them or a non-transient one asked for them; they are then
  * forgotten. Per document we keep a hash, never the text.
@@ -21,6 +28,7 @@ import { join } from "node:path";
 import { fileUriOf } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import type { FileSet } from "./source_file_set.ts";
+import { isNoticed, type NoticedPaths, touches } from "./noticed_paths.ts";
 
 /** The part of the client this module needs. */
 export interface Notifier {
@@ -42,6 +50,8 @@ interface DocState {
   lastUsed: number;
   /** Queries in flight that depend on this document (it is not closed under them). */
   pins: number;
+  /** Its changes are reported by the watcher (see noticed_paths.ts): checked only on an event. */
+  watched: boolean;
   /** Opened for transient queries only: closed and forgotten when the last of them ends. */
   transient: boolean;
 }
@@ -101,6 +111,8 @@ export class DocumentSync {
   #versions = 0;
   readonly #openUris = new Set<string>();
   #closedCheckedAt = -Infinity;
+  readonly #noticed: NoticedPaths | null;
+  #fullChecks = 0;
 
   constructor(options: {
     root: string;
@@ -111,6 +123,8 @@ export class DocumentSync {
     onClose?: (uri: string) => void;
     /** The project's files of this server's languages, scanned before every sync. */
     fileSet?: FileSet;
+    /** What changed below `root`, from the project's watcher; this sync disposes of it. */
+    noticed?: NoticedPaths;
   }) {
     this.#root = options.root;
     this.#server = options.server;
@@ -118,6 +132,17 @@ export class DocumentSync {
     this.#decoder = makeDecoder(options.encoding);
     this.#onClose = options.onClose ?? (() => {});
     this.#fileSet = options.fileSet ?? null;
+    this.#noticed = options.noticed ?? null;
+  }
+
+  /** How many syncs compared every document and folder with disk (the others, only changes). */
+  get fullChecks(): number {
+    return this.#fullChecks;
+  }
+
+  /** Stop hearing the watcher (the server process is gone). */
+  dispose(): void {
+    this.#noticed?.dispose();
   }
 
   /** `file://` URI of a project-relative path. */
@@ -155,13 +180,25 @@ export class DocumentSync {
     return this.#serialized(async () => {
       const wanted = new Set(relPaths);
       const changes: Changes = [];
-      const created = await this.#scanFileSet(changes);
+      // Every change made before now, if the watcher can say so (else null: check everything).
+      const noticed = await this.#noticed?.take() ?? null;
+      if (noticed === null) {
+        this.#noticed?.fullCheckBegins();
+        this.#fullChecks++;
+      }
+      const created = await this.#scanFileSet(changes, noticed);
       const now = performance.now();
       const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
       if (checkClosed) this.#closedCheckedAt = now;
       const wallNow = Date.now();
       for (const doc of [...this.#docs.values()]) {
-        if (wanted.has(doc.relPath) || !(doc.open || checkClosed)) continue;
+        if (wanted.has(doc.relPath)) continue;
+        if (noticed !== null && doc.watched) {
+          // Read and compared by content: an event may come with an unchanged size and mtime.
+          if (touches(noticed, doc.relPath)) await this.#refresh(doc, changes, true);
+          continue;
+        }
+        if (!(doc.open || checkClosed)) continue;
         // Most documents are unchanged: decided without an await per document.
         if (this.#unchanged(doc, wallNow)) continue;
         await this.#refresh(doc, changes);
@@ -169,7 +206,7 @@ export class DocumentSync {
       const pinned: DocState[] = [];
       try {
         for (const relPath of wanted) {
-          const doc = await this.#open(relPath, changes, options.transient === true);
+          const doc = await this.#open(relPath, changes, options.transient === true, noticed);
           doc.pins++;
           pinned.push(doc);
         }
@@ -197,9 +234,11 @@ export class DocumentSync {
    * through their refresh). Returns the new files this query should open, at most
    * {@linkcode MAX_CREATED_OPEN}.
    */
-  async #scanFileSet(changes: Changes): Promise<string[]> {
+  async #scanFileSet(changes: Changes, noticed: ReadonlySet<string> | null): Promise<string[]> {
     if (!this.#fileSet) return [];
-    const { created, deleted } = this.#fileSet.scan();
+    const { created, deleted } = noticed === null
+      ? this.#fileSet.scan()
+      : this.#fileSet.rescan(noticed);
     for (const relPath of deleted) {
       const doc = this.#docs.get(relPath);
       if (doc) await this.#refresh(doc, changes);
@@ -298,13 +337,23 @@ export class DocumentSync {
     return next;
   }
 
-  async #open(relPath: string, changes: Changes, transient: boolean): Promise<DocState> {
+  /**
+   * Open a document, or check an open one with disk; `noticed`: the paths changed since the
+   * last sync, when the watcher vouches for them (a watched document is checked only if named).
+   */
+  async #open(
+    relPath: string,
+    changes: Changes,
+    transient: boolean,
+    noticed: ReadonlySet<string> | null = null,
+  ): Promise<DocState> {
     const existing = this.#docs.get(relPath);
     if (existing?.open) {
       existing.lastUsed = ++this.#clock;
       // Asked for by a lasting query: it stays open like any other document.
       if (!transient) existing.transient = false;
-      await this.#refresh(existing, changes);
+      if (noticed === null || !existing.watched) await this.#refresh(existing, changes);
+      else if (touches(noticed, relPath)) await this.#refresh(existing, changes, true);
       if (!this.#docs.has(relPath)) {
         throw new ToolError(`File '${relPath}' does not exist (it was deleted).`);
       }
@@ -326,6 +375,7 @@ export class DocumentSync {
       lastUsed: 0,
       pins: 0,
       transient,
+      watched: false,
     };
     // A closed document we knew is opened by this query: it is the query's to close if transient.
     if (existing) existing.transient = transient;
@@ -333,6 +383,7 @@ export class DocumentSync {
     doc.hash = read.hash;
     doc.mtime = read.mtime;
     doc.size = read.size;
+    doc.watched = this.#watchable(doc, read.nlink);
     doc.open = true;
     this.#openUris.add(doc.uri);
     doc.lastUsed = ++this.#clock;
@@ -364,6 +415,20 @@ export class DocumentSync {
     return now - mtime >= RACY_MS && mtime === doc.mtime && stat.size === doc.size;
   }
 
+  /**
+   * Whether the watcher reports every change of this document: its path is its real path (no
+   * link on the way out of the watched tree), it has no other name (a hard link written through
+   * one reports no event of the other), and it is in no folder whose events are dropped.
+   */
+  #watchable(doc: DocState, nlink: number | null): boolean {
+    if (this.#noticed === null || nlink !== 1 || !isNoticed(doc.relPath)) return false;
+    try {
+      return Deno.realPathSync(doc.abs) === doc.abs;
+    } catch {
+      return false;
+    }
+  }
+
   /** Compare a known document with disk and tell the server what changed. */
   async #refresh(doc: DocState, changes: Changes, force = false): Promise<void> {
     const abs = doc.abs;
@@ -383,6 +448,7 @@ export class DocumentSync {
     if (!read) return;
     doc.mtime = read.mtime;
     doc.size = read.size;
+    doc.watched = this.#watchable(doc, read.nlink);
     if (read.hash === doc.hash) return;
     doc.hash = read.hash;
     if (!doc.open) {
@@ -439,13 +505,19 @@ export class DocumentSync {
  */
 function readState(
   abs: string,
-): { bytes: Uint8Array; hash: string; mtime: number; size: number } | null {
+): { bytes: Uint8Array; hash: string; mtime: number; size: number; nlink: number | null } | null {
   try {
     const stat = Deno.statSync(abs);
     if (!stat.isFile) return null;
     const bytes = Deno.readFileSync(abs);
     const hash = createHash("sha256").update(bytes).digest("hex");
-    return { bytes, hash, mtime: stat.mtime?.getTime() ?? 0, size: bytes.length };
+    return {
+      bytes,
+      hash,
+      mtime: stat.mtime?.getTime() ?? 0,
+      size: bytes.length,
+      nlink: stat.nlink,
+    };
   } catch {
     return null;
   }

@@ -31,6 +31,7 @@ import type {
   RequestOptions,
 } from "./language_server.ts";
 import { ProjectWatcher } from "./watcher.ts";
+import { NoticedPaths } from "./noticed_paths.ts";
 import type { ProjectWatch } from "../project/project_watch.ts";
 
 /** Time limits of a managed server; tests shorten them. */
@@ -326,6 +327,7 @@ export class ManagedServer implements LanguageServer {
     if (starting) await starting.catch(() => {});
     const client = this.#client;
     this.#client = null;
+    this.#docs?.dispose();
     this.#docs = null;
     this.#pull = new PullDiagnostics();
     await this.#stopWatching();
@@ -479,6 +481,10 @@ export class ManagedServer implements LanguageServer {
         extensions: this.spec.extensions,
         ignored: (rel, isDir) => this.#project.ignore.isIgnored(rel, isDir),
       }),
+      // A warm query on an unchanged project then checks nothing against disk.
+      ...(this.#watch?.root === this.#project.root
+        ? { noticed: new NoticedPaths(this.#watch) }
+        : {}),
       // What the server reported on a closed document is never asked for again: drop it.
       onClose: (uri) => {
         client.diagnostics.forget(uri);
@@ -493,6 +499,7 @@ export class ManagedServer implements LanguageServer {
       if (this.#client !== client) return;
       this.#crashes++;
       this.#client = null;
+      this.#docs?.dispose();
       this.#docs = null;
       void this.#stopWatching();
     });
