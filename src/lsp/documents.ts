@@ -113,6 +113,7 @@ export class DocumentSync {
   #closedCheckedAt = -Infinity;
   readonly #noticed: NoticedPaths | null;
   #fullChecks = 0;
+  #rootUri: string | undefined;
 
   constructor(options: {
     root: string;
@@ -145,8 +146,11 @@ export class DocumentSync {
     this.#noticed?.dispose();
   }
 
-  /** `file://` URI of a project-relative path. */
+  /** `file://` URI of a project-relative path (a known document's, or the root's, kept). */
   uriOf(relPath: string): string {
+    const known = this.#docs.get(relPath)?.uri;
+    if (known !== undefined) return known;
+    if (relPath === ".") return this.#rootUri ??= fileUriOf(this.#root, ".");
     return fileUriOf(this.#root, relPath);
   }
 

@@ -174,12 +174,12 @@ function isWordAt(line: string, at: number, name: string): boolean {
  */
 export function namePosition(match: SymbolMatch): Position | null {
   const { node, file } = match;
-  const lines = file.text.split("\n");
+  const lineAt = lineReader(file.text);
   const sel = node.selectionRange.start;
-  if (isWordAt(lines[sel.line] ?? "", sel.character, node.name)) return sel;
+  if (isWordAt(lineAt(sel.line) ?? "", sel.character, node.name)) return sel;
   const search = (from: number, to: number, firstColumn: number): Position | null => {
     for (let line = from; line <= to; line++) {
-      const text = lines[line] ?? "";
+      const text = lineAt(line) ?? "";
       for (let at = text.indexOf(node.name, line === from ? firstColumn : 0); at !== -1;) {
         if (isWordAt(text, at, node.name)) return { line, character: at };
         at = text.indexOf(node.name, at + 1);
@@ -189,6 +189,27 @@ export function namePosition(match: SymbolMatch): Position | null {
   };
   return search(sel.line, sel.line, 0) ??
     search(node.range.start.line, node.range.end.line, node.range.start.character);
+}
+
+/**
+ * Line `n` (0-based, as `text.split("\n")[n]`) of a text, found without splitting all of it:
+ * asked for a warm query's target, whose file may be long, before every references request.
+ */
+function lineReader(text: string): (line: number) => string | undefined {
+  /** Where each line starts, as far as asked; -1 past the last line. */
+  const starts = [0];
+  return (line) => {
+    while (starts.length <= line) {
+      const previous = starts[starts.length - 1]!;
+      if (previous === -1) return undefined;
+      const newline = text.indexOf("\n", previous);
+      starts.push(newline === -1 ? -1 : newline + 1);
+    }
+    const start = starts[line]!;
+    if (start === -1) return undefined;
+    const end = text.indexOf("\n", start);
+    return text.slice(start, end === -1 ? undefined : end);
+  };
 }
 
 /** {@linkcode namePosition}, falling back to the selection range when the name is not found. */

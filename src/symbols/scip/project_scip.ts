@@ -51,9 +51,13 @@ interface Loaded {
   unsubscribe: () => void;
 }
 
-async function stampOf(path: string): Promise<string | null> {
+/**
+ * Synchronous: asked before every find_referencing_symbols, mostly of files that do not exist,
+ * where an async stat costs a round trip through the I/O threads each.
+ */
+function stampOf(path: string): string | null {
   try {
-    const stat = await Deno.stat(path);
+    const stat = Deno.statSync(path);
     return stat.isFile ? `${stat.size}:${stat.mtime?.getTime() ?? 0}` : null;
   } catch {
     return null;
@@ -92,10 +96,14 @@ export class ProjectScip {
    * The index file that applies, if any (absolute): the one the global config names first (a
    * URL's download, with an empty stamp while it has not been downloaded), then the project's.
    */
-  async locate(): Promise<{ path: string; stamp: string } | null> {
+  locate(): Promise<{ path: string; stamp: string } | null> {
+    return Promise.resolve(this.#locateNow());
+  }
+
+  #locateNow(): { path: string; stamp: string } | null {
     const configured = this.#configured;
     if (configured !== null) {
-      const stamp = await stampOf(configured.path);
+      const stamp = stampOf(configured.path);
       if (stamp !== null) {
         configured.found();
         return { path: configured.path, stamp };
@@ -109,7 +117,7 @@ export class ProjectScip {
     }
     for (const rel of INDEX_LOCATIONS) {
       const path = join(this.#project.root, rel);
-      const stamp = await stampOf(path);
+      const stamp = stampOf(path);
       if (stamp !== null) return { path, stamp };
     }
     return null;
