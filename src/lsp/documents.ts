@@ -60,6 +60,11 @@ interface DocState {
 export interface SyncOptions {
   /** Close the documents this sync opened once the lease is released (if nobody else needs them). */
   transient?: boolean | undefined;
+  /**
+   * When the query was asked (`performance.now()`): the changes made before it must be seen;
+   * the watcher's barrier may then be one made since, shared with another caller.
+   */
+  since?: number | undefined;
 }
 
 /** The documents a query depends on, held open until {@linkcode Lease.release}. */
@@ -185,7 +190,7 @@ export class DocumentSync {
       const wanted = new Set(relPaths);
       const changes: Changes = [];
       // Every change made before now, if the watcher can say so (else null: check everything).
-      const noticed = await this.#noticed?.take() ?? null;
+      const noticed = await this.#noticed?.take(options.since ?? performance.now()) ?? null;
       if (noticed === null) {
         this.#noticed?.fullCheckBegins();
         this.#fullChecks++;

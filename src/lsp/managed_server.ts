@@ -183,9 +183,11 @@ export class ManagedServer implements LanguageServer {
     params: unknown,
     options: RequestOptions & { sync?: readonly string[] } = {},
   ): Promise<R> {
+    // The question's moment: every change made on disk before it is in the answer.
+    const asked = performance.now();
     const attempt = async (): Promise<R> => {
       const client = await this.#ensureClient(options);
-      const lease = await this.#syncWith(client, options.sync ?? [], options.transient);
+      const lease = await this.#syncWith(client, options.sync ?? [], options.transient, asked);
       try {
         if (this.#running?.queuedAnswers) {
           return await this.#sendQueued<R>(client, method, params, options);
@@ -365,10 +367,11 @@ export class ManagedServer implements LanguageServer {
     client: LspClient,
     relPaths: readonly string[],
     transient: boolean | undefined,
+    since = performance.now(),
   ): Promise<Lease> {
     if (this.#client !== client || !this.#docs) throw new ServerExitedError(this.id, "");
     this.#watchIfAsked(client);
-    return await this.#docs.sync(relPaths, { transient });
+    return await this.#docs.sync(relPaths, { transient, since });
   }
 
   /** Start forwarding file events once the server registered for them (pyright does). */

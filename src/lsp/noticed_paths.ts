@@ -47,11 +47,12 @@ export class NoticedPaths {
 
   /**
    * The paths (project-relative) with an event since the last {@linkcode take} or
-   * {@linkcode fullCheckBegins}, each change made before this call among them; null when that
+   * {@linkcode fullCheckBegins}, each change made before this call (or before `since`, a
+   * `performance.now()` of the past: when the query was asked) among them; null when that
    * cannot be known: then the caller checks everything and calls {@linkcode fullCheckBegins}
    * first. The set returned is the caller's; collecting starts afresh.
    */
-  async take(): Promise<ReadonlySet<string> | null> {
+  async take(since?: number): Promise<ReadonlySet<string> | null> {
     if (this.#disposed) return null;
     if (!this.#watch.started) {
       // Started after the caller's own work: a cold query does not wait for the watches.
@@ -59,7 +60,7 @@ export class NoticedPaths {
       return null;
     }
     if (this.#unknown || !this.#watch.watching) return null;
-    if (!(await this.#watch.barrier(BARRIER_MS))) return null;
+    if (!(await this.#watch.barrier(BARRIER_MS, since))) return null;
     // Events lost while waiting: the barrier vouches for nothing.
     if (this.#unknown || this.#disposed) return null;
     const taken = this.#paths;
