@@ -474,6 +474,8 @@ export class ManagedServer implements LanguageServer {
     };
     this.#client = client;
     const pull = this.#pull = new PullDiagnostics();
+    // The documents of a process replaced before its exit was handled (its engine died).
+    this.#docs?.dispose();
     const docs = this.#docs = new DocumentSync({
       root: this.#project.root,
       server: client,

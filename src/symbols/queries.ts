@@ -356,7 +356,7 @@ async function referencesOf(
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
   const named = (rel: string, file: FileSymbols): ReferenceHit[] =>
-    namedReferences(target, rel, file, byFile.get(rel)!);
+    namedAgain(target, rel, file, byFile.get(rel)!);
   // The files whose trees are in memory are named in one synchronous pass (a warm query: no
   // promise per file); the others are read and asked for, a few at once.
   const hits: ReferenceHit[][] = new Array(files.length);
@@ -403,6 +403,46 @@ async function referencesOf(
     mark("completeness check");
   }
   return { hits: hits.flat(), notAnalysed };
+}
+
+/**
+ * The last {@linkcode namedReferences} of each tree (trees are immutable and shared by the
+ * lookup's memo, so a tree stands for its file's content): a warm question asked again names
+ * the references of its unchanged files without finding their containers again.
+ */
+const lastNamed = new WeakMap<
+  readonly SymbolNode[],
+  { text: string; target: SymbolNode; positions: readonly Position[]; hits: ReferenceHit[] }
+>();
+
+/**
+ * {@linkcode namedReferences}, or the same hits as last time when the file's tree and text,
+ * the target and the server's positions are those of the last call for this tree.
+ */
+function namedAgain(
+  target: SymbolMatch,
+  rel: string,
+  file: FileSymbols,
+  positions: readonly Position[],
+): ReferenceHit[] {
+  const last = lastNamed.get(file.roots);
+  if (
+    last !== undefined && last.text === file.text && last.target === target.node &&
+    samePositions(last.positions, positions) && last.hits.every((h) => h.relPath === rel)
+  ) {
+    return last.hits;
+  }
+  const hits = namedReferences(target, rel, file, positions);
+  lastNamed.set(file.roots, { text: file.text, target: target.node, positions, hits });
+  return hits;
+}
+
+function samePositions(a: readonly Position[], b: readonly Position[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.line !== b[i]!.line || a[i]!.character !== b[i]!.character) return false;
+  }
+  return true;
 }
 
 /**
