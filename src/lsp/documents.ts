@@ -14,7 +14,9 @@
  * With the project's watcher (noticed_paths.ts), a sync whose barrier vouches for every change
  * made before it checks only what changed: the folders and documents the events name, each
  * such document read and compared by content whatever its stat says. A warm query on an
- * unchanged project then stats nothing. Documents the watcher cannot vouch for (a link on their
+ * unchanged project then stats nothing, and every file of the server's languages the events name
+ * is announced before the request, opened or not (TypeScript 7 answered from the old text of a
+ * closed file otherwise). Documents the watcher cannot vouch for (a link on their
  * path, other hard links, an ignored folder) are still checked as above, and without the
  * barrier's word everything is.
  *
@@ -248,6 +250,16 @@ export class DocumentSync {
     const { created, deleted } = noticed === null
       ? this.#fileSet.scan()
       : this.#fileSet.rescan(noticed);
+    if (noticed !== null) {
+      // Files the server reads from disk itself, changed since the last query: announced now,
+      // before the request (a server's own watching, or the forwarding of the project's
+      // events, tells it later: TypeScript 7 answered from the old text).
+      const fresh = new Set(created);
+      for (const relPath of noticed) {
+        if (this.#docs.has(relPath) || fresh.has(relPath) || !this.#fileSet.has(relPath)) continue;
+        changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Changed });
+      }
+    }
     for (const relPath of deleted) {
       const doc = this.#docs.get(relPath);
       if (doc) await this.#refresh(doc, changes);

@@ -184,7 +184,7 @@ export class ManagedServer implements LanguageServer {
     options: RequestOptions & { sync?: readonly string[] } = {},
   ): Promise<R> {
     // The question's moment: every change made on disk before it is in the answer.
-    const asked = performance.now();
+    const asked = options.since ?? performance.now();
     const attempt = async (): Promise<R> => {
       const client = await this.#ensureClient(options);
       const lease = await this.#syncWith(client, options.sync ?? [], options.transient, asked);
@@ -223,7 +223,7 @@ export class ManagedServer implements LanguageServer {
 
   async syncFiles(relPaths: readonly string[], options: RequestOptions = {}): Promise<void> {
     const client = await this.#ensureClient(options);
-    await (await this.#syncWith(client, relPaths, false)).release();
+    await (await this.#syncWith(client, relPaths, false, options.since)).release();
   }
 
   /** Project-relative paths of the documents open in the running server. */

@@ -131,6 +131,7 @@ Deno.test({
   await using fx = await fixture({
     "src/a.ts": "export const a = 1;\n",
     "src/b.ts": "export const b = 2;\n",
+    "src/d.ts": "export const d = 4;\n",
   });
   // Settled mtimes: without the watcher a same-size edit under this mtime goes unseen.
   const hourAgo = Math.floor(Date.now() / 1000) - 3600;
@@ -156,6 +157,13 @@ Deno.test({
   await fx.sync(["src/a.ts"]);
   assertEquals(fx.sent.splice(0), ["didChange src/a.ts", "didChangeWatchedFiles src/a.ts:2"]);
   assertEquals(fx.texts.get("src/a.ts"), "export const a = 8;\n");
+
+  // A file the server reads from disk itself (never opened), changed by another program:
+  // announced before the query.
+  await fx.shell("printf 'export const d = 40;\\n' > src/d.ts");
+  assertEquals(fx.docs.fullChecks, full);
+  await fx.sync(["src/a.ts"]);
+  assertEquals(fx.sent.splice(0), ["didChangeWatchedFiles src/d.ts:2"]);
 
   // A file created in a new folder: announced and open for the query.
   await fx.shell("mkdir -p src/new/deep && printf 'export const c = 3;\\n' > src/new/deep/c.ts");

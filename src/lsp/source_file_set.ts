@@ -128,6 +128,13 @@ export class FileSet {
     return changes;
   }
 
+  /** Whether a project-relative path is a file of the set (as of the last scan). */
+  has(relPath: string): boolean {
+    const slash = relPath.lastIndexOf("/");
+    const folder = this.#folders?.get(slash === -1 ? "" : relPath.slice(0, slash));
+    return folder?.files.has(relPath.slice(slash + 1)) ?? false;
+  }
+
   /** List a new folder and those below it; with `created`, their files are reported as new. */
   #walk(rel: string, folders: Map<string, Folder>, created: string[] | null): void {
     if (folders.size > MAX_FOLDERS) return;

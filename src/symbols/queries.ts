@@ -306,10 +306,13 @@ export async function findReferencesChecked(
 async function referencesOf(
   index: SymbolLookup,
   target: SymbolMatch,
-  options: RequestOptions,
+  given: RequestOptions,
   mark: StageMark,
   check: boolean,
 ): Promise<CheckedReferences> {
+  // The question's moment: the watcher's barrier made by the candidate scan after it serves the
+  // document sync before the request and the change feed below (one touch per question).
+  const options = { ...given, since: given.since ?? performance.now() };
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
@@ -330,7 +333,7 @@ async function referencesOf(
   );
   // The change feed's barrier runs while the server answers: the referencing files read by
   // earlier queries and unchanged since are then named without a stat each.
-  const settling = index.changes?.settle() ?? null;
+  const settling = index.changes?.settle(options.since) ?? null;
   const result = await request;
   mark("references request");
   const byFile = new Map<string, Position[]>();
