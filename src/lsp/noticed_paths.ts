@@ -69,6 +69,14 @@ export class NoticedPaths {
   }
 
   /**
+   * Whether {@linkcode take} for the changes made before `since` would share a barrier already
+   * made or under way (rather than touch the marker and wait for its event).
+   */
+  underway(since: number): boolean {
+    return !this.#disposed && !this.#unknown && this.#watch.barrierUnderway(since);
+  }
+
+  /**
    * The caller is about to compare everything with disk: from now on every change is collected,
    * if the watcher runs (else the next {@linkcode take} answers null again).
    */

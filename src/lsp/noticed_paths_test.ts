@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
 import { type OpenWatcher, ProjectWatch } from "../project/project_watch.ts";
-import { DocumentSync } from "./documents.ts";
+import { DocumentSync, SMALL_CHECK } from "./documents.ts";
 import { isNoticed, NoticedPaths, touches } from "./noticed_paths.ts";
 import { FileSet } from "./source_file_set.ts";
 
@@ -53,7 +53,7 @@ function injectable(): { open: OpenWatcher; inject: (event: Deno.FsEvent) => voi
   return { open, inject: (event) => inject(event) };
 }
 
-async function fixture(files: Record<string, string>) {
+async function fixture(files: Record<string, string>, smallCheck = 0) {
   const dir = await tempDir("sextant-noticed-");
   const root = dir.path;
   for (const [rel, text] of Object.entries(files)) {
@@ -89,6 +89,7 @@ async function fixture(files: Record<string, string>) {
       ignored: (rel) => rel.split("/").some((p) => p === "node_modules" || p === ".sextant"),
     }),
     noticed: new NoticedPaths(watch),
+    smallCheck,
   });
   const sync = async (relPaths: string[]) => await (await docs.sync(relPaths)).release();
   /** Sync until the watcher runs and vouches (the first sync only starts it). */
@@ -108,6 +109,7 @@ async function fixture(files: Record<string, string>) {
   };
   return {
     root,
+    watch,
     docs,
     sent,
     texts,
@@ -226,6 +228,31 @@ Deno.test({
   await fx.sync(["a.ts"]);
   assertEquals(fx.docs.fullChecks, full + 1, "then the watcher vouches again");
   assertEquals(fx.sent.splice(0), []);
+});
+
+Deno.test({
+  name: "noticed paths: a small project is checked on disk, unless a barrier is under way",
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await using fx = await fixture({ "a.ts": "export const a = 1;\n" }, SMALL_CHECK);
+  assert(fx.watch.start(), "started by the project (its change feed, its index)");
+  await fx.sync(["a.ts"]);
+  const before = fx.docs.fullChecks;
+  await fx.sync(["a.ts"]);
+  assertEquals(fx.docs.fullChecks, before + 1, "a few stats cost less than a barrier");
+  // The question already waited for a barrier made since it began: the sync shares it.
+  for (let i = 0; i < 200 && !(await fx.watch.barrier()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const since = performance.now();
+  assert(await fx.watch.barrier(250, since));
+  await Deno.writeTextFile(fx.path("a.ts"), "export const a = 2;\n");
+  fx.sent.splice(0);
+  await (await fx.docs.sync(["a.ts"], { since: performance.now() })).release();
+  assertEquals(fx.docs.fullChecks, before + 2, "no barrier under way since this query began");
+  assertEquals(fx.sent.splice(0), ["didChange a.ts", "didChangeWatchedFiles a.ts:2"]);
+  await (await fx.docs.sync(["a.ts"], { since })).release();
+  assertEquals(fx.docs.fullChecks, before + 2, "the barrier made since the question began");
 });
 
 Deno.test("noticed paths: ignored folders are not collected; a folder above a path touches it", () => {

@@ -128,6 +128,11 @@ export class FileSet {
     return changes;
   }
 
+  /** How many folders a scan stats (0 before the first scan, or when too large to scan). */
+  get folders(): number {
+    return this.#folders?.size ?? 0;
+  }
+
   /** Whether a project-relative path is a file of the set (as of the last scan). */
   has(relPath: string): boolean {
     const slash = relPath.lastIndexOf("/");

@@ -187,6 +187,16 @@ export class ProjectWatch {
     });
   }
 
+  /**
+   * Whether a barrier for the changes made before `since` needs no touch of its own: one made
+   * after it was seen, is waiting for its event, or is queued.
+   */
+  barrierUnderway(since: number): boolean {
+    if (!this.watching || !this.#markerReady || this.#late) return false;
+    return this.#lastSeenAt >= since || (this.#inFlight?.at ?? -Infinity) >= since ||
+      this.#queued !== null;
+  }
+
   async #touch(): Promise<boolean> {
     if (!this.watching || this.#late) return false;
     const seen = new Promise<boolean>((resolve) => {
