@@ -11,6 +11,15 @@
  * - closed documents we know (the server reads those from disk itself; we only announce their
  *   changes) are checked at most once per {@linkcode CLOSED_CHECK_MS}.
  *
+ * With the project's watcher (noticed_paths.ts), a sync whose barrier vouches for every change
+ * made before it checks only what changed: the folders and documents the events name, each
+ * such document read and compared by content whatever its stat says. A warm query on an
+ * unchanged project then stats nothing, and every file of the server's languages the events name
+ * is announced before the request, opened or not (TypeScript 7 answered from the old text of a
+ * closed file otherwise). Documents the watcher cannot vouch for (a link on their
+ * path, other hard links, an ignored folder) are still checked as above, and without the
+ * barrier's word everything is.
+ *
  * Documents a query opened only for itself (`transient`) are closed again when the query ends,
  * unless another query still uses them or a non-transient one asked for them; they are then
  * forgotten. Per document we keep a hash, never the text.
@@ -21,6 +30,7 @@ import { join } from "node:path";
 import { fileUriOf } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import type { FileSet } from "./source_file_set.ts";
+import { isNoticed, type NoticedPaths, touches } from "./noticed_paths.ts";
 
 /** The part of the client this module needs. */
 export interface Notifier {
@@ -42,6 +52,8 @@ interface DocState {
   lastUsed: number;
   /** Queries in flight that depend on this document (it is not closed under them). */
   pins: number;
+  /** Its changes are reported by the watcher (see noticed_paths.ts): checked only on an event. */
+  watched: boolean;
   /** Opened for transient queries only: closed and forgotten when the last of them ends. */
   transient: boolean;
 }
@@ -50,6 +62,11 @@ interface DocState {
 export interface SyncOptions {
   /** Close the documents this sync opened once the lease is released (if nobody else needs them). */
   transient?: boolean | undefined;
+  /**
+   * When the query was asked (`performance.now()`): the changes made before it must be seen;
+   * the watcher's barrier may then be one made since, shared with another caller.
+   */
+  since?: number | undefined;
 }
 
 /** The documents a query depends on, held open until {@linkcode Lease.release}. */
@@ -70,6 +87,12 @@ export const MAX_OPEN = 100;
 const MAX_KNOWN_CLOSED = 300;
 /** Closed documents are re-checked for outside changes at most this often. */
 export const CLOSED_CHECK_MS = 1_000;
+/**
+ * Folders and open documents a full check stats at most before a sync prefers it to a barrier
+ * of its own (a touch of the watcher's marker and a wait for its event: ~0.1–0.3 ms, and more on
+ * a busy machine, where a stat costs a few µs). A barrier already under way is always shared.
+ */
+export const SMALL_CHECK = 64;
 /**
  * Files modified this recently are compared by content even when size and mtime look unchanged:
  * mtime has a coarse resolution, and a second write within it would otherwise go unseen.
@@ -101,6 +124,10 @@ export class DocumentSync {
   #versions = 0;
   readonly #openUris = new Set<string>();
   #closedCheckedAt = -Infinity;
+  readonly #noticed: NoticedPaths | null;
+  #fullChecks = 0;
+  #rootUri: string | undefined;
+  readonly #smallCheck: number;
 
   constructor(options: {
     root: string;
@@ -111,6 +138,10 @@ export class DocumentSync {
     onClose?: (uri: string) => void;
     /** The project's files of this server's languages, scanned before every sync. */
     fileSet?: FileSet;
+    /** What changed below `root`, from the project's watcher; this sync disposes of it. */
+    noticed?: NoticedPaths;
+    /** {@linkcode SMALL_CHECK}, for tests. */
+    smallCheck?: number;
   }) {
     this.#root = options.root;
     this.#server = options.server;
@@ -118,10 +149,25 @@ export class DocumentSync {
     this.#decoder = makeDecoder(options.encoding);
     this.#onClose = options.onClose ?? (() => {});
     this.#fileSet = options.fileSet ?? null;
+    this.#noticed = options.noticed ?? null;
+    this.#smallCheck = options.smallCheck ?? SMALL_CHECK;
   }
 
-  /** `file://` URI of a project-relative path. */
+  /** How many syncs compared every document and folder with disk (the others, only changes). */
+  get fullChecks(): number {
+    return this.#fullChecks;
+  }
+
+  /** Stop hearing the watcher (the server process is gone). */
+  dispose(): void {
+    this.#noticed?.dispose();
+  }
+
+  /** `file://` URI of a project-relative path (a known document's, or the root's, kept). */
   uriOf(relPath: string): string {
+    const known = this.#docs.get(relPath)?.uri;
+    if (known !== undefined) return known;
+    if (relPath === ".") return this.#rootUri ??= fileUriOf(this.#root, ".");
     return fileUriOf(this.#root, relPath);
   }
 
@@ -155,13 +201,29 @@ export class DocumentSync {
     return this.#serialized(async () => {
       const wanted = new Set(relPaths);
       const changes: Changes = [];
-      const created = await this.#scanFileSet(changes);
+      // Every change made before the query, if the watcher can say so (else null: check all).
+      const since = options.since ?? performance.now();
+      const small = (this.#fileSet?.folders ?? 0) + this.#openUris.size <= this.#smallCheck;
+      const noticed = this.#noticed && (!small || this.#noticed.underway(since))
+        ? await this.#noticed.take(since)
+        : null;
+      if (noticed === null) {
+        this.#noticed?.fullCheckBegins();
+        this.#fullChecks++;
+      }
+      const created = await this.#scanFileSet(changes, noticed);
       const now = performance.now();
       const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
       if (checkClosed) this.#closedCheckedAt = now;
       const wallNow = Date.now();
       for (const doc of [...this.#docs.values()]) {
-        if (wanted.has(doc.relPath) || !(doc.open || checkClosed)) continue;
+        if (wanted.has(doc.relPath)) continue;
+        if (noticed !== null && doc.watched) {
+          // Read and compared by content: an event may come with an unchanged size and mtime.
+          if (touches(noticed, doc.relPath)) await this.#refresh(doc, changes, true);
+          continue;
+        }
+        if (!(doc.open || checkClosed)) continue;
         // Most documents are unchanged: decided without an await per document.
         if (this.#unchanged(doc, wallNow)) continue;
         await this.#refresh(doc, changes);
@@ -169,7 +231,7 @@ export class DocumentSync {
       const pinned: DocState[] = [];
       try {
         for (const relPath of wanted) {
-          const doc = await this.#open(relPath, changes, options.transient === true);
+          const doc = await this.#open(relPath, changes, options.transient === true, noticed);
           doc.pins++;
           pinned.push(doc);
         }
@@ -197,9 +259,21 @@ export class DocumentSync {
    * through their refresh). Returns the new files this query should open, at most
    * {@linkcode MAX_CREATED_OPEN}.
    */
-  async #scanFileSet(changes: Changes): Promise<string[]> {
+  async #scanFileSet(changes: Changes, noticed: ReadonlySet<string> | null): Promise<string[]> {
     if (!this.#fileSet) return [];
-    const { created, deleted } = this.#fileSet.scan();
+    const { created, deleted } = noticed === null
+      ? this.#fileSet.scan()
+      : this.#fileSet.rescan(noticed);
+    if (noticed !== null) {
+      // Files the server reads from disk itself, changed since the last query: announced now,
+      // before the request (a server's own watching, or the forwarding of the project's
+      // events, tells it later: TypeScript 7 answered from the old text).
+      const fresh = new Set(created);
+      for (const relPath of noticed) {
+        if (this.#docs.has(relPath) || fresh.has(relPath) || !this.#fileSet.has(relPath)) continue;
+        changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Changed });
+      }
+    }
     for (const relPath of deleted) {
       const doc = this.#docs.get(relPath);
       if (doc) await this.#refresh(doc, changes);
@@ -298,13 +372,23 @@ export class DocumentSync {
     return next;
   }
 
-  async #open(relPath: string, changes: Changes, transient: boolean): Promise<DocState> {
+  /**
+   * Open a document, or check an open one with disk; `noticed`: the paths changed since the
+   * last sync, when the watcher vouches for them (a watched document is checked only if named).
+   */
+  async #open(
+    relPath: string,
+    changes: Changes,
+    transient: boolean,
+    noticed: ReadonlySet<string> | null = null,
+  ): Promise<DocState> {
     const existing = this.#docs.get(relPath);
     if (existing?.open) {
       existing.lastUsed = ++this.#clock;
       // Asked for by a lasting query: it stays open like any other document.
       if (!transient) existing.transient = false;
-      await this.#refresh(existing, changes);
+      if (noticed === null || !existing.watched) await this.#refresh(existing, changes);
+      else if (touches(noticed, relPath)) await this.#refresh(existing, changes, true);
       if (!this.#docs.has(relPath)) {
         throw new ToolError(`File '${relPath}' does not exist (it was deleted).`);
       }
@@ -326,6 +410,7 @@ export class DocumentSync {
       lastUsed: 0,
       pins: 0,
       transient,
+      watched: false,
     };
     // A closed document we knew is opened by this query: it is the query's to close if transient.
     if (existing) existing.transient = transient;
@@ -333,6 +418,7 @@ export class DocumentSync {
     doc.hash = read.hash;
     doc.mtime = read.mtime;
     doc.size = read.size;
+    doc.watched = this.#watchable(doc, read.nlink);
     doc.open = true;
     this.#openUris.add(doc.uri);
     doc.lastUsed = ++this.#clock;
@@ -364,6 +450,20 @@ export class DocumentSync {
     return now - mtime >= RACY_MS && mtime === doc.mtime && stat.size === doc.size;
   }
 
+  /**
+   * Whether the watcher reports every change of this document: its path is its real path (no
+   * link on the way out of the watched tree), it has no other name (a hard link written through
+   * one reports no event of the other), and it is in no folder whose events are dropped.
+   */
+  #watchable(doc: DocState, nlink: number | null): boolean {
+    if (this.#noticed === null || nlink !== 1 || !isNoticed(doc.relPath)) return false;
+    try {
+      return Deno.realPathSync(doc.abs) === doc.abs;
+    } catch {
+      return false;
+    }
+  }
+
   /** Compare a known document with disk and tell the server what changed. */
   async #refresh(doc: DocState, changes: Changes, force = false): Promise<void> {
     const abs = doc.abs;
@@ -383,6 +483,7 @@ export class DocumentSync {
     if (!read) return;
     doc.mtime = read.mtime;
     doc.size = read.size;
+    doc.watched = this.#watchable(doc, read.nlink);
     if (read.hash === doc.hash) return;
     doc.hash = read.hash;
     if (!doc.open) {
@@ -439,13 +540,19 @@ export class DocumentSync {
  */
 function readState(
   abs: string,
-): { bytes: Uint8Array; hash: string; mtime: number; size: number } | null {
+): { bytes: Uint8Array; hash: string; mtime: number; size: number; nlink: number | null } | null {
   try {
     const stat = Deno.statSync(abs);
     if (!stat.isFile) return null;
     const bytes = Deno.readFileSync(abs);
     const hash = createHash("sha256").update(bytes).digest("hex");
-    return { bytes, hash, mtime: stat.mtime?.getTime() ?? 0, size: bytes.length };
+    return {
+      bytes,
+      hash,
+      mtime: stat.mtime?.getTime() ?? 0,
+      size: bytes.length,
+      nlink: stat.nlink,
+    };
   } catch {
     return null;
   }

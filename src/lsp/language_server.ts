@@ -22,6 +22,12 @@ export interface RequestOptions {
    * transient open is still an open.
    */
   transient?: boolean | undefined;
+  /**
+   * When the question began (`performance.now()`): the request answers for every change made
+   * on disk before it. Defaults to the request's own start; a question that already waited for
+   * the project watcher's barrier since it began (queries.ts) lets the request share it.
+   */
+  since?: number | undefined;
 }
 
 /** One running (or restartable) language server for one language in one project. */

@@ -31,6 +31,7 @@ import type {
   RequestOptions,
 } from "./language_server.ts";
 import { ProjectWatcher } from "./watcher.ts";
+import { NoticedPaths } from "./noticed_paths.ts";
 import type { ProjectWatch } from "../project/project_watch.ts";
 
 /** Time limits of a managed server; tests shorten them. */
@@ -182,9 +183,11 @@ export class ManagedServer implements LanguageServer {
     params: unknown,
     options: RequestOptions & { sync?: readonly string[] } = {},
   ): Promise<R> {
+    // The question's moment: every change made on disk before it is in the answer.
+    const asked = options.since ?? performance.now();
     const attempt = async (): Promise<R> => {
       const client = await this.#ensureClient(options);
-      const lease = await this.#syncWith(client, options.sync ?? [], options.transient);
+      const lease = await this.#syncWith(client, options.sync ?? [], options.transient, asked);
       try {
         if (this.#running?.queuedAnswers) {
           return await this.#sendQueued<R>(client, method, params, options);
@@ -220,7 +223,7 @@ export class ManagedServer implements LanguageServer {
 
   async syncFiles(relPaths: readonly string[], options: RequestOptions = {}): Promise<void> {
     const client = await this.#ensureClient(options);
-    await (await this.#syncWith(client, relPaths, false)).release();
+    await (await this.#syncWith(client, relPaths, false, options.since)).release();
   }
 
   /** Project-relative paths of the documents open in the running server. */
@@ -326,6 +329,7 @@ export class ManagedServer implements LanguageServer {
     if (starting) await starting.catch(() => {});
     const client = this.#client;
     this.#client = null;
+    this.#docs?.dispose();
     this.#docs = null;
     this.#pull = new PullDiagnostics();
     await this.#stopWatching();
@@ -363,10 +367,11 @@ export class ManagedServer implements LanguageServer {
     client: LspClient,
     relPaths: readonly string[],
     transient: boolean | undefined,
+    since = performance.now(),
   ): Promise<Lease> {
     if (this.#client !== client || !this.#docs) throw new ServerExitedError(this.id, "");
     this.#watchIfAsked(client);
-    return await this.#docs.sync(relPaths, { transient });
+    return await this.#docs.sync(relPaths, { transient, since });
   }
 
   /** Start forwarding file events once the server registered for them (pyright does). */
@@ -469,6 +474,8 @@ export class ManagedServer implements LanguageServer {
     };
     this.#client = client;
     const pull = this.#pull = new PullDiagnostics();
+    // The documents of a process replaced before its exit was handled (its engine died).
+    this.#docs?.dispose();
     const docs = this.#docs = new DocumentSync({
       root: this.#project.root,
       server: client,
@@ -479,6 +486,10 @@ export class ManagedServer implements LanguageServer {
         extensions: this.spec.extensions,
         ignored: (rel, isDir) => this.#project.ignore.isIgnored(rel, isDir),
       }),
+      // A warm query on an unchanged project then checks nothing against disk.
+      ...(this.#watch?.root === this.#project.root
+        ? { noticed: new NoticedPaths(this.#watch) }
+        : {}),
       // What the server reported on a closed document is never asked for again: drop it.
       onClose: (uri) => {
         client.diagnostics.forget(uri);
@@ -493,6 +504,7 @@ export class ManagedServer implements LanguageServer {
       if (this.#client !== client) return;
       this.#crashes++;
       this.#client = null;
+      this.#docs?.dispose();
       this.#docs = null;
       void this.#stopWatching();
     });

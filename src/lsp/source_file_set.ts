@@ -96,6 +96,50 @@ export class FileSet {
     return changes;
   }
 
+  /**
+   * {@linkcode scan} of only the folders that `paths` (project-relative, each change since the
+   * previous scan among them: noticed_paths.ts) name or lie directly in, listed again whatever
+   * their mtime says.
+   */
+  rescan(paths: ReadonlySet<string>): FileSetChanges {
+    const changes: FileSetChanges = { created: [], deleted: [] };
+    const folders = this.#folders;
+    if (folders === null || paths.size === 0) return changes;
+    const due = new Set<string>();
+    for (const path of paths) {
+      if (folders.has(path)) due.add(path);
+      const slash = path.lastIndexOf("/");
+      const parent = slash === -1 ? "" : path.slice(0, slash);
+      if (folders.has(parent)) due.add(parent);
+    }
+    for (const rel of due) {
+      const folder = folders.get(rel);
+      if (!folder) continue; // removed with its parent in this scan
+      const mtime = mtimeOf(join(this.#root, rel));
+      if (mtime === null) this.#forget(rel, folders, changes);
+      else this.#relist(rel, folder, mtime, folders, changes);
+    }
+    if (folders.size > MAX_FOLDERS) {
+      this.#tooLarge = true;
+      this.#folders = null;
+    }
+    changes.created.sort();
+    changes.deleted.sort();
+    return changes;
+  }
+
+  /** How many folders a scan stats (0 before the first scan, or when too large to scan). */
+  get folders(): number {
+    return this.#folders?.size ?? 0;
+  }
+
+  /** Whether a project-relative path is a file of the set (as of the last scan). */
+  has(relPath: string): boolean {
+    const slash = relPath.lastIndexOf("/");
+    const folder = this.#folders?.get(slash === -1 ? "" : relPath.slice(0, slash));
+    return folder?.files.has(relPath.slice(slash + 1)) ?? false;
+  }
+
   /** List a new folder and those below it; with `created`, their files are reported as new. */
   #walk(rel: string, folders: Map<string, Folder>, created: string[] | null): void {
     if (folders.size > MAX_FOLDERS) return;

@@ -74,15 +74,16 @@ export class ChangeFeed {
    * Wait until every change made before this call has been counted; null when that cannot be
    * known (no watcher, or its event did not come in time): then nothing is vouched for. The
    * first call starts the watcher and answers null at once (nothing was read under it yet): a
-   * cold query does not wait for the watches of a large tree.
+   * cold query does not wait for the watches of a large tree. `since` (a `performance.now()` of
+   * the past, when the question began): a barrier made after it serves.
    */
-  async settle(): Promise<Settled | null> {
+  async settle(since?: number): Promise<Settled | null> {
     if (this.#disposed) return null;
     if (!this.#watch.started) {
       this.#watch.startSoon();
       return null;
     }
-    if (!(await this.#watch.barrier(SETTLE_TIMEOUT_MS)) || this.#disposed) return null;
+    if (!(await this.#watch.barrier(SETTLE_TIMEOUT_MS, since)) || this.#disposed) return null;
     const voidThrough = this.#voidThrough;
     return {
       unchanged: (relPath, stamp) => {

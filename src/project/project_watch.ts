@@ -12,7 +12,9 @@
  * {@linkcode ProjectWatch.barrier} is the one barrier: events arrive late (a write is in the
  * kernel's queue when it returns, but reaches this process a moment later), so it touches a
  * marker file's timestamp and waits for the marker's event; a watcher's events come in order, so
- * every change made before the call has been delivered when it answers true.
+ * every change made before the call has been delivered when it answers true. A caller that needs
+ * only the changes made before some earlier moment (`since`: when its request was asked) shares
+ * a touch made after that moment, in flight or done, rather than waiting for one more.
  * @module
  */
 import { join, relative } from "node:path";
@@ -68,6 +70,10 @@ export class ProjectWatch {
   #chain: Promise<unknown> = Promise.resolve();
   /** The next barrier, queued and not touched yet: later callers share it. */
   #queued: Promise<boolean> | null = null;
+  /** The touch waiting for its event: when it was made (performance.now()) and its answer. */
+  #inFlight: { at: number; seen: Promise<boolean> } | null = null;
+  /** When the last touch whose event came was made: every change before it was delivered. */
+  #lastSeenAt = -Infinity;
 
   readonly #openWatcher: OpenWatcher;
 
@@ -148,13 +154,18 @@ export class ProjectWatch {
   }
 
   /**
-   * Wait until every change made before this call has been delivered to the subscribers. False
-   * when that cannot be known (not watching, no marker, or its event did not come within
-   * `timeoutMs`): then nothing may be concluded from the absence of events.
+   * Wait until every change made before this call (or before `since`, a `performance.now()`
+   * of the past) has been delivered to the subscribers. False when that cannot be known (not
+   * watching, no marker, or its event did not come within `timeoutMs`): then nothing may be
+   * concluded from the absence of events.
    */
-  barrier(timeoutMs = BARRIER_TIMEOUT_MS): Promise<boolean> {
+  barrier(timeoutMs = BARRIER_TIMEOUT_MS, since?: number): Promise<boolean> {
     if (!this.watching || !this.#markerReady || this.#late) return Promise.resolve(false);
-    let touched = this.#queued;
+    if (since !== undefined && this.#lastSeenAt >= since) return Promise.resolve(true);
+    const inFlight = this.#inFlight;
+    let touched = since !== undefined && inFlight !== null && inFlight.at >= since
+      ? inFlight.seen
+      : this.#queued;
     if (touched === null) {
       // One touch at a time, so that a marker event answers the touch waiting for it; callers
       // that come while one is out share the next one (touched after all of them asked).
@@ -176,6 +187,16 @@ export class ProjectWatch {
     });
   }
 
+  /**
+   * Whether a barrier for the changes made before `since` needs no touch of its own: one made
+   * after it was seen, is waiting for its event, or is queued.
+   */
+  barrierUnderway(since: number): boolean {
+    if (!this.watching || !this.#markerReady || this.#late) return false;
+    return this.#lastSeenAt >= since || (this.#inFlight?.at ?? -Infinity) >= since ||
+      this.#queued !== null;
+  }
+
   async #touch(): Promise<boolean> {
     if (!this.watching || this.#late) return false;
     const seen = new Promise<boolean>((resolve) => {
@@ -187,17 +208,23 @@ export class ProjectWatch {
       };
       this.#waiter = finish;
     });
+    // Taken before the touch: a change made before this moment is delivered before its event.
+    const at = performance.now();
     try {
       // A timestamp change is an event of the marker's own: cheaper than creating a file.
-      const at = ++this.#touches;
-      Deno.utimeSync(this.#marker, at, at);
+      const stamp = ++this.#touches;
+      Deno.utimeSync(this.#marker, stamp, stamp);
     } catch (error) {
       this.#markerReady = false;
       this.#waiter?.(false);
       log.debug(`watcher of ${this.root}: the marker cannot be touched: ${String(error)}`);
       return false;
     }
+    const flight = { at, seen: seen.then((ok) => ok && this.watching) };
+    this.#inFlight = flight;
     const ok = await seen;
+    if (this.#inFlight === flight) this.#inFlight = null;
+    if (ok && this.watching) this.#lastSeenAt = Math.max(this.#lastSeenAt, at);
     if (!ok && this.watching) {
       // Its event may still come: until it does, no barrier (it would answer one too early).
       this.#late = true;

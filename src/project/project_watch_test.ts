@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { inotifyWatches, inotifyWatchesSettled } from "../../tests/helpers/inotify.ts";
-import { ProjectWatch, type WatchEvent } from "./project_watch.ts";
+import { type OpenWatcher, ProjectWatch, type WatchEvent } from "./project_watch.ts";
 
 Deno.test({
   name: "ProjectWatch: every subscriber hears each change, in order, after one barrier",
@@ -80,6 +80,61 @@ Deno.test({
       await new Promise((r) => setTimeout(r, 10));
     }
     assert(rels.includes("a.ts"));
+  } finally {
+    await watch.dispose();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "ProjectWatch: a barrier for the changes made before `since` shares a touch made after it",
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-watch-" }));
+  // Deno's watcher, counting the marker's events: one per touch of it.
+  let markerEvents = 0;
+  const open: OpenWatcher = (at, options) => {
+    const real = Deno.watchFs(at, options);
+    return {
+      close: () => real.close(),
+      [Symbol.dispose]: () => real.close(),
+      async *[Symbol.asyncIterator]() {
+        for await (const event of real) {
+          if (event.paths.some((p) => p.includes("watch-marker"))) markerEvents++;
+          yield event;
+        }
+      },
+    };
+  };
+  const watch = new ProjectWatch(root, undefined, open);
+  try {
+    const rels: string[] = [];
+    watch.subscribe({ event: (e) => rels.push(...e.rels) });
+    assert(watch.start());
+    assert(await watch.barrier());
+    const perTouch = markerEvents;
+    assert(perTouch > 0);
+
+    // Asked (since), a change, then another caller's barrier touches: the asker shares it.
+    const since = performance.now();
+    Deno.writeTextFileSync(`${root}/a.ts`, "export const a = 1;\n");
+    const other = watch.barrier();
+    await Promise.resolve(); // the other caller's touch is made
+    await Promise.resolve();
+    const mine = watch.barrier(250, since);
+    assertEquals(await Promise.all([other, mine]), [true, true]);
+    assert(rels.includes("a.ts"), "the change made before the shared touch is heard");
+    assertEquals(markerEvents, 2 * perTouch, "one touch for both");
+
+    // A touch already seen, made after `since`: answered at once, no touch.
+    assert(await watch.barrier(250, since));
+    assertEquals(markerEvents, 2 * perTouch);
+
+    // Asked after the last touch: a touch of its own, and the change before it is heard.
+    Deno.writeTextFileSync(`${root}/b.ts`, "export const b = 1;\n");
+    assert(await watch.barrier(250, performance.now()));
+    assert(rels.includes("b.ts"));
+    assertEquals(markerEvents, 3 * perTouch);
   } finally {
     await watch.dispose();
     Deno.removeSync(root, { recursive: true });

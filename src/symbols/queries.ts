@@ -174,12 +174,12 @@ function isWordAt(line: string, at: number, name: string): boolean {
  */
 export function namePosition(match: SymbolMatch): Position | null {
   const { node, file } = match;
-  const lines = file.text.split("\n");
+  const lineAt = lineReader(file.text);
   const sel = node.selectionRange.start;
-  if (isWordAt(lines[sel.line] ?? "", sel.character, node.name)) return sel;
+  if (isWordAt(lineAt(sel.line) ?? "", sel.character, node.name)) return sel;
   const search = (from: number, to: number, firstColumn: number): Position | null => {
     for (let line = from; line <= to; line++) {
-      const text = lines[line] ?? "";
+      const text = lineAt(line) ?? "";
       for (let at = text.indexOf(node.name, line === from ? firstColumn : 0); at !== -1;) {
         if (isWordAt(text, at, node.name)) return { line, character: at };
         at = text.indexOf(node.name, at + 1);
@@ -189,6 +189,27 @@ export function namePosition(match: SymbolMatch): Position | null {
   };
   return search(sel.line, sel.line, 0) ??
     search(node.range.start.line, node.range.end.line, node.range.start.character);
+}
+
+/**
+ * Line `n` (0-based, as `text.split("\n")[n]`) of a text, found without splitting all of it:
+ * asked for a warm query's target, whose file may be long, before every references request.
+ */
+function lineReader(text: string): (line: number) => string | undefined {
+  /** Where each line starts, as far as asked; -1 past the last line. */
+  const starts = [0];
+  return (line) => {
+    while (starts.length <= line) {
+      const previous = starts[starts.length - 1]!;
+      if (previous === -1) return undefined;
+      const newline = text.indexOf("\n", previous);
+      starts.push(newline === -1 ? -1 : newline + 1);
+    }
+    const start = starts[line]!;
+    if (start === -1) return undefined;
+    const end = text.indexOf("\n", start);
+    return text.slice(start, end === -1 ? undefined : end);
+  };
 }
 
 /** {@linkcode namePosition}, falling back to the selection range when the name is not found. */
@@ -285,10 +306,13 @@ export async function findReferencesChecked(
 async function referencesOf(
   index: SymbolLookup,
   target: SymbolMatch,
-  options: RequestOptions,
+  given: RequestOptions,
   mark: StageMark,
   check: boolean,
 ): Promise<CheckedReferences> {
+  // The question's moment: the watcher's barrier made by the candidate scan after it serves the
+  // document sync before the request and the change feed below (one touch per question).
+  const options = { ...given, since: given.since ?? performance.now() };
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
@@ -309,7 +333,7 @@ async function referencesOf(
   );
   // The change feed's barrier runs while the server answers: the referencing files read by
   // earlier queries and unchanged since are then named without a stat each.
-  const settling = index.changes?.settle() ?? null;
+  const settling = index.changes?.settle(options.since) ?? null;
   const result = await request;
   mark("references request");
   const byFile = new Map<string, Position[]>();
@@ -335,7 +359,7 @@ async function referencesOf(
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
   const named = (rel: string, file: FileSymbols): ReferenceHit[] =>
-    namedReferences(target, rel, file, byFile.get(rel)!);
+    namedAgain(target, rel, file, byFile.get(rel)!);
   // The files whose trees are in memory are named in one synchronous pass (a warm query: no
   // promise per file); the others are read and asked for, a few at once.
   const hits: ReferenceHit[][] = new Array(files.length);
@@ -382,6 +406,46 @@ async function referencesOf(
     mark("completeness check");
   }
   return { hits: hits.flat(), notAnalysed };
+}
+
+/**
+ * The last {@linkcode namedReferences} of each tree (trees are immutable and shared by the
+ * lookup's memo, so a tree stands for its file's content): a warm question asked again names
+ * the references of its unchanged files without finding their containers again.
+ */
+const lastNamed = new WeakMap<
+  readonly SymbolNode[],
+  { text: string; target: SymbolNode; positions: readonly Position[]; hits: ReferenceHit[] }
+>();
+
+/**
+ * {@linkcode namedReferences}, or the same hits as last time when the file's tree and text,
+ * the target and the server's positions are those of the last call for this tree.
+ */
+function namedAgain(
+  target: SymbolMatch,
+  rel: string,
+  file: FileSymbols,
+  positions: readonly Position[],
+): ReferenceHit[] {
+  const last = lastNamed.get(file.roots);
+  if (
+    last !== undefined && last.text === file.text && last.target === target.node &&
+    samePositions(last.positions, positions) && last.hits.every((h) => h.relPath === rel)
+  ) {
+    return last.hits;
+  }
+  const hits = namedReferences(target, rel, file, positions);
+  lastNamed.set(file.roots, { text: file.text, target: target.node, positions, hits });
+  return hits;
+}
+
+function samePositions(a: readonly Position[], b: readonly Position[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.line !== b[i]!.line || a[i]!.character !== b[i]!.character) return false;
+  }
+  return true;
 }
 
 /**

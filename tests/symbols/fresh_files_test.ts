@@ -1,31 +1,39 @@
 /**
  * Answers are never stale: a file created on disk (here as a shell command or an editor would,
  * outside Sextant's tools) is part of the very next query's answer, an edited one is answered as
- * it is now, and a deleted one is gone from it, with no wait. Against the real servers (typescript-language-server, pyright) on copies of
- * fixtures/typescript and fixtures/python.
+ * it is now (also when another program wrote it the moment before the question), and a deleted
+ * one is gone from it, with no wait. Against the real servers (TypeScript 7's, typescript-language-
+ * server, pyright) on copies of fixtures/typescript and fixtures/python.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { hasServer, hasTypeScript7, linkTypeScript7, skipUnless } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree, referenceLines } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 
+const TYPESCRIPT = {
+  fixture: "typescript",
+  target: { name_path: "Circle", relative_path: "src/shapes.ts" },
+  file: "src/extra.ts",
+  text: 'import { Circle } from "./shapes.ts";\n\nexport function extra(): Circle {\n' +
+    "  return new Circle(2);\n}\n",
+  // Each reference line: kind, containing symbol, line (0-based) and text.
+  expected: [
+    'File|extra|0:import { Circle } from "./shapes.ts";',
+    "Function|extra|2:export function extra(): Circle {",
+    "Function|extra|3:  return new Circle(2);",
+  ],
+};
+
 const CASES = [
   {
-    lang: "TypeScript",
-    server: "typescript-language-server",
-    fixture: "typescript",
-    target: { name_path: "Circle", relative_path: "src/shapes.ts" },
-    file: "src/extra.ts",
-    text: 'import { Circle } from "./shapes.ts";\n\nexport function extra(): Circle {\n' +
-      "  return new Circle(2);\n}\n",
-    // Each reference line: kind, containing symbol, line (0-based) and text.
-    expected: [
-      'File|extra|0:import { Circle } from "./shapes.ts";',
-      "Function|extra|2:export function extra(): Circle {",
-      "Function|extra|3:  return new Circle(2);",
-    ],
+    ...TYPESCRIPT,
+    lang: "TypeScript 7",
+    server: "tsc",
+    available: hasTypeScript7(),
+    typescript7: true,
   },
+  { ...TYPESCRIPT, lang: "TypeScript", server: "typescript-language-server" },
   {
     lang: "Python",
     server: "pyright-langserver",
@@ -44,11 +52,15 @@ const CASES = [
 for (const c of CASES) {
   Deno.test({
     name: `fresh files (${c.lang}): a new file's references are in the very next answer`,
-    ignore: skipUnless(hasServer(c.server), c.server),
+    ignore: skipUnless(
+      "available" in c ? c.available === true : hasServer(c.server),
+      c.server,
+    ),
     sanitizeResources: false,
     sanitizeOps: false,
   }, async (t) => {
     await using h = await toolHarness(await fixtureTree(c.fixture));
+    if ("typescript7" in c) await linkTypeScript7(h.root);
     // The reference lines in one file (src/tools/shared/reference_entries.ts chooses the form).
     const refsIn = async (file: string) =>
       referenceLines(await h.call(findReferencingSymbols, c.target))
@@ -68,6 +80,19 @@ for (const c of CASES) {
       await refsIn(c.file);
       await Deno.writeTextFile(h.path(c.file), "\n" + c.text);
       assertEquals(await refsIn(c.file), shifted(c.expected).sort());
+    });
+
+    await t.step("edited by another program right before a warm question: seen", async () => {
+      await refsIn(c.file);
+      await refsIn(c.file);
+      // A process of its own writes, and the question comes the moment it has exited.
+      const text = "\n\n" + c.text;
+      const out = await new Deno.Command("sh", {
+        args: ["-c", 'printf "%s" "$1" > "$2"', "sh", text, h.path(c.file)],
+      }).output();
+      assertEquals(out.success, true);
+      const twice = (lines: string[]) => shifted(shifted(lines));
+      assertEquals(await refsIn(c.file), twice(c.expected).sort());
     });
 
     await t.step("deleted outside Sextant: gone at once", async () => {

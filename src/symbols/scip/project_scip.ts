@@ -27,6 +27,10 @@ const LINE_CACHE_CHARS = 16_000_000;
 
 /** Where a project's index is looked for, in this order (relative to its root). */
 export const INDEX_LOCATIONS: readonly string[] = ["index.scip", ".sextant/index.scip"];
+/** The folders of {@linkcode INDEX_LOCATIONS}. */
+const INDEX_FOLDERS = [".", ".sextant"];
+/** Folders changed this recently are looked in again: mtime resolution is coarse on some file systems. */
+const RACY_MS = 3_000;
 
 /** A loaded index and what it can vouch for now. */
 export interface ScipState {
@@ -51,9 +55,13 @@ interface Loaded {
   unsubscribe: () => void;
 }
 
-async function stampOf(path: string): Promise<string | null> {
+/**
+ * Synchronous: asked before every find_referencing_symbols, mostly of files that do not exist,
+ * where an async stat costs a round trip through the I/O threads each.
+ */
+function stampOf(path: string): string | null {
   try {
-    const stat = await Deno.stat(path);
+    const stat = Deno.statSync(path);
     return stat.isFile ? `${stat.size}:${stat.mtime?.getTime() ?? 0}` : null;
   } catch {
     return null;
@@ -72,6 +80,8 @@ export class ProjectScip {
   #lineChars = 0;
   /** The index the user's global config names for this project, when it names one. */
   readonly #configured: ConfiguredIndex | null;
+  /** {@linkcode #indexFolders} when no index file was found under them. */
+  #absentUnder: string | null = null;
 
   constructor(project: Project, watch: ProjectWatch) {
     this.#project = project;
@@ -92,10 +102,14 @@ export class ProjectScip {
    * The index file that applies, if any (absolute): the one the global config names first (a
    * URL's download, with an empty stamp while it has not been downloaded), then the project's.
    */
-  async locate(): Promise<{ path: string; stamp: string } | null> {
+  locate(): Promise<{ path: string; stamp: string } | null> {
+    return Promise.resolve(this.#locateNow());
+  }
+
+  #locateNow(): { path: string; stamp: string } | null {
     const configured = this.#configured;
     if (configured !== null) {
-      const stamp = await stampOf(configured.path);
+      const stamp = stampOf(configured.path);
       if (stamp !== null) {
         configured.found();
         return { path: configured.path, stamp };
@@ -107,12 +121,40 @@ export class ProjectScip {
       }
       if (configured.source.kind === "path") configured.missing();
     }
+    // Found absent before, and no entry of the folders that would hold them changed since.
+    const folders = this.#indexFolders();
+    if (folders !== null && folders === this.#absentUnder) return null;
     for (const rel of INDEX_LOCATIONS) {
       const path = join(this.#project.root, rel);
-      const stamp = await stampOf(path);
+      const stamp = stampOf(path);
       if (stamp !== null) return { path, stamp };
     }
+    this.#absentUnder = folders;
     return null;
+  }
+
+  /**
+   * The mtimes of the folders that hold {@linkcode INDEX_LOCATIONS} (a file created, renamed or
+   * removed in a folder changes its mtime), or null when one is missing or changed too recently
+   * to be trusted by its mtime. Two stats that succeed cost less than two that throw: most
+   * projects have no index, and every find_referencing_symbols looks for one.
+   */
+  #indexFolders(): string | null {
+    const now = Date.now();
+    let key = "";
+    for (const folder of INDEX_FOLDERS) {
+      let mtime: number;
+      try {
+        const stat = Deno.statSync(join(this.#project.root, folder));
+        if (!stat.isDirectory) return null;
+        mtime = stat.mtime?.getTime() ?? 0;
+      } catch {
+        return null;
+      }
+      if (now - mtime < RACY_MS) return null;
+      key += `${mtime}:`;
+    }
+    return key;
   }
 
   /**

@@ -147,6 +147,7 @@ async function referencesAnswer(
     return inMemory(index, args.name_path, relPath) ??
       await locate(ctx, args.name_path, relPath, options);
   });
+  mark("SCIP index looked for");
   if (fromIndex !== null) {
     const { target, checked, note } = fromIndex;
     return referencingAnswer(indexOf(ctx), target, checked, wantedKinds, [note]);
