@@ -95,7 +95,14 @@ export class DeclarationIndex {
     disposed: () => this.#disposed,
     apply: (result, stored) => this.#apply(result, stored),
     report: (message) => this.#report(message),
+    paused: (paused) => {
+      // The batches the pumps sent before the pause wait too (a batch on a worker ends).
+      this.#workerHold?.();
+      this.#workerHold = paused && !this.#disposed ? this.#workers.hold() : null;
+    },
   });
+  /** The parse workers' hold while the build is paused (see BuildQueue.paused). */
+  #workerHold: (() => void) | null = null;
   /** The last build failed (its index is partial: no search may answer from it). */
   #buildFailed = false;
   #failures = 0;
@@ -146,12 +153,24 @@ export class DeclarationIndex {
     if (this.#disposed) throw new Error("The symbol index was disposed.");
     const listener = options.onProgress;
     if (listener) this.#progress.add(listener);
+    // A question waits for the whole build: no hold pauses it meanwhile.
+    const unwant = this.#queue.want();
     try {
       await abortable(this.#startBuild(), options.signal);
       await this.#settle();
     } finally {
+      unwant();
       if (listener) this.#progress.delete(listener);
     }
+  }
+
+  /**
+   * Start the build, if not started, without waiting for it as {@linkcode ready} does (a held
+   * build stays paused). Resolves when the build is done; rejects when it fails.
+   */
+  start(): Promise<void> {
+    if (this.#disposed) return Promise.reject(new Error("The symbol index was disposed."));
+    return this.#startBuild();
   }
 
   #startBuild(): Promise<void> {
@@ -239,11 +258,13 @@ export class DeclarationIndex {
   }
 
   /**
-   * Hold the build back while a question runs (its batches keep one parse worker at most, see
-   * ParseWorkers.hold); searches ({@linkcode prepareFor}) are not held. Call the result to release.
+   * Hold the build back while a question runs that does not need it: the build pauses (its walk
+   * and its batches wait) while nothing waits for it ({@linkcode ready}, a search over a folder;
+   * see BuildQueue.hold). A search of one file ({@linkcode prepareFor}) goes on. Call the result
+   * to release; the build then resumes.
    */
   holdBuild(): () => void {
-    return this.#workers.hold();
+    return this.#queue.hold();
   }
 
   /**
@@ -386,6 +407,8 @@ export class DeclarationIndex {
         pumps.push(pump);
       }
       for await (const entry of this.project.walk(".")) {
+        // Paused by a question that does not need the build: its walk waits too.
+        if (queue.paused) await queue.resumed(this.#stop.signal);
         this.#stop.signal.throwIfAborted();
         if (entry.isDirectory) continue;
         if (queue.sentAhead(entry.path)) continue;
@@ -511,6 +534,9 @@ export class DeclarationIndex {
     // A build in progress stops: no more batches, and our own workers end now (their pending
     // batches fail), so that no parse worker outlives the project.
     this.#stop.abort();
+    // Batches held back end now (they fail on the abort), shared workers or not.
+    this.#workerHold?.();
+    this.#workerHold = null;
     if (this.#ownWorkers) this.#workers.close();
     try {
       await this.#build;
