@@ -311,9 +311,10 @@ export class BuildQueue {
       this.#early.add(scope);
       this.enqueue({ job: ahead.job, stored: undefined, sent: null });
     }
-    for (const path of this.#pending.keys()) {
-      // A file whose words lack the needle cannot declare the name: it is neither read nor
-      // parsed for this search.
+    // A file whose words lack the needle cannot declare the name: it is neither read nor parsed
+    // for this search. A scan of one file looks it up rather than go through every file queued.
+    const paths = scan.file ? (this.#pending.has(scope) ? [scope] : []) : this.#pending.keys();
+    for (const path of paths) {
       if (inScope(path, scope) && this.#words.contains(path, needle) !== false) {
         this.#scanAdd(scan, path);
       }
