@@ -147,6 +147,11 @@ export class BuildQueue {
     return this.#paused;
   }
 
+  /** Whether a question holds the build back ({@linkcode hold}), paused or not. */
+  get held(): boolean {
+    return this.#holds > 0;
+  }
+
   /**
    * Hold the build back while a question runs that does not need it; call the result to
    * release. Holds nest, and last until the build ends.

@@ -32,7 +32,7 @@ import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import type { Project } from "../../project/project.ts";
 import { ProjectWatch } from "../../project/project_watch.ts";
-import { BuildQueue, PROGRESS_MS } from "./build_queue.ts";
+import { BuildQueue, PROGRESS_MS, type Scan } from "./build_queue.ts";
 import { grammarFor } from "./grammars.ts";
 import { NoticedChanges } from "./noticed_changes.ts";
 import { type ChangePlan, planFolder, planPaths } from "./change_plan.ts";
@@ -103,6 +103,10 @@ export class DeclarationIndex {
   });
   /** The parse workers' hold while the build is paused (see BuildQueue.paused). */
   #workerHold: (() => void) | null = null;
+  /** Scans of one file under way, by needle and file: shared by whoever asks for the same. */
+  readonly #fileScans = new Map<string, { scan: Scan; done: Promise<void> }>();
+  /** The files parseAhead will send for a needle, by needle: the timer that sends them. */
+  readonly #speculative = new Map<string, ReturnType<typeof setTimeout>>();
   /** The last build failed (its index is partial: no search may answer from it). */
   #buildFailed = false;
   #failures = 0;
@@ -222,20 +226,26 @@ export class DeclarationIndex {
       return true;
     }
     if (this.#buildFailed) return false; // ready() says why
-    let finish!: (error?: unknown) => void;
-    const done = new Promise<void>((resolve, reject) => {
-      finish = (error) => error === undefined ? resolve() : reject(error);
-    });
     const queue = this.#queue;
     const file = queue.walking && this.#aheadOfWalk(scope);
-    const listed = queue.get(scope) !== undefined || this.#tables.files.has(scope);
-    const ahead = !file ? null : {
-      job: listed
-        ? null
-        : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
-    };
-    const scan = queue.startScan(needle, scope, ahead, finish);
-    queue.sendAhead(scan, this.#workers, this.#stop.signal);
+    const speculative = this.#speculative.get(needle);
+    if (file && speculative !== undefined) {
+      // The question asks for its files itself: those it parsed ahead for are not needed now.
+      clearTimeout(speculative);
+      this.#speculative.delete(needle);
+    }
+    // The same file asked for twice (a candidate parsed ahead, then named in the answer): the
+    // second waits for the first's scan rather than parse the file again.
+    const key = `${needle}\0${scope}`;
+    const shared = file ? this.#fileScans.get(key) : undefined;
+    const { scan, done } = shared ?? this.#startScan(needle, scope, file);
+    if (file && !shared) {
+      this.#fileScans.set(key, { scan, done });
+      done.catch(() => {}).finally(() => {
+        this.#fileScans.delete(key);
+        queue.endScan(scan);
+      });
+    }
     const report = () => {
       const checked = scan.total - scan.todo.size;
       onProgress?.(
@@ -253,8 +263,53 @@ export class DeclarationIndex {
       return true;
     } finally {
       clearInterval(timer);
-      queue.endScan(scan);
+      // A scan of one file ends with its file, whoever stopped waiting for it.
+      if (!file) queue.endScan(scan);
     }
+  }
+
+  /** Start a search's scan (see {@linkcode prepareFor}); `done` settles when it is complete. */
+  #startScan(
+    needle: string,
+    scope: string,
+    file: boolean,
+  ): { scan: Scan; done: Promise<void> } {
+    let finish!: (error?: unknown) => void;
+    const done = new Promise<void>((resolve, reject) => {
+      finish = (error) => error === undefined ? resolve() : reject(error);
+    });
+    const listed = this.#queue.get(scope) !== undefined || this.#tables.files.has(scope);
+    const ahead = !file ? null : {
+      job: listed
+        ? null
+        : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
+    };
+    const scan = this.#queue.startScan(needle, scope, ahead, finish);
+    this.#queue.sendAhead(scan, this.#workers, this.#stop.signal);
+    return { scan, done };
+  }
+
+  /**
+   * Before the build is done, have these files parsed ahead of it, not waited for (see
+   * {@linkcode prepareFor} with one file), in `delayMs`: the files a question will likely ask
+   * about (the candidates of a references question), parsed while a slow server computes its
+   * answer. A question that asks for one of them with the same needle before then knows which
+   * it needs (the server has answered): the rest are left to the build. Only files that can go
+   * ahead of the walk: the others would wait for the walk, and resume a held build.
+   */
+  parseAhead(needle: string, files: readonly string[], delayMs = 0): void {
+    if (this.#disposed || this.#built || !this.#queue.walking) return;
+    const send = () => {
+      this.#speculative.delete(needle);
+      if (this.#disposed || this.#built || !this.#queue.walking) return;
+      for (const file of files) {
+        if (this.#aheadOfWalk(file)) this.prepareFor(needle, { scope: file }).catch(() => {});
+      }
+    };
+    clearTimeout(this.#speculative.get(needle));
+    const timer = setTimeout(send, delayMs);
+    Deno.unrefTimer(timer);
+    this.#speculative.set(needle, timer);
   }
 
   /**
@@ -264,7 +319,14 @@ export class DeclarationIndex {
    * to release; the build then resumes.
    */
   holdBuild(): () => void {
-    return this.#queue.hold();
+    const release = this.#queue.hold();
+    return () => {
+      release();
+      // The question is answered: what it would have parsed ahead is the build's again.
+      if (this.#queue.held) return;
+      for (const timer of this.#speculative.values()) clearTimeout(timer);
+      this.#speculative.clear();
+    };
   }
 
   /**
@@ -534,6 +596,8 @@ export class DeclarationIndex {
     // A build in progress stops: no more batches, and our own workers end now (their pending
     // batches fail), so that no parse worker outlives the project.
     this.#stop.abort();
+    for (const timer of this.#speculative.values()) clearTimeout(timer);
+    this.#speculative.clear();
     // Batches held back end now (they fail on the abort), shared workers or not.
     this.#workerHold?.();
     this.#workerHold = null;

@@ -90,3 +90,59 @@ Deno.test({
     }
   }
 });
+
+Deno.test({
+  name:
+    "held, files parsed ahead for a slow answer; asked for by the answer first, only those it names",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using dir = await tempDir();
+  const root = await project(dir.path);
+  const files = ["src/p1/m1.ts", "src/p2/m2.ts", "src/p3/m3.ts"];
+  for (const delayMs of [0, 600_000]) {
+    const workers = new ParseWorkers({ size: 2, idleMs: 60_000 });
+    // Every file sent ahead, with its needle.
+    const sent: string[] = [];
+    const runAhead = workers.runAhead.bind(workers);
+    workers.runAhead = (jobs, onResults, signal) => {
+      sent.push(...jobs.map((j) => `${j.relPath}:${j.needle}`));
+      return runAhead(jobs, onResults, signal);
+    };
+    const index = new DeclarationIndex(root, { workers, watch: false, persist: false });
+    try {
+      const release = index.holdBuild();
+      index.start().catch(() => {});
+      index.parseAhead("Widget", files, delayMs);
+      if (delayMs === 0) {
+        // The server was slow: all three are parsed while the build waits.
+        for (let i = 0; i < 400 && index.indexedFiles().length < 3; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        assertEquals(index.indexedFiles(), files);
+      }
+      // The answer names one file (asked twice at once: parsed once).
+      await Promise.all([
+        index.prepareFor("Widget", { scope: "src/p2/m2.ts" }),
+        index.prepareFor("Widget", { scope: "src/p2/m2.ts" }),
+      ]);
+      assertEquals(
+        sent.filter((s) => s === "src/p2/m2.ts:Widget").length,
+        1,
+        `parsed once: ${sent.join(", ")}`,
+      );
+      if (delayMs !== 0) {
+        // The answer came before the delay: only the file it named was parsed.
+        await new Promise((r) => setTimeout(r, 200));
+        assertEquals(index.indexedFiles(), ["src/p2/m2.ts"]);
+        assertEquals(sent, ["src/p2/m2.ts:Widget"]);
+      }
+      release();
+      await index.ready();
+      assertEquals(index.indexedFiles().length, MODULES);
+    } finally {
+      await index.dispose();
+      workers.close();
+    }
+  }
+});
