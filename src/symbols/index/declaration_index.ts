@@ -294,14 +294,16 @@ export class DeclarationIndex {
    * {@linkcode prepareFor} with one file), in `delayMs`: the files a question will likely ask
    * about (the candidates of a references question), parsed while a slow server computes its
    * answer. A question that asks for one of them with the same needle before then knows which
-   * it needs (the server has answered): the rest are left to the build. Only files that can go
-   * ahead of the walk: the others would wait for the walk, and resume a held build.
+   * it needs (the server has answered): the rest are left to the build. Only while a question
+   * holds the build (else the build parses them anyway), and only files that can go ahead of the
+   * walk: the others would wait for the walk, and resume the held build.
    */
   parseAhead(needle: string, files: readonly string[], delayMs = 0): void {
-    if (this.#disposed || this.#built || !this.#queue.walking) return;
+    const wanted = () => !this.#disposed && !this.#built && this.#queue.walking && this.#queue.held;
+    if (!wanted()) return;
     const send = () => {
       this.#speculative.delete(needle);
-      if (this.#disposed || this.#built || !this.#queue.walking) return;
+      if (!wanted()) return;
       for (const file of files) {
         if (this.#aheadOfWalk(file)) this.prepareFor(needle, { scope: file }).catch(() => {});
       }
