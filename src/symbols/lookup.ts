@@ -596,7 +596,8 @@ export class SymbolLookup {
   startDeclarations(): void {
     const index = this.declarations;
     if (index === null || index.built || this.#declarationsFailed) return;
-    index.ready().catch((error) => {
+    // Not ready(): that waits for the build, which a question holding it back must not do.
+    index.start().catch((error) => {
       if (this.#declarationsFailed || index.disposed) return;
       this.#declarationsFailed = true;
       log.warn(`The declaration index could not be built (${String(error)}).`);

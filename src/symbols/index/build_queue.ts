@@ -6,6 +6,12 @@
  * (`sendAhead`). The words of the files a scan read and did not parse are kept
  * (unparsed_words.ts), so that a later scan decides from them which files may declare its name
  * without reading any again.
+ *
+ * A question that does not need the build holds it ({@linkcode BuildQueue.hold}): while held, the
+ * build is paused (no chunk of its own goes out, its walk waits), unless something needs it:
+ * whoever waits for the whole build ({@linkcode BuildQueue.want}), or a scan that needs the walk
+ * or the pumps (one over a folder, or whose file must go through a pump after all). A scan of one
+ * file sent ahead needs neither, so the question's own parses go on while the build waits.
  * @module
  */
 import { inScope } from "./declaration_tables.ts";
@@ -51,6 +57,8 @@ export interface Scan {
    * waiting for the walk to list the rest of the tree.
    */
   file: boolean;
+  /** Batches of its files sent ahead (sendAhead) and not answered yet. */
+  ahead: number;
   finish: (error?: unknown) => void;
 }
 
@@ -62,6 +70,8 @@ export interface BuildSink {
   apply(result: ParseResult, stored: StoredFile | undefined): void;
   /** A progress message of the build. */
   report(message: string): void;
+  /** The build was paused, or resumed (see {@linkcode BuildQueue.paused}). */
+  paused?(paused: boolean): void;
 }
 
 /** See the module documentation. */
@@ -88,6 +98,14 @@ export class BuildQueue {
   /** Pumps waiting for work. */
   #wakers: Array<() => void> = [];
   #lastReport = 0;
+  /** Between {@linkcode reset} and {@linkcode buildEnded}: a build is under way. */
+  #building = false;
+  /** Questions holding the build back, and waiters needing all of it (see hold, want). */
+  #holds = 0;
+  #wants = 0;
+  #paused = false;
+  /** The walk's waits for the build to resume. */
+  #resumers: Array<() => void> = [];
 
   constructor(sink: BuildSink) {
     this.#sink = sink;
@@ -121,8 +139,85 @@ export class BuildQueue {
     return this.#pending.get(path);
   }
 
+  /**
+   * Whether the build is paused: held by a question ({@linkcode hold}) while nothing needs it.
+   * Then the pumps send only searches' files and the walk waits ({@linkcode resumed}).
+   */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Whether a question holds the build back ({@linkcode hold}), paused or not. */
+  get held(): boolean {
+    return this.#holds > 0;
+  }
+
+  /**
+   * Hold the build back while a question runs that does not need it; call the result to
+   * release. Holds nest, and last until the build ends.
+   */
+  hold(): () => void {
+    return this.#counted(() => this.#holds++, () => this.#holds--);
+  }
+
+  /** Someone waits for the whole build: no hold pauses it until the result is called. */
+  want(): () => void {
+    return this.#counted(() => this.#wants++, () => this.#wants--);
+  }
+
+  #counted(take: () => void, give: () => void): () => void {
+    take();
+    this.#updatePause();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      give();
+      this.#updatePause();
+    };
+  }
+
+  /** Resolves when the build is not paused (at once if it is not), or when `signal` aborts. */
+  resumed(signal?: AbortSignal): Promise<void> {
+    if (!this.#paused || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      signal?.addEventListener("abort", done, { once: true });
+      this.#resumers.push(done);
+    });
+  }
+
+  /**
+   * Whether a scan needs the build going: one over a folder needs the walk to end (and the
+   * pumps to send its files); one of a single file, the pumps when its file is still to do and
+   * not on its way ahead (not sent yet, its batch failed, or the file came back unparsed).
+   */
+  #scansNeedBuild(): boolean {
+    for (const scan of this.#scans) {
+      if (!scan.file || (scan.todo.size > 0 && scan.ahead === 0)) return true;
+    }
+    return false;
+  }
+
+  #updatePause(): void {
+    const paused = this.#building && this.#holds > 0 && this.#wants === 0 &&
+      !this.#scansNeedBuild();
+    if (paused === this.#paused) return;
+    this.#paused = paused;
+    this.#sink.paused?.(paused);
+    if (paused) return;
+    const resumers = this.#resumers;
+    this.#resumers = [];
+    for (const resume of resumers) resume();
+    this.wake();
+  }
+
   /** Start a build: nothing walked, nothing queued. */
   reset(): void {
+    this.#building = true;
     this.walking = true;
     this.#pending.clear();
     this.#order = [];
@@ -131,6 +226,7 @@ export class BuildQueue {
     this.#indexed = 0;
     this.#early.clear();
     this.#words.clear();
+    this.#updatePause();
   }
 
   /** Drop every queued file (a failed build): the pumps stop. */
@@ -212,6 +308,7 @@ export class BuildQueue {
       next: 0,
       total: 0,
       file: ahead !== null,
+      ahead: 0,
       finish,
     };
     if (ahead?.job && !this.#pending.has(scope)) {
@@ -219,21 +316,25 @@ export class BuildQueue {
       this.#early.add(scope);
       this.enqueue({ job: ahead.job, stored: undefined, sent: null });
     }
-    for (const path of this.#pending.keys()) {
-      // A file whose words lack the needle cannot declare the name: it is neither read nor
-      // parsed for this search.
+    // A file whose words lack the needle cannot declare the name: it is neither read nor parsed
+    // for this search. A scan of one file looks it up rather than go through every file queued.
+    const paths = scan.file ? (this.#pending.has(scope) ? [scope] : []) : this.#pending.keys();
+    for (const path of paths) {
       if (inScope(path, scope) && this.#words.contains(path, needle) !== false) {
         this.#scanAdd(scan, path);
       }
     }
     this.#scans.add(scan);
     this.#checkScan(scan);
+    // A scan of one file is paused for in sendAhead, once its file is sent.
+    if (!scan.file) this.#updatePause();
     this.wake();
     return scan;
   }
 
   endScan(scan: Scan): void {
     this.#scans.delete(scan);
+    this.#updatePause();
   }
 
   /**
@@ -241,6 +342,8 @@ export class BuildQueue {
    * are forgotten (every file is indexed now, or the build failed).
    */
   buildEnded(failure: unknown): void {
+    this.#building = false;
+    this.#updatePause();
     this.#words.clear();
     for (const scan of this.#scans) scan.finish(failure ?? undefined);
   }
@@ -254,6 +357,15 @@ export class BuildQueue {
    * is left to the pumps. Files whose batch fails go back to the scan, for the pumps.
    */
   sendAhead(scan: Scan, workers: Pick<ParseWorkers, "runAhead">, stop: AbortSignal): void {
+    try {
+      this.#sendAhead(scan, workers, stop);
+    } finally {
+      // Whatever was not sent here needs the pumps: a paused build resumes for it.
+      this.#updatePause();
+    }
+  }
+
+  #sendAhead(scan: Scan, workers: Pick<ParseWorkers, "runAhead">, stop: AbortSignal): void {
     if (this.walking && !scan.file) return;
     if (scan.todo.size === 0 || scan.todo.size > AHEAD_FILES) return;
     const sent: Pending[] = [];
@@ -268,6 +380,7 @@ export class BuildQueue {
       jobs.push({ ...pending.job, needle: scan.needle });
     }
     if (jobs.length === 0) return;
+    scan.ahead++;
     workers.runAhead(jobs, (results) => this.#received(results), stop).catch(() => {
       for (const pending of sent) {
         if (pending.sent !== scan.needle || this.#pending.get(pending.job.relPath) !== pending) {
@@ -276,6 +389,10 @@ export class BuildQueue {
         pending.sent = null;
         scan.queue.push(pending.job.relPath);
       }
+    }).finally(() => {
+      scan.ahead--;
+      // Files still to do go through the pumps now: a paused build resumes for them.
+      this.#updatePause();
       this.wake();
     });
   }
@@ -312,7 +429,7 @@ export class BuildQueue {
       }
       if (jobs.length >= SCAN_CHUNK) return jobs;
     }
-    if (jobs.length > 0) return jobs;
+    if (jobs.length > 0 || this.#paused) return jobs;
     // While walking, a waiting search's files come first: the build's are listed with them.
     if (this.walking && (this.#scans.size > 0 || this.#order.length - this.#next < BUILD_CHUNK)) {
       return jobs;
@@ -361,6 +478,7 @@ export class BuildQueue {
       for (const scan of this.#scans) scan.todo.delete(path);
     }
     for (const scan of this.#scans) this.#checkScan(scan);
+    this.#updatePause();
     this.wake();
     const now = performance.now();
     if (now - this.#lastReport > PROGRESS_MS) {

@@ -176,3 +176,117 @@ Deno.test("BuildQueue: files whose batch sent ahead fails go back to the scan, f
   assert(finished);
   queue.endScan(scan);
 });
+
+/** A queue with `count` files walked (f0.ts …), its texts, and what it applied. */
+function walkedQueue(count: number, texts: Record<string, string>) {
+  const applied: string[] = [];
+  const pauses: boolean[] = [];
+  const queue = new BuildQueue({
+    disposed: () => false,
+    apply: (result) => void applied.push(result.relPath),
+    report: () => {},
+    paused: (paused) => void pauses.push(paused),
+  });
+  queue.reset();
+  for (let i = 0; i < count; i++) {
+    texts[`f${i}.ts`] ??= `const x${i} = ${i};`;
+    queue.enqueue({ job: job(`f${i}.ts`), stored: undefined, sent: null });
+  }
+  return { queue, applied, pauses };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+Deno.test("BuildQueue: held, the build sends nothing of its own; a one-file scan goes ahead; released, it resumes", async () => {
+  const texts: Record<string, string> = { "f3.ts": "class Needle {}" };
+  const { queue, applied, pauses } = walkedQueue(100, texts);
+  const release = queue.hold();
+  assert(queue.paused);
+  assertEquals(pauses, [true]);
+  queue.walkEnded();
+  const sent: ParseJob[][] = [];
+  const workers = wordyWorkers(texts, sent);
+  const stop = new AbortController();
+  let pumped = false;
+  const pump = queue.pump(workers, stop.signal).then(() => pumped = true);
+  await tick();
+  assertEquals(sent, [], "no chunk while held");
+  // A question's own file goes ahead, and is indexed.
+  let finished = false;
+  const scan = queue.startScan("Needle", "f3.ts", { job: null }, () => finished = true);
+  queue.sendAhead(scan, workers, stop.signal);
+  assertEquals(sent.flat().map((j) => [j.relPath, j.needle]), [["f3.ts", "Needle"]]);
+  assert(finished);
+  queue.endScan(scan);
+  await tick();
+  assert(queue.paused, "still held after the scan");
+  assertEquals(applied, ["f3.ts"]);
+  assert(!pumped);
+  // The walk waits while held, and goes on when released.
+  let walked = false;
+  const walk = queue.resumed(stop.signal).then(() => walked = true);
+  await tick();
+  assert(!walked);
+  release();
+  release(); // a second release changes nothing
+  assertEquals(pauses, [true, false]);
+  await Promise.all([pump, walk]);
+  assert(pumped && walked);
+  assertEquals(applied.length, 100, "the build indexed every file once released");
+  assertEquals(queue.size, 0);
+  queue.buildEnded(null);
+});
+
+Deno.test("BuildQueue: held, whoever waits for the build, or a scan of a folder, resumes it", async () => {
+  const texts: Record<string, string> = {};
+  const { queue, pauses } = walkedQueue(10, texts);
+  const release = queue.hold();
+  assert(queue.paused);
+  const unwant = queue.want();
+  assert(!queue.paused, "a waiter for the whole build resumes it");
+  unwant();
+  assert(queue.paused, "paused again when it is gone");
+  let finished = false;
+  const scan = queue.startScan("x", ".", null, () => finished = true);
+  assert(!queue.paused, "a folder's scan needs the walk and the pumps");
+  queue.walkEnded();
+  const sent: ParseJob[][] = [];
+  await queue.pump(wordyWorkers(texts, sent), new AbortController().signal);
+  assert(finished);
+  queue.endScan(scan);
+  assert(queue.paused, "held again once the scan is done");
+  queue.buildEnded(null);
+  assert(!queue.paused, "the build is done: nothing left to pause");
+  assertEquals(pauses, [true, false, true, false, true, false]);
+  release();
+});
+
+Deno.test("BuildQueue: held, a one-file scan whose batch ahead fails resumes the build for it", async () => {
+  const texts: Record<string, string> = { "f1.ts": "Needle" };
+  const { queue, pauses } = walkedQueue(3, texts);
+  const release = queue.hold();
+  queue.walkEnded();
+  const sent: ParseJob[][] = [];
+  const stop = new AbortController().signal;
+  const pump = queue.pump(wordyWorkers(texts, sent), stop);
+  let finished = false;
+  const scan = queue.startScan("Needle", "f1.ts", { job: null }, () => finished = true);
+  let failed!: () => void;
+  const failing = {
+    runAhead: () => new Promise<void>((_, reject) => failed = () => reject(new Error("crash"))),
+  };
+  queue.sendAhead(scan, failing, stop);
+  assert(queue.paused, "its file is on its way");
+  failed();
+  await tick();
+  assert(finished, "the pumps indexed it");
+  assertEquals(sent[0]!.map((j) => [j.relPath, j.needle]), [["f1.ts", "Needle"]]);
+  assertEquals(sent.length, 1, "nothing of the build's own");
+  // Resumed while its file needed a pump, paused again once it was done.
+  assertEquals(pauses, [true, false, true]);
+  assert(queue.paused);
+  queue.endScan(scan);
+  release();
+  await pump;
+  queue.buildEnded(null);
+});

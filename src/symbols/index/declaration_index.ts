@@ -32,7 +32,7 @@ import { cacheDir } from "../cache.ts";
 import type { CompactSymbol } from "../model.ts";
 import type { Project } from "../../project/project.ts";
 import { ProjectWatch } from "../../project/project_watch.ts";
-import { BuildQueue, PROGRESS_MS } from "./build_queue.ts";
+import { BuildQueue, PROGRESS_MS, type Scan } from "./build_queue.ts";
 import { grammarFor } from "./grammars.ts";
 import { NoticedChanges } from "./noticed_changes.ts";
 import { type ChangePlan, planFolder, planPaths } from "./change_plan.ts";
@@ -95,7 +95,18 @@ export class DeclarationIndex {
     disposed: () => this.#disposed,
     apply: (result, stored) => this.#apply(result, stored),
     report: (message) => this.#report(message),
+    paused: (paused) => {
+      // The batches the pumps sent before the pause wait too (a batch on a worker ends).
+      this.#workerHold?.();
+      this.#workerHold = paused && !this.#disposed ? this.#workers.hold() : null;
+    },
   });
+  /** The parse workers' hold while the build is paused (see BuildQueue.paused). */
+  #workerHold: (() => void) | null = null;
+  /** Scans of one file under way, by needle and file: shared by whoever asks for the same. */
+  readonly #fileScans = new Map<string, { scan: Scan; done: Promise<void> }>();
+  /** The files parseAhead will send for a needle, by needle: the timer that sends them. */
+  readonly #speculative = new Map<string, ReturnType<typeof setTimeout>>();
   /** The last build failed (its index is partial: no search may answer from it). */
   #buildFailed = false;
   #failures = 0;
@@ -146,12 +157,24 @@ export class DeclarationIndex {
     if (this.#disposed) throw new Error("The symbol index was disposed.");
     const listener = options.onProgress;
     if (listener) this.#progress.add(listener);
+    // A question waits for the whole build: no hold pauses it meanwhile.
+    const unwant = this.#queue.want();
     try {
       await abortable(this.#startBuild(), options.signal);
       await this.#settle();
     } finally {
+      unwant();
       if (listener) this.#progress.delete(listener);
     }
+  }
+
+  /**
+   * Start the build, if not started, without waiting for it as {@linkcode ready} does (a held
+   * build stays paused). Resolves when the build is done; rejects when it fails.
+   */
+  start(): Promise<void> {
+    if (this.#disposed) return Promise.reject(new Error("The symbol index was disposed."));
+    return this.#startBuild();
   }
 
   #startBuild(): Promise<void> {
@@ -203,20 +226,26 @@ export class DeclarationIndex {
       return true;
     }
     if (this.#buildFailed) return false; // ready() says why
-    let finish!: (error?: unknown) => void;
-    const done = new Promise<void>((resolve, reject) => {
-      finish = (error) => error === undefined ? resolve() : reject(error);
-    });
     const queue = this.#queue;
     const file = queue.walking && this.#aheadOfWalk(scope);
-    const listed = queue.get(scope) !== undefined || this.#tables.files.has(scope);
-    const ahead = !file ? null : {
-      job: listed
-        ? null
-        : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
-    };
-    const scan = queue.startScan(needle, scope, ahead, finish);
-    queue.sendAhead(scan, this.#workers, this.#stop.signal);
+    const speculative = this.#speculative.get(needle);
+    if (file && speculative !== undefined) {
+      // The question asks for its files itself: those it parsed ahead for are not needed now.
+      clearTimeout(speculative);
+      this.#speculative.delete(needle);
+    }
+    // The same file asked for twice (a candidate parsed ahead, then named in the answer): the
+    // second waits for the first's scan rather than parse the file again.
+    const key = `${needle}\0${scope}`;
+    const shared = file ? this.#fileScans.get(key) : undefined;
+    const { scan, done } = shared ?? this.#startScan(needle, scope, file);
+    if (file && !shared) {
+      this.#fileScans.set(key, { scan, done });
+      done.catch(() => {}).finally(() => {
+        this.#fileScans.delete(key);
+        queue.endScan(scan);
+      });
+    }
     const report = () => {
       const checked = scan.total - scan.todo.size;
       onProgress?.(
@@ -234,16 +263,72 @@ export class DeclarationIndex {
       return true;
     } finally {
       clearInterval(timer);
-      queue.endScan(scan);
+      // A scan of one file ends with its file, whoever stopped waiting for it.
+      if (!file) queue.endScan(scan);
     }
   }
 
+  /** Start a search's scan (see {@linkcode prepareFor}); `done` settles when it is complete. */
+  #startScan(
+    needle: string,
+    scope: string,
+    file: boolean,
+  ): { scan: Scan; done: Promise<void> } {
+    let finish!: (error?: unknown) => void;
+    const done = new Promise<void>((resolve, reject) => {
+      finish = (error) => error === undefined ? resolve() : reject(error);
+    });
+    const listed = this.#queue.get(scope) !== undefined || this.#tables.files.has(scope);
+    const ahead = !file ? null : {
+      job: listed
+        ? null
+        : { relPath: scope, absPath: this.project.absolute(scope), known: undefined },
+    };
+    const scan = this.#queue.startScan(needle, scope, ahead, finish);
+    this.#queue.sendAhead(scan, this.#workers, this.#stop.signal);
+    return { scan, done };
+  }
+
   /**
-   * Hold the build back while a question runs (its batches keep one parse worker at most, see
-   * ParseWorkers.hold); searches ({@linkcode prepareFor}) are not held. Call the result to release.
+   * Before the build is done, have these files parsed ahead of it, not waited for (see
+   * {@linkcode prepareFor} with one file), in `delayMs`: the files a question will likely ask
+   * about (the candidates of a references question), parsed while a slow server computes its
+   * answer. A question that asks for one of them with the same needle before then knows which
+   * it needs (the server has answered): the rest are left to the build. Only while a question
+   * holds the build (else the build parses them anyway), and only files that can go ahead of the
+   * walk: the others would wait for the walk, and resume the held build.
+   */
+  parseAhead(needle: string, files: readonly string[], delayMs = 0): void {
+    const wanted = () => !this.#disposed && !this.#built && this.#queue.walking && this.#queue.held;
+    if (!wanted()) return;
+    const send = () => {
+      this.#speculative.delete(needle);
+      if (!wanted()) return;
+      for (const file of files) {
+        if (this.#aheadOfWalk(file)) this.prepareFor(needle, { scope: file }).catch(() => {});
+      }
+    };
+    clearTimeout(this.#speculative.get(needle));
+    const timer = setTimeout(send, delayMs);
+    Deno.unrefTimer(timer);
+    this.#speculative.set(needle, timer);
+  }
+
+  /**
+   * Hold the build back while a question runs that does not need it: the build pauses (its walk
+   * and its batches wait) while nothing waits for it ({@linkcode ready}, a search over a folder;
+   * see BuildQueue.hold). A search of one file ({@linkcode prepareFor}) goes on. Call the result
+   * to release; the build then resumes.
    */
   holdBuild(): () => void {
-    return this.#workers.hold();
+    const release = this.#queue.hold();
+    return () => {
+      release();
+      // The question is answered: what it would have parsed ahead is the build's again.
+      if (this.#queue.held) return;
+      for (const timer of this.#speculative.values()) clearTimeout(timer);
+      this.#speculative.clear();
+    };
   }
 
   /**
@@ -386,6 +471,8 @@ export class DeclarationIndex {
         pumps.push(pump);
       }
       for await (const entry of this.project.walk(".")) {
+        // Paused by a question that does not need the build: its walk waits too.
+        if (queue.paused) await queue.resumed(this.#stop.signal);
         this.#stop.signal.throwIfAborted();
         if (entry.isDirectory) continue;
         if (queue.sentAhead(entry.path)) continue;
@@ -511,6 +598,11 @@ export class DeclarationIndex {
     // A build in progress stops: no more batches, and our own workers end now (their pending
     // batches fail), so that no parse worker outlives the project.
     this.#stop.abort();
+    for (const timer of this.#speculative.values()) clearTimeout(timer);
+    this.#speculative.clear();
+    // Batches held back end now (they fail on the abort), shared workers or not.
+    this.#workerHold?.();
+    this.#workerHold = null;
     if (this.#ownWorkers) this.#workers.close();
     try {
       await this.#build;

@@ -6,10 +6,12 @@
  * once; after a few files (an edit, the watcher) they wait `idleMs` for the next ones.
  *
  * A search's batches (jobs with a needle: the files a question waits for) go before the build's
- * batches that wait for a worker. While a question holds the workers ({@linkcode ParseWorkers.hold}),
- * the build keeps one worker at most: the other cores are the question's (its scan of the
- * candidate files, the server's project load). One, not none, so that nothing can wait on a
- * build held back by its own waiter.
+ * batches that wait for a worker. While the build is held ({@linkcode ParseWorkers.hold}), its
+ * batches get no worker at all: the cores are the question's (its scan of the candidate files,
+ * the server's project load, the parses it asks for). The holder (declaration_index.ts) lets go
+ * whenever anything waits for the build, so that nothing waits on a build it holds back itself.
+ * Held, the pool also grows to one worker at most: a worker's start (its isolate, tree-sitter's
+ * WebAssembly) costs more CPU than a question's few files, which one worker parses in time.
  *
  * A search's few files may also go ahead of every waiting batch ({@linkcode ParseWorkers.runAhead}):
  * to a free worker, or else at once to a busy one, beside the batch it is working on.
@@ -112,10 +114,10 @@ export class ParseWorkers {
 
   /**
    * {@linkcode run} for a search, ahead of the batches waiting for a worker: a batch goes to a
-   * free worker (or a new one, up to the pool's size) as any search's batch would, or else at once
-   * to the busy worker with the fewest batches sent ahead, where it interleaves with the batch it
-   * is working on (the worker's handler awaits between files, so it takes up the other batch's
-   * next file in between). For the few files a search needs now while the build keeps every
+   * free worker (or a new one, up to the pool's size, one while held) as any search's batch would,
+   * or else at once to the busy worker with the fewest batches sent ahead, where it interleaves
+   * with the batch it is working on (the worker's handler awaits between files, so it takes up
+   * the other batch's next file in between). For the few files a search needs now while the build keeps every
    * worker busy: they wait for a file's work, not for a batch's. Never held ({@linkcode hold}),
    * and it never waits for a worker, so a held build cannot hold it back.
    */
@@ -132,7 +134,7 @@ export class ParseWorkers {
     for (let i = 0; i < jobs.length; i += per) batches.push(jobs.slice(i, i + per));
     await Promise.all(batches.map(async (batch) => {
       signal?.throwIfAborted();
-      if (this.#slots.length < this.#size || this.#slots.some((s) => !s.busy)) {
+      if (this.#slots.length < this.#limit() || this.#slots.some((s) => !s.busy)) {
         // A worker is free, or may be started: a search's batch takes it before any waiting.
         const slot = await this.#acquire(true);
         try {
@@ -161,7 +163,8 @@ export class ParseWorkers {
 
   /**
    * Hold the build back while a question runs: until the returned release is called, the
-   * build's batches use one worker at most (searches' batches are not held). Holds nest.
+   * build's batches (jobs without a needle) get no worker; a batch already on a worker ends.
+   * Searches' batches and {@linkcode runAhead} are not held. Holds nest.
    */
   hold(): () => void {
     this.#holds++;
@@ -172,6 +175,11 @@ export class ParseWorkers {
       this.#holds--;
       this.#dispatch();
     };
+  }
+
+  /** How many workers may run: one while held (see the module documentation). */
+  #limit(): number {
+    return this.#holds > 0 ? 1 : this.#size;
   }
 
   #acquire(urgent: boolean): Promise<Slot> {
@@ -186,18 +194,16 @@ export class ParseWorkers {
 
   /**
    * Give free workers (or new ones, up to the pool's size) to the waiting batches: searches'
-   * first, in order; then the build's, in order, unless held and one of them has a worker.
+   * first, in order; then the build's, in order, unless held.
    */
   #dispatch(): void {
     while (this.#waiting.length > 0 && !this.#closed) {
       let next = this.#waiting.findIndex((w) => w.urgent);
-      if (next < 0 && (this.#holds === 0 || !this.#slots.some((s) => s.busy && s.build))) {
-        next = 0;
-      }
+      if (next < 0 && this.#holds === 0) next = 0;
       if (next < 0) return;
       let slot = this.#slots.find((s) => !s.busy);
       if (!slot) {
-        if (this.#slots.length >= this.#size) return;
+        if (this.#slots.length >= this.#limit()) return;
         slot = {
           worker: new Worker(workerUrl(), { type: "module" }),
           busy: false,

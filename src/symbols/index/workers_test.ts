@@ -68,22 +68,28 @@ Deno.test("parse workers: a search's batch goes before the build's batches waiti
   }
 });
 
-Deno.test("parse workers: held, the build keeps one worker, searches are not held", async () => {
+Deno.test("parse workers: held, the build gets no worker until released; searches are not held", async () => {
   const { dir, jobs: all } = await jobs(8);
   const workers = new ParseWorkers({ size: 2, batch: 1, idleMs: 600_000, buildIdleMs: 600_000 });
   try {
     const release = workers.hold();
-    const results: ParseResult[] = [];
-    await workers.run(all, (r) => results.push(...r));
-    assertEquals(results.length, 8);
-    assertEquals(workers.running, 1, "one worker for the build while held");
-    // A search while held still gets the second worker.
-    await workers.run(all.map((j) => ({ ...j, needle: "C" })), () => {});
-    assertEquals(workers.running, 2);
+    const built: ParseResult[] = [];
+    let buildDone = false;
+    const build = workers.run(all, (r) => built.push(...r)).then(() => buildDone = true);
+    // A search while held gets a worker, and ends while the build has parsed nothing.
+    const searched: ParseResult[] = [];
+    await workers.run(all.map((j) => ({ ...j, needle: "C" })), (r) => searched.push(...r));
+    assertEquals(searched.length, 8);
+    const ahead: ParseResult[] = [];
+    await workers.runAhead([{ ...all[0]!, needle: "C0" }], (r) => ahead.push(...r));
+    assertEquals(ahead.map((r) => r.status), ["parsed"]);
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals(built.length, 0, "no batch of the build while held");
+    assert(!buildDone);
     release();
     release(); // a second release changes nothing
-    await workers.run(all, () => {});
-    assertEquals(workers.running, 2);
+    await build;
+    assertEquals(built.length, 8, "the build resumes when released");
   } finally {
     workers.close();
     await Deno.remove(dir, { recursive: true });
@@ -111,30 +117,30 @@ Deno.test("parse workers: a batch sent ahead is not queued behind the waiting on
   }
 });
 
-Deno.test("parse workers: held, a batch sent ahead neither waits for the build nor stalls it", async () => {
+Deno.test("parse workers: held, a batch on a worker ends, and one sent ahead goes beside it", async () => {
   const { dir, jobs: all } = await jobs(201);
-  const workers = new ParseWorkers({ size: 2, batch: 4, idleMs: 600_000, buildIdleMs: 0 });
+  const workers = new ParseWorkers({ size: 1, batch: 50, idleMs: 600_000, buildIdleMs: 0 });
   try {
-    const release = workers.hold();
     const done: string[] = [];
-    // Fifty batches held to one worker; the second worker is free for searches.
-    const build = workers.run(all.slice(1), () => {}).then(() => done.push("build"));
-    const search = workers.run(
-      [{ ...all[1]!, needle: "C1" }],
-      () => {},
-    ).then(() => done.push("search"));
-    // Both workers are busy now (the build's and the search's): the batch goes beside one.
     const results: ParseResult[] = [];
-    const ahead = workers.runAhead([{ ...all[0]!, needle: "C0" }], (r) => results.push(...r))
+    // Four batches for the one worker: the first is on it when the hold comes, three wait.
+    const build = workers.run(all.slice(1), (r) => results.push(...r))
+      .then(() => done.push("build"));
+    const release = workers.hold();
+    // The worker is busy: the batch sent ahead goes beside the build's batch, not behind it.
+    const ahead: ParseResult[] = [];
+    await workers.runAhead([{ ...all[0]!, needle: "C0" }], (r) => ahead.push(...r))
       .then(() => done.push("ahead"));
-    // Still held, the build ends on its one worker; the batch sent ahead ended before it (it
-    // interleaves with the batch a worker is on, not behind the build's other batches). When the
-    // search ends is left open: its worker may still be starting when the build is done.
-    await Promise.all([search, ahead, build]);
-    assert(done.indexOf("ahead") < done.indexOf("build"), `in this order: ${done.join(", ")}`);
-    assertEquals(results.map((r) => [r.relPath, r.status]), [["m0.ts", "parsed"]]);
+    assertEquals(ahead.map((r) => [r.relPath, r.status]), [["m0.ts", "parsed"]]);
+    // The batch that was on the worker ends; the waiting ones stay held.
+    await until("the batch on the worker to end", () => results.length >= 50);
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals(results.length, 50, "only the batch that was on the worker");
     release();
-    await until("the workers to stop after the build", () => workers.running === 0);
+    await build;
+    assertEquals(done, ["ahead", "build"]);
+    assertEquals(results.length, 200);
+    await until("the worker to stop after the build", () => workers.running === 0);
   } finally {
     workers.close();
     await Deno.remove(dir, { recursive: true });
