@@ -73,3 +73,26 @@ Deno.test("IgnoreRules: a .gitignore with more rules than the bound, though smal
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("IgnoreRules: a folder a walk listed without .gitignore has no rules until reset", () => {
+  const root = Deno.makeTempDirSync({ prefix: "sextant-ignore-" });
+  try {
+    Deno.mkdirSync(`${root}/a`);
+    Deno.writeTextFileSync(`${root}/.gitignore`, "top.ts\n");
+    const rules = new IgnoreRules(root);
+    rules.listedWithout("a");
+    // The root's own .gitignore still applies below the listed folder.
+    assertEquals(rules.isIgnored("a/top.ts", false), true);
+    // A .gitignore written after the listing is read once the rules are reset (the watcher's
+    // report of a changed .gitignore does that).
+    Deno.writeTextFileSync(`${root}/a/.gitignore`, "late.ts\n");
+    assertEquals(rules.isIgnored("a/late.ts", false), false);
+    rules.reset();
+    assertEquals(rules.isIgnored("a/late.ts", false), true);
+    // Told again about a folder whose rules are known, it keeps them.
+    rules.listedWithout("a");
+    assertEquals(rules.isIgnored("a/b/late.ts", false), true);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

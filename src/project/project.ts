@@ -154,6 +154,9 @@ export class Project {
       held -= known?.length ?? 0;
       const listing = known !== undefined ? known : await listFolder(join(this.root, dir));
       if (listing === null) continue;
+      if (skipIgnored && !listing.some((e) => e.name === ".gitignore")) {
+        this.ignore.listedWithout(dir);
+      }
       const names = skipNonProject ? new Set(listing.map((e) => e.name)) : null;
       const entries: Array<WalkEntry & { listing: Deno.DirEntry[] | null | undefined }> = [];
       for (const entry of listing) {
