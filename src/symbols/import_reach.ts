@@ -225,11 +225,8 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     if (names === null) exports = null;
     else if (exports !== null) { for (const n of names) if (!exports.includes(n)) exports.push(n); }
   };
-  if (/\bexport\s*(?:type\s*)?\{/.test(text)) {
-    for (const m of text.matchAll(LOCAL_EXPORT)) exported(bracedNames(m[1]!, renames));
-  }
-  for (const m of text.includes("export") ? text.matchAll(EXPORT_NAME) : []) {
-    exported([firstPart(m[1]!)]);
+  for (const m of text.includes("export") ? text.matchAll(LOCAL_EXPORT) : []) {
+    exported(m[1] !== undefined ? bracedNames(m[1], renames) : [firstPart(m[2]!)]);
   }
   let aliased = false;
   for (const m of text.matchAll(IMPORT_ALIAS)) {
@@ -240,12 +237,14 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
   }
   if (/\.[cm]?jsx?$/i.test(relPath) && text.includes("exports")) {
     // `exports.B = A` is an alias of A in JavaScript, as `export { A as B }` is.
-    for (const m of text.matchAll(EXPORTS_ALIAS)) {
-      renames.push([lastPart(m[3]!), m[1] ?? m[2]!]);
-      exported([firstPart(m[3]!)]);
-    }
-    for (const m of text.matchAll(MODULE_EXPORTS)) {
-      exported(m[1] === undefined ? null : [firstPart(m[1])]);
+    for (const m of text.matchAll(EXPORTS)) {
+      if (m[5] !== undefined) {
+        // `module.exports =`: under a name only as `module.exports = A.B;`.
+        exported(m[4] === undefined ? null : [firstPart(m[4])]);
+      } else if (m[3] !== undefined) {
+        renames.push([lastPart(m[3]), m[1] ?? m[2]!]);
+        exported([firstPart(m[3])]);
+      }
     }
   }
   const some = (pattern: RegExp, ...words: string[]) => {
@@ -280,17 +279,16 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
 /** A module taken whole, which may leave the file. */
 const WHOLE: Partial<Taken> = { whole: true, escapes: true };
 
-/** `export { A as B }` without `from` (a local export under another name). */
-const LOCAL_EXPORT = /\bexport\s*(?:type\s*)?\{([^}]*)\}(?!\s*from\b)/g;
+/**
+ * A local export under a name: `export { A as B }` without `from` (group 1), or `export default
+ * A;` / `export = A.B;` (group 2).
+ */
+const LOCAL_EXPORT =
+  // deno-fmt-ignore
+  /\bexport\s*(?:(?:type\s*)?\{([^}]*)\}(?!\s*from\b)|(?:default\s+|=\s*)([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?:;|\n|$))/g;
 /** `import B = A.C` (not `= require(...)`): B is another name of C. */
 const IMPORT_ALIAS =
   /\bimport\s+(?:type\s+)?([\w$]+)\s*=\s*(?!require\b)([\w$]+(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n])/g;
-/** `export default A;`, `export = A.B;`: the module exports A's member as it is. */
-const EXPORT_NAME = /\bexport\s*(?:default\s+|=\s*)([\w$]+(?:\s*\.\s*[\w$]+)*)\s*(?:;|\n|$)/g;
-/** `module.exports = A.B;` (group 1), or `module.exports = ` anything else. */
-const MODULE_EXPORTS =
-  /(?<![\w$.])module\s*\.\s*exports\s*=(?!=)(?:\s*([\w$]+(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n]))?/g;
-
 function firstPart(dotted: string): string {
   return dotted.split(".")[0]!.trim();
 }
@@ -306,10 +304,14 @@ interface Scan {
   bindings: string[];
 }
 
-/** `exports.B = A.C;`, `module.exports.B = A;` or `exports["B"] = A;` in JavaScript. */
-const EXPORTS_ALIAS =
+/**
+ * CommonJS exports in JavaScript: `exports.B = A.C;`, `module.exports.B = A;` or
+ * `exports["B"] = A;` (the name in group 1 or 2, A.C in group 3 where it is a name), or
+ * `module.exports =` (group 5) followed by a name (group 4) or anything else.
+ */
+const EXPORTS =
   // deno-fmt-ignore
-  /(?<![\w$.])(?:module\s*\.\s*)?exports\s*(?:\.\s*([\w$]+)|\[\s*["']([^"'\n]+)["']\s*\])\s*=\s*([\w$]+(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n,)])/g;
+  /(?<![\w$.])(?:module\s*\.\s*)?exports\s*(?:\.\s*([\w$]+)|\[\s*["']([^"'\n]+)["']\s*\])\s*=(?!=)\s*(?:([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n,)]))?|(?<![\w$.])module\s*\.\s*exports\s*=(?!=)(?:\s*([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n]))?()/g;
 
 /**
  * What the import or export clause ending before `at` (a `from`) takes from its module; the
@@ -432,12 +434,15 @@ function bindingEscapes(scan: Scan, name: string): boolean {
   if (!scan.bindings.includes(name)) scan.bindings.push(name);
   let bindings = 0;
   for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
-    const prev = text[at - 1] ?? "";
-    const next = text[at + name.length] ?? "";
-    if (/[\w$]/.test(prev) || /[\w$]/.test(next)) continue;
+    const prev = text.charCodeAt(at - 1);
+    const next = text.charCodeAt(at + name.length);
+    if (isWordCode(prev) || isWordCode(next)) continue;
     // A part of a path or a name in a string (`require("./name")`, `"@scope/name-x"`).
-    if (/[/@-]/.test(prev) || /["'`/-]/.test(next)) continue;
-    if (prev === "." && text[at - 2] !== ".") continue; // a property of something else
+    if (prev === SLASH || prev === AT || prev === DASH) continue;
+    if (next === QUOTE || next === APOSTROPHE || next === TICK || next === SLASH || next === DASH) {
+      continue;
+    }
+    if (prev === DOT && text.charCodeAt(at - 2) !== DOT) continue; // a property of another
     if (memberFollows(text, at + name.length)) continue;
     // The binding: `import * as name from`, `import name from`, `const name = require(...)`.
     if (bindings === 0 && bindingSite(text, at, name)) {
@@ -447,6 +452,14 @@ function bindingEscapes(scan: Scan, name: string): boolean {
     return true;
   }
   return false;
+}
+
+const [SLASH, AT, DASH, QUOTE, APOSTROPHE, TICK, DOT] = [..."/@-\"'`."].map((c) => c.charCodeAt(0));
+
+/** Whether a character code is one of an identifier's (`[A-Za-z0-9_$]`). */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 
 /** Whether the occurrence of `name` at `at` is where an import binds it. */

@@ -341,3 +341,20 @@ Deno.test("importReach by name: a file taking only other names from the modules 
   const unsure = reaching({ ...q, folderEntries: () => null });
   assertEquals(unsure.includes("src/pkg_user.ts"), true);
 });
+
+Deno.test("moduleFacts: the names a module exports as they are", () => {
+  assertEquals(moduleFacts("a.js", "module.exports = a.b;").exports, ["a"]);
+  assertEquals(moduleFacts("a.js", 'exports["B"] = a;\nexports.c = 1;').exports, ["a"]);
+  assertEquals(moduleFacts("a.js", 'exports["B"] = a;').renames, [["a", "B"]]);
+  assertEquals(moduleFacts("a.ts", "export = A.B;").exports, ["A"]);
+  assertEquals(moduleFacts("a.ts", "import B = A.C;\nexport import D = A.E;").renames, [
+    ["C", "B"],
+    ["E", "D"],
+  ]);
+  assertEquals(moduleFacts("a.ts", "export import D = A.E;").exports, ["A"]);
+  // A binding's name in a path or a string is no use of it.
+  assertEquals(
+    moduleFacts("a.js", 'const utils = require("./utils");\nutils.x("@s/utils-b");').takes,
+    { "./utils": { whole: true, escapes: false, star: false, names: [], reexports: false } },
+  );
+});
