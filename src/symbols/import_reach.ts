@@ -1,15 +1,19 @@
 /**
  * The import-graph proof of a question about a name (ARCHITECTURE.md §5 rule 10): a file can
- * refer to a top-level symbol of a JavaScript or TypeScript module only through an import path
- * to that module (an import, a re-export chain, `export *`, `import * as`, `import()`,
- * `require`, an import type). A candidate file with no such path holds the name for another
- * reason, and need not be shown to the language server.
+ * refer to a top-level symbol of a JavaScript or TypeScript module only through a binding that
+ * an import path hands it: the symbol by one of the names its module and the re-exporting
+ * modules give it (an import, a re-export chain, `export { A as B }`, `export *`), or a module
+ * object holding it (`import * as`, a default, `import()`, `require`, an import type), which may
+ * travel on in any value of a file it escapes into ({@linkcode reachOf}). A candidate file
+ * handed no such binding holds the name for another reason, and need not be shown to the
+ * language server.
  *
  * The graph is read from every import form in the raw text (moduleFacts), a superset of what the
  * import-line reader (toolchain/graph/import_lines.ts) takes: that reader's lexer can hide an
  * import after a regular expression that looks like a comment, it leaves out JSDoc import types
  * and triple-slash references, and its two passes per file cost more than the whole proof on a
- * cold tree. Extra edges only keep more files; a missing edge would drop one.
+ * cold tree. Extra edges only keep more files; a missing edge would drop one. So does an import
+ * clause read as taking more than it does: one it cannot read takes the module whole.
  *
  * A `declare module "name"` block is an edge both ways: its file sees the module, and the
  * importers of that name (a library's, or a project module it augments) see what it declares.
@@ -17,11 +21,12 @@
  * Where the graph cannot decide, it says so and the caller shows every file as before:
  * - the declaring module is a script (its declarations are global), or declares globals
  *   (`declare global`, `export as namespace`);
- * - a file on a path to it is a script or declares globals (its globals may carry the type);
- * and a file is kept (may reach) whenever one of its specifiers cannot be resolved for sure: a
- * dynamic specifier, a relative one that names no project file, or a bare one that may lead into
- * the project (the caller decides: tsconfig `paths`/`baseUrl`, the project's own package names,
- * `#` imports, a `node_modules` link back into the project).
+ * - a file that may hold the symbol is a script or declares globals (its globals may carry it);
+ * and a file is kept (may hold anything) whenever one of its specifiers cannot be resolved for
+ * sure: a relative one that names no project file, or a bare one that may lead into the project
+ * (the caller decides: tsconfig `paths`/`baseUrl`, the project's own package names, `#` imports,
+ * a `node_modules` link back into the project). A computed specifier (`require(name)`) is no
+ * edge: the server resolves it to nothing either.
  * @module
  */
 import { extname, posix } from "node:path";
