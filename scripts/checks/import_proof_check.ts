@@ -10,7 +10,8 @@
  *     deno run -A scripts/checks/import_proof_check.ts [--trees typeorm,hono] [--symbols 12]
  *       [--skip 0] [--also path:Name,...] [--typescript 7|5]
  *
- * `--skip`: pass over the first symbols found (to check others); `--also`: more symbols, by file.
+ * `--skip`: pass over the first symbols found (to check others); `--also`: more symbols, by file
+ * (each tree takes those whose file it has).
  * @module
  */
 import { join } from "node:path";
@@ -134,7 +135,10 @@ if (import.meta.main) {
       const list = await targets(withTree.root, Number(values.symbols), Number(values.skip));
       for (const extra of values.also.split(",").filter((a) => a !== "")) {
         const [file, name] = extra.split(":");
-        if (file && name) list.push({ file, name });
+        // Each tree takes the symbols whose file it has.
+        const present = file !== undefined &&
+          await Deno.stat(join(withTree.root, file)).then(() => true, () => false);
+        if (present && name) list.push({ file: file!, name });
       }
       const withProof = await answers(withTree.root, list, true);
       const without = await answers(withoutTree.root, list, false);
