@@ -408,6 +408,12 @@ function callTaken(scan: Scan, at: number, after: number, closed: boolean): Part
   if (/(?:^|[;{}\n])\s*$/.test(before) && /^[ \t]*(?:;|\n|$)/.test(text.slice(after, after + 20))) {
     return {};
   }
+  // `const { A, B: C } = require("y")` takes names, as `import { A, B as C }` does.
+  const destructured = /\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*$/.exec(before);
+  if (destructured && /^\s*(?:;|\n|,|$)/.test(text.slice(after, after + 20))) {
+    const names = destructuredNames(destructured[1]!, scan.renames);
+    return names === null ? WHOLE : { names };
+  }
   const bound =
     /(?:\b(?:const|let|var)\s+([\w$]+)\s*=\s*(?:[\w$.]+\s*\(\s*)?|\bimport\s+([\w$]+)\s*=\s*)$/
       .exec(before);
@@ -416,6 +422,23 @@ function callTaken(scan: Scan, at: number, after: number, closed: boolean): Part
   const wrapped = bound[1] !== undefined && /\(\s*$/.test(before);
   if (wrapped && !/^\s*\)\s*[;\n,]/.test(text.slice(after, after + 20))) return WHOLE;
   return { whole: true, escapes: bindingEscapes(scan, bound[1] ?? bound[2]!) };
+}
+
+/**
+ * The export names an object pattern (`A, B: C, D = 1`) takes, its renames added to `renames`;
+ * null where a part cannot be read (`...rest` holds the module's other exports: whole).
+ */
+function destructuredNames(inner: string, renames: Array<[string, string]>): string[] | null {
+  const names: string[] = [];
+  for (const part of inner.replace(/\/\*[\s\S]*?\*\//g, " ").split(",")) {
+    const p = part.trim();
+    if (p === "") continue;
+    const m = /^([\w$]+)(?:\s*:\s*([\w$]+))?(?:\s*=[^=].*)?$/s.exec(p);
+    if (!m) return null;
+    names.push(m[1]!);
+    if (m[2] !== undefined && m[2] !== m[1]) renames.push([m[1]!, m[2]]);
+  }
+  return names;
 }
 
 /** Whether `.member`, `?.member` or `[...]` follows `at` (after blanks). */

@@ -264,6 +264,8 @@ Deno.test("moduleFacts: CommonJS, calls and what they hand on", () => {
       "use(b);",
       'const lazy = import(/* webpackChunkName: "g" */ "./g");',
       "const computed = require(name);",
+      'const { H, I: J, K = 1 } = require("./h");',
+      'const { L, ...others } = require("./i");',
     ]),
     {
       "./a": "whole",
@@ -273,6 +275,8 @@ Deno.test("moduleFacts: CommonJS, calls and what they hand on", () => {
       "./e": "whole escapes",
       "./f": "whole",
       "./g": "whole escapes",
+      "./h": "H I K",
+      "./i": "whole escapes",
     },
   );
   const facts = moduleFacts("a.js", 'const a = require("./a");\nexports.G = a.G;');
