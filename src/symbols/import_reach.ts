@@ -268,6 +268,10 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     // A = ...` inside `namespace N`, reached as `N.A`): every module it takes may escape.
     for (const taken of Object.values(takes)) Object.assign(taken, { whole: true, escapes: true });
   }
+  // Most takes carry no names: one shared object per shape, kept for every file of a tree.
+  for (const [spec, taken] of Object.entries(takes)) {
+    if (taken.names.length === 0) takes[spec] = sharedTaken(taken);
+  }
   return {
     specs: [...specs],
     takes,
@@ -279,6 +283,22 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     global: some(GLOBALS, "global", "namespace"),
     ambient: [...ambient],
   };
+}
+
+/** A frozen take without names for each combination of flags (bit 1 whole, 2 escapes, ...). */
+const SHARED_TAKES: readonly Taken[] = Array.from({ length: 16 }, (_, bits) =>
+  Object.freeze({
+    whole: (bits & 1) !== 0,
+    escapes: (bits & 2) !== 0,
+    star: (bits & 4) !== 0,
+    reexports: (bits & 8) !== 0,
+    names: Object.freeze([]) as unknown as string[],
+  }));
+
+/** The shared object of a take without names, for its flags. */
+function sharedTaken(taken: Taken): Taken {
+  const bits = +taken.whole | (+taken.escapes << 1) | (+taken.star << 2) | (+taken.reexports << 3);
+  return SHARED_TAKES[bits]!;
 }
 
 /** A module taken whole, which may leave the file. */
