@@ -365,7 +365,8 @@ async function readText(index: SymbolLookup, rel: string): Promise<string | null
  * Show the server the candidates it would not see on its own: a file of each other project
  * configuration, and each file no configuration it loads owns. They are opened and stay open
  * (the document sync closes the least recently used beyond its limit), so a repeated question
- * finds the server's projects already built; they are returned, for the request's own `sync`.
+ * finds the server's projects already built; they are returned, for the request's own `sync`,
+ * with the candidates no configuration owns that are open already (the request needs them too).
  * `open`: files the question opens anyway (the target's).
  */
 export async function showCandidates(
@@ -391,14 +392,15 @@ export async function showCandidates(
     shown = known.shown;
   } else {
     const configs = new Map<string, number>();
-    const { keepOpen, openNow } = filesToShow(
-      server.command,
-      configReader(index.project.root, configs),
-      candidates,
-      open,
-    );
+    const reader = configReader(index.project.root, configs);
+    const { keepOpen, openNow } = filesToShow(server.command, reader, candidates, open);
+    // The candidates no configuration owns that an earlier question left open: this one needs
+    // them open too. Named with the others, the document sync keeps them (it closes the least
+    // recently used beyond its limit) and the request pins them.
+    const stillOpen = filesToShow(server.command, reader, candidates).openNow
+      .filter((rel) => open.has(rel));
     // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
-    shown = [...keepOpen, ...openNow].filter(exists);
+    shown = [...keepOpen, ...openNow, ...stillOpen].filter(exists);
     if (shown.some((rel) => !open.has(rel))) await server.syncFiles(shown, options);
     shownFor.set(candidates, { server, configs, shown });
   }
