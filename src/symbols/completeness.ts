@@ -61,8 +61,8 @@ export interface NameTarget {
   /** Where the symbol is declared: the start of its name (project-relative). */
   declarations: ReadonlyArray<{ relPath: string; position: Position }>;
   /**
-   * Candidates with no import path to the declaring module (importProof): their occurrences are
-   * other symbols', explained without the server. A function computes them when first needed
+   * Candidates no import path hands the symbol to (importProof): their occurrences are other
+   * symbols', explained without the server. A function computes them when first needed
    * (only occurrences the server would be asked about need them).
    */
   unreachable?: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>);
@@ -105,7 +105,7 @@ interface Memory {
   proofOff: boolean;
   /** The import graph of the index's generation it was built at (any name, any target). */
   graph: { generation: number; resolution: ProjectResolution; graph: ImportGraph } | null;
-  /** Per candidate list, per declaring file: the proof's verdict and what it was read from. */
+  /** Per candidate list, per declaring file and name: the proof's verdict and its sources. */
   proofs: WeakMap<readonly string[], Map<string, { resolution: ProjectResolution; proof: Proof }>>;
 }
 
@@ -271,6 +271,7 @@ async function buildGraph(
     facts: (rel) => facts.get(rel) ?? null,
     bare: resolution.bare,
     jsxRuntimes: resolution.jsxRuntimes,
+    folderEntries: resolution.folderEntries,
   });
   return { resolution, graph };
 }
@@ -285,7 +286,7 @@ export function withoutImportProof(index: SymbolLookup): void {
 
 /** What the import-graph proof found for one question. */
 export interface Proof {
-  /** Candidates with no import path to the declaring module. */
+  /** Candidates that cannot refer to the symbol: no import path hands it to them. */
   unreachable: ReadonlySet<string>;
   /** The candidates to show the server: the others (one array per proof, for showCandidates). */
   shown: readonly string[];
@@ -298,16 +299,17 @@ function noProof(candidates: readonly string[], undecided: string | null = null)
 }
 
 /**
- * Which of `candidates` (as candidateFiles returned them) have no import path to the module
- * declaring a top-level symbol of `target` (import_reach.ts): they cannot refer to it, and
- * need not be shown to the server. Nothing for a symbol that is not top-level (a member is
- * reached through its type, which a base type in another module may carry), for a server the
- * proof does not know, or where the graph cannot decide.
+ * Which of `candidates` (as candidateFiles returned them) cannot refer to a top-level symbol of
+ * `target` (import_reach.ts): no import path leads them to its module, or none hands them the
+ * symbol (they take only other names from the modules exporting it). They need not be shown
+ * to the server. Nothing for a symbol that is not top-level (a member is reached through its
+ * type, which a base type in another module may carry), for a server the proof does not know,
+ * or where the graph cannot decide. Without `name` (the symbol's), any name taken counts.
  */
 export async function importProof(
   index: SymbolLookup,
   server: LanguageServer,
-  target: { relPath: string; topLevel: boolean },
+  target: { relPath: string; topLevel: boolean; name?: string },
   candidates: readonly string[],
   options: RequestOptions = {},
 ): Promise<Proof> {
@@ -319,7 +321,8 @@ export async function importProof(
   if (!scanned || memory.proofOff) return noProof(candidates);
   if (!candidates.some((c) => c !== target.relPath && isJsOrTs(c))) return noProof(candidates);
   let byTarget = memory.proofs.get(candidates);
-  const known = byTarget?.get(target.relPath);
+  const targetKey = `${target.relPath}\0${target.name ?? ""}`;
+  const known = byTarget?.get(targetKey);
   if (known && resolutionUnchanged(known.resolution)) return known.proof;
   const remembered = memory.graph;
   let built: { resolution: ProjectResolution; graph: ImportGraph };
@@ -336,7 +339,7 @@ export async function importProof(
   }
   const { resolution } = built;
   const reach: ReturnType<typeof reachOf> = resolution.undecidable === null
-    ? reachOf(built.graph, target.relPath)
+    ? reachOf(built.graph, target.relPath, target.name)
     : { decided: false, reason: resolution.undecidable };
   let proof: Proof;
   if (reach.decided) {
@@ -346,11 +349,11 @@ export async function importProof(
   log.debug(
     `import-graph proof for ${target.relPath}: ` +
       (reach.decided
-        ? `${proof.unreachable.size} of ${candidates.length} candidates have no import path`
+        ? `${proof.unreachable.size} of ${candidates.length} candidates cannot refer to it`
         : `undecided (${reach.reason})`),
   );
   if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
-  byTarget.set(target.relPath, { resolution, proof });
+  byTarget.set(targetKey, { resolution, proof });
   return proof;
 }
 
@@ -378,7 +381,8 @@ async function readText(index: SymbolLookup, rel: string): Promise<string | null
  * Show the server the candidates it would not see on its own: a file of each other project
  * configuration, and each file no configuration it loads owns. They are opened and stay open
  * (the document sync closes the least recently used beyond its limit), so a repeated question
- * finds the server's projects already built; they are returned, for the request's own `sync`.
+ * finds the server's projects already built; they are returned, for the request's own `sync`,
+ * with the candidates no configuration owns that are open already (the request needs them too).
  * `open`: files the question opens anyway (the target's).
  */
 export async function showCandidates(
@@ -404,14 +408,15 @@ export async function showCandidates(
     shown = known.shown;
   } else {
     const configs = new Map<string, number>();
-    const { keepOpen, openNow } = filesToShow(
-      server.command,
-      configReader(index.project.root, configs),
-      candidates,
-      open,
-    );
+    const reader = configReader(index.project.root, configs);
+    const { keepOpen, openNow } = filesToShow(server.command, reader, candidates, open);
+    // The candidates no configuration owns that an earlier question left open: this one needs
+    // them open too. Named with the others, the document sync keeps them (it closes the least
+    // recently used beyond its limit) and the request pins them.
+    const stillOpen = filesToShow(server.command, reader, candidates).openNow
+      .filter((rel) => open.has(rel));
     // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
-    shown = [...keepOpen, ...openNow].filter(exists);
+    shown = [...keepOpen, ...openNow, ...stillOpen].filter(exists);
     if (shown.some((rel) => !open.has(rel))) await server.syncFiles(shown, options);
     shownFor.set(candidates, { server, configs, shown });
   }

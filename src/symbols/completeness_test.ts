@@ -1,5 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
-import { type NotAnalysed, notAnalysedText } from "./completeness.ts";
+import { type NotAnalysed, notAnalysedText, showCandidates } from "./completeness.ts";
+import type { LanguageServer } from "../lsp/language_server.ts";
+import type { SymbolLookup } from "./lookup.ts";
 
 const unchecked = (relPath: string, line: number): NotAnalysed => ({
   relPath,
@@ -33,4 +35,34 @@ Deno.test("notAnalysedText: each reason beside its line when they differ", () =>
     "Not analysed: 2 occurrence(s) of 'f' the language server neither listed nor explained:\n" +
       "- a.py:3: f() (one)\n- b.py:1: f() (two)",
   );
+});
+
+Deno.test("showCandidates: open candidates no configuration owns stay in the question's sync", async () => {
+  // A question opening new files must name the candidates an earlier one left open: the
+  // document sync closes its least recently used beyond its limit, and the request pins only
+  // what it is given. Left out, they were closed under it and their references missed.
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-show-" }));
+  try {
+    for (const f of ["a.ts", "b.ts", "c.ts"]) {
+      await Deno.writeTextFile(`${root}/${f}`, "export {};");
+    }
+    const synced: string[][] = [];
+    const server = {
+      id: "typescript",
+      command: "tsc",
+      openDocuments: () => ["a.ts", "b.ts", "other.ts"],
+      syncFiles: (files: readonly string[]) => {
+        synced.push([...files]);
+        return Promise.resolve();
+      },
+    } as unknown as LanguageServer;
+    const index = {
+      project: { root, absolute: (rel: string) => `${root}/${rel}` },
+    } as unknown as SymbolLookup;
+    const shown = await showCandidates(index, server, ["a.ts", "b.ts", "c.ts"]);
+    assertEquals([...shown].sort(), ["a.ts", "b.ts", "c.ts"]);
+    assertEquals(synced.map((files) => [...files].sort()), [["a.ts", "b.ts", "c.ts"]]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

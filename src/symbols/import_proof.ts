@@ -25,6 +25,8 @@ export interface ProjectResolution {
   undecidable: string | null;
   /** `<jsxImportSource>/jsx-runtime` of every config (and React's default). */
   jsxRuntimes: string[];
+  /** Where a project folder's (lower case) `package.json` leads an import of the folder. */
+  folderEntries(folder: string): readonly string[] | null;
   /** The files read (absolute) with their modification times (0: absent), to tell when to read again. */
   read: ReadonlyMap<string, number>;
 }
@@ -108,15 +110,25 @@ export function projectResolution(root: string, files: readonly string[]): Proje
     }
   };
   const names = new Set<string>();
+  const folderEntries = new Map<string, string[] | null>();
   for (const file of files) {
     if (CONFIG.test(file)) visit(`${root}/${file}`, 0);
     else if (posix.basename(file) === "package.json") {
       const text = readText(`${root}/${file}`);
+      const folder = folderOf(file).toLowerCase();
       try {
-        const name = text === null ? undefined : (JSON.parse(text) as { name?: unknown }).name;
-        if (typeof name === "string") names.add(name);
+        const manifest = text === null ? {} : JSON.parse(text) as Record<string, unknown>;
+        if (typeof manifest.name === "string") names.add(manifest.name);
+        // `typesVersions` maps paths as `paths` does: not followed here.
+        folderEntries.set(
+          folder,
+          manifest.typesVersions !== undefined ? null : ["types", "typings", "main"]
+            .map((field) => manifest[field])
+            .filter((entry): entry is string => typeof entry === "string"),
+        );
       } catch {
         unsure = true;
+        folderEntries.set(folder, null);
       }
     }
   }
@@ -139,6 +151,7 @@ export function projectResolution(root: string, files: readonly string[]): Proje
     read,
     undecidable,
     jsxRuntimes: [...jsxSources].map((s) => `${s}/jsx-runtime`),
+    folderEntries: (folder) => folderEntries.get(folder) ?? null,
     bare(importer, spec) {
       if (spec.startsWith("node:")) return "outside";
       if (spec.startsWith("#") || unsure) return "maybe-inside";

@@ -1,15 +1,19 @@
 /**
  * The import-graph proof of a question about a name (ARCHITECTURE.md §5 rule 10): a file can
- * refer to a top-level symbol of a JavaScript or TypeScript module only through an import path
- * to that module (an import, a re-export chain, `export *`, `import * as`, `import()`,
- * `require`, an import type). A candidate file with no such path holds the name for another
- * reason, and need not be shown to the language server.
+ * refer to a top-level symbol of a JavaScript or TypeScript module only through a binding that
+ * an import path hands it: the symbol by one of the names its module and the re-exporting
+ * modules give it (an import, a re-export chain, `export { A as B }`, `export *`), or a module
+ * object holding it (`import * as`, a default, `import()`, `require`, an import type), which may
+ * travel on in any value of a file it escapes into ({@linkcode reachOf}). A candidate file
+ * handed no such binding holds the name for another reason, and need not be shown to the
+ * language server.
  *
  * The graph is read from every import form in the raw text (moduleFacts), a superset of what the
  * import-line reader (toolchain/graph/import_lines.ts) takes: that reader's lexer can hide an
  * import after a regular expression that looks like a comment, it leaves out JSDoc import types
  * and triple-slash references, and its two passes per file cost more than the whole proof on a
- * cold tree. Extra edges only keep more files; a missing edge would drop one.
+ * cold tree. Extra edges only keep more files; a missing edge would drop one. So does an import
+ * clause read as taking more than it does: one it cannot read takes the module whole.
  *
  * A `declare module "name"` block is an edge both ways: its file sees the module, and the
  * importers of that name (a library's, or a project module it augments) see what it declares.
@@ -17,19 +21,57 @@
  * Where the graph cannot decide, it says so and the caller shows every file as before:
  * - the declaring module is a script (its declarations are global), or declares globals
  *   (`declare global`, `export as namespace`);
- * - a file on a path to it is a script or declares globals (its globals may carry the type);
- * and a file is kept (may reach) whenever one of its specifiers cannot be resolved for sure: a
- * dynamic specifier, a relative one that names no project file, or a bare one that may lead into
- * the project (the caller decides: tsconfig `paths`/`baseUrl`, the project's own package names,
- * `#` imports, a `node_modules` link back into the project).
+ * - a file that may hold the symbol is a script or declares globals (its globals may carry it);
+ * and a file is kept (may hold anything) whenever one of its specifiers cannot be resolved for
+ * sure: a relative one that names no project file, or a bare one that may lead into the project
+ * (the caller decides: tsconfig `paths`/`baseUrl`, the project's own package names, `#` imports,
+ * a `node_modules` link back into the project). A computed specifier (`require(name)`) is no
+ * edge: the server resolves it to nothing either.
  * @module
  */
 import { extname, posix } from "node:path";
+
+/**
+ * What a file takes from a module it names, over all its import forms. A module object held
+ * whole may hand any export (the target too) to the file, and through it, if it escapes, to
+ * every file importing this one.
+ */
+export interface Taken {
+  /** The module object: a namespace, a default, `require`, `import()`, an import type... */
+  whole: boolean;
+  /**
+   * The module object may leave the file: bound to a name used otherwise than `name.member`
+   * (`export { ns }`, `f(ns)`, `typeof ns`), or not bound at all (`__exportStar(require(x))`).
+   */
+  escapes: boolean;
+  /** `export * from`: every export passes through under its own name. */
+  star: boolean;
+  /** Export names it imports or re-exports by name (`import { A as B }` takes `A`). */
+  names: string[];
+  /** The names are re-exported (`export { A as B } from`): the file exports what it takes. */
+  reexports: boolean;
+}
 
 /** What a JavaScript or TypeScript file's text says about the modules it reaches. */
 export interface ModuleFacts {
   /** Module specifiers it names, as written. */
   specs: string[];
+  /** Per specifier, what the file takes from that module. */
+  takes: Record<string, Taken>;
+  /**
+   * Names it gives a binding (`A as B`, `import B = A.C`): `[from, to]` pairs. Where the file
+   * holds the target under a name, it may export it under the other.
+   */
+  renames: Array<[string, string]>;
+  /**
+   * The local names its export statements hand on as they are (`export { A }`, `export { A as
+   * B }`, `export default A;`, `export = A;`, `export import B = A.C`, `exports.B = A;`): a file
+   * holding the target exports it only under one of these. Null when it cannot tell
+   * (`module.exports = {...}`).
+   */
+  exports: string[] | null;
+  /** The names whole modules are bound to (`import * as ns`, `const x = require(...)`). */
+  bindings: string[];
   /** An `import(...)` or `require(...)` whose specifier is not a plain string. */
   dynamic: boolean;
   /** Its top-level declarations are not global (it imports or exports, or is CommonJS). */
@@ -97,7 +139,9 @@ export function isJsOrTs(relPath: string): boolean {
 
 const RAW_FROM = /\b(?:from|import)\s*["']([^"'\n]+)["']/g;
 const RAW_CALL = /(?<![\w$.])(?:import|require)\s*\(/g;
-const STRING_ARGUMENT = /^\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`$\n]*)`)\s*[),]/;
+/** A string argument, after comments (`import(/* webpackChunkName: "x" *\/ "./x")`). */
+const STRING_ARGUMENT =
+  /^(?:\s|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`$\n]*)`)\s*[),]/;
 const DECLARE_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
 const REFERENCE =
   /^[ \t]*\/\/\/[ \t]*<(?:reference|amd-dependency)\s+(?:path|types)\s*=\s*["']([^"'\n]+)["']/gm;
@@ -120,23 +164,54 @@ const COMMENT_LINE = /^[ \t]*(?:\/\/|\/\*|\*)/;
  * `@import ... from "x"`): examples in comments (`import { Hono } from "hono"`) are no imports.
  * A match in a string counts too: extra edges only keep more files. Module-ness and globals,
  * where a wrong "yes" would be unsafe, count only matches that are surely code
- * ({@linkcode codeAt}).
+ * ({@linkcode codeAt}). What a file takes from a module ({@linkcode Taken}) is read from the
+ * import clause; a clause it cannot read takes the module whole, and lets it escape.
  */
 export function moduleFacts(relPath: string, text: string): ModuleFacts {
   const specs = new Set<string>();
+  const takes: Record<string, Taken> = {};
+  const renames: Array<[string, string]> = [];
+  const scan: Scan = { text, renames, bindings: [] };
+  const take = (spec: string, part: Partial<Taken>) => {
+    const key = spec.trim();
+    if (key === "") return;
+    specs.add(key);
+    const known = takes[key] ??= {
+      whole: false,
+      escapes: false,
+      star: false,
+      names: [],
+      reexports: false,
+    };
+    known.whole ||= part.whole ?? false;
+    known.escapes ||= part.escapes ?? false;
+    known.star ||= part.star ?? false;
+    known.reexports ||= part.reexports ?? false;
+    for (const name of part.names ?? []) if (!known.names.includes(name)) known.names.push(name);
+  };
   const onCommentLine = (at: number) =>
     COMMENT_LINE.test(text.slice(text.lastIndexOf("\n", at) + 1, at + 1));
   const jsdocImport = (at: number) => /@import\b[^*]*$/.test(text.slice(Math.max(0, at - 300), at));
   let dynamic = false;
   for (const m of text.matchAll(RAW_FROM)) {
-    if (!onCommentLine(m.index!) || jsdocImport(m.index!)) specs.add(m[1]!);
+    const comment = onCommentLine(m.index!);
+    if (comment && !jsdocImport(m.index!)) continue;
+    if (comment) take(m[1]!, WHOLE);
+    else if (m[0].startsWith("import")) take(m[1]!, {}); // `import "x"`: no binding
+    else take(m[1]!, clauseBefore(scan, m.index!));
   }
   for (const m of text.matchAll(RAW_CALL)) {
     const comment = onCommentLine(m.index!);
     if (comment && !m[0].startsWith("import")) continue;
-    const argument = STRING_ARGUMENT.exec(text.slice(m.index! + m[0].length, m.index! + 400));
-    if (argument) specs.add(argument[1] ?? argument[2] ?? argument[3]!);
-    else if (!comment) dynamic = true;
+    const start = m.index! + m[0].length;
+    const argument = STRING_ARGUMENT.exec(text.slice(start, start + 400));
+    if (argument) {
+      const after = start + argument[0].length;
+      take(
+        argument[1] ?? argument[2] ?? argument[3]!,
+        callTaken(scan, m.index!, after, argument[0].endsWith(")")),
+      );
+    } else if (!comment) dynamic = true;
   }
   const code = codeAt(text);
   const ambient = new Set<string>();
@@ -144,11 +219,38 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
   for (const m of text.includes("declare") ? text.matchAll(DECLARE_MODULE) : []) {
     if (onCommentLine(m.index!)) continue;
     ambient.add(m[1]!);
-    if (isRelative(m[1]!)) specs.add(m[1]!);
+    if (isRelative(m[1]!)) take(m[1]!, WHOLE);
   }
-  for (const m of text.includes("///") ? text.matchAll(REFERENCE) : []) specs.add(m[1]!);
+  for (const m of text.includes("///") ? text.matchAll(REFERENCE) : []) take(m[1]!, WHOLE);
   for (const m of text.includes("@jsx") ? text.matchAll(JSX_PRAGMA) : []) {
-    specs.add(`${m[1]}/jsx-runtime`);
+    take(`${m[1]}/jsx-runtime`, WHOLE);
+  }
+  let exports: string[] | null = [];
+  const exported = (names: readonly string[] | null) => {
+    if (names === null) exports = null;
+    else if (exports !== null) { for (const n of names) if (!exports.includes(n)) exports.push(n); }
+  };
+  for (const m of text.includes("export") ? text.matchAll(LOCAL_EXPORT) : []) {
+    exported(m[1] !== undefined ? bracedNames(m[1], renames) : [firstPart(m[2]!)]);
+  }
+  let aliased = false;
+  for (const m of text.matchAll(IMPORT_ALIAS)) {
+    aliased = true;
+    renames.push([lastPart(m[2]!), m[1]!]);
+    const before = text.slice(Math.max(0, m.index! - 12), m.index!);
+    if (/\bexport\s+$/.test(before)) exported([firstPart(m[2]!)]);
+  }
+  if (/\.[cm]?jsx?$/i.test(relPath) && text.includes("exports")) {
+    // `exports.B = A` is an alias of A in JavaScript, as `export { A as B }` is.
+    for (const m of text.matchAll(EXPORTS)) {
+      if (m[5] !== undefined) {
+        // `module.exports =`: under a name only as `module.exports = A.B;`.
+        exported(m[4] === undefined ? null : [firstPart(m[4])]);
+      } else if (m[3] !== undefined) {
+        renames.push([lastPart(m[3]), m[1] ?? m[2]!]);
+        exported([firstPart(m[3])]);
+      }
+    }
   }
   const some = (pattern: RegExp, ...words: string[]) => {
     if (!words.some((w) => text.includes(w))) return false;
@@ -156,17 +258,266 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     return false;
   };
   // Where namespaces may hold `export`s, only an unindented statement says "module".
-  const module = some(NAMESPACE_BLOCK, "namespace ", "module ")
+  const namespaces = some(NAMESPACE_BLOCK, "namespace ", "module ");
+  const module = namespaces
     ? some(MODULE_STATEMENT_AT_COLUMN_0, "export", "import")
     : some(MODULE_STATEMENT, "export", "import") ||
       (/\.[cm]?jsx?$/i.test(relPath) && some(COMMONJS, "exports", "require"));
+  if (namespaces && aliased) {
+    // A namespace may export what the file imports under a name of its own (`export import
+    // A = ...` inside `namespace N`, reached as `N.A`): every module it takes may escape.
+    for (const taken of Object.values(takes)) Object.assign(taken, { whole: true, escapes: true });
+  }
+  // Most takes carry no names: one shared object per shape, kept for every file of a tree.
+  for (const [spec, taken] of Object.entries(takes)) {
+    if (taken.names.length === 0) takes[spec] = sharedTaken(taken);
+  }
   return {
-    specs: [...specs].map((s) => s.trim()).filter((s) => s !== ""),
+    specs: [...specs],
+    takes,
+    renames,
+    exports,
+    bindings: scan.bindings,
     dynamic,
     module,
     global: some(GLOBALS, "global", "namespace"),
     ambient: [...ambient],
   };
+}
+
+/** A frozen take without names for each combination of flags (bit 1 whole, 2 escapes, ...). */
+const SHARED_TAKES: readonly Taken[] = Array.from({ length: 16 }, (_, bits) =>
+  Object.freeze({
+    whole: (bits & 1) !== 0,
+    escapes: (bits & 2) !== 0,
+    star: (bits & 4) !== 0,
+    reexports: (bits & 8) !== 0,
+    names: Object.freeze([]) as unknown as string[],
+  }));
+
+/** The shared object of a take without names, for its flags. */
+function sharedTaken(taken: Taken): Taken {
+  const bits = +taken.whole | (+taken.escapes << 1) | (+taken.star << 2) | (+taken.reexports << 3);
+  return SHARED_TAKES[bits]!;
+}
+
+/** A module taken whole, which may leave the file. */
+const WHOLE: Partial<Taken> = { whole: true, escapes: true };
+
+/**
+ * A local export under a name: `export { A as B }` without `from` (group 1), or `export default
+ * A;` / `export = A.B;` (group 2).
+ */
+const LOCAL_EXPORT =
+  // deno-fmt-ignore
+  /\bexport\s*(?:(?:type\s*)?\{([^}]*)\}(?!\s*from\b)|(?:default\s+|=\s*)([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?:;|\n|$))/g;
+/** `import B = A.C` (not `= require(...)`): B is another name of C. */
+const IMPORT_ALIAS =
+  /\bimport\s+(?:type\s+)?([\w$]+)\s*=\s*(?!require\b)([\w$]+(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n])/g;
+function firstPart(dotted: string): string {
+  return dotted.split(".")[0]!.trim();
+}
+
+function lastPart(dotted: string): string {
+  return dotted.split(".").at(-1)!.trim();
+}
+
+/** One file's text, and what reading its clauses found beyond each take. */
+interface Scan {
+  text: string;
+  renames: Array<[string, string]>;
+  bindings: string[];
+}
+
+/**
+ * CommonJS exports in JavaScript: `exports.B = A.C;`, `module.exports.B = A;` or
+ * `exports["B"] = A;` (the name in group 1 or 2, A.C in group 3 where it is a name), or
+ * `module.exports =` (group 5) followed by a name (group 4) or anything else.
+ */
+const EXPORTS =
+  // deno-fmt-ignore
+  /(?<![\w$.])(?:module\s*\.\s*)?exports\s*(?:\.\s*([\w$]+)|\[\s*["']([^"'\n]+)["']\s*\])\s*=(?!=)\s*(?:([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n,)]))?|(?<![\w$.])module\s*\.\s*exports\s*=(?!=)(?:\s*([A-Za-z_$][\w$]*(?:\s*\.\s*[\w$]+)*)\s*(?=[;\n]))?()/g;
+
+/**
+ * What the import or export clause ending before `at` (a `from`) takes from its module; the
+ * renames of a braced clause are added to `renames`.
+ */
+function clauseBefore(scan: Scan, at: number): Partial<Taken> {
+  const { text, renames } = scan;
+  let end = at - 1;
+  while (end >= 0 && /\s/.test(text[end]!)) end--;
+  const last = text[end];
+  const head = (to: number) => text.slice(Math.max(0, to - 200), to);
+  if (last === "}") {
+    const open = text.lastIndexOf("{", end);
+    if (open === -1) return WHOLE;
+    const before = head(open);
+    const names = bracedNames(text.slice(open + 1, end), renames);
+    if (names === null) return WHOLE;
+    const keyword = /(?:^|[^\w$.])(import|export)(?:\s+type)?\s*$/.exec(before);
+    if (keyword) {
+      const reexports = keyword[1] === "export";
+      return names.includes("default") ? { ...WHOLE, names, reexports } : { names, reexports };
+    }
+    // `import D, { A } from`: the default is the module object where the module has none.
+    const withDefault = /(?:^|[^\w$.])import\s+([\w$]+)\s*,\s*$/.exec(before);
+    if (withDefault) {
+      return { whole: true, escapes: bindingEscapes(scan, withDefault[1]!), names };
+    }
+    return WHOLE;
+  }
+  if (last === "*") {
+    return /(?:^|[^\w$.])export(?:\s+type)?\s*$/.test(head(end)) ? { star: true } : WHOLE;
+  }
+  // `import D from`, `import * as ns from`, `import type D from`, `export * as ns from`.
+  const bound = /(?:^|[^\w$.])(import|export)(?:\s+type)?\s+(\*\s*as\s+)?([\w$]+)\s*$/.exec(
+    head(end + 1),
+  );
+  if (!bound || bound[1] === "export" || bound[3] === "type") return WHOLE;
+  return { whole: true, escapes: bindingEscapes(scan, bound[3]!) };
+}
+
+/**
+ * The export names a braced clause (`A, type B, C as D, "e" as F`) takes, its renames added to
+ * `renames`; null where a part cannot be read.
+ */
+function bracedNames(inner: string, renames: Array<[string, string]>): string[] | null {
+  const names: string[] = [];
+  const clean = inner.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
+  for (const part of clean.split(",")) {
+    const p = part.trim();
+    if (p === "") continue;
+    const m = BRACED_PART.exec(p);
+    if (!m) return null;
+    const from = m[1] ?? m[2] ?? m[3]!;
+    const to = m[4] ?? m[5] ?? m[6];
+    names.push(from);
+    if (to !== undefined && to !== from) renames.push([from, to]);
+  }
+  return names;
+}
+
+const BRACED_PART =
+  /^(?:type\s+)?(?:([\w$]+)|"([^"]*)"|'([^']*)')(?:\s+as\s+(?:([\w$]+)|"([^"]*)"|'([^']*)'))?$/;
+
+/**
+ * What a `require(...)` or `import(...)` call at `at`, whose string argument ends at `after`
+ * (`closed`: with its `)`), takes: the module whole, which escapes unless bound to a name used
+ * only as `name.member` (`const x = require("y")`, `import x = require("y")`,
+ * `const x = __importStar(require("y"))`) or used at once (`require("y").A`, `import("y").T`).
+ * A statement of its own (`require("./setup");`) binds nothing. `import(...)` in a value is a
+ * promise, which hands the module on; followed by a member, it is an import type.
+ */
+function callTaken(scan: Scan, at: number, after: number, closed: boolean): Partial<Taken> {
+  const { text } = scan;
+  if (!closed) return WHOLE;
+  if (text.startsWith("import", at)) {
+    // `import("y").T` is a type; in a value, `import("y")` is a promise that hands it on.
+    const member = /^\s*\.\s*([\w$]+)/.exec(text.slice(after, after + 40));
+    return member && !/^(?:then|catch|finally)$/.test(member[1]!) ? { whole: true } : WHOLE;
+  }
+  if (memberFollows(text, after)) return { whole: true };
+  const before = text.slice(Math.max(0, at - 120), at);
+  // `export * from "x"` compiled to CommonJS: `__exportStar(require("x"), exports)`.
+  if (
+    /\b__exportStar\)?\s*\(\s*$/.test(before) &&
+    /^\s*,\s*exports\s*\)/.test(text.slice(after, after + 30))
+  ) {
+    return { star: true };
+  }
+  if (/(?:^|[;{}\n])\s*$/.test(before) && /^[ \t]*(?:;|\n|$)/.test(text.slice(after, after + 20))) {
+    return {};
+  }
+  // `const { A, B: C } = require("y")` takes names, as `import { A, B as C }` does.
+  const destructured = /\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*$/.exec(before);
+  if (destructured && /^\s*(?:;|\n|,|$)/.test(text.slice(after, after + 20))) {
+    const names = destructuredNames(destructured[1]!, scan.renames);
+    return names === null ? WHOLE : { names };
+  }
+  const bound =
+    /(?:\b(?:const|let|var)\s+([\w$]+)\s*=\s*(?:[\w$.]+\s*\(\s*)?|\bimport\s+([\w$]+)\s*=\s*)$/
+      .exec(before);
+  if (!bound) return WHOLE;
+  // A wrapper (`__importStar(require(x))`) must end right after the call.
+  const wrapped = bound[1] !== undefined && /\(\s*$/.test(before);
+  if (wrapped && !/^\s*\)\s*[;\n,]/.test(text.slice(after, after + 20))) return WHOLE;
+  return { whole: true, escapes: bindingEscapes(scan, bound[1] ?? bound[2]!) };
+}
+
+/**
+ * The export names an object pattern (`A, B: C, D = 1`) takes, its renames added to `renames`;
+ * null where a part cannot be read (`...rest` holds the module's other exports: whole).
+ */
+function destructuredNames(inner: string, renames: Array<[string, string]>): string[] | null {
+  const names: string[] = [];
+  for (const part of inner.replace(/\/\*[\s\S]*?\*\//g, " ").split(",")) {
+    const p = part.trim();
+    if (p === "") continue;
+    const m = /^([\w$]+)(?:\s*:\s*([\w$]+))?(?:\s*=[^=].*)?$/s.exec(p);
+    if (!m) return null;
+    names.push(m[1]!);
+    if (m[2] !== undefined && m[2] !== m[1]) renames.push([m[1]!, m[2]]);
+  }
+  return names;
+}
+
+/** Whether `.member`, `?.member` or `[...]` follows `at` (after blanks). */
+function memberFollows(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && (text[i] === " " || text[i] === "\t")) i++;
+  const c = text[i];
+  if (c === "[") return true;
+  if (c === "?") return text[i + 1] === "." && !/\d/.test(text[i + 2] ?? "");
+  return c === "." && text[i + 1] !== ".";
+}
+
+/**
+ * Whether a module object bound to `name` may leave the file: some whole-word use of `name` is
+ * not the binding itself, not a property (`x.name`), and not followed by a member access. The
+ * binding's own occurrence and any other declaration of the name count as uses: only the safe
+ * answer is wrong there.
+ */
+function bindingEscapes(scan: Scan, name: string): boolean {
+  const { text } = scan;
+  if (!scan.bindings.includes(name)) scan.bindings.push(name);
+  let bindings = 0;
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
+    const prev = text.charCodeAt(at - 1);
+    const next = text.charCodeAt(at + name.length);
+    if (isWordCode(prev) || isWordCode(next)) continue;
+    // A part of a path or a name in a string (`require("./name")`, `"@scope/name-x"`).
+    if (prev === SLASH || prev === AT || prev === DASH) continue;
+    if (next === QUOTE || next === APOSTROPHE || next === TICK || next === SLASH || next === DASH) {
+      continue;
+    }
+    if (prev === DOT && text.charCodeAt(at - 2) !== DOT) continue; // a property of another
+    if (memberFollows(text, at + name.length)) continue;
+    // The binding: `import * as name from`, `import name from`, `const name = require(...)`.
+    if (bindings === 0 && bindingSite(text, at, name)) {
+      bindings++;
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+const [SLASH, AT, DASH, QUOTE, APOSTROPHE, TICK, DOT] = [..."/@-\"'`."].map((c) => c.charCodeAt(0));
+
+/** Whether a character code is one of an identifier's (`[A-Za-z0-9_$]`). */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+/** Whether the occurrence of `name` at `at` is where an import binds it. */
+function bindingSite(text: string, at: number, name: string): boolean {
+  const before = text.slice(Math.max(0, at - 60), at);
+  const after = text.slice(at + name.length, at + name.length + 40);
+  return (/(?:\bimport(?:\s+type)?\s+(?:\*\s*as\s+)?|\bas\s+)$/.test(before) &&
+    /^\s*(?:from\b|,)/.test(after)) ||
+    (/\bimport\s+(?:type\s+)?$/.test(before) && /^\s*=/.test(after)) ||
+    (/\b(?:const|let|var)\s+$/.test(before) && /^\s*=/.test(after));
 }
 
 /**
@@ -198,6 +549,11 @@ export type BareVerdict = "outside" | "maybe-inside";
 export interface ReachQuestion {
   /** The file declaring the symbol (project-relative). */
   target: string;
+  /**
+   * The symbol's exported name: a file that takes other names only from the modules exporting
+   * it cannot refer to it. Without it, any name taken counts.
+   */
+  name?: string;
   /** Every project file, of every kind (project-relative, `/` separators). */
   files: readonly string[];
   /** The facts of a JavaScript or TypeScript file; null when it cannot be read. */
@@ -206,14 +562,25 @@ export interface ReachQuestion {
   bare(importer: string, spec: string): BareVerdict;
   /** Specifiers every `.tsx`/`.jsx` file imports implicitly (`<jsxImportSource>/jsx-runtime`). */
   jsxRuntimes?: readonly string[];
+  /**
+   * Where the `package.json` of a project folder (lower case) leads an import of the folder:
+   * its `types`, `typings` and `main`, relative to the folder; null when it cannot be told
+   * (unreadable, `typesVersions`). Without it, such an import is unresolved.
+   */
+  folderEntries?(folder: string): readonly string[] | null;
 }
 
-/** The proof's answer: the files that may reach the target, or why it cannot tell. */
+/** The proof's answer: the files that may refer to the target, or why it cannot tell. */
 export type Reach =
   | { decided: true; reaching: ReadonlySet<string> }
   | { decided: false; reason: string };
 
-/** A path's module key: lower case, without a JavaScript or TypeScript extension or `.d`. */
+/**
+ * A path's module key: lower case, without a JavaScript or TypeScript extension or `.d`. The
+ * ES module and CommonJS extensions keep their kind: TypeScript resolves `./x` and `./x.js` to
+ * `x.ts`, `x.tsx`, `x.d.ts`, `x.js` or `x.jsx`, never to `x.mts` or `x.mjs` (`./x.mjs` names
+ * those), nor the folder `x` to `x/index.mjs`.
+ */
 function moduleKey(path: string): string {
   const lower = path.toLowerCase();
   // `x.d.css.ts` declares `./x.css`.
@@ -221,9 +588,14 @@ function moduleKey(path: string): string {
   if (declared && !/^\.[cm]?[jt]sx?$/.test(declared[1]!)) {
     return lower.slice(0, declared.index) + declared[1];
   }
-  const m = /(\.d)?\.[cm]?[jt]sx?$/.exec(lower);
-  return m ? lower.slice(0, m.index) : lower;
+  const m = /(\.d)?\.([cm]?)[jt]sx?$/.exec(lower);
+  if (!m) return lower;
+  const base = lower.slice(0, m.index);
+  return m[2] === "" ? base : `${base}\0${m[2]}`;
 }
+
+/** A module taken whole, which may leave the file (what the graph assumes where it cannot read). */
+const ESCAPING: Taken = { whole: true, escapes: true, star: false, names: [], reexports: false };
 
 /** Whether a specifier is relative (`.`, `..`, `./x`, `../x`). */
 function isRelative(spec: string): boolean {
@@ -231,55 +603,135 @@ function isRelative(spec: string): boolean {
 }
 
 /**
- * The files from which an import path leads to `question.target` (the target included), or why
- * the graph cannot decide. A file outside the set cannot refer to a top-level symbol of it.
+ * The files that may refer to the target's symbol (the target included), or why the graph
+ * cannot decide. A file outside the set cannot refer to it ({@linkcode reachOf}).
  */
 export function importReach(question: ReachQuestion): Reach {
-  return reachOf(importGraph(question), question.target);
+  return reachOf(importGraph(question), question.target, question.name);
 }
 
 /** The import graph of a project, for any target: who imports whom, and who may reach anything. */
 export interface ImportGraph {
-  /** The files each file is imported by (a reverse edge per import that may name it). */
-  importers: ReadonlyMap<string, readonly string[]>;
-  /** Files that may reach any module: an unresolved specifier, or unreadable. */
+  /** The files each file is imported by, with what each takes from it. */
+  importers: ReadonlyMap<string, ReadonlyArray<{ file: string; taken: Taken }>>;
+  /** Files that may reach any module whole: an unresolved specifier, or unreadable. */
   seeds: readonly string[];
   facts(relPath: string): ModuleFacts | null;
 }
 
 /**
- * The files from which an import path leads to `target` (the target included), or why the
- * graph cannot decide. A file outside the set cannot refer to a top-level symbol of it.
+ * The files that may refer to the symbol `name` exported by `target` (the target included), or
+ * why the graph cannot decide. A file refers to it only through a binding to it or to a module
+ * object holding it:
+ * - the modules exporting it (under `name` or another name `export { A as B }` gives it) are the
+ *   target and each file holding it, and each file re-exporting one of them (`export *`);
+ * - a file holds it where it takes one of those names from such a module, or the module whole
+ *   (a namespace, a default, `require`, `import()`, an import type, an augmentation);
+ * - a module object that escapes its file ({@linkcode Taken}) may reach every file importing
+ *   that file, whatever it takes, and on through theirs.
+ * Without `name`, any name taken counts.
  */
-export function reachOf(graph: ImportGraph, target: string): Reach {
+export function reachOf(graph: ImportGraph, target: string, name?: string): Reach {
   const targetFacts = graph.facts(target);
   if (targetFacts === null) return { decided: false, reason: `${target} cannot be read` };
   if (!targetFacts.module) {
     return { decided: false, reason: `${target} is a script: its declarations are global` };
   }
   if (targetFacts.global) return { decided: false, reason: `${target} declares globals` };
-  const reaching = new Set<string>();
-  const queue = [target, ...graph.seeds];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (reaching.has(file)) continue;
-    reaching.add(file);
-    for (const importer of graph.importers.get(file) ?? []) {
-      if (!reaching.has(importer)) queue.push(importer);
+  const aliases = new Set<string>(name === undefined ? [] : [name]);
+  const named = (names: readonly string[]) =>
+    name === undefined ? names.length > 0 : names.some((n) => aliases.has(n));
+  const exporters = new Set<string>();
+  const holding = new Set<string>();
+  const tainted = new Set<string>();
+  const modules: string[] = [];
+  const taints: string[] = [];
+  /** Takes of names that are not (yet) the symbol's, from its modules. */
+  let waiting: Array<{ file: string; taken: Taken }> = [];
+  let aliasAdded = false;
+  const exporter = (file: string) => {
+    if (exporters.has(file)) return;
+    exporters.add(file);
+    modules.push(file);
+  };
+  const rename = (file: string) => {
+    for (const [from, to] of graph.facts(file)?.renames ?? []) {
+      if (aliases.has(from) && !aliases.has(to)) {
+        aliases.add(to);
+        aliasAdded = true;
+      }
     }
+  };
+  /**
+   * Whether a file holding the symbol may export it: under a name it holds it by, or unsure.
+   * Without a name, whatever it holds may be the symbol.
+   */
+  const exportsIt = (file: string) => {
+    const facts = graph.facts(file);
+    if (name === undefined || facts === null || facts.exports === null) return true;
+    return facts.exports.some((n) => aliases.has(n) || facts.bindings.includes(n));
+  };
+  const hold = (file: string) => {
+    if (holding.has(file)) return;
+    holding.add(file);
+    rename(file);
+    if (exportsIt(file)) exporter(file);
+  };
+  const taint = (file: string) => {
+    if (tainted.has(file)) return;
+    tainted.add(file);
+    hold(file);
+    taints.push(file);
+  };
+  // The target exports it, under its name and its own renames (`export { A as B }`).
+  hold(target);
+  exporter(target);
+  for (const seed of graph.seeds) taint(seed);
+  while (modules.length > 0 || taints.length > 0 || aliasAdded) {
+    const file = taints.pop();
+    if (file !== undefined) {
+      for (const importer of graph.importers.get(file) ?? []) taint(importer.file);
+      continue;
+    }
+    const module = modules.pop();
+    if (module !== undefined) {
+      for (const { file, taken } of graph.importers.get(module) ?? []) {
+        if (taken.whole) hold(file);
+        if (taken.whole && taken.escapes) taint(file);
+        if (taken.star) exporter(file);
+        if (named(taken.names)) {
+          hold(file);
+          if (taken.reexports) exporter(file);
+        } else if (taken.names.length > 0) waiting.push({ file, taken });
+      }
+      continue;
+    }
+    // New names of the symbol: the files holding it may give it more, export it under them,
+    // and waiting takes may match them.
+    aliasAdded = false;
+    for (const file of holding) {
+      rename(file);
+      if (!exporters.has(file) && exportsIt(file)) exporter(file);
+    }
+    waiting = waiting.filter((take) => {
+      if (!named(take.taken.names)) return true;
+      hold(take.file);
+      if (take.taken.reexports) exporter(take.file);
+      return false;
+    });
   }
-  for (const file of reaching) {
+  for (const file of holding) {
     if (file === target) continue;
     const facts = graph.facts(file);
     if (facts === null) continue; // unreadable now: it declares nothing
     if (!facts.module) {
-      return { decided: false, reason: `${file} may reach ${target} and is a script` };
+      return { decided: false, reason: `${file} may refer to ${target} and is a script` };
     }
     if (facts.global) {
-      return { decided: false, reason: `${file} may reach ${target} and declares globals` };
+      return { decided: false, reason: `${file} may refer to ${target} and declares globals` };
     }
   }
-  return { decided: true, reaching };
+  return { decided: true, reaching: new Set([target, ...holding]) };
 }
 
 /** The import graph of the project a question describes (its target plays no part). */
@@ -325,16 +777,17 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
   }
   // Reverse edges, and the files that may reach anything (an unresolved specifier).
   const resolved = new Map<string, readonly string[] | null>();
-  const importers = new Map<string, string[]>();
-  const edge = (from: string, to: string) => {
+  const importers = new Map<string, Array<{ file: string; taken: Taken }>>();
+  const edge = (from: string, to: string, taken: Taken) => {
     const list = importers.get(to);
-    if (list) list.push(from);
-    else importers.set(to, [from]);
+    if (list) list.push({ file: from, taken });
+    else importers.set(to, [{ file: from, taken }]);
   };
   const seeds: string[] = [];
   for (const file of code) {
     const facts = question.facts(file);
-    if (facts === null || facts.dynamic) {
+    // A specifier the server cannot resolve either (`require(name)`) gives it `any`: no edge.
+    if (facts === null) {
       seeds.push(file);
       continue;
     }
@@ -342,7 +795,7 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
     for (const name of facts.ambient.filter(isRelative)) {
       const augmented = resolve(file, name, folderOf(file));
       if (augmented === null) seeds.push(file);
-      else for (const module of augmented) edge(module, file);
+      else for (const module of augmented) edge(module, file, ESCAPING);
     }
     const specs = /\.[jt]sx$/i.test(file) && question.jsxRuntimes
       ? [...facts.specs, ...question.jsxRuntimes]
@@ -355,7 +808,8 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
         unresolved = true;
         break;
       }
-      for (const t of targets) edge(file, t);
+      const taken = facts.takes[spec] ?? ESCAPING;
+      for (const t of targets) edge(file, t, taken);
     }
     if (unresolved) seeds.push(file);
   }
@@ -372,12 +826,29 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
     return known;
   }
 
+  /**
+   * The files an import of a folder with a `package.json` may name: each entry it gives (as
+   * TypeScript tries them, in turn), and the folder's index (its last resort).
+   */
+  function packageEntry(folder: string): string[] | null {
+    const entries = question.folderEntries?.(folder) ?? null;
+    if (entries === null) return null;
+    const files = [...(byKey.get(folder) ?? [])];
+    for (const entry of entries) {
+      const path = posix.normalize(posix.join(folder, entry)).replace(/\/$/, "").toLowerCase();
+      if (path === ".." || path.startsWith("../")) return null;
+      const at = path === "." ? "" : path;
+      files.push(...(byKey.get(moduleKey(at)) ?? []), ...(byKey.get(at) ?? []));
+    }
+    return files.length > 0 ? files : null;
+  }
+
   function resolveAfresh(importer: string, spec: string): string[] | null {
     if (isRelative(spec)) {
       const joined = posix.normalize(posix.join(posix.dirname(importer), spec)).replace(/\/$/, "");
       if (joined === ".." || joined.startsWith("../")) return null; // outside the project
       const path = joined === "." ? "" : joined.toLowerCase();
-      if (packageFolders.has(path)) return null; // a folder whose package.json names its entry
+      if (packageFolders.has(path)) return packageEntry(path);
       const files = [...(byKey.get(moduleKey(path)) ?? []), ...(byKey.get(path) ?? [])];
       if (files.length > 0) return files;
       // A stylesheet, JSON, an image: it imports nothing. A component of another language

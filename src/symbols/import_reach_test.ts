@@ -97,10 +97,10 @@ Deno.test("importReach: import chains of every kind reach the target, the others
     "src/style.css": "",
     "legacy.js": "function Store() {}",
   });
+  // src/index.ts only passes the module on (`export *`): it holds no binding to refer by.
   assertEquals(reaching(q), [
     "src/chain.ts",
     "src/cjs.js",
-    "src/index.ts",
     "src/lazy.ts",
     "src/ns.ts",
     "src/reexport.ts",
@@ -123,10 +123,10 @@ Deno.test("importReach: what the graph cannot resolve may reach the target", () 
     "src/Widget.vue": '<script>import { Store } from "./store";</script>',
     "src/uses_widget.ts": 'import Widget from "./Widget.vue";',
   };
+  // A computed specifier (src/dynamic.ts) is `any` to the server too: it leads nowhere.
   assertEquals(reaching(question("src/store.ts", texts, ["@app/store"])), [
     "src/above.ts",
     "src/alias.ts",
-    "src/dynamic.ts",
     "src/missing.ts",
     "src/store.ts",
     "src/user.ts",
@@ -186,4 +186,179 @@ Deno.test("importReach: a declared or augmented module leads its importers to wh
     "types/css.d.ts",
     "types/lib.d.ts",
   ]);
+});
+
+/** What a file takes from each module, as `spec: whole/escapes/star/reexports names`. */
+function takes(path: string, lines: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [spec, t] of Object.entries(moduleFacts(path, lines.join("\n")).takes)) {
+    const flags = [
+      t.whole && "whole",
+      t.escapes && "escapes",
+      t.star && "star",
+      t.reexports && "reexports",
+    ].filter(Boolean);
+    out[spec] = [...flags, ...t.names].join(" ");
+  }
+  return out;
+}
+
+Deno.test("moduleFacts: what a file takes from each module, and whether it hands it on", () => {
+  assertEquals(
+    takes("a.ts", [
+      'import { A, type B, C as D } from "./m1";',
+      'import E from "./m2";',
+      'import * as ns from "./m3";',
+      'export { F as G } from "./m4";',
+      'export * from "./m5";',
+      'export * as all from "./m6";',
+      'import "./m7";',
+      'import H, { I } from "./m8";',
+      'import {\n  // a comment\n  J,\n} from "./m9";',
+      'import * as kept from "./m10";',
+      "export const x = ns.value + E.y + H?.z + kept;",
+      'export type T = import("./m11").T;',
+      'export type U = typeof import("./m12");',
+    ]),
+    {
+      "./m1": "A B C",
+      "./m2": "whole",
+      "./m3": "whole",
+      "./m4": "reexports F",
+      "./m5": "star",
+      "./m6": "whole escapes",
+      "./m7": "",
+      "./m8": "whole I",
+      "./m9": "J",
+      "./m10": "whole escapes",
+      "./m11": "whole",
+      "./m12": "whole escapes",
+    },
+  );
+  const facts = moduleFacts("a.ts", 'import { C as D } from "./m";\nexport { D as E, F };');
+  assertEquals([facts.renames, facts.exports], [[["C", "D"], ["D", "E"]], ["D", "F"]]);
+  assertEquals(moduleFacts("a.ts", "export default Model;").exports, ["Model"]);
+  assertEquals(moduleFacts("a.ts", "export default class Model {}").exports, []);
+  // A namespace that aliases what the file imports hands it on as `N.A`.
+  assertEquals(
+    takes("a.ts", [
+      'import { A } from "./m";',
+      "export namespace N {",
+      "  export import B = A;",
+      "}",
+    ]),
+    { "./m": "whole escapes A" },
+  );
+});
+
+Deno.test("moduleFacts: CommonJS, calls and what they hand on", () => {
+  assertEquals(
+    takes("a.js", [
+      'const a = require("./a");',
+      'const b = tslib_1.__importStar(require("./b"));',
+      'tslib_1.__exportStar(require("./c"), exports);',
+      'require("./d");',
+      'module.exports.e = require("./e");',
+      'const f = require("./f").F;',
+      "exports.G = a.G;",
+      "use(b);",
+      'const lazy = import(/* webpackChunkName: "g" */ "./g");',
+      "const computed = require(name);",
+      'const { H, I: J, K = 1 } = require("./h");',
+      'const { L, ...others } = require("./i");',
+    ]),
+    {
+      "./a": "whole",
+      "./b": "whole escapes",
+      "./c": "star",
+      "./d": "",
+      "./e": "whole escapes",
+      "./f": "whole",
+      "./g": "whole escapes",
+      "./h": "H I K",
+      "./i": "whole escapes",
+    },
+  );
+  const facts = moduleFacts("a.js", 'const a = require("./a");\nexports.G = a.G;');
+  assertEquals([facts.renames, facts.exports, facts.bindings], [[["G", "G"]], ["a"], ["a"]]);
+  assertEquals(moduleFacts("a.js", "module.exports = { a };").exports, null);
+});
+
+Deno.test("importReach by name: a file taking only other names from the modules cannot refer to it", () => {
+  const texts = {
+    "src/model.ts": "export class Model {}\nexport const helper = 1;",
+    "src/index.ts": 'export * from "./model";',
+    "src/barrel.ts": 'export { Model as Entity, helper } from "./model";',
+    "src/back.ts": 'export { Entity as Model } from "./barrel";',
+    "src/back_user.ts": 'import { Model } from "./back";',
+    "src/entity_user.ts": 'import { Entity } from "./barrel";',
+    "src/star_user.ts": 'import { Model } from "./index";',
+    "src/ns_user.ts": 'import * as lib from "./index";\nnew lib.Model();',
+    "src/lazy.ts": 'export const m = () => import("./model");',
+    "src/lazy_user.ts": 'import { m } from "./lazy";',
+    "src/holder.ts": 'import * as models from "./model";\nexport const registry = { models };',
+    "src/holder_user.ts": 'import { registry } from "./holder";',
+    "src/service.ts": 'import { Model } from "./model";\nexport const service = new Model();',
+    "src/service_user.ts": 'import { service } from "./service";\nconst Model = 1;',
+    "src/other_names.ts": 'import { helper } from "./model";\ninterface Model {}',
+    "src/other_index.ts": 'import { helper } from "./index";\ntype Model = 1;',
+    // `./index.js` is src/index.ts to TypeScript, never src/index.mjs.
+    "src/index.mjs": 'import lib from "./index.js";\nexport const { Model } = lib;',
+    "src/cjs.js": 'const m = require("./model");\nexports.Model = m.Model;',
+    "src/cjs_user.js": 'const { Model } = require("./cjs");',
+    "src/cjs_named.ts": 'import { Model } from "./cjs";',
+    "src/local.ts": 'import { Model as M } from "./model";\nexport { M };',
+    "src/local_user.ts": 'import { M } from "./local";',
+    // A folder whose package.json names its entry.
+    "pkg/package.json": '{ "types": "./types/entry.d.ts" }',
+    "pkg/types/entry.d.ts": 'export { Model } from "../../src/model";',
+    "src/pkg_user.ts": 'import { Model } from "../pkg";',
+  };
+  const q: ReachQuestion = {
+    ...question("src/model.ts", texts),
+    name: "Model",
+    folderEntries: (folder) => folder === "pkg" ? ["./types/entry.d.ts"] : null,
+  };
+  assertEquals(reaching(q), [
+    "pkg/types/entry.d.ts",
+    "src/back.ts",
+    "src/back_user.ts",
+    "src/barrel.ts",
+    "src/cjs.js",
+    "src/cjs_named.ts",
+    "src/cjs_user.js",
+    "src/entity_user.ts",
+    "src/holder.ts",
+    "src/holder_user.ts",
+    "src/index.mjs",
+    "src/lazy.ts",
+    "src/lazy_user.ts",
+    "src/local.ts",
+    "src/local_user.ts",
+    "src/model.ts",
+    "src/ns_user.ts",
+    "src/pkg_user.ts",
+    "src/service.ts",
+    "src/star_user.ts",
+  ]);
+  // Without the package's entry, its importer may lead anywhere: kept.
+  const unsure = reaching({ ...q, folderEntries: () => null });
+  assertEquals(unsure.includes("src/pkg_user.ts"), true);
+});
+
+Deno.test("moduleFacts: the names a module exports as they are", () => {
+  assertEquals(moduleFacts("a.js", "module.exports = a.b;").exports, ["a"]);
+  assertEquals(moduleFacts("a.js", 'exports["B"] = a;\nexports.c = 1;').exports, ["a"]);
+  assertEquals(moduleFacts("a.js", 'exports["B"] = a;').renames, [["a", "B"]]);
+  assertEquals(moduleFacts("a.ts", "export = A.B;").exports, ["A"]);
+  assertEquals(moduleFacts("a.ts", "import B = A.C;\nexport import D = A.E;").renames, [
+    ["C", "B"],
+    ["E", "D"],
+  ]);
+  assertEquals(moduleFacts("a.ts", "export import D = A.E;").exports, ["A"]);
+  // A binding's name in a path or a string is no use of it.
+  assertEquals(
+    moduleFacts("a.js", 'const utils = require("./utils");\nutils.x("@s/utils-b");').takes,
+    { "./utils": { whole: true, escapes: false, star: false, names: [], reexports: false } },
+  );
 });

@@ -255,9 +255,9 @@ export async function prepareNameQuery(
   mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
   mark("candidate scan");
-  // The candidates with no import path to the target's module cannot refer to it: not shown.
+  // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
-  const declared = { relPath, topLevel: target.node.parent === null };
+  const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
   const prove = () => importProof(index, server, declared, candidates, options);
   const proof = showingOpensFiles(index, server, candidates, [relPath]) ? await prove() : null;
   const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {

@@ -30,8 +30,6 @@ const TYPEORM_KNOWN: Known = {
     CAUSES.serverLeftOut,
   "class RelationQueryBuilder only-index index.js:159:125": CAUSES.serverLeftOut,
   "class RelationQueryBuilder only-index query-builder/index.js:14:118": CAUSES.serverLeftOut,
-  "function In only-index browser/query-builder/QueryBuilder.js:4:10": CAUSES.serverLeftOut,
-  "function In only-index browser/query-builder/QueryBuilder.js:829:51": CAUSES.serverLeftOut,
   // index.mjs re-exports the CommonJS build by destructuring (`const { Brackets, ... } =
   // TypeORM`): scip-typescript makes each binding a local; tsserver follows it to the class.
   "class EntityMetadataNotFoundError only-server index.mjs:60:5": CAUSES.localInIndex,
@@ -90,15 +88,6 @@ const TYPEORM_REFERENCING_KNOWN: Known = Object.fromEntries([
     CAUSES.localInIndex,
   ],
   [
-    "function In only-index browser/query-builder/QueryBuilder.js File QueryBuilder 4",
-    CAUSES.serverLeftOut,
-  ],
-  [
-    "function In only-index browser/query-builder/QueryBuilder.js Method " +
-    "QueryBuilder/getWhereInIdsCondition 829",
-    CAUSES.serverLeftOut,
-  ],
-  [
     "function TreeLevelColumn only-server index.mjs Constant TreeLevelColumn 141",
     CAUSES.localInIndex,
   ],
@@ -138,10 +127,10 @@ const CASES: Case[] = [
     server: "typescript-language-server",
     make: typeormTree,
     known: TYPEORM_KNOWN,
-    equal: 26,
+    equal: 27,
     referencingKnown: TYPEORM_REFERENCING_KNOWN,
     refused: 2,
-    referencingEqual: 24,
+    referencingEqual: 25,
   },
   {
     name: "flask",

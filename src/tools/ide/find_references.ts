@@ -186,22 +186,24 @@ async function topLevelDeclaration(
   declarations: ReadonlyArray<{ relPath: string; position: { line: number; character: number } }>,
   name: string,
   options: RequestOptions,
-): Promise<{ relPath: string; topLevel: boolean }> {
+): Promise<{ relPath: string; topLevel: boolean; name: string }> {
   const [only] = declarations;
-  if (declarations.length !== 1 || only === undefined) return { relPath: "", topLevel: false };
+  if (declarations.length !== 1 || only === undefined) {
+    return { relPath: "", topLevel: false, name };
+  }
   try {
     // Kept open (not transient): a file closed again may leave the server's inferred program.
     const file = index.memoizedSymbols(only.relPath) ??
       await index.fileSymbols(only.relPath, options);
     for (const node of walkSymbols(file.roots)) {
       if (node.name === name && rangeContainsPosition(node.selectionRange, only.position)) {
-        return { relPath: only.relPath, topLevel: node.parent === null };
+        return { relPath: only.relPath, topLevel: node.parent === null, name };
       }
     }
   } catch (error) {
     if (options.signal?.aborted) throw error;
   }
-  return { relPath: only.relPath, topLevel: false };
+  return { relPath: only.relPath, topLevel: false, name };
 }
 
 /** The live answer's text ({@linkcode compactPastGrep}), grep's cost read from its files. */
