@@ -10,7 +10,7 @@ import { maxAnswerChars } from "../shared/params.ts";
 import { positionParams } from "../shared/targets.ts";
 import { symbolName, textDocumentPosition, uniqueLocations } from "../shared/targets.ts";
 import { toJson } from "../shared/json.ts";
-import { indexOf } from "../shared/locate_symbol.ts";
+import { indexOf, withBuildHeld } from "../shared/locate_symbol.ts";
 import { importsAreDeclarations } from "../../symbols/typescript_native.ts";
 import {
   candidateFiles,
@@ -57,107 +57,111 @@ export const findReferences = defineTool({
   // Optional: find_referencing_symbols covers the default set; the ide and ada contexts add it.
   markers: ["symbolic-read", "optional"],
   readOnly: true,
-  async handler(args, ctx) {
-    // A SCIP index built in CI answers for the files unchanged since (tools/shared/scip_references.ts).
-    const indexed = await referencesFromIndex(ctx, args);
-    if (indexed !== null) return await answerFromIndex(ctx, args, indexed);
-    const target = await resolvePosition(ctx, args);
-    const index = indexOf(ctx);
-    // Declarations: where goto_definition leads (best effort; a failure only loses the flag and
-    // the import-graph proof).
-    const definitions = new Set<string>();
-    const declarations: Array<{ relPath: string; position: { line: number; character: number } }> =
-      [];
-    try {
-      const defs = await target.server.request<unknown>(
-        LspMethod.definition,
-        textDocumentPosition(target),
-        { ...target.options, sync: [target.relPath] },
-      );
-      for (const d of normalizeLocations(defs)) {
-        definitions.add(`${d.uri}:${d.range.start.line}:${d.range.start.character}`);
-        const rel = target.server.relPathOf(d.uri);
-        if (rel !== null) declarations.push({ relPath: rel, position: d.range.start });
+  handler(args, ctx) {
+    // A cold question's own work comes before the declaration index's build.
+    return withBuildHeld(ctx, async () => {
+      // A SCIP index built in CI answers for the files unchanged since (tools/shared/scip_references.ts).
+      const indexed = await referencesFromIndex(ctx, args);
+      if (indexed !== null) return await answerFromIndex(ctx, args, indexed);
+      const target = await resolvePosition(ctx, args);
+      const index = indexOf(ctx);
+      // Declarations: where goto_definition leads (best effort; a failure only loses the flag and
+      // the import-graph proof).
+      const definitions = new Set<string>();
+      const declarations: Array<
+        { relPath: string; position: { line: number; character: number } }
+      > = [];
+      try {
+        const defs = await target.server.request<unknown>(
+          LspMethod.definition,
+          textDocumentPosition(target),
+          { ...target.options, sync: [target.relPath] },
+        );
+        for (const d of normalizeLocations(defs)) {
+          definitions.add(`${d.uri}:${d.range.start.line}:${d.range.start.character}`);
+          const rel = target.server.relPathOf(d.uri);
+          if (rel !== null) declarations.push({ relPath: rel, position: d.range.start });
+        }
+      } catch (error) {
+        if (target.options.signal?.aborted) throw error;
       }
-    } catch (error) {
-      if (target.options.signal?.aborted) throw error;
-    }
-    // The files that may hold the name, shown to the server first (symbols/completeness.ts),
-    // but for those with no import path to the declaring module.
-    const candidates = target.word === ""
-      ? []
-      : await candidateFiles(index, target.server, target.word, target.options);
-    // The proof runs now where showing would open files, else when occurrences need the
-    // server; the declaration's outline is asked only where it applies (one more request).
-    const prove = async () =>
-      await importProof(
+      // The files that may hold the name, shown to the server first (symbols/completeness.ts),
+      // but for those with no import path to the declaring module.
+      const candidates = target.word === ""
+        ? []
+        : await candidateFiles(index, target.server, target.word, target.options);
+      // The proof runs now where showing would open files, else when occurrences need the
+      // server; the declaration's outline is asked only where it applies (one more request).
+      const prove = async () =>
+        await importProof(
+          index,
+          target.server,
+          await topLevelDeclaration(index, declarations, target.word, target.options),
+          candidates,
+          target.options,
+        );
+      const proof = proofApplies(target.server) &&
+          showingOpensFiles(index, target.server, candidates, [target.relPath])
+        ? await prove()
+        : null;
+      await showCandidates(index, target.server, proof?.shown ?? candidates, target.options);
+      const result = await ask<unknown>(
+        target,
+        LspMethod.references,
+        {
+          ...textDocumentPosition(target),
+          // TypeScript 7 and ty count an import as a declaration of its local name and leave it
+          // out without the declaration: they are asked with it, and the target's own
+          // declarations are left out below.
+          context: {
+            includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
+          },
+        },
+        "referencesProvider",
+        "finding references",
+      );
+      let locations = uniqueLocations(normalizeLocations(result));
+      if (!args.include_declaration && importsAreDeclarations(target.server)) {
+        locations = locations.filter((l) =>
+          !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
+        );
+      }
+      const references: Reference[] = [];
+      for (const l of locations) {
+        const key = `${l.uri}:${l.range.start.line}:${l.range.start.character}`;
+        references.push({
+          ...(await locationDict(target, l.uri, l.range)),
+          is_definition: definitions.has(key),
+        });
+      }
+      sortByPlace(references);
+      const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
+      const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
         index,
         target.server,
-        await topLevelDeclaration(index, declarations, target.word, target.options),
+        {
+          name: target.word,
+          declarations,
+          unreachable: proof?.unreachable ??
+            (proofApplies(target.server) ? async () => (await prove()).unreachable : new Set()),
+        },
         candidates,
+        (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
         target.options,
       );
-    const proof = proofApplies(target.server) &&
-        showingOpensFiles(index, target.server, candidates, [target.relPath])
-      ? await prove()
-      : null;
-    await showCandidates(index, target.server, proof?.shown ?? candidates, target.options);
-    const result = await ask<unknown>(
-      target,
-      LspMethod.references,
-      {
-        ...textDocumentPosition(target),
-        // TypeScript 7 and ty count an import as a declaration of its local name and leave it
-        // out without the declaration: they are asked with it, and the target's own
-        // declarations are left out below.
-        context: {
-          includeDeclaration: args.include_declaration || importsAreDeclarations(target.server),
-        },
-      },
-      "referencesProvider",
-      "finding references",
-    );
-    let locations = uniqueLocations(normalizeLocations(result));
-    if (!args.include_declaration && importsAreDeclarations(target.server)) {
-      locations = locations.filter((l) =>
-        !definitions.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`)
-      );
-    }
-    const references: Reference[] = [];
-    for (const l of locations) {
-      const key = `${l.uri}:${l.range.start.line}:${l.range.start.character}`;
-      references.push({
-        ...(await locationDict(target, l.uri, l.range)),
-        is_definition: definitions.has(key),
-      });
-    }
-    sortByPlace(references);
-    const listed = listedPositions(locations, (uri) => target.server.relPathOf(uri));
-    const notAnalysed = candidates.length === 0 ? [] : await unexplainedOccurrences(
-      index,
-      target.server,
-      {
-        name: target.word,
-        declarations,
-        unreachable: proof?.unreachable ??
-          (proofApplies(target.server) ? async () => (await prove()).unreachable : new Set()),
-      },
-      candidates,
-      (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
-      target.options,
-    );
-    const symbol = symbolName(target);
-    const unexplained = notAnalysed.length === 0 ? {} : {
-      not_analysed: notAnalysedLines(notAnalysed),
-    };
-    const full = { symbol, references, totalCount: references.length, ...unexplained };
-    // A SCIP index the global config names that could not be had is told beside the answer.
-    const problems = indexProblemNotes(ctx);
-    return {
-      text: await withinGrep(target, locations, full, args.include_declaration),
-      shorter: [byPositions(symbol, references, unexplained)],
-      ...(problems.length > 0 ? { notes: problems } : {}),
-    };
+      const symbol = symbolName(target);
+      const unexplained = notAnalysed.length === 0 ? {} : {
+        not_analysed: notAnalysedLines(notAnalysed),
+      };
+      const full = { symbol, references, totalCount: references.length, ...unexplained };
+      // A SCIP index the global config names that could not be had is told beside the answer.
+      const problems = indexProblemNotes(ctx);
+      return {
+        text: await withinGrep(target, locations, full, args.include_declaration),
+        shorter: [byPositions(symbol, references, unexplained)],
+        ...(problems.length > 0 ? { notes: problems } : {}),
+      };
+    });
   },
 });
 

@@ -18,6 +18,20 @@ export function indexOf(ctx: ToolContext): SymbolLookup {
   return ctx.session.services(ctx.project()).symbols;
 }
 
+/**
+ * Run a question that asks a language server for references with the declaration index's build
+ * held back (DeclarationIndex.holdBuild): on a cold project the question's own work (the
+ * candidate scan, the server's load, the files it names) comes first; the build resumes after.
+ */
+export async function withBuildHeld<T>(ctx: ToolContext, work: () => Promise<T>): Promise<T> {
+  const release = indexOf(ctx).holdDeclarations();
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
 /** Request options carrying the tool call's cancellation and progress. */
 export function requestOptions(ctx: ToolContext): RequestOptions {
   let step = 0;

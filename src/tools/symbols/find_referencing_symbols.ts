@@ -12,7 +12,7 @@ import {
   type StageMark,
 } from "../../symbols/queries.ts";
 import { describe, kindFilter, kindList } from "../shared/symbol_params.ts";
-import { indexOf, requestOptions } from "../shared/locate_symbol.ts";
+import { indexOf, requestOptions, withBuildHeld } from "../shared/locate_symbol.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 import { maxAnswerChars } from "../shared/params.ts";
 import { groupByFileAndKind, referenceEntriesJson } from "../shared/reference_entries.ts";
@@ -123,12 +123,7 @@ export async function referencingSymbols(
   mark: StageMark = () => {},
 ): Promise<ToolAnswer> {
   // A cold question's own work comes before the declaration index's build.
-  const release = indexOf(ctx).holdDeclarations();
-  try {
-    return await referencesAnswer(ctx, args, mark);
-  } finally {
-    release();
-  }
+  return await withBuildHeld(ctx, () => referencesAnswer(ctx, args, mark));
 }
 
 async function referencesAnswer(
