@@ -87,6 +87,11 @@ export class FileSet {
       if (mtime === folder.mtime && now - mtime >= RACY_MS) continue;
       this.#relist(rel, folder, mtime, folders, changes);
     }
+    return this.#settled(folders, changes);
+  }
+
+  /** A scan's end: past the folder bound the set gives up (too large); changes sorted. */
+  #settled(folders: Map<string, Folder>, changes: FileSetChanges): FileSetChanges {
     if (folders.size > MAX_FOLDERS) {
       this.#tooLarge = true;
       this.#folders = null;
@@ -119,13 +124,7 @@ export class FileSet {
       if (mtime === null) this.#forget(rel, folders, changes);
       else this.#relist(rel, folder, mtime, folders, changes);
     }
-    if (folders.size > MAX_FOLDERS) {
-      this.#tooLarge = true;
-      this.#folders = null;
-    }
-    changes.created.sort();
-    changes.deleted.sort();
-    return changes;
+    return this.#settled(folders, changes);
   }
 
   /** How many folders a scan stats (0 before the first scan, or when too large to scan). */

@@ -14,7 +14,6 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import {
-  fixtureProject,
   hasTypeScriptGeneration,
   linkTypeScript7,
   skipUnless,
@@ -22,9 +21,9 @@ import {
 } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { findReferencesChecked, normalizeLocations } from "../../src/symbols/queries.ts";
+import { referencesShownEverything } from "../helpers/import_proof.ts";
+import { findReferencesChecked } from "../../src/symbols/queries.ts";
 import { parseNamePath } from "../../src/symbols/name_path.ts";
-import { importsAreDeclarations } from "../../src/symbols/typescript_native.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 
 const TARGET = { file: "src/model.ts", line: 1, character: 13 };
@@ -48,32 +47,6 @@ const REFERRING = [
   "src/star_user.ts",
 ];
 
-/** Every source file of the fixture. */
-async function sourceFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(`${root}/src`)) {
-    if (entry.name.endsWith(".ts")) out.push(`src/${entry.name}`);
-  }
-  return out.sort();
-}
-
-/** The server's own references to `Model`, shown every file: `path:line:column`, 0-based. */
-async function referencesShownEverything(typescript: 5 | 7): Promise<string[]> {
-  await using fixture = await fixtureProject("ts_reach_names", { typescript });
-  const server = await fixture.pool.serverFor(TARGET.file);
-  const files = await sourceFiles(fixture.root);
-  await server.syncFiles(files);
-  const result = await server.request<unknown>("textDocument/references", {
-    textDocument: { uri: server.uriOf(TARGET.file) },
-    position: { line: TARGET.line, character: TARGET.character },
-    context: { includeDeclaration: importsAreDeclarations(server) },
-  }, { sync: files });
-  return normalizeLocations(result)
-    .map((l) => `${server.relPathOf(l.uri)}:${l.range.start.line}:${l.range.start.character}`)
-    .filter((key) => key !== `${TARGET.file}:${TARGET.line}:${TARGET.character}`)
-    .sort();
-}
-
 for (const generation of TS_GENERATIONS) {
   Deno.test({
     name: `import-graph proof by name: every reference kept, files taking other names not shown ` +
@@ -82,7 +55,11 @@ for (const generation of TS_GENERATIONS) {
     sanitizeResources: false,
     sanitizeOps: false,
   }, async () => {
-    const expected = await referencesShownEverything(generation.typescript);
+    const expected = await referencesShownEverything(
+      "ts_reach_names",
+      TARGET,
+      generation.typescript,
+    );
     // The fixture is what it claims to be: every way in is among the server's own answer, and
     // no unrelated file is.
     for (const file of REFERRING) {

@@ -14,7 +14,6 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import {
-  fixtureProject,
   hasTypeScriptGeneration,
   linkTypeScript7,
   skipUnless,
@@ -22,9 +21,9 @@ import {
 } from "../helpers/lsp.ts";
 import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
 import { toolHarness } from "../helpers/tool_ctx.ts";
-import { findReferencesChecked, normalizeLocations } from "../../src/symbols/queries.ts";
+import { referencesShownEverything } from "../helpers/import_proof.ts";
+import { findReferencesChecked } from "../../src/symbols/queries.ts";
 import { parseNamePath } from "../../src/symbols/name_path.ts";
-import { importsAreDeclarations } from "../../src/symbols/typescript_native.ts";
 import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
 import { findReferences } from "../../src/tools/ide/find_references.ts";
 
@@ -39,35 +38,6 @@ const UNRELATED = [
   "src/other/user.ts",
 ];
 
-/** Every source file of the fixture. */
-async function sourceFiles(root: string, dir = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(`${root}/${dir}`)) {
-    const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory && entry.name !== "node_modules") {
-      out.push(...await sourceFiles(root, rel));
-    } else if (/\.[jt]s$/.test(rel)) out.push(rel);
-  }
-  return out.sort();
-}
-
-/** The server's own references to `Store`, shown every file: `path:line:column`, 0-based. */
-async function referencesShownEverything(typescript: 5 | 7): Promise<string[]> {
-  await using fixture = await fixtureProject("ts_reach", { typescript });
-  const server = await fixture.pool.serverFor(TARGET.file);
-  const files = await sourceFiles(fixture.root);
-  await server.syncFiles(files);
-  const result = await server.request<unknown>("textDocument/references", {
-    textDocument: { uri: server.uriOf(TARGET.file) },
-    position: { line: TARGET.line, character: TARGET.character },
-    context: { includeDeclaration: importsAreDeclarations(server) },
-  }, { sync: files });
-  return normalizeLocations(result)
-    .map((l) => `${server.relPathOf(l.uri)}:${l.range.start.line}:${l.range.start.character}`)
-    .filter((key) => key !== `${TARGET.file}:${TARGET.line}:${TARGET.character}`)
-    .sort();
-}
-
 for (const generation of TS_GENERATIONS) {
   Deno.test({
     name:
@@ -76,7 +46,7 @@ for (const generation of TS_GENERATIONS) {
     sanitizeResources: false,
     sanitizeOps: false,
   }, async () => {
-    const expected = await referencesShownEverything(generation.typescript);
+    const expected = await referencesShownEverything("ts_reach", TARGET, generation.typescript);
     // Every way in is among the server's own answer (the fixture is what it claims to be).
     for (
       const file of [
