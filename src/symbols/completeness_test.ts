@@ -1,5 +1,12 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
-import { type NotAnalysed, notAnalysedText, showCandidates } from "./completeness.ts";
+import {
+  candidateFiles,
+  importProof,
+  type NotAnalysed,
+  notAnalysedText,
+  showCandidates,
+} from "./completeness.ts";
+import { isJsOrTs } from "./import_reach.ts";
 import type { LanguageServer } from "../lsp/language_server.ts";
 import type { SymbolLookup } from "./lookup.ts";
 
@@ -62,6 +69,54 @@ Deno.test("showCandidates: open candidates no configuration owns stay in the que
     const shown = await showCandidates(index, server, ["a.ts", "b.ts", "c.ts"]);
     assertEquals([...shown].sort(), ["a.ts", "b.ts", "c.ts"]);
     assertEquals(synced.map((files) => [...files].sort()), [["a.ts", "b.ts", "c.ts"]]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("importProof: a cold project's proof takes its import facts from the candidate scan's reads", async () => {
+  // The cold scan reads every file; the proof needs the import facts of each JavaScript and
+  // TypeScript one. Read twice, typeorm's npm package spent most of its proof reading again.
+  // Files changed after the scan tell which read the proof used: it must be the scan's.
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-cold-proof-" }));
+  const files: Record<string, string> = {
+    "src/store.ts": "export class Store {}\n",
+    "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
+    "src/local.ts": "class Store {}\nexport const local = new Store();\n",
+    "README.md": "Store\n",
+  };
+  try {
+    await Deno.mkdir(`${root}/src`);
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${rel}`, text);
+    }
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const index = {
+      declarations: null,
+      project: {
+        root,
+        absolute: (rel: string) => `${root}/${rel}`,
+        async *walk() {
+          for (const path of Object.keys(files)) yield { path, isDirectory: false };
+        },
+      },
+      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    } as unknown as SymbolLookup;
+    const candidates = await candidateFiles(index, server, "Store");
+    assertEquals(candidates, ["src/local.ts", "src/store.ts", "src/user.ts"]);
+    // After the scan: user.ts drops its import, local.ts gains one. Read again, the proof would
+    // find local.ts reaching the target and user.ts not.
+    await Deno.writeTextFile(`${root}/src/user.ts`, "export const user = 1; // Store\n");
+    await Deno.writeTextFile(`${root}/src/local.ts`, files["src/user.ts"]!);
+    const proof = await importProof(
+      index,
+      server,
+      { relPath: "src/store.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(proof.undecided, null);
+    assertEquals([...proof.unreachable], ["src/local.ts"], "the facts of the texts the scan read");
+    assertEquals(proof.shown, ["src/store.ts", "src/user.ts"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
