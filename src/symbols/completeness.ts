@@ -116,19 +116,19 @@ interface Scanned {
   /** The index generation it scanned (none for the cold scan, which walked the project). */
   generation?: number;
   /**
-   * The cold scan's reads of JavaScript and TypeScript files, for the proof's facts: each
-   * file's content hash and its text (null where the facts of that hash are known already).
-   * Taken, and dropped, by the proof's first graph; the proof reads the files left out.
+   * The cold scan's reads of JavaScript and TypeScript files (their bytes), for the proof's
+   * facts. Taken, and dropped, by the proof's first graph; the proof reads the files left out.
    */
-  reads?: Map<string, { hash: string; text: string | null }>;
+  reads?: Map<string, Uint8Array>;
 }
 
 /**
- * Characters of text a cold scan keeps for the proof, at most (the rest is read again). Texts,
- * not facts: the facts cost more CPU than the reads they save (typeorm's 1,997 files: 100–126
- * ms against ~50 ms), and a question whose proof does not run would pay for them.
+ * Bytes a cold scan keeps for the proof, at most (the rest is read again). Bytes, not facts:
+ * the facts cost more CPU than the reads they save (typeorm's 1,997 files: 100–126 ms against
+ * ~50 ms), and so does their content hash (8–13 ms), which a question whose proof does not run
+ * would pay for.
  */
-const MAX_KEPT_CHARS = 64 * 1024 * 1024;
+const MAX_KEPT_BYTES = 64 * 1024 * 1024;
 
 const memories = new WeakMap<SymbolLookup, Memory>();
 const MAX_REMEMBERED = 2000;
@@ -211,21 +211,15 @@ export async function candidateFiles(
   }
   // The proof reads every JavaScript and TypeScript file for its import facts: what this
   // scan read is kept for it (typeorm's npm package: the second read was most of its time).
-  const reads = proofApplies(server)
-    ? new Map<string, { hash: string; text: string | null }>()
-    : null;
-  let keep = MAX_KEPT_CHARS;
+  const reads = proofApplies(server) ? new Map<string, Uint8Array>() : null;
+  let keep = MAX_KEPT_BYTES;
   await mapLimit(files, READ_CONCURRENCY, async (rel) => {
-    const read = await readFile(index, rel);
-    if (read === null) return;
-    const text = decoded(read);
-    if (containsWord(text, name)) found.push(rel);
-    if (reads === null || !isJsOrTs(rel)) return;
-    const hash = contentHashSync(read);
-    if (memory.facts.get(rel)?.hash === hash) reads.set(rel, { hash, text: null });
-    else if (text.length <= keep) {
-      keep -= text.length;
-      reads.set(rel, { hash, text });
+    const bytes = await readFile(index, rel);
+    if (bytes === null) return;
+    if (containsWord(decoded(bytes), name)) found.push(rel);
+    if (reads !== null && isJsOrTs(rel) && bytes.length <= keep) {
+      keep -= bytes.length;
+      reads.set(rel, bytes);
     }
   });
   found.sort();
@@ -260,6 +254,12 @@ function factsOf(
   return facts;
 }
 
+/** {@linkcode factsOf} a file's bytes, decoded only when its facts are not known. */
+function factsOfBytes(memory: Memory, rel: string, hash: string, bytes: Uint8Array): ModuleFacts {
+  const known = memory.facts.get(rel);
+  return known && known.hash === hash ? known.facts : factsOf(memory, rel, hash, decoded(bytes));
+}
+
 /** The import graph over the files a candidate scan listed, with their facts read as needed. */
 async function buildGraph(
   index: SymbolLookup,
@@ -271,21 +271,27 @@ async function buildGraph(
     index.declarations?.built ? index.declarations.hashOf(rel) : undefined;
   const facts = new Map<string, ModuleFacts | null>();
   const missing: string[] = [];
-  const reads = scanned.reads;
-  // Taken once: a later graph over the same scan reads the files (or finds their facts).
-  delete scanned.reads;
   for (const rel of scanned.files) {
     if (!isJsOrTs(rel)) continue;
-    const read = reads?.get(rel);
-    // The cold scan's read holds unless the index, built since, knows another content.
-    const hash = hashOf(rel) ?? read?.hash;
+    const hash = hashOf(rel);
     const remembered = hash === undefined ? undefined : memory.facts.get(rel);
     if (remembered && remembered.hash === hash) facts.set(rel, remembered.facts);
-    else if (read && read.text !== null && read.hash === hash) {
-      facts.set(rel, factsOf(memory, rel, hash, read.text));
-    } else missing.push(rel);
+    else missing.push(rel);
   }
-  await mapLimit(missing, READ_CONCURRENCY, async (rel) => {
+  const reads = scanned.reads;
+  // Taken once: a later graph over the same scan reads its files (or knows their facts).
+  delete scanned.reads;
+  const unread: string[] = [];
+  for (const rel of missing) {
+    const bytes = reads?.get(rel);
+    const hash = bytes && contentHashSync(bytes);
+    const indexed = hashOf(rel);
+    // The cold scan's read holds unless the index, built since, knows another content.
+    if (bytes && hash && (indexed === undefined || indexed === hash)) {
+      facts.set(rel, factsOfBytes(memory, rel, hash, bytes));
+    } else unread.push(rel);
+  }
+  await mapLimit(unread, READ_CONCURRENCY, async (rel) => {
     if (options.signal?.aborted) return;
     let bytes: Uint8Array;
     try {
@@ -295,13 +301,7 @@ async function buildGraph(
       return;
     }
     // Kept under the content hash the index gives the file (or will, once built).
-    const hash = hashOf(rel) ?? contentHashSync(bytes);
-    const known = memory.facts.get(rel);
-    if (known && known.hash === hash) {
-      facts.set(rel, known.facts);
-      return;
-    }
-    facts.set(rel, factsOf(memory, rel, hash, decoded(bytes)));
+    facts.set(rel, factsOfBytes(memory, rel, hashOf(rel) ?? contentHashSync(bytes), bytes));
   });
   options.signal?.throwIfAborted();
   const resolution = projectResolution(index.project.root, scanned.files);
