@@ -1,5 +1,13 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/helpers/assert.ts";
-import { type NotAnalysed, notAnalysedText, showCandidates } from "./completeness.ts";
+import {
+  candidateFiles,
+  importProof,
+  type NotAnalysed,
+  notAnalysedText,
+  showCandidates,
+} from "./completeness.ts";
+import { contentHashSync } from "./cache.ts";
+import { isJsOrTs } from "./import_reach.ts";
 import type { LanguageServer } from "../lsp/language_server.ts";
 import type { SymbolLookup } from "./lookup.ts";
 
@@ -65,4 +73,81 @@ Deno.test("showCandidates: open candidates no configuration owns stay in the que
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+/**
+ * A cold question's scan and proof, on a project where `src/user.ts` imports `Store` and
+ * `src/local.ts` declares its own; between the two, user.ts drops its import and local.ts gains
+ * one. `declarations`: the index the question sees (none, or one built after the scan). The
+ * proof's unreachable candidates tell which texts it took its facts from.
+ */
+async function coldProofAfterEdits(
+  declarations: (root: string) => SymbolLookup["declarations"],
+): Promise<string[]> {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-cold-proof-" }));
+  const user = 'import { Store } from "./store";\nexport const user = new Store();\n';
+  const files: Record<string, string> = {
+    "src/store.ts": "export class Store {}\n",
+    "src/user.ts": user,
+    "src/local.ts": "class Store {}\nexport const local = new Store();\n",
+    "README.md": "Store\n",
+  };
+  try {
+    await Deno.mkdir(`${root}/src`);
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${rel}`, text);
+    }
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const index = {
+      declarations: declarations(root),
+      project: {
+        root,
+        absolute: (rel: string) => `${root}/${rel}`,
+        async *walk() {
+          for (const path of Object.keys(files)) yield { path, isDirectory: false };
+        },
+      },
+      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    } as unknown as SymbolLookup;
+    const candidates = await candidateFiles(index, server, "Store");
+    assertEquals(candidates, ["src/local.ts", "src/store.ts", "src/user.ts"]);
+    await Deno.writeTextFile(`${root}/src/user.ts`, "export const user = 1; // Store\n");
+    await Deno.writeTextFile(`${root}/src/local.ts`, user);
+    const proof = await importProof(
+      index,
+      server,
+      { relPath: "src/store.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(proof.undecided, null);
+    assertEquals(proof.shown, candidates.filter((c) => !proof.unreachable.has(c)));
+    return [...proof.unreachable];
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("importProof: a cold project's proof takes its import facts from the candidate scan's reads", async () => {
+  // The cold scan reads every file; the proof needs the import facts of each JavaScript and
+  // TypeScript one. Read twice, typeorm's npm package spent most of its proof reading again.
+  // Read again, the proof would find local.ts reaching the target and user.ts not.
+  assertEquals(await coldProofAfterEdits(() => null), ["src/local.ts"]);
+});
+
+Deno.test("importProof: a cold scan's reads give way to the contents an index built since knows", async () => {
+  let built = false;
+  const unreachable = await coldProofAfterEdits((root) => {
+    const index = {
+      get built() {
+        return built;
+      },
+      parseAhead() {
+        built = true; // the index is built after the scan (its last step)
+      },
+      hashOf: (rel: string) => contentHashSync(Deno.readFileSync(`${root}/${rel}`)),
+    };
+    return index as unknown as SymbolLookup["declarations"];
+  });
+  assert(built);
+  assertEquals(unreachable, ["src/user.ts"]);
 });
