@@ -134,6 +134,7 @@ function load(): string {
 }
 
 function print(title: string, runs: Stages[], raw: number[]): void {
+  if (runs.length === 0) return; // `--runs 0`: the cold call alone
   console.log(`\n${title} (median of ${runs.length}; load ${load()})`);
   for (const stage of runs[0]!.keys()) {
     const ms = median(runs.map((r) => r.get(stage) ?? 0));
