@@ -13,18 +13,8 @@
  * @module
  */
 import { assertEquals } from "../helpers/assert.ts";
-import {
-  hasTypeScriptGeneration,
-  linkTypeScript7,
-  skipUnless,
-  TS_GENERATIONS,
-} from "../helpers/lsp.ts";
-import { disposeAndCheck, fixtureTree } from "../helpers/symbols.ts";
-import { toolHarness } from "../helpers/tool_ctx.ts";
-import { referencesShownEverything } from "../helpers/import_proof.ts";
-import { findReferencesChecked } from "../../src/symbols/queries.ts";
-import { parseNamePath } from "../../src/symbols/name_path.ts";
-import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { hasTypeScriptGeneration, skipUnless, TS_GENERATIONS } from "../helpers/lsp.ts";
+import { proofKeepsEveryReference } from "../helpers/import_proof.ts";
 import { findReferences } from "../../src/tools/ide/find_references.ts";
 
 const TARGET = { file: "src/store.ts", line: 1, character: 13 };
@@ -46,68 +36,40 @@ for (const generation of TS_GENERATIONS) {
     sanitizeResources: false,
     sanitizeOps: false,
   }, async () => {
-    const expected = await referencesShownEverything("ts_reach", TARGET, generation.typescript);
-    // Every way in is among the server's own answer (the fixture is what it claims to be).
-    for (
-      const file of [
-        "src/chain_user.ts",
-        "src/lazy.ts",
-        "src/namespace_user.ts",
-        "src/require_user.ts",
-        "src/star_user.ts",
-        "src/type_only.ts",
-      ]
-    ) {
-      assertEquals(expected.some((key) => key.startsWith(`${file}:`)), true, file);
-    }
-    for (const file of UNRELATED) {
-      assertEquals(expected.some((key) => key.startsWith(`${file}:`)), false, file);
-    }
-
-    await using h = await toolHarness(await fixtureTree("ts_reach"));
-    if (generation.typescript === 7) await linkTypeScript7(h.root);
-    const services = h.session.services(h.project);
-    const index = services.symbols;
-    for (const when of ["cold", "warm"]) {
-      const target = await index.resolveUnique(parseNamePath("Store"), TARGET.file);
-      const checked = await findReferencesChecked(index, target);
-      const keys = checked.hits
-        .map((hit) => `${hit.relPath}:${hit.position.line}:${hit.position.character}`)
-        .sort();
-      assertEquals(keys, expected, `${when}: the server's own answer when shown every file`);
-      // Only the CommonJS file is named: the server resolves its `Store` to the target but
-      // leaves it out of references in JavaScript. Named, so the `require` kept it in the graph.
-      assertEquals(
-        checked.notAnalysed.map((n) => `${n.relPath}:${n.line} ${n.kind}`),
-        ["src/commonjs.js:3 missed"],
-        `${when}: what is left unexplained`,
-      );
-      const server = await services.pool.serverFor(TARGET.file);
-      const open = new Set(server.openDocuments?.() ?? []);
-      assertEquals(UNRELATED.filter((f) => open.has(f)), [], `${when}: unrelated files shown`);
-      index.startDeclarations(); // the warm question runs on the declaration index
-      await index.declarations?.ready();
-    }
-    // The tool's answer and its notes name no unrelated file.
-    const answer = await h.call(findReferencingSymbols, {
-      name_path: "Store",
-      relative_path: TARGET.file,
-    });
-    const told = [answer, ...h.notes()].join("\n");
-    for (const file of UNRELATED) assertEquals(told.includes(file), false, file);
-    // find_references by position: the same files, none of the unrelated ones.
-    const positional = JSON.parse(
-      await h.call(findReferences, {
-        relative_path: TARGET.file,
-        line: TARGET.line + 1,
-        column: TARGET.character + 1,
-        include_declaration: false,
-      }),
-    ) as { references: Array<{ file: string; line: number; column: number }> };
-    assertEquals(
-      positional.references.map((r) => `${r.file}:${r.line - 1}:${r.column - 1}`).sort(),
-      expected,
+    await proofKeepsEveryReference(
+      {
+        fixture: "ts_reach",
+        name: "Store",
+        target: TARGET,
+        referring: [
+          "src/chain_user.ts",
+          "src/lazy.ts",
+          "src/namespace_user.ts",
+          "src/require_user.ts",
+          "src/star_user.ts",
+          "src/type_only.ts",
+        ],
+        unrelated: UNRELATED,
+        // Only the CommonJS file is named: the server resolves its `Store` to the target but
+        // leaves it out of references in JavaScript. Named, so the `require` kept it in the graph.
+        unexplained: ["src/commonjs.js:3 missed"],
+      },
+      generation.typescript,
+      async (h, expected) => {
+        // find_references by position: the same files, none of the unrelated ones.
+        const positional = JSON.parse(
+          await h.call(findReferences, {
+            relative_path: TARGET.file,
+            line: TARGET.line + 1,
+            column: TARGET.character + 1,
+            include_declaration: false,
+          }),
+        ) as { references: Array<{ file: string; line: number; column: number }> };
+        assertEquals(
+          positional.references.map((r) => `${r.file}:${r.line - 1}:${r.column - 1}`).sort(),
+          expected,
+        );
+      },
     );
-    await disposeAndCheck(h);
   });
 }
