@@ -10,48 +10,11 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { tempDir } from "../../tests/helpers/tool_ctx.ts";
-import { type OpenWatcher, ProjectWatch } from "../project/project_watch.ts";
+import { ProjectWatch } from "../project/project_watch.ts";
+import { lossyWatcher } from "../../tests/helpers/watcher.ts";
 import { DocumentSync, SMALL_CHECK } from "./documents.ts";
 import { isNoticed, NoticedPaths, touches } from "./noticed_paths.ts";
 import { FileSet } from "./source_file_set.ts";
-
-/** Deno's watcher, plus events a test adds (a lost-events `rescan`). */
-function injectable(): { open: OpenWatcher; inject: (event: Deno.FsEvent) => void } {
-  let inject: (event: Deno.FsEvent) => void = () => {};
-  const open: OpenWatcher = (root, options) => {
-    const real = Deno.watchFs(root, options);
-    const queue: Deno.FsEvent[] = [];
-    let wake = null as (() => void) | null;
-    let ended = false;
-    const push = (event: Deno.FsEvent) => {
-      queue.push(event);
-      wake?.();
-    };
-    inject = push;
-    const pump = (async () => {
-      for await (const event of real) push(event);
-      ended = true;
-      wake?.();
-    })();
-    return {
-      close: () => real.close(),
-      [Symbol.dispose]: () => real.close(),
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          const next = queue.shift();
-          if (next) {
-            yield next;
-            continue;
-          }
-          if (ended) return void await pump;
-          await new Promise<void>((resolve) => wake = resolve);
-          wake = null;
-        }
-      },
-    };
-  };
-  return { open, inject: (event) => inject(event) };
-}
 
 async function fixture(files: Record<string, string>, smallCheck = 0) {
   const dir = await tempDir("sextant-noticed-");
@@ -60,7 +23,7 @@ async function fixture(files: Record<string, string>, smallCheck = 0) {
     await Deno.mkdir(join(root, rel, ".."), { recursive: true });
     await Deno.writeTextFile(join(root, rel), text);
   }
-  const watcher = injectable();
+  const watcher = lossyWatcher();
   const watch = new ProjectWatch(root, undefined, watcher.open);
   const sent: string[] = [];
   const texts = new Map<string, string>();

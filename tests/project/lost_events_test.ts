@@ -10,47 +10,9 @@ import { tempDir, writeTree } from "../helpers/tool_ctx.ts";
 import { loadSettings } from "../../src/config/load.ts";
 import { ChangeFeed } from "../../src/project/change_feed.ts";
 import { Project } from "../../src/project/project.ts";
-import { type OpenWatcher, ProjectWatch } from "../../src/project/project_watch.ts";
+import { ProjectWatch } from "../../src/project/project_watch.ts";
+import { lossyWatcher } from "../helpers/watcher.ts";
 import { DeclarationIndex } from "../../src/symbols/index/mod.ts";
-
-/** Deno's watcher, without the events of paths `drop` picks, plus events added by `inject`. */
-function lossyWatcher(drop: (path: string) => boolean) {
-  const queue: Deno.FsEvent[] = [];
-  let wake: (() => void) | null = null;
-  const push = (event: Deno.FsEvent) => {
-    queue.push(event);
-    wake?.();
-  };
-  const open: OpenWatcher = (root, options) => {
-    const real = Deno.watchFs(root, options);
-    let ended = false;
-    const pump = (async () => {
-      for await (const event of real) {
-        const paths = event.paths.filter((path) => !drop(path));
-        if (paths.length > 0) push({ ...event, paths });
-      }
-      ended = true;
-      wake?.();
-    })();
-    return {
-      close: () => real.close(),
-      [Symbol.dispose]: () => real.close(),
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          const next = queue.shift();
-          if (next) {
-            yield next;
-            continue;
-          }
-          if (ended) return void await pump;
-          await new Promise<void>((resolve) => wake = resolve);
-          wake = null;
-        }
-      },
-    };
-  };
-  return { open, inject: push };
-}
 
 Deno.test({
   name: "lost events: the index walks the tree again and the feed voids its stamps",
