@@ -91,8 +91,14 @@ export const CLOSED_CHECK_MS = 1_000;
  * Folders and open documents a full check stats at most before a sync prefers it to a barrier
  * of its own (a touch of the watcher's marker and a wait for its event: ~0.1–0.3 ms, and more on
  * a busy machine, where a stat costs a few µs). A barrier already under way is always shared.
+ * Off (0) by default: a full check does not see a closed file edited in place (its folder keeps
+ * its mtime), which only the barrier's events name, and TypeScript 7, which reads closed files
+ * from disk itself, answered from such a file's old text when the project's own event reached it
+ * after the question (tests/symbols/fresh_files_test.ts, intermittently on a small fixture).
  */
-export const SMALL_CHECK = 64;
+export const SMALL_CHECK = 0;
+/** The bound a caller may choose instead (noticed_paths_test.ts): a few stats against a touch. */
+export const SMALL_CHECK_STATS = 64;
 /**
  * Files modified this recently are compared by content even when size and mtime look unchanged:
  * mtime has a coarse resolution, and a second write within it would otherwise go unseen.
@@ -256,22 +262,24 @@ export class DocumentSync {
 
   /**
    * Files created or deleted on disk since the last sync: announced (deletions of known documents
-   * through their refresh). Returns the new files this query should open, at most
-   * {@linkcode MAX_CREATED_OPEN}.
+   * through their refresh). Returns the files this query should open, at most
+   * {@linkcode MAX_CREATED_OPEN}: the new ones, and the closed ones the events say were edited.
    */
   async #scanFileSet(changes: Changes, noticed: ReadonlySet<string> | null): Promise<string[]> {
     if (!this.#fileSet) return [];
     const { created, deleted } = noticed === null
       ? this.#fileSet.scan()
       : this.#fileSet.rescan(noticed);
+    const edited: string[] = [];
     if (noticed !== null) {
       // Files the server reads from disk itself, changed since the last query: announced now,
-      // before the request (a server's own watching, or the forwarding of the project's
-      // events, tells it later: TypeScript 7 answered from the old text).
+      // before the request, and opened for this query (an announcement is taken in later by
+      // some servers: TypeScript 7 answered from the old text after it).
       const fresh = new Set(created);
       for (const relPath of noticed) {
         if (this.#docs.has(relPath) || fresh.has(relPath) || !this.#fileSet.has(relPath)) continue;
         changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Changed });
+        edited.push(relPath);
       }
     }
     for (const relPath of deleted) {
@@ -282,7 +290,8 @@ export class DocumentSync {
     for (const relPath of created) {
       changes.push({ uri: this.uriOf(relPath), type: FileChangeType.Created });
     }
-    return created.length <= MAX_CREATED_OPEN ? created : [];
+    const opening = [...created, ...edited];
+    return opening.length <= MAX_CREATED_OPEN ? opening : [];
   }
 
   /** Our own tools wrote these files: send the new content (or the deletion) now. */
