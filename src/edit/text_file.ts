@@ -398,16 +398,24 @@ export async function writeFileAtomic(
   // create puts it elsewhere, and it is removed there, not through the path (swapped back by then).
   let landed: string | null = null;
   try {
-    await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (options.realFolder) {
-      landed = await Deno.realPath(temp).catch(() => null);
+      // Created and located back to back, synchronously: between an asynchronous create and
+      // the look-up, a swap and its undoing left the file outside, where no path leads back to
+      // it (tests/files/write_safety_test.ts found such leftovers under load). This narrows the
+      // window; only a create relative to the folder itself (openat) would close it.
+      Deno.writeFileSync(temp, data, { createNew: true, mode: mode ?? 0o644 });
+      try {
+        landed = Deno.realPathSync(temp);
+      } catch {
+        landed = null;
+      }
       if (landed === null || dirname(landed) !== folder) {
         throw new ToolError(
           `The folder '${folder}' changed during the write (a part of its path became a ` +
             "symbolic link); the write was refused.",
         );
       }
-    }
+    } else await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
     if (options.realFolder) await assertRealFolder(folder);
     if (options.unchangedSince) await replaceIfUnchanged(temp, path, options.unchangedSince);
