@@ -16,7 +16,7 @@ function front(project: string, env: Record<string, string>): Promise<Client> {
 }
 
 /** The service's folder in the runtime folder, and its endpoint (pid) and log path. */
-function service(runtime: string): { pid: number; log: string } {
+function endpoint(runtime: string): { pid: number; log: string } {
   const folder = join(runtime, "sextant");
   for (const entry of Deno.readDirSync(folder)) {
     if (entry.name.endsWith(".json")) {
@@ -25,6 +25,24 @@ function service(runtime: string): { pid: number; log: string } {
     }
   }
   throw new Error(`no endpoint in ${folder}`);
+}
+
+/**
+ * The service a front just connected to. A killed service leaves its endpoint file behind, and a
+ * front answers `initialize` before it has started a new service, so the test waits for an
+ * endpoint that names another process than the one it killed.
+ */
+async function service(runtime: string, killed?: number): Promise<{ pid: number; log: string }> {
+  let found: { pid: number; log: string } | undefined;
+  await until("a new service's endpoint", () => {
+    try {
+      found = endpoint(runtime);
+    } catch {
+      return false;
+    }
+    return found.pid !== killed;
+  });
+  return found!;
 }
 
 async function until(what: string, check: () => boolean): Promise<void> {
@@ -45,7 +63,7 @@ Deno.test({
     await using project = await tempProject({ "a.txt": "a\n" });
     const env = { ...rt.env, XDG_CONFIG_HOME: join(rt.dir, "xdg") };
     const first = await front(project.root, env);
-    const crashed = service(rt.dir);
+    const crashed = await service(rt.dir);
     // The runtime's own messages go where the log lines go.
     assertEquals(Deno.readLinkSync(`/proc/${crashed.pid}/fd/2`), crashed.log);
     Deno.writeTextFileSync(crashed.log, "[test] last words of the first service\n", {
@@ -55,7 +73,7 @@ Deno.test({
     await first.close();
 
     const second = await front(project.root, env);
-    const restarted = service(rt.dir);
+    const restarted = await service(rt.dir, crashed.pid);
     assert(restarted.pid !== crashed.pid);
     let text = "";
     await until("the second service's start in the log", () => {
@@ -70,7 +88,7 @@ Deno.test({
     Deno.kill(restarted.pid, "SIGKILL");
     await second.close();
     const third = await front(project.root, env);
-    const rotated = service(rt.dir);
+    const rotated = await service(rt.dir, restarted.pid);
     await until("the third service's start in the log", () => {
       text = Deno.readTextFileSync(rotated.log);
       return text.includes(`(pid ${rotated.pid}) listening`);
