@@ -7,6 +7,7 @@
  */
 import { basename, dirname } from "node:path";
 import { removeFileInFolder } from "./inside_folder.ts";
+import { createEmptyFiles, createInFolder } from "./folder_swap.ts";
 import {
   assertRealFolder,
   encodeText,
@@ -49,13 +50,19 @@ export async function writeAllOrNothing(writes: readonly PlannedWrite[]): Promis
       backups.set(w.path, null);
     }
   }
-  const temps: string[] = [];
+  // Names only this process uses: removing one that was never created harms nothing.
+  const temps = writes.map((w) => tempPathFor(w.path));
   try {
+    for (const w of writes) await assertRealFolder(dirname(w.path));
+    // Each created in its folder itself, then written by its path (edit/folder_swap.ts).
+    const created = await createEmptyFiles(temps);
     for (const [i, w] of writes.entries()) {
-      await assertRealFolder(dirname(w.path));
-      const temp = tempPathFor(w.path);
-      await Deno.writeFile(temp, encoded[i]!, { createNew: true, mode: w.format.mode ?? 0o644 });
-      temps.push(temp);
+      const temp = temps[i]!;
+      if (created) await Deno.writeFile(temp, encoded[i]!, { create: false });
+      else {
+        await assertRealFolder(dirname(w.path));
+        createInFolder(dirname(temp), basename(temp), encoded[i]!, w.format.mode ?? 0o644);
+      }
       if (w.format.mode !== null && Deno.build.os !== "windows") {
         await Deno.chmod(temp, w.format.mode & 0o7777);
       }
@@ -157,7 +164,7 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
     written = true;
     // As memories are: a folder swapped for a link meanwhile cannot turn this into a deletion
     // outside the project (inside_folder.ts).
-    for (const f of deletes) removeFileInFolder(dirname(f.real), basename(f.real));
+    for (const f of deletes) await removeFileInFolder(dirname(f.real), basename(f.real));
   } catch (error) {
     if (written) {
       for (const [path, backup] of backups) {

@@ -7,6 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { concatBytes } from "../bytes.ts";
 import { ToolError } from "../errors.ts";
 import { privateSubfolder } from "../runtime_folder.ts";
+import { createEmptyFiles, createInFolder } from "./folder_swap.ts";
 
 /** How a file was stored, so a rewrite keeps it that way. */
 export interface TextFormat {
@@ -399,22 +400,13 @@ export async function writeFileAtomic(
   let landed: string | null = null;
   try {
     if (options.realFolder) {
-      // Created and located back to back, synchronously: between an asynchronous create and
-      // the look-up, a swap and its undoing left the file outside, where no path leads back to
-      // it (tests/files/write_safety_test.ts found such leftovers under load). This narrows the
-      // window; only a create relative to the folder itself (openat) would close it.
-      Deno.writeFileSync(temp, data, { createNew: true, mode: mode ?? 0o644 });
-      try {
-        landed = Deno.realPathSync(temp);
-      } catch {
-        landed = null;
-      }
-      if (landed === null || dirname(landed) !== folder) {
-        throw new ToolError(
-          `The folder '${folder}' changed during the write (a part of its path became a ` +
-            "symbolic link); the write was refused.",
-        );
-      }
+      // Created in the folder itself (src/edit/folder_swap.ts), then written by its path: on
+      // the other side of a swap the name does not exist. A create by path left files outside
+      // when a swap and its undoing came between it and its check (write_safety_test.ts).
+      if (await createEmptyFiles([temp])) {
+        await Deno.writeFile(temp, data, { create: false });
+        landed = temp;
+      } else landed = createInFolder(folder, basename(temp), data, mode ?? 0o644);
     } else await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== null && Deno.build.os !== "windows") await Deno.chmod(temp, mode & 0o7777);
     if (options.realFolder) await assertRealFolder(folder);

@@ -173,7 +173,7 @@ export class Memories {
     const target = await this.#writable(name);
     let mode: number | null = null;
     if (target.exists) mode = (await Deno.stat(target.real)).mode;
-    writeInside(target.real, new TextEncoder().encode(content), mode);
+    await writeInside(target.real, new TextEncoder().encode(content), mode);
   }
 
   /**
@@ -194,7 +194,7 @@ export class Memories {
     if (found.source === "sextant") {
       file.format.mode = (await Deno.stat(target.real)).mode;
     }
-    writeTextInside(target.real, after, file.format);
+    await writeTextInside(target.real, after, file.format);
     return found.source;
   }
 
@@ -212,7 +212,7 @@ export class Memories {
           "if it is no longer wanted.",
       );
     }
-    removeInside(found.path);
+    await removeInside(found.path);
     const serena = this.#resolve(SERENA_MEMORY_DIR, found.name);
     return { serenaCopyRemains: serena.exists };
   }
@@ -237,13 +237,13 @@ export class Memories {
     const target = await this.#writable(newName);
     const bytes = await Deno.readFile(found.path);
     if (found.source === "serena") {
-      writeInside(target.real, bytes, null);
+      await writeInside(target.real, bytes, null);
     } else if (target.real.toLowerCase() === found.path.toLowerCase()) {
       // Only the case changes (a case-insensitive file system): the file itself is the target.
       await Deno.rename(found.path, target.real);
     } else {
-      writeInside(target.real, bytes, (await Deno.stat(found.path)).mode);
-      removeInside(found.path);
+      await writeInside(target.real, bytes, (await Deno.stat(found.path)).mode);
+      await removeInside(found.path);
     }
     let referencesUpdated = 0;
     for (const name of await this.#namesIn(MEMORY_DIR)) {
@@ -252,7 +252,7 @@ export class Memories {
       const renamed = renameReferences(file.text, found.name, newName);
       if (renamed.count === 0) continue;
       file.format.mode = (await Deno.stat(path)).mode;
-      writeTextInside(path, renamed.text, file.format);
+      await writeTextInside(path, renamed.text, file.format);
       referencesUpdated += renamed.count;
     }
     return { copiedFromSerena: found.source === "serena", referencesUpdated };
@@ -300,7 +300,7 @@ export class Memories {
       const sofar = parts.slice(0, i + 1).join("/");
       let folder = resolveInProject(this.#root, sofar, { mustExist: false });
       if (!folder.exists) {
-        makeFolderIn(parent, parts[i]!);
+        await makeFolderIn(parent, parts[i]!);
         folder = resolveInProject(this.#root, sofar, { mustExist: true });
       }
       if (!(await Deno.stat(folder.real)).isDirectory) {
@@ -355,16 +355,16 @@ export class Memories {
 }
 
 /** Write `bytes` to the memory file at real path `path`, atomically, in its pinned folder. */
-function writeInside(path: string, bytes: Uint8Array, mode: number | null): void {
-  writeFileInFolder(dirname(path), basename(path), bytes, mode);
+function writeInside(path: string, bytes: Uint8Array, mode: number | null): Promise<void> {
+  return writeFileInFolder(dirname(path), basename(path), bytes, mode);
 }
 
 /** Write text in its original format (line endings, BOM, final newline) to `path`. */
-function writeTextInside(path: string, text: string, format: TextFormat): void {
-  writeInside(path, encodeText(keepFinalNewline(text, format), format), format.mode);
+function writeTextInside(path: string, text: string, format: TextFormat): Promise<void> {
+  return writeInside(path, encodeText(keepFinalNewline(text, format), format), format.mode);
 }
 
 /** Remove the memory file at real path `path`, in its pinned folder. */
-function removeInside(path: string): void {
-  removeFileInFolder(dirname(path), basename(path));
+function removeInside(path: string): Promise<void> {
+  return removeFileInFolder(dirname(path), basename(path));
 }
