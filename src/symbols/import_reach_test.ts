@@ -54,6 +54,30 @@ Deno.test("moduleFacts: every way a file names a module", () => {
   assertEquals(facts.global, false);
 });
 
+Deno.test("moduleFacts: each form is found where its first word is, however it is written", () => {
+  // Words inside other words are no forms; spaces and line breaks inside a form are.
+  const facts = moduleFacts(
+    "a.js",
+    [
+      'x.require("./no1"); reimport("./no2"); importer("./no3");',
+      'const a = require\n  ("./a");',
+      'export {\n  b\n} from "./b";',
+      'import c,\n{ d } from "./c";',
+      "module\n  .exports = e;",
+    ].join("\n"),
+  );
+  assertEquals(facts.specs, ["./b", "./c", "./a"]);
+  assertEquals([facts.exports, facts.module], [["e"], true]);
+  // A multiline namespace block, and statements after other line breaks (`\r`, `\u2028`).
+  const namespaced = "export\n  declare\n  namespace N {\n  export class A {}\n}";
+  assertEquals(moduleFacts("a.ts", namespaced).module, true);
+  assertEquals(moduleFacts("a.ts", "declare namespace N {\n  export class A {}\n}").module, false);
+  assertEquals(moduleFacts("a.ts", "let a;\rexport {};").module, true);
+  assertEquals(moduleFacts("a.ts", "let a;\u2028export {};").module, true);
+  assertEquals(moduleFacts("a.ts", "let a; export {};").module, false);
+  assertEquals(moduleFacts("a.ts", "undeclare global;\nexport {};").global, false);
+});
+
 Deno.test("moduleFacts: dynamic specifiers, scripts, globals", () => {
   assertEquals(moduleFacts("a.ts", "export const x = import(name);").dynamic, true);
   assertEquals(moduleFacts("a.js", "const m = require(`./${n}`);").dynamic, true);
