@@ -861,9 +861,9 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
 
   function resolveAfresh(importer: string, spec: string): string[] | null {
     if (isRelative(spec)) {
-      const joined = posix.normalize(posix.join(posix.dirname(importer), spec)).replace(/\/$/, "");
-      if (joined === ".." || joined.startsWith("../")) return null; // outside the project
-      const path = joined === "." ? "" : joined.toLowerCase();
+      const joined = joinRelative(folderOf(importer), spec);
+      if (joined === null) return null; // outside the project
+      const path = joined.toLowerCase();
       if (packageFolders.has(path)) return packageEntry(path);
       const files = [...(byKey.get(moduleKey(path)) ?? []), ...(byKey.get(path) ?? [])];
       if (files.length > 0) return files;
@@ -883,6 +883,21 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
     }
     return declared;
   }
+}
+
+/**
+ * The project path a relative specifier names from a folder (`/` separators, "" for the root,
+ * no trailing `/`), as `posix.normalize(posix.join(folder, spec))` gives it at a fraction of its
+ * cost (a few thousand resolutions per cold proof); null where it leaves the project.
+ */
+export function joinRelative(folder: string, spec: string): string | null {
+  const parts = folder === "" ? [] : folder.split("/");
+  for (const part of spec.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") parts.push(part);
+    else if (parts.pop() === undefined) return null;
+  }
+  return parts.join("/");
 }
 
 /** The package a bare specifier names: `@scope/name` or `name` (`node:` kept as written). */

@@ -1,5 +1,12 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { importReach, type ModuleFacts, moduleFacts, type ReachQuestion } from "./import_reach.ts";
+import { posix } from "node:path";
+import {
+  importReach,
+  joinRelative,
+  type ModuleFacts,
+  moduleFacts,
+  type ReachQuestion,
+} from "./import_reach.ts";
 
 /** A question over a project given as texts; bare specifiers lead outside unless listed. */
 function question(
@@ -385,4 +392,39 @@ Deno.test("moduleFacts: the names a module exports as they are", () => {
     moduleFacts("a.js", 'const utils = require("./utils");\nutils.x("@s/utils-b");').takes,
     { "./utils": { whole: true, escapes: false, star: false, names: [], reexports: false } },
   );
+});
+
+Deno.test("joinRelative: the path posix.normalize(posix.join(...)) gives, null outside", () => {
+  const specs = [
+    ".",
+    "..",
+    "./",
+    "../",
+    "./a",
+    "./a/",
+    ".//a//b",
+    "./a/./b",
+    "./a/../b",
+    "../a",
+    "../../a",
+    "../../../a",
+    "./a/../../..",
+    "./a/b/../..",
+    "../a/..",
+    "./.x",
+    "./a..b",
+    "./..a",
+  ];
+  for (const folder of ["", "x", "x/y"]) {
+    for (const spec of specs) {
+      const joined = posix.normalize(posix.join(folder === "" ? "." : folder, spec))
+        .replace(/\/$/, "");
+      const expected = joined === ".." || joined.startsWith("../")
+        ? null
+        : joined === "."
+        ? ""
+        : joined;
+      assertEquals(joinRelative(folder, spec), expected, `${folder} + ${spec}`);
+    }
+  }
 });
