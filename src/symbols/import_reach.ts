@@ -286,19 +286,31 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
   }
   // Most takes carry no names: one shared object per shape, kept for every file of a tree.
   for (const [spec, taken] of Object.entries(takes)) {
-    if (taken.names.length === 0) takes[spec] = sharedTaken(taken);
+    takes[spec] = taken.names.length === 0
+      ? sharedTaken(taken)
+      : { ...taken, names: taken.names.map(detached) };
   }
+  const global = surelyCode(words.matches(GLOBALS, DECLARE | EXPORT));
   return {
-    specs: [...specs],
+    specs: [...specs].map(detached),
     takes,
-    renames,
-    exports,
-    bindings: scan.bindings,
+    renames: renames.map(([from, to]) => [detached(from), detached(to)]),
+    exports: exports === null ? null : (exports as string[]).map(detached),
+    bindings: scan.bindings.map(detached),
     dynamic,
     module,
-    global: surelyCode(words.matches(GLOBALS, DECLARE | EXPORT)),
-    ambient: [...ambient],
+    global,
+    ambient: [...ambient].map(detached),
   };
+}
+
+/**
+ * A string of a file's text as a string of its own. V8 keeps a substring of 13 characters or
+ * more as a slice of the whole text, and the facts are kept for every file of a project: on
+ * typeorm's npm package they held all 9.2 MB of its 1,997 texts, against 1.6 MB of their own.
+ */
+function detached(part: string): string {
+  return part.length < 13 ? part : (" " + part).slice(1);
 }
 
 /** A frozen take without names for each combination of flags (bit 1 whole, 2 escapes, ...). */
