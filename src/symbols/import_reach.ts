@@ -779,10 +779,10 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
       code.push(file);
       const key = moduleKey(file);
       addKey(key, file);
-      if (posix.basename(key) === "index") addKey(folderOf(key), file);
+      if (key === "index" || key.endsWith("/index")) addKey(folderOf(key), file);
     } else {
       others.add(file.toLowerCase());
-      if (posix.basename(file) === "package.json") {
+      if (file === "package.json" || file.endsWith("/package.json")) {
         packageFolders.add(folderOf(file).toLowerCase());
       }
     }
@@ -804,7 +804,8 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
     }
   }
   // Reverse edges, and the files that may reach anything (an unresolved specifier).
-  const resolved = new Map<string, readonly string[] | null>();
+  /** Per folder, per specifier: the files it resolves to (no key to join per look-up). */
+  const resolved = new Map<string, Map<string, readonly string[] | null>>();
   const importers = new Map<string, Array<{ file: string; taken: Taken }>>();
   const edge = (from: string, to: string, taken: Taken) => {
     const list = importers.get(to);
@@ -848,9 +849,10 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
    * The answer depends on the importer's folder only, and is kept per folder and specifier.
    */
   function resolve(importer: string, spec: string, folder: string): readonly string[] | null {
-    const key = `${folder}\0${spec}`;
-    let known = resolved.get(key);
-    if (known === undefined) resolved.set(key, known = resolveAfresh(importer, spec));
+    let inFolder = resolved.get(folder);
+    if (inFolder === undefined) resolved.set(folder, inFolder = new Map());
+    let known = inFolder.get(spec);
+    if (known === undefined) inFolder.set(spec, known = resolveAfresh(importer, spec));
     return known;
   }
 
