@@ -412,7 +412,7 @@ export async function importProof(
   );
   if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
   byTarget.set(targetKey, { resolution, proof });
-  if (proof.unreachable.size > 0) parseAheadOnly(index, memory, candidates, proof.shown);
+  parseAheadOnly(index, memory, candidates, proof.shown);
   return proof;
 }
 
@@ -421,7 +421,7 @@ export async function importProof(
  * proof shows: the answer cannot name the others. On typeorm's npm package the parse of the
  * ~50 files the proof sets aside (of 62) held back the files the answer named, whose symbols
  * name the references. The parse keeps its moment; where it has begun, the shown files are
- * already among those sent.
+ * already among those sent. Another target's proof over the same list adds what it shows.
  */
 function parseAheadOnly(
   index: SymbolLookup,
@@ -431,6 +431,8 @@ function parseAheadOnly(
 ): void {
   const ahead = memory.ahead.get(candidates);
   if (!ahead || !index.declarations) return;
+  // Nothing set aside yet: the parse stays as the scan scheduled it.
+  if (ahead.files === null && shown.length === candidates.length) return;
   ahead.files ??= new Set();
   for (const file of shown) ahead.files.add(file);
   const delay = Math.max(0, ahead.at + SLOW_SERVER_MS - performance.now());

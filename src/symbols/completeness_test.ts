@@ -196,6 +196,16 @@ Deno.test("importProof: the candidates parsed ahead of a slow answer are those t
     assertEquals(ahead.length, 2);
     assertEquals([ahead[1]!.needle, ahead[1]!.files], ["Store", ["src/store.ts", "src/user.ts"]]);
     assert(ahead[1]!.delayMs <= ahead[0]!.delayMs);
+    // Another target of the same name, over the same candidates: what its proof shows is added.
+    const other = await importProof(
+      index,
+      server,
+      { relPath: "src/local.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(other.shown, ["src/local.ts"]);
+    assertEquals(ahead.length, 3);
+    assertEquals(ahead[2]!.files.sort(), ["src/local.ts", "src/store.ts", "src/user.ts"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
