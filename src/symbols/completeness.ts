@@ -107,6 +107,17 @@ interface Memory {
   graph: { generation: number; resolution: ProjectResolution; graph: ImportGraph } | null;
   /** Per candidate list, per declaring file and name: the proof's verdict and its sources. */
   proofs: WeakMap<readonly string[], Map<string, { resolution: ProjectResolution; proof: Proof }>>;
+  /** Per cold candidate list: what it is parsed ahead for, since when, and which files. */
+  ahead: WeakMap<readonly string[], ParsedAhead>;
+}
+
+/** A cold scan's candidates parsed ahead of a slow server's answer (candidateFiles). */
+interface ParsedAhead {
+  needle: string;
+  /** When the scan ended (performance.now()): the parse starts SLOW_SERVER_MS after. */
+  at: number;
+  /** The candidates the proofs of the list left; null before any proof set some aside. */
+  files: Set<string> | null;
 }
 
 /** What a candidate scan leaves for the import-graph proof of its candidates. */
@@ -143,6 +154,7 @@ function memoryOf(index: SymbolLookup): Memory {
       facts: new Map(),
       scanned: new WeakMap(),
       proofs: new WeakMap(),
+      ahead: new WeakMap(),
       graph: null,
       proofOff: false,
     };
@@ -235,7 +247,10 @@ export async function candidateFiles(
   try {
     needle = prefilterNeedle(parseNamePath(name));
   } catch { /* not a name path: nothing to parse ahead for */ }
-  if (needle !== null) index.declarations?.parseAhead(needle, found, SLOW_SERVER_MS);
+  if (needle !== null && index.declarations) {
+    index.declarations.parseAhead(needle, found, SLOW_SERVER_MS);
+    memory.ahead.set(found, { needle, at: performance.now(), files: null });
+  }
   return found;
 }
 
@@ -397,7 +412,31 @@ export async function importProof(
   );
   if (!byTarget) memory.proofs.set(candidates, byTarget = new Map());
   byTarget.set(targetKey, { resolution, proof });
+  parseAheadOnly(index, memory, candidates, proof.shown);
   return proof;
+}
+
+/**
+ * The candidates parsed ahead of a slow server's answer (candidateFiles) narrowed to those a
+ * proof shows: the answer cannot name the others. On typeorm's npm package the parse of the
+ * ~50 files the proof sets aside (of 62) held back the files the answer named, whose symbols
+ * name the references. The parse keeps its moment; where it has begun, the shown files are
+ * already among those sent. Another target's proof over the same list adds what it shows.
+ */
+function parseAheadOnly(
+  index: SymbolLookup,
+  memory: Memory,
+  candidates: readonly string[],
+  shown: readonly string[],
+): void {
+  const ahead = memory.ahead.get(candidates);
+  if (!ahead || !index.declarations) return;
+  // Nothing set aside yet: the parse stays as the scan scheduled it.
+  if (ahead.files === null && shown.length === candidates.length) return;
+  ahead.files ??= new Set();
+  for (const file of shown) ahead.files.add(file);
+  const delay = Math.max(0, ahead.at + SLOW_SERVER_MS - performance.now());
+  index.declarations.parseAhead(ahead.needle, [...ahead.files], delay);
 }
 
 /** The index's files handled by a server, for the index's current generation. */

@@ -151,3 +151,62 @@ Deno.test("importProof: a cold scan's reads give way to the contents an index bu
   assert(built);
   assertEquals(unreachable, ["src/user.ts"]);
 });
+
+Deno.test("importProof: the candidates parsed ahead of a slow answer are those the proof shows", async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-proof-" }));
+  const files: Record<string, string> = {
+    "src/store.ts": "export class Store {}\n",
+    "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
+    "src/local.ts": "class Store {}\nexport const local = new Store();\n",
+  };
+  try {
+    await Deno.mkdir(`${root}/src`);
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${rel}`, text);
+    }
+    const ahead: Array<{ needle: string; files: string[]; delayMs: number }> = [];
+    const declarations = {
+      built: false,
+      parseAhead: (needle: string, files: readonly string[], delayMs: number) => {
+        ahead.push({ needle, files: [...files], delayMs });
+      },
+    };
+    const index = {
+      declarations,
+      project: {
+        root,
+        absolute: (rel: string) => `${root}/${rel}`,
+        async *walk() {
+          for (const path of Object.keys(files)) yield { path, isDirectory: false };
+        },
+      },
+      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    } as unknown as SymbolLookup;
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const candidates = await candidateFiles(index, server, "Store");
+    assertEquals(ahead.map((a) => a.files), [["src/local.ts", "src/store.ts", "src/user.ts"]]);
+    const proof = await importProof(
+      index,
+      server,
+      { relPath: "src/store.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals([...proof.unreachable], ["src/local.ts"]);
+    // The same needle again (the pending parse is replaced), at the same moment or sooner.
+    assertEquals(ahead.length, 2);
+    assertEquals([ahead[1]!.needle, ahead[1]!.files], ["Store", ["src/store.ts", "src/user.ts"]]);
+    assert(ahead[1]!.delayMs <= ahead[0]!.delayMs);
+    // Another target of the same name, over the same candidates: what its proof shows is added.
+    const other = await importProof(
+      index,
+      server,
+      { relPath: "src/local.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(other.shown, ["src/local.ts"]);
+    assertEquals(ahead.length, 3);
+    assertEquals(ahead[2]!.files.sort(), ["src/local.ts", "src/store.ts", "src/user.ts"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

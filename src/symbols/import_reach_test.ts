@@ -1,5 +1,12 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { importReach, type ModuleFacts, moduleFacts, type ReachQuestion } from "./import_reach.ts";
+import { posix } from "node:path";
+import {
+  importReach,
+  joinRelative,
+  type ModuleFacts,
+  moduleFacts,
+  type ReachQuestion,
+} from "./import_reach.ts";
 
 /** A question over a project given as texts; bare specifiers lead outside unless listed. */
 function question(
@@ -52,6 +59,30 @@ Deno.test("moduleFacts: every way a file names a module", () => {
   assertEquals(facts.dynamic, false);
   assertEquals(facts.module, true);
   assertEquals(facts.global, false);
+});
+
+Deno.test("moduleFacts: each form is found where its first word is, however it is written", () => {
+  // Words inside other words are no forms; spaces and line breaks inside a form are.
+  const facts = moduleFacts(
+    "a.js",
+    [
+      'x.require("./no1"); reimport("./no2"); importer("./no3");',
+      'const a = require\n  ("./a");',
+      'export {\n  b\n} from "./b";',
+      'import c,\n{ d } from "./c";',
+      "module\n  .exports = e;",
+    ].join("\n"),
+  );
+  assertEquals(facts.specs, ["./b", "./c", "./a"]);
+  assertEquals([facts.exports, facts.module], [["e"], true]);
+  // A multiline namespace block, and statements after other line breaks (`\r`, `\u2028`).
+  const namespaced = "export\n  declare\n  namespace N {\n  export class A {}\n}";
+  assertEquals(moduleFacts("a.ts", namespaced).module, true);
+  assertEquals(moduleFacts("a.ts", "declare namespace N {\n  export class A {}\n}").module, false);
+  assertEquals(moduleFacts("a.ts", "let a;\rexport {};").module, true);
+  assertEquals(moduleFacts("a.ts", "let a;\u2028export {};").module, true);
+  assertEquals(moduleFacts("a.ts", "let a; export {};").module, false);
+  assertEquals(moduleFacts("a.ts", "undeclare global;\nexport {};").global, false);
 });
 
 Deno.test("moduleFacts: dynamic specifiers, scripts, globals", () => {
@@ -361,4 +392,39 @@ Deno.test("moduleFacts: the names a module exports as they are", () => {
     moduleFacts("a.js", 'const utils = require("./utils");\nutils.x("@s/utils-b");').takes,
     { "./utils": { whole: true, escapes: false, star: false, names: [], reexports: false } },
   );
+});
+
+Deno.test("joinRelative: the path posix.normalize(posix.join(...)) gives, null outside", () => {
+  const specs = [
+    ".",
+    "..",
+    "./",
+    "../",
+    "./a",
+    "./a/",
+    ".//a//b",
+    "./a/./b",
+    "./a/../b",
+    "../a",
+    "../../a",
+    "../../../a",
+    "./a/../../..",
+    "./a/b/../..",
+    "../a/..",
+    "./.x",
+    "./a..b",
+    "./..a",
+  ];
+  for (const folder of ["", "x", "x/y"]) {
+    for (const spec of specs) {
+      const joined = posix.normalize(posix.join(folder === "" ? "." : folder, spec))
+        .replace(/\/$/, "");
+      const expected = joined === ".." || joined.startsWith("../")
+        ? null
+        : joined === "."
+        ? ""
+        : joined;
+      assertEquals(joinRelative(folder, spec), expected, `${folder} + ${spec}`);
+    }
+  }
 });

@@ -89,6 +89,7 @@ export function normalizeNativeTypeScript(
 ): SymbolNode[] {
   const starts = lineStarts(text);
   const at = (pos: Range["start"]) => offsetAt(text, starts, pos);
+  const clauses: ClauseMemo = { at: -1, clause: -1 };
   const rewrite = (nodes: SymbolNode[], parent: SymbolNode | null): SymbolNode[] => {
     const kept: SymbolNode[] = [];
     for (const node of nodes) {
@@ -96,7 +97,7 @@ export function normalizeNativeTypeScript(
       const end = at(node.range.end);
       const before = text.slice(Math.max(0, start - 400), start);
       const source = text.slice(start, end);
-      if (node.kind === K.Variable && isImportOrReExport(text, start, source)) continue;
+      if (node.kind === K.Variable && isImportOrReExport(text, start, source, clauses)) continue;
       const selStart = at(node.selectionRange.start);
       const selEnd = at(node.selectionRange.end);
       if (selStart === selEnd) node.selectionRange = cloneRange(node.range);
@@ -316,14 +317,35 @@ function markOverloads(
   }
 }
 
+/** The clause start found for the last variable: where a walk back from `at` stops. */
+interface ClauseMemo {
+  at: number;
+  clause: number;
+}
+
 /**
  * Whether the variable at `start` is an import or export specifier. The names before it in its
- * clause (`import { a, b, ... x }`, as long as a line of compiled code) are skipped first.
+ * clause (`import { a, b, ... x }`, as long as a line of compiled code) are skipped first; a walk
+ * that reaches the variable before (`clauses`) stops where that one's stopped, so that the
+ * hundreds of names of one clause (typeorm's `index.mjs`) are walked over once, not once each.
  */
-function isImportOrReExport(text: string, start: number, source: string): boolean {
+function isImportOrReExport(
+  text: string,
+  start: number,
+  source: string,
+  clauses: ClauseMemo,
+): boolean {
   if (/^import\s/.test(source)) return true;
   let clause = start;
-  while (clause > 0 && /[\s\w$,]/.test(text[clause - 1]!)) clause--;
+  while (clause > 0 && /[\s\w$,]/.test(text[clause - 1]!)) {
+    if (clause === clauses.at) {
+      clause = clauses.clause;
+      break;
+    }
+    clause--;
+  }
+  clauses.at = start;
+  clauses.clause = clause;
   const before = text.slice(Math.max(0, clause - 200), start);
   return IMPORT_PREFIX.test(before) || EXPORT_PREFIX.test(before);
 }
