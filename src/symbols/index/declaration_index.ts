@@ -81,6 +81,14 @@ export interface CandidateOptions {
  */
 const PUMPS = 4;
 const SAVE_DELAY_MS = 2000;
+/**
+ * Files to parse from which a build (or a batch of changes) gets more than one worker
+ * (ParseWorkers.widen). Below it one worker parses them in a few seconds, and a second costs
+ * 25–30 MB of the service's peak: on typeorm (2,000 files) the service's peak PSS was 25–30 MB
+ * lower with one. At 20,000 files one worker took twice as long (23–27 s against 10–12 s, the
+ * same CPU; docs/performance.md, "Session 7: memory").
+ */
+const WIDE_BUILD_FILES = 5000;
 
 /** See the module documentation. */
 export class DeclarationIndex {
@@ -130,6 +138,8 @@ export class DeclarationIndex {
     const workers = options.workers;
     this.#ownWorkers = !(workers instanceof ParseWorkers);
     this.#workers = workers instanceof ParseWorkers ? workers : new ParseWorkers(workers);
+    // One worker, unless the build or a batch of changes is long (WIDE_BUILD_FILES).
+    this.#workers.widen(false);
     this.#watch = options.watch ?? true;
     this.#ownWatch = this.#watch && !options.projectWatch;
     this.#projectWatch = !this.#watch
@@ -450,6 +460,7 @@ export class DeclarationIndex {
     const wake = () => queue.wake();
     stop.addEventListener("abort", wake, { once: true });
     let stored = new Map<string, StoredFile>();
+    let wide = false;
     try {
       if (this.#watch && !this.#changes.listen()) {
         log.debug(`The symbol index cannot watch ${this.project.root}.`);
@@ -497,6 +508,10 @@ export class DeclarationIndex {
           stored: known,
           sent: null,
         });
+        if (!wide && queue.size >= WIDE_BUILD_FILES) {
+          wide = true;
+          this.#workers.widen(true);
+        }
       }
     } catch (error) {
       failure = error;
@@ -505,6 +520,7 @@ export class DeclarationIndex {
       queue.walkEnded();
     }
     const results = await Promise.allSettled(pumps);
+    this.#workers.widen(false);
     stop.removeEventListener("abort", wake);
     const rejected = results.find((r) => r.status === "rejected");
     failure ??= rejected?.reason ?? null;
@@ -526,10 +542,16 @@ export class DeclarationIndex {
 
   /** Index files through the workers and apply the results (after the first build). */
   async #runJobs(jobs: readonly ParseJob[], known: ReadonlyMap<string, StoredFile>): Promise<void> {
-    await this.#workers.run(jobs, (results) => {
-      if (this.#disposed) return;
-      for (const result of results) this.#apply(result, known.get(result.relPath));
-    }, this.#stop.signal);
+    const wide = jobs.length >= WIDE_BUILD_FILES;
+    if (wide) this.#workers.widen(true);
+    try {
+      await this.#workers.run(jobs, (results) => {
+        if (this.#disposed) return;
+        for (const result of results) this.#apply(result, known.get(result.relPath));
+      }, this.#stop.signal);
+    } finally {
+      if (wide) this.#workers.widen(false);
+    }
   }
 
   #apply(result: ParseResult, known: StoredFile | undefined): void {

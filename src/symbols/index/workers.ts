@@ -15,6 +15,10 @@
  *
  * A search's few files may also go ahead of every waiting batch ({@linkcode ParseWorkers.runAhead}):
  * to a free worker, or else at once to a busy one, beside the batch it is working on.
+ *
+ * Narrowed ({@linkcode ParseWorkers.widen}), the pool also grows to one worker at most: its owner
+ * (declaration_index.ts) widens it only for builds long enough to pay for a second worker's
+ * memory.
  * @module
  */
 import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
@@ -70,6 +74,8 @@ export class ParseWorkers {
   readonly #waiting: Waiter[] = [];
   /** How many holds are taken (see {@linkcode hold}). */
   #holds = 0;
+  /** Whether the pool may grow past one worker (see {@linkcode widen}). */
+  #wide = true;
   /** The rejecters of the batches sent and not answered yet (close fails them). */
   readonly #pending = new Set<(error: Error) => void>();
   #nextId = 1;
@@ -177,9 +183,20 @@ export class ParseWorkers {
     };
   }
 
-  /** How many workers may run: one while held (see the module documentation). */
+  /**
+   * Let the pool grow to its size (`true`, as it starts) or to one worker (`false`). A worker
+   * is a V8 isolate with tree-sitter's WebAssembly, 25–30 MB while it lives; a second one halves
+   * a long build's time, and a short build's is a few seconds on one. Narrowing stops no worker
+   * that runs: the idle ones stop as they would.
+   */
+  widen(wide: boolean): void {
+    this.#wide = wide;
+    if (wide) this.#dispatch();
+  }
+
+  /** How many workers may run: one while held or narrowed (see the module documentation). */
   #limit(): number {
-    return this.#holds > 0 ? 1 : this.#size;
+    return this.#holds > 0 || !this.#wide ? 1 : this.#size;
   }
 
   #acquire(urgent: boolean): Promise<Slot> {

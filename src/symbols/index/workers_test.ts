@@ -146,3 +146,28 @@ Deno.test("parse workers: held, a batch on a worker ends, and one sent ahead goe
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parse workers: narrowed, one worker parses everything; widened, the pool grows to its size", async () => {
+  const { dir, jobs: all } = await jobs(8);
+  const workers = new ParseWorkers({ size: 2, batch: 1, idleMs: 600_000, buildIdleMs: 600_000 });
+  try {
+    let most = 0;
+    const count = () => most = Math.max(most, workers.running);
+    workers.widen(false);
+    const narrow: ParseResult[] = [];
+    await workers.run(all, (r) => {
+      narrow.push(...r);
+      count();
+    });
+    assertEquals(narrow.length, 8);
+    assertEquals(most, 1, "one worker while narrowed");
+    // Eight batches of one file: the second worker starts for the ones waiting.
+    workers.widen(true);
+    most = 0;
+    await workers.run(all, count);
+    assertEquals(most, 2, "both workers once widened");
+  } finally {
+    workers.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
