@@ -21,7 +21,7 @@ import {
 } from "./model.ts";
 import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
-import type { FileSymbols, SymbolLookup, SymbolMatch } from "./lookup.ts";
+import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import {
@@ -222,6 +222,11 @@ export interface CheckedReferences {
   hits: ReferenceHit[];
   /** Occurrences of the name neither listed nor explained; empty when the answer is whole. */
   notAnalysed: NotAnalysed[];
+  /**
+   * The target as the server's outline has it, where the query was given a provisional one
+   * (lookup.ts's ProvisionalMatch): the answer is about this one.
+   */
+  confirmed?: SymbolMatch;
 }
 
 /**
@@ -334,7 +339,26 @@ async function referencesOf(
   // The change feed's barrier runs while the server answers: the referencing files read by
   // earlier queries and unchanged since are then named without a stat each.
   const settling = index.changes?.settle(options.since) ?? null;
-  const result = await request;
+  let result: unknown;
+  /** The target the answer is about: the server's own where the query was given a provisional. */
+  let about = target;
+  if (isProvisional(target)) {
+    // Asked where the index's parse puts the name; the server's outline of the file, asked at
+    // the same time, must agree before the answer names anything.
+    const [answered, confirmed] = await Promise.allSettled([request, target.confirmed]);
+    if (confirmed.status === "rejected") throw confirmed.reason;
+    if (!sameTarget(target, confirmed.value)) {
+      // Another symbol, or the file changed meanwhile: asked again, as the server has it.
+      await settling?.catch(() => null);
+      const again = await referencesOf(index, confirmed.value, given, mark, check);
+      return { ...again, confirmed: again.confirmed ?? confirmed.value };
+    }
+    if (answered.status === "rejected") throw answered.reason;
+    result = answered.value;
+    about = confirmed.value;
+  } else {
+    result = await request;
+  }
   mark("references request");
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
@@ -359,7 +383,7 @@ async function referencesOf(
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
   const named = (rel: string, file: FileSymbols): ReferenceHit[] =>
-    namedAgain(target, rel, file, byFile.get(rel)!);
+    namedAgain(about, rel, file, byFile.get(rel)!);
   // The files whose trees are in memory are named in one synchronous pass (a warm query: no
   // promise per file); the others are read and asked for, a few at once.
   const hits: ReferenceHit[][] = new Array(files.length);
@@ -367,7 +391,7 @@ async function referencesOf(
   for (const [i, rel] of files.entries()) {
     let file: FileSymbols | null = null;
     try {
-      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier);
+      file = rel === relPath ? about.file : index.memoizedSymbols(rel, barrier);
     } catch { /* fileSymbols below tells */ }
     if (file) hits[i] = named(rel, file);
     else missing.push(i);
@@ -405,7 +429,22 @@ async function referencesOf(
     );
     mark("completeness check");
   }
-  return { hits: hits.flat(), notAnalysed };
+  return { hits: hits.flat(), notAnalysed, ...(about === target ? {} : { confirmed: about }) };
+}
+
+/**
+ * Whether the server's outline has a provisional target where the index's parse put it: the same
+ * file content, name, kind and name position, at the same level (the import proof asks whether
+ * it is top-level).
+ */
+function sameTarget(provisional: SymbolMatch, confirmed: SymbolMatch): boolean {
+  const a = provisional.node;
+  const b = confirmed.node;
+  const at = namePosition(provisional);
+  const bt = namePosition(confirmed);
+  return provisional.file.text === confirmed.file.text && a.name === b.name &&
+    a.kind === b.kind && a.relPath === b.relPath && (a.parent === null) === (b.parent === null) &&
+    at !== null && bt !== null && comparePositions(at, bt) === 0;
 }
 
 /**
