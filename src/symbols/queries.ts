@@ -260,6 +260,12 @@ export async function prepareNameQuery(
   mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
   mark("candidate scan");
+  // A provisional target's question comes before the server's project load (lookup.ts's
+  // ProvisionalMatch). pyright lists a references answer's files in the order it learned of
+  // them: shown during the load, the candidates would come before its own files in some runs
+  // and after them in others. Shown once it is loaded, while it answers the outline of the
+  // target's file (asked first), they come after them, as when the outline came first.
+  if (isProvisional(target)) await server.loaded?.(options);
   // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
   const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
