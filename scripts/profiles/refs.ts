@@ -348,11 +348,22 @@ if (import.meta.main) {
     /** The declaration index made current (its watcher's barrier), as a warm call could do. */
     const settles: number[] = [];
     const cpuSettle: number[] = [];
+    /**
+     * The servers' CPU (ms, in 10 ms ticks: summed over the runs) during each kind of call: the
+     * server's own work per call where its wall time alone cannot tell (a loaded machine).
+     */
+    const warmServerCpu = new Map<number[], number>();
+    const ourServerPid = (server as { pid?: number | null }).pid ?? null;
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
+      const pid = into === cpuRaw ? rawServer?.pid ?? null : ourServerPid;
+      const serverBefore = pid === null ? 0 : cpuOf(pid);
       const before = process.cpuUsage();
       await fn();
       const used = process.cpuUsage(before);
       into.push((used.user + used.system) / 1000);
+      if (pid !== null) {
+        warmServerCpu.set(into, (warmServerCpu.get(into) ?? 0) + cpuOf(pid) - serverBefore);
+      }
     };
     const steps = [
       () => withCpu(cpuTool, async () => warm.push((await profiledCall(ctx, args)).stages)),
@@ -403,6 +414,13 @@ if (import.meta.main) {
         `the same request through the engine ${median(cpuEngine).toFixed(2)} ms` +
         (cpuRaw.length ? `, through the raw client ${median(cpuRaw).toFixed(2)} ms` : ""),
     );
+    if (runs > 0) {
+      const per = (into: number[]) => ((warmServerCpu.get(into) ?? 0) / runs).toFixed(1);
+      console.log(
+        `  the server's CPU per call (mean of ${runs}, 10 ms ticks): tool ${per(cpuTool)} ms, ` +
+          `engine ${per(cpuEngine)} ms` + (cpuRaw.length ? `, raw server ${per(cpuRaw)} ms` : ""),
+      );
+    }
     const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
     console.log(`  open documents: ${open.join(", ")}`);
   } finally {

@@ -21,6 +21,7 @@ import {
 } from "./model.ts";
 import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
+import { keepsReferencingFilesOpen } from "../lsp/project_scope.ts";
 import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
@@ -406,14 +407,16 @@ async function referencesOf(
   const indexed = missing.length === 0
     ? null
     : index.indexAhead(target.node.name, missing.map((i) => files[i]!), options.signal);
+  // Opened for its outline only (transient): a referencing file left open would be one more
+  // document for the server to hold and for every later query to check against disk; but
+  // pyright answers the next question faster with them open (keepsReferencingFilesOpen).
+  const keepOpen = keepsReferencingFilesOpen(server.command);
   await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
     const rel = files[i]!;
     let file: FileSymbols;
     await indexed?.(rel);
     try {
-      // Opened for its outline only (transient): a referencing file left open would be one
-      // more document for the server to hold and for every later query to check against disk.
-      file = await index.fileSymbols(rel, { ...options, transient: true });
+      file = await index.fileSymbols(rel, { ...options, transient: !keepOpen });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       hits[i] = [];
@@ -421,6 +424,7 @@ async function referencesOf(
     }
     hits[i] = named(rel, file);
   });
+  if (keepOpen) await keepFilesOpen(server, files, options);
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
   if (check && prepared.target !== null) {
@@ -437,6 +441,27 @@ async function referencesOf(
   }
   return { hits: hits.flat(), notAnalysed, ...(about === target ? {} : { confirmed: about }) };
 }
+
+/**
+ * Open in the server the referencing files it does not have open (those named from the index,
+ * the cache or memory rather than by its outline), at most as many as the document sync keeps
+ * open: where the server answers the next question faster for them (keepsReferencingFilesOpen).
+ */
+async function keepFilesOpen(
+  server: LanguageServer,
+  files: readonly string[],
+  options: RequestOptions,
+): Promise<void> {
+  const open = new Set(server.openDocuments?.() ?? []);
+  const closed = files.filter((f) => !open.has(f)).slice(0, MAX_KEPT_OPEN);
+  if (closed.length > 0) await server.syncFiles(closed, options).catch(() => {});
+}
+
+/**
+ * Referencing files opened for a later question's sake, at most, per question: beyond the
+ * document sync's own limit (documents.ts's MAX_OPEN) they would only close each other.
+ */
+const MAX_KEPT_OPEN = 64;
 
 /**
  * Whether the server's outline has a provisional target where the index's parse put it: the same
