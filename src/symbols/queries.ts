@@ -22,6 +22,7 @@ import {
 import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
 import { keepsReferencingFilesOpen } from "../lsp/project_scope.ts";
+import { MAX_OPEN } from "../lsp/documents.ts";
 import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
@@ -410,7 +411,7 @@ async function referencesOf(
   // Opened for its outline only (transient): a referencing file left open would be one more
   // document for the server to hold and for every later query to check against disk; but
   // pyright answers the next question faster with them open (keepsReferencingFilesOpen).
-  const keepOpen = keepsReferencingFilesOpen(server.command);
+  const keepOpen = keepsReferencingFilesOpen(server.command) && fitsOpen(server, files);
   await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
     const rel = files[i]!;
     let file: FileSymbols;
@@ -443,9 +444,19 @@ async function referencesOf(
 }
 
 /**
+ * Whether the referencing files can all stay open beside the documents open already, within the
+ * document sync's limit (documents.ts's MAX_OPEN): beyond it every question would open some and
+ * close others, and a file pyright closes is analysed again with every file importing it.
+ */
+function fitsOpen(server: LanguageServer, files: readonly string[]): boolean {
+  const open = new Set(server.openDocuments?.() ?? []);
+  return open.size + files.filter((f) => !open.has(f)).length <= MAX_OPEN;
+}
+
+/**
  * Open in the server the referencing files it does not have open (those named from the index,
- * the cache or memory rather than by its outline), at most as many as the document sync keeps
- * open: where the server answers the next question faster for them (keepsReferencingFilesOpen).
+ * the cache or memory rather than by its outline): where it answers the next question faster for
+ * them (keepsReferencingFilesOpen).
  */
 async function keepFilesOpen(
   server: LanguageServer,
@@ -453,15 +464,9 @@ async function keepFilesOpen(
   options: RequestOptions,
 ): Promise<void> {
   const open = new Set(server.openDocuments?.() ?? []);
-  const closed = files.filter((f) => !open.has(f)).slice(0, MAX_KEPT_OPEN);
+  const closed = files.filter((f) => !open.has(f));
   if (closed.length > 0) await server.syncFiles(closed, options).catch(() => {});
 }
-
-/**
- * Referencing files opened for a later question's sake, at most, per question: beyond the
- * document sync's own limit (documents.ts's MAX_OPEN) they would only close each other.
- */
-const MAX_KEPT_OPEN = 64;
 
 /**
  * Whether the server's outline has a provisional target where the index's parse put it: the same
