@@ -336,7 +336,7 @@ type Position = { line: number; character: number };
  * and answers `workspace/configuration` with the settings Sextant gives the same server (without
  * them pyright resolves `import flask` to an installed copy, not the project's).
  */
-async function startRaw(root: string, g: Generation): Promise<RawServer> {
+export async function startRaw(root: string, g: { server: string }): Promise<RawServer> {
   const resolved = resolveCommand(serverSpecs(root).find((s) => s.id === g.server)!, root);
   const settings = "error" in resolved ? undefined : resolved.command.settings;
   const raw = await RawServer.start(root, g.server);

@@ -33,8 +33,8 @@ import {
   REPO,
   typeormTree,
 } from "../bench/lib/project.ts";
-import { RawServer } from "../bench/lib/raw_server.ts";
-import { flaskTree, honoTree } from "../bench/generations.ts";
+import type { RawServer } from "../bench/lib/raw_server.ts";
+import { flaskTree, honoTree, startRaw } from "../bench/generations.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
 
 /**
@@ -225,12 +225,14 @@ if (import.meta.main) {
   }
   // The requests the tools send their servers, by method: how many outlines a call asks.
   const requests = new Map<string, number>();
+  let started: ({ state: { state: string } }) | null = null;
   const pool = session.services(project).pool;
   const serverFor = pool.serverFor.bind(pool);
   const counted = new WeakSet<object>();
   pool.serverFor = async (relPath, options) => {
     const server = await serverFor(relPath, options);
     event("server started and initialized");
+    started ??= server as { state: { state: string } } & typeof server;
     if (!counted.has(server)) {
       counted.add(server);
       const request = server.request.bind(server);
@@ -272,7 +274,7 @@ if (import.meta.main) {
     const rawCold: number[] = [];
     if (!values["no-raw"]) {
       const [ms] = await timed(async () => {
-        raw = await RawServer.start(tree.root, tree.server);
+        raw = await startRaw(tree.root, tree);
         await raw.openFile(tree.file);
         for (;;) {
           try {
@@ -289,7 +291,9 @@ if (import.meta.main) {
     callStart = performance.now();
     const watchBuild = setInterval(() => {
       if (declarationIndex?.built) event("index: build done");
-    }, 5);
+      // The server's own project load (pyright's "Found N source files"): queries wait for it.
+      if (started?.state.state === "ready") event("server: project loaded (queries may go)");
+    }, 2);
     const cold = await profiledCall(ctx, args);
     event("answer");
     const ownCold = ownCpu() - cpu0;
@@ -297,6 +301,9 @@ if (import.meta.main) {
     const serverCpu = cpuOf(Deno.pid) - ownCpu() - (raw ? cpuOf((raw as RawServer).pid) : 0);
     console.log(`answer: ${cold.text.length} characters`);
     if (Deno.env.get("SHOW")) console.log(cold.text.slice(0, 1500));
+    // The whole cold answer, to compare two versions' answers.
+    const out = Deno.env.get("ANSWER_OUT");
+    if (out) Deno.writeTextFileSync(out, cold.text);
     console.log(`server requests of the cold call: ${requestCounts() || "none"}`);
     requests.clear();
     console.log(
@@ -341,11 +348,22 @@ if (import.meta.main) {
     /** The declaration index made current (its watcher's barrier), as a warm call could do. */
     const settles: number[] = [];
     const cpuSettle: number[] = [];
+    /**
+     * The servers' CPU (ms, in 10 ms ticks: summed over the runs) during each kind of call: the
+     * server's own work per call where its wall time alone cannot tell (a loaded machine).
+     */
+    const warmServerCpu = new Map<number[], number>();
+    const ourServerPid = (server as { pid?: number | null }).pid ?? null;
     const withCpu = async (into: number[], fn: () => Promise<unknown>) => {
+      const pid = into === cpuRaw ? rawServer?.pid ?? null : ourServerPid;
+      const serverBefore = pid === null ? 0 : cpuOf(pid);
       const before = process.cpuUsage();
       await fn();
       const used = process.cpuUsage(before);
       into.push((used.user + used.system) / 1000);
+      if (pid !== null) {
+        warmServerCpu.set(into, (warmServerCpu.get(into) ?? 0) + cpuOf(pid) - serverBefore);
+      }
     };
     const steps = [
       () => withCpu(cpuTool, async () => warm.push((await profiledCall(ctx, args)).stages)),
@@ -396,6 +414,13 @@ if (import.meta.main) {
         `the same request through the engine ${median(cpuEngine).toFixed(2)} ms` +
         (cpuRaw.length ? `, through the raw client ${median(cpuRaw).toFixed(2)} ms` : ""),
     );
+    if (runs > 0) {
+      const per = (into: number[]) => ((warmServerCpu.get(into) ?? 0) / runs).toFixed(1);
+      console.log(
+        `  the server's CPU per call (mean of ${runs}, 10 ms ticks): tool ${per(cpuTool)} ms, ` +
+          `engine ${per(cpuEngine)} ms` + (cpuRaw.length ? `, raw server ${per(cpuRaw)} ms` : ""),
+      );
+    }
     const open = (server as { openDocuments?: () => string[] }).openDocuments?.() ?? [];
     console.log(`  open documents: ${open.join(", ")}`);
   } finally {

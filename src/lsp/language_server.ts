@@ -73,6 +73,12 @@ export interface LanguageServer {
   /** Project-relative paths of the documents open in the server now, where it keeps track. */
   openDocuments?(): string[];
 
+  /**
+   * Resolves once the server runs and has loaded its project (what {@linkcode request} waits
+   * for), where the server can tell; sends nothing.
+   */
+  loaded?(options?: RequestOptions): Promise<void>;
+
   /** `file://` URI of a project-relative path, and back (null when outside the project). */
   uriOf(relPath: string): string;
   relPathOf(uri: string): string | null;

@@ -231,6 +231,11 @@ export class ManagedServer implements LanguageServer {
     return this.#docs?.openDocuments() ?? [];
   }
 
+  /** Once the server runs and has loaded its project (rule 1); sends nothing. */
+  async loaded(options: RequestOptions = {}): Promise<void> {
+    await this.#waitReady(await this.#ensureClient(options), options);
+  }
+
   /**
    * A file's diagnostics for the content on disk now (synced first, version-matched).
    * `errorsOnly`: the caller keeps only errors, so a server may skip passes that yield none

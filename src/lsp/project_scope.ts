@@ -42,7 +42,7 @@ export function filesToShow(
   let shown: FilesToShow = { keepOpen: [], openNow: [] };
   if (command === "typescript-language-server" || isNativeTsc(command)) {
     shown = typescriptFiles(source, candidates, open);
-  } else if (/^(based)?pyright(-langserver)?$/.test(command)) {
+  } else if (isPyright(command)) {
     shown = { keepOpen: [], openNow: pyrightUnseen(source, candidates) };
   }
   return {
@@ -222,6 +222,22 @@ function globsOf(pattern: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // pyright
+
+/** Whether a server's command is pyright's or basedpyright's language server. */
+export function isPyright(command: string): boolean {
+  return /^(based)?pyright(-langserver)?$/.test(command);
+}
+
+/**
+ * Whether the files a references answer names should stay open in the server afterwards, not
+ * be opened for their outline only. pyright reads a closed file of its project again on every
+ * references request (and parses it again when it let its tree go): on flask, `Flask`'s warm
+ * request costs it 29 ms of CPU with the 10 referencing files of its `include` closed, 21 ms
+ * with them open.
+ */
+export function keepsReferencingFilesOpen(command: string): boolean {
+  return isPyright(command);
+}
 
 /** pyright's default excludes, besides any folder starting with a dot. */
 const PYRIGHT_EXCLUDES = ["**/node_modules", "**/__pycache__"];

@@ -53,6 +53,31 @@ export interface SymbolMatch {
   file: FileSymbols;
 }
 
+/**
+ * A cold query's target located from the declaration index's parse of a file the index does not
+ * model exactly (see {@linkcode SymbolLookup.resolveUniqueCold}): good for where to ask the
+ * server, asked before the server's outline of the file comes. `confirmed` is the server's own
+ * match (that outline, asked at the same time); the query checks that the two agree before it
+ * uses the target for anything more, and rejects as the server's lookup does.
+ */
+export interface ProvisionalMatch extends SymbolMatch {
+  confirmed: Promise<SymbolMatch>;
+}
+
+/** Whether a match is provisional ({@linkcode ProvisionalMatch}). */
+export function isProvisional(match: SymbolMatch): match is ProvisionalMatch {
+  return "confirmed" in match;
+}
+
+/**
+ * The grammars whose cold queries may go to the server at a position from the index's parse of
+ * a file it does not model exactly. Python: pyright's outline of a file comes only after its
+ * project load and the file's own analysis (flask's `app.py`: ~400 ms of its CPU), which its
+ * references request then reuses; the candidate scan and showing the candidates waited for that
+ * outline and now run during the load. Other servers are not measured yet.
+ */
+const PROVISIONAL_GRAMMARS: ReadonlySet<string> = new Set(["python"]);
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** How many documentSymbol requests may be in flight at once. */
@@ -632,7 +657,13 @@ export class SymbolLookup {
     pattern: NamePathPattern,
     relPath: string,
     options: RequestOptions = {},
-  ): Promise<SymbolMatch> {
+    /**
+     * Where the index parsed the file but does not model it exactly, and its parse finds exactly
+     * one symbol for the pattern, answer that at once as a {@linkcode ProvisionalMatch} (for the
+     * grammars of PROVISIONAL_GRAMMARS), the server's outline still coming as its confirmation.
+     */
+    provisional = false,
+  ): Promise<SymbolMatch | ProvisionalMatch> {
     const declarations = this.declarations;
     const needle = prefilterNeedle(pattern);
     if (declarations === null || declarations.built || needle === null) {
@@ -652,8 +683,11 @@ export class SymbolLookup {
     })
       .then(() => this.#exactSymbols(relPath))
       .catch(() => null)
-      .then((file): SymbolMatch | Promise<SymbolMatch> => {
-        if (file === null) return viaServer;
+      .then(async (file): Promise<SymbolMatch | ProvisionalMatch> => {
+        if (file === null) {
+          const parsed = provisional ? await this.#parsedMatch(pattern, relPath) : null;
+          return parsed === null ? viaServer : { ...parsed, confirmed: viaServer };
+        }
         fromIndex = true;
         const node = pickUnique(findInTree(file.roots, pattern), pattern, {
           relPath,
@@ -708,6 +742,34 @@ export class SymbolLookup {
       turns.set(relPath, turn);
     }
     return (relPath) => turns.get(relPath) ?? Promise.resolve();
+  }
+
+  /**
+   * The one symbol the declaration index's parse of a file finds for a pattern, where the index
+   * holds the file's current content (exact or not), for a grammar of PROVISIONAL_GRAMMARS;
+   * null otherwise, and where the parse finds none or several. Never asks a server.
+   */
+  async #parsedMatch(pattern: NamePathPattern, relPath: string): Promise<SymbolMatch | null> {
+    const declarations = this.declarations;
+    const grammar = grammarFor(relPath);
+    if (declarations === null || grammar === null || !PROVISIONAL_GRAMMARS.has(grammar)) {
+      return null;
+    }
+    if (!/^utf-?8$/i.test(this.project.settings.encoding) || !this.pool.handles(relPath)) {
+      return null;
+    }
+    try {
+      const { bytes, text } = await this.#read(relPath);
+      if (declarations.hashOf(relPath) !== await contentHash(bytes)) return null;
+      const compact = declarations.declarations(relPath);
+      if (compact === undefined) return null;
+      const roots = fromCompact(compact, relPath);
+      const found = findInTree(roots, pattern);
+      if (found.length !== 1) return null;
+      return { node: found[0]!, file: { relPath, text, roots, cached: true } };
+    } catch {
+      return null;
+    }
   }
 
   /**

@@ -21,7 +21,9 @@ import {
 } from "./model.ts";
 import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
-import type { FileSymbols, SymbolLookup, SymbolMatch } from "./lookup.ts";
+import { keepsReferencingFilesOpen } from "../lsp/project_scope.ts";
+import { MAX_OPEN } from "../lsp/documents.ts";
+import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import {
@@ -222,6 +224,11 @@ export interface CheckedReferences {
   hits: ReferenceHit[];
   /** Occurrences of the name neither listed nor explained; empty when the answer is whole. */
   notAnalysed: NotAnalysed[];
+  /**
+   * The target as the server's outline has it, where the query was given a provisional one
+   * (lookup.ts's ProvisionalMatch): the answer is about this one.
+   */
+  confirmed?: SymbolMatch;
 }
 
 /**
@@ -255,6 +262,12 @@ export async function prepareNameQuery(
   mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
   mark("candidate scan");
+  // A provisional target's question comes before the server's project load (lookup.ts's
+  // ProvisionalMatch). pyright lists a references answer's files in the order it learned of
+  // them: shown during the load, the candidates would come before its own files in some runs
+  // and after them in others. Shown once it is loaded, while it answers the outline of the
+  // target's file (asked first), they come after them, as when the outline came first.
+  if (isProvisional(target)) await server.loaded?.(options);
   // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
   const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
@@ -334,7 +347,26 @@ async function referencesOf(
   // The change feed's barrier runs while the server answers: the referencing files read by
   // earlier queries and unchanged since are then named without a stat each.
   const settling = index.changes?.settle(options.since) ?? null;
-  const result = await request;
+  let result: unknown;
+  /** The target the answer is about: the server's own where the query was given a provisional. */
+  let about = target;
+  if (isProvisional(target)) {
+    // Asked where the index's parse puts the name; the server's outline of the file, asked at
+    // the same time, must agree before the answer names anything.
+    const [answered, confirmed] = await Promise.allSettled([request, target.confirmed]);
+    if (confirmed.status === "rejected") throw confirmed.reason;
+    if (!sameTarget(target, confirmed.value)) {
+      // Another symbol, or the file changed meanwhile: asked again, as the server has it.
+      await settling?.catch(() => null);
+      const again = await referencesOf(index, confirmed.value, given, mark, check);
+      return { ...again, confirmed: again.confirmed ?? confirmed.value };
+    }
+    if (answered.status === "rejected") throw answered.reason;
+    result = answered.value;
+    about = confirmed.value;
+  } else {
+    result = await request;
+  }
   mark("references request");
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
@@ -359,7 +391,7 @@ async function referencesOf(
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
   const named = (rel: string, file: FileSymbols): ReferenceHit[] =>
-    namedAgain(target, rel, file, byFile.get(rel)!);
+    namedAgain(about, rel, file, byFile.get(rel)!);
   // The files whose trees are in memory are named in one synchronous pass (a warm query: no
   // promise per file); the others are read and asked for, a few at once.
   const hits: ReferenceHit[][] = new Array(files.length);
@@ -367,7 +399,7 @@ async function referencesOf(
   for (const [i, rel] of files.entries()) {
     let file: FileSymbols | null = null;
     try {
-      file = rel === relPath ? target.file : index.memoizedSymbols(rel, barrier);
+      file = rel === relPath ? about.file : index.memoizedSymbols(rel, barrier);
     } catch { /* fileSymbols below tells */ }
     if (file) hits[i] = named(rel, file);
     else missing.push(i);
@@ -376,14 +408,16 @@ async function referencesOf(
   const indexed = missing.length === 0
     ? null
     : index.indexAhead(target.node.name, missing.map((i) => files[i]!), options.signal);
+  // Opened for its outline only (transient): a referencing file left open would be one more
+  // document for the server to hold and for every later query to check against disk; but
+  // pyright answers the next question faster with them open (keepsReferencingFilesOpen).
+  const keepOpen = keepsReferencingFilesOpen(server.command) && fitsOpen(server, files);
   await mapLimit(missing, FILE_CONCURRENCY, async (i) => {
     const rel = files[i]!;
     let file: FileSymbols;
     await indexed?.(rel);
     try {
-      // Opened for its outline only (transient): a referencing file left open would be one
-      // more document for the server to hold and for every later query to check against disk.
-      file = await index.fileSymbols(rel, { ...options, transient: true });
+      file = await index.fileSymbols(rel, { ...options, transient: !keepOpen });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       hits[i] = [];
@@ -391,6 +425,7 @@ async function referencesOf(
     }
     hits[i] = named(rel, file);
   });
+  if (keepOpen) await keepFilesOpen(server, files, options);
   mark("containing symbols");
   let notAnalysed: NotAnalysed[] = [];
   if (check && prepared.target !== null) {
@@ -405,7 +440,47 @@ async function referencesOf(
     );
     mark("completeness check");
   }
-  return { hits: hits.flat(), notAnalysed };
+  return { hits: hits.flat(), notAnalysed, ...(about === target ? {} : { confirmed: about }) };
+}
+
+/**
+ * Whether the referencing files can all stay open beside the documents open already, within the
+ * document sync's limit (documents.ts's MAX_OPEN): beyond it every question would open some and
+ * close others, and a file pyright closes is analysed again with every file importing it.
+ */
+function fitsOpen(server: LanguageServer, files: readonly string[]): boolean {
+  const open = new Set(server.openDocuments?.() ?? []);
+  return open.size + files.filter((f) => !open.has(f)).length <= MAX_OPEN;
+}
+
+/**
+ * Open in the server the referencing files it does not have open (those named from the index,
+ * the cache or memory rather than by its outline): where it answers the next question faster for
+ * them (keepsReferencingFilesOpen).
+ */
+async function keepFilesOpen(
+  server: LanguageServer,
+  files: readonly string[],
+  options: RequestOptions,
+): Promise<void> {
+  const open = new Set(server.openDocuments?.() ?? []);
+  const closed = files.filter((f) => !open.has(f));
+  if (closed.length > 0) await server.syncFiles(closed, options).catch(() => {});
+}
+
+/**
+ * Whether the server's outline has a provisional target where the index's parse put it: the same
+ * file content, name, kind and name position, at the same level (the import proof asks whether
+ * it is top-level).
+ */
+function sameTarget(provisional: SymbolMatch, confirmed: SymbolMatch): boolean {
+  const a = provisional.node;
+  const b = confirmed.node;
+  const at = namePosition(provisional);
+  const bt = namePosition(confirmed);
+  return provisional.file.text === confirmed.file.text && a.name === b.name &&
+    a.kind === b.kind && a.relPath === b.relPath && (a.parent === null) === (b.parent === null) &&
+    at !== null && bt !== null && comparePositions(at, bt) === 0;
 }
 
 /**

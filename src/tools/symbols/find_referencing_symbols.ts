@@ -38,6 +38,11 @@ export async function resolveQueryTarget(
     exclude_kinds: number[];
   },
   toolName: string,
+  /**
+   * A cold target may be provisional (SymbolLookup.resolveUniqueCold): the caller confirms it
+   * (findReferencesChecked does).
+   */
+  provisional = false,
 ) {
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
   const index = indexOf(ctx);
@@ -53,7 +58,7 @@ export async function resolveQueryTarget(
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   // Cold: the target's file outline from the index's parse or the server, whichever is first.
   const target = inMemory(index, args.name_path, relPath) ??
-    await index.resolveUniqueCold(parseNamePath(args.name_path), relPath, options);
+    await index.resolveUniqueCold(parseNamePath(args.name_path), relPath, options, provisional);
   return { index, options, target, wanted };
 }
 
@@ -151,10 +156,12 @@ async function referencesAnswer(
     ctx,
     args,
     "find_referencing_symbols",
+    true,
   );
   mark("locate target");
   const checked = await findReferencesChecked(index, target, options, mark);
-  const answer = referencingAnswer(index, target, checked, wanted, indexProblemNotes(ctx));
+  const about = checked.confirmed ?? target;
+  const answer = referencingAnswer(index, about, checked, wanted, indexProblemNotes(ctx));
   mark("JSON");
   return answer;
 }
