@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
 import type { CompactSymbol } from "./model.ts";
+import { contentHash } from "./content_hash.ts";
 
 /** Bump when the stored format or the meaning of its content changes. */
 const FORMAT = 2;
@@ -25,15 +26,8 @@ interface CacheEntry {
   json: string;
 }
 
-/** SHA-1 of the bytes, as 40 hex digits: the content key of a cache entry. */
-export async function contentHash(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-1", bytes as Uint8Array<ArrayBuffer>),
-  );
-  let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return hex;
-}
+/** The content key (content_hash.ts), here beside the cache it keys. */
+export { contentHash };
 
 /** {@linkcode contentHash} without awaiting (node:crypto): the same 40 hex digits. */
 export function contentHashSync(bytes: Uint8Array): string {

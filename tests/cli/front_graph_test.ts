@@ -6,46 +6,9 @@
  * them, or the bundler leaves them out.
  * @module
  */
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { assert } from "../helpers/assert.ts";
+import { codeGraph, moduleUrl as url } from "../helpers/module_graph.ts";
 import { LAZY_MODULES } from "../../src/cli/lazy.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: Array<{ code?: { specifier: string } }>;
-}
-
-/** The specifiers `entry` reaches through code imports (type-only imports are not loaded). */
-async function codeGraph(entry: string): Promise<Set<string>> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", join(ROOT, "deno.json"), join(ROOT, entry)],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    modules: InfoModule[];
-    redirects?: Record<string, string>;
-  };
-  const byUrl = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [new URL(entry, `file://${ROOT}`).href];
-  while (queue.length > 0) {
-    const url = queue.pop()!;
-    const target = info.redirects?.[url] ?? url;
-    if (seen.has(target)) continue;
-    seen.add(target);
-    for (const dep of byUrl.get(target)?.dependencies ?? []) {
-      if (dep.code) queue.push(dep.code.specifier);
-    }
-  }
-  return seen;
-}
-
-const url = (path: string) => new URL(path, `file://${ROOT}`).href;
 
 Deno.test("main.ts loads neither the session, the tools nor any npm package before a command needs them", async () => {
   const graph = await codeGraph("main.ts");

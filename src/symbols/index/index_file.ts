@@ -8,7 +8,7 @@
  * node:crypto's is faster alone, but loading it made the workers' parsing 2x slower.
  * @module
  */
-import { contentHash } from "../cache.ts";
+import { contentHash } from "../content_hash.ts";
 import type { CompactSymbol } from "../model.ts";
 import { grammarFor } from "./grammars.ts";
 import { parseFile } from "./parser.ts";
