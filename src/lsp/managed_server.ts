@@ -490,6 +490,9 @@ export class ManagedServer implements LanguageServer {
         root: this.#project.root,
         extensions: this.spec.extensions,
         ignored: (rel, isDir) => this.#project.ignore.isIgnored(rel, isDir),
+        // The walk tells the ignore rules which folders have no `.gitignore` (a failed open per
+        // folder was most of the first scan's cost, before the first request).
+        listedWithout: (rel) => this.#project.ignore.listedWithout(rel),
       }),
       // A warm query on an unchanged project then checks nothing against disk.
       ...(this.#watch?.root === this.#project.root

@@ -40,12 +40,19 @@ export interface FileSetOptions {
   extensions: readonly string[];
   /** Whether a project-relative path is ignored (folders are then not entered). */
   ignored: (relPath: string, isDir: boolean) => boolean;
+  /**
+   * Told of each folder listed without a `.gitignore` in it (project-relative, "" for the root),
+   * before {@linkcode ignored} is asked about its entries: the ignore rules then know the folder
+   * has none without trying to open one (IgnoreRules.listedWithout).
+   */
+  listedWithout?: (relPath: string) => void;
 }
 
 export class FileSet {
   readonly #root: string;
   readonly #extensions: ReadonlySet<string>;
   readonly #ignored: (relPath: string, isDir: boolean) => boolean;
+  readonly #listedWithout: ((relPath: string) => void) | undefined;
   /** Known folders by project-relative path ("" for the root); null before the first scan. */
   #folders: Map<string, Folder> | null = null;
   #tooLarge = false;
@@ -54,6 +61,7 @@ export class FileSet {
     this.#root = options.root;
     this.#extensions = new Set(options.extensions);
     this.#ignored = options.ignored;
+    this.#listedWithout = options.listedWithout;
   }
 
   /** Whether the project has too many folders to be scanned before every query. */
@@ -200,9 +208,12 @@ export class FileSet {
   /** The wanted files and the walked folders directly in a folder. */
   #entries(abs: string, rel: string): Array<{ name: string; isDirectory: boolean }> {
     const out: Array<{ name: string; isDirectory: boolean }> = [];
-    let entries: Iterable<Deno.DirEntry>;
+    let entries: Deno.DirEntry[];
     try {
-      entries = Deno.readDirSync(abs);
+      entries = [...Deno.readDirSync(abs)];
+      if (this.#listedWithout && !entries.some((e) => e.name === ".gitignore")) {
+        this.#listedWithout(rel);
+      }
       for (const entry of entries) {
         const child = rel ? `${rel}/${entry.name}` : entry.name;
         // Symbolic links are not followed: a linked folder could lead out of the project.

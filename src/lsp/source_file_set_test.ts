@@ -45,6 +45,34 @@ Deno.test("file set: the next scan reports created and deleted files", async () 
   assertEquals(set.scan(), { created: ["src/new/c2.ts"], deleted: ["src/c.ts"] });
 });
 
+Deno.test("file set: the walk tells which folders have no .gitignore, before asking about their entries", async () => {
+  await using dir = await tempDir("sextant-fileset-");
+  const at = (rel: string) => join(dir.path, rel);
+  await Deno.mkdir(at("src/gen"), { recursive: true });
+  await Deno.mkdir(at("lib"), { recursive: true });
+  await Deno.writeTextFile(at("src/.gitignore"), "gen/\n");
+  await Deno.writeTextFile(at("src/a.ts"), "export const a = 1;\n");
+  await Deno.writeTextFile(at("lib/b.ts"), "export const b = 1;\n");
+  const without = new Set<string>();
+  const asked: string[] = [];
+  const set = new FileSet({
+    root: dir.path,
+    extensions: [".ts"],
+    ignored: (rel) => {
+      const slash = rel.lastIndexOf("/");
+      const folder = slash === -1 ? "" : rel.slice(0, slash);
+      // The folder's own listing came first: its verdict on `.gitignore` is known.
+      if (folder !== "src") asked.push(`${rel}:${without.has(folder)}`);
+      return rel === "src/gen";
+    },
+    listedWithout: (rel) => without.add(rel),
+  });
+  set.scan();
+  assertEquals([...without].sort(), ["", "lib"]);
+  assertEquals(asked.sort(), ["lib/b.ts:true", "lib:true", "src:true"]);
+  assertEquals(set.has("src/a.ts") && set.has("lib/b.ts"), true);
+});
+
 Deno.test("documents: a new file is announced and open during the next query only", async () => {
   await using dir = await tempDir("sextant-fileset-");
   await Deno.writeTextFile(join(dir.path, "a.ts"), "export const a = 1;\n");
