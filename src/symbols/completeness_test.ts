@@ -75,6 +75,25 @@ Deno.test("showCandidates: open candidates no configuration owns stay in the que
   }
 });
 
+/** A lookup over `files` in `root` (every one a TypeScript server's), with `declarations`. */
+function lookupOver(
+  root: string,
+  files: Record<string, string>,
+  declarations: SymbolLookup["declarations"],
+): SymbolLookup {
+  return {
+    declarations,
+    project: {
+      root,
+      absolute: (rel: string) => `${root}/${rel}`,
+      async *walk() {
+        for (const path of Object.keys(files)) yield { path, isDirectory: false };
+      },
+    },
+    pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+  } as unknown as SymbolLookup;
+}
+
 /**
  * A cold question's scan and proof, on a project where `src/user.ts` imports `Store` and
  * `src/local.ts` declares its own; between the two, user.ts drops its import and local.ts gains
@@ -98,17 +117,7 @@ async function coldProofAfterEdits(
       await Deno.writeTextFile(`${root}/${rel}`, text);
     }
     const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
-    const index = {
-      declarations: declarations(root),
-      project: {
-        root,
-        absolute: (rel: string) => `${root}/${rel}`,
-        async *walk() {
-          for (const path of Object.keys(files)) yield { path, isDirectory: false };
-        },
-      },
-      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
-    } as unknown as SymbolLookup;
+    const index = lookupOver(root, files, declarations(root));
     const candidates = await candidateFiles(index, server, "Store");
     assertEquals(candidates, ["src/local.ts", "src/store.ts", "src/user.ts"]);
     await Deno.writeTextFile(`${root}/src/user.ts`, "export const user = 1; // Store\n");
@@ -171,17 +180,7 @@ Deno.test("importProof: the candidates parsed ahead of a slow answer are those t
         ahead.push({ needle, files: [...files], delayMs });
       },
     };
-    const index = {
-      declarations,
-      project: {
-        root,
-        absolute: (rel: string) => `${root}/${rel}`,
-        async *walk() {
-          for (const path of Object.keys(files)) yield { path, isDirectory: false };
-        },
-      },
-      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
-    } as unknown as SymbolLookup;
+    const index = lookupOver(root, files, declarations as SymbolLookup["declarations"]);
     const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
     const candidates = await candidateFiles(index, server, "Store");
     assertEquals(ahead.map((a) => a.files), [["src/local.ts", "src/store.ts", "src/user.ts"]]);
