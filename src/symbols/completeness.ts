@@ -34,6 +34,7 @@ import {
   reachOf,
 } from "./import_reach.ts";
 import { type ProjectResolution, projectResolution, resolutionUnchanged } from "./import_proof.ts";
+import type { Settled } from "../project/change_feed.ts";
 
 /** An occurrence of the name that the answer neither lists nor explains. */
 export interface NotAnalysed {
@@ -327,6 +328,65 @@ export function withoutImportProof(index: SymbolLookup): void {
   memoryOf(index).proofOff = true;
 }
 
+/**
+ * A plan made from files, folders and absent paths checked on disk, kept without checking them
+ * again while the project is quiet (project/change_feed.ts): `vouchedAt` is the change feed's
+ * stamp taken before the last check that found them unchanged (-1: none yet).
+ */
+interface Vouched {
+  vouchedAt: number;
+  /** Whether every path the plan depends on may be vouched for (decided on its first reuse). */
+  vouchable?: boolean;
+}
+
+/** The question's barrier (`settled`) vouches for a plan: nothing changed since its check. */
+function stillVouched(settled: Settled | null | undefined, plan: Vouched): boolean {
+  return settled != null && plan.vouchedAt >= 0 && settled.quietSince(plan.vouchedAt);
+}
+
+/** The change feed's stamp, to note before a check on disk that may vouch for a plan. */
+function stampBefore(index: SymbolLookup, settled: Settled | null | undefined): number {
+  return settled != null && index.changes !== null ? index.changes.stamp() : -1;
+}
+
+/** A check on disk from `stamp` on found the plan's `paths` (absolute) unchanged. */
+function vouch(
+  index: SymbolLookup,
+  plan: Vouched,
+  stamp: number,
+  paths: () => Iterable<string>,
+): void {
+  const feed = index.changes;
+  if (feed === null || stamp < 0) return;
+  plan.vouchable ??= [...paths()].every((abs) => feed.vouchable(abs));
+  if (plan.vouchable) plan.vouchedAt = stamp;
+}
+
+/** Per resolution of bare specifiers: when the files it was read from were last found unchanged. */
+const resolutionChecks = new WeakMap<ProjectResolution, Vouched>();
+
+/** {@linkcode resolutionUnchanged}, without a stat while the project is quiet. */
+function resolutionHolds(
+  index: SymbolLookup,
+  resolution: ProjectResolution,
+  settled: Settled | null | undefined,
+): boolean {
+  let plan = resolutionChecks.get(resolution);
+  if (plan === undefined) resolutionChecks.set(resolution, plan = { vouchedAt: -1 });
+  if (stillVouched(settled, plan)) return true;
+  const stamp = stampBefore(index, settled);
+  if (!resolutionUnchanged(resolution)) return false;
+  vouch(index, plan, stamp, () => resolution.read.keys());
+  return true;
+}
+
+/**
+ * Options of the questions that follow a candidate scan: `settled`, the change feed's barrier
+ * taken after the question began, lets what earlier questions checked on disk stand unchecked
+ * while the project is quiet.
+ */
+export type ScanOptions = RequestOptions & { settled?: Settled | null };
+
 /** What the import-graph proof found for one question. */
 export interface Proof {
   /** Candidates that cannot refer to the symbol: no import path hands it to them. */
@@ -354,7 +414,7 @@ export async function importProof(
   server: LanguageServer,
   target: { relPath: string; topLevel: boolean; name?: string },
   candidates: readonly string[],
-  options: RequestOptions = {},
+  options: ScanOptions = {},
 ): Promise<Proof> {
   if (!target.topLevel || !proofApplies(server) || !isJsOrTs(target.relPath)) {
     return noProof(candidates);
@@ -366,12 +426,12 @@ export async function importProof(
   let byTarget = memory.proofs.get(candidates);
   const targetKey = `${target.relPath}\0${target.name ?? ""}`;
   const known = byTarget?.get(targetKey);
-  if (known && resolutionUnchanged(known.resolution)) return known.proof;
+  if (known && resolutionHolds(index, known.resolution, options.settled)) return known.proof;
   const remembered = memory.graph;
   let built: { resolution: ProjectResolution; graph: ImportGraph };
   if (
     remembered && scanned.generation === remembered.generation &&
-    resolutionUnchanged(remembered.resolution)
+    resolutionHolds(index, remembered.resolution, options.settled)
   ) {
     built = remembered;
   } else {
@@ -446,7 +506,7 @@ export async function showCandidates(
   index: SymbolLookup,
   server: LanguageServer,
   candidates: readonly string[],
-  options: RequestOptions & { open?: readonly string[] } = {},
+  options: ScanOptions & { open?: readonly string[] } = {},
 ): Promise<string[]> {
   const open = new Set([...(server.openDocuments?.() ?? []), ...(options.open ?? [])]);
   const known = shownFor.get(candidates);
@@ -458,10 +518,17 @@ export async function showCandidates(
       return false;
     }
   };
-  if (
-    known && known.server === server && unchanged(known.configs) &&
-    allOpen(known.shown, open) && known.shown.every(exists)
-  ) {
+  const holds = (plan: NonNullable<typeof known>) => {
+    if (stillVouched(options.settled, plan)) return true;
+    const stamp = stampBefore(index, options.settled);
+    if (!unchanged(plan.configs) || !plan.shown.every(exists)) return false;
+    vouch(index, plan, stamp, () => [
+      ...plan.configs.keys(),
+      ...plan.shown.map((rel) => index.project.absolute(rel)),
+    ]);
+    return true;
+  };
+  if (known && known.server === server && allOpen(known.shown, open) && holds(known)) {
     shown = known.shown;
   } else {
     const configs = new Map<string, number>();
@@ -475,7 +542,7 @@ export async function showCandidates(
     // A file deleted since the scan (the watcher may not have reported it yet) is not shown.
     shown = [...keepOpen, ...openNow, ...stillOpen].filter(exists);
     if (shown.some((rel) => !open.has(rel))) await server.syncFiles(shown, options);
-    shownFor.set(candidates, { server, configs, shown });
+    shownFor.set(candidates, { server, configs, shown, vouchedAt: -1 });
   }
   return shown;
 }
@@ -510,11 +577,18 @@ export function showingOpensFiles(
   server: LanguageServer,
   candidates: readonly string[],
   open: readonly string[],
+  settled: Settled | null = null,
 ): boolean {
   const opened = new Set([...(server.openDocuments?.() ?? []), ...open]);
   const known = planFor.get(candidates);
-  if (known && known.server === server && unchanged(known.configs)) {
-    return known.files.some((f) => !opened.has(f));
+  if (known && known.server === server) {
+    let holds = stillVouched(settled, known);
+    if (!holds) {
+      const stamp = stampBefore(index, settled);
+      holds = unchanged(known.configs);
+      if (holds) vouch(index, known, stamp, () => known.configs.keys());
+    }
+    if (holds) return known.files.some((f) => !opened.has(f));
   }
   const configs = new Map<string, number>();
   const { keepOpen, openNow } = filesToShow(
@@ -524,19 +598,19 @@ export function showingOpensFiles(
     opened,
   );
   const files = [...keepOpen, ...openNow];
-  planFor.set(candidates, { server, configs, files });
+  planFor.set(candidates, { server, configs, files, vouchedAt: -1 });
   return files.some((f) => !opened.has(f));
 }
 
 const planFor = new WeakMap<
   readonly string[],
-  { server: LanguageServer; configs: Map<string, number>; files: string[] }
+  Vouched & { server: LanguageServer; configs: Map<string, number>; files: string[] }
 >();
 
 /** What showCandidates decided for a candidate list, and the configurations it read. */
 const shownFor = new WeakMap<
   readonly string[],
-  { server: LanguageServer; configs: Map<string, number>; shown: string[] }
+  Vouched & { server: LanguageServer; configs: Map<string, number>; shown: string[] }
 >();
 
 function unchanged(configs: ReadonlyMap<string, number>): boolean {

@@ -255,13 +255,22 @@ export async function prepareNameQuery(
   mark("target opened");
   const candidates = await candidateFiles(index, server, target.node.name, options);
   mark("candidate scan");
+  // The scan of a built index waited for the watcher's barrier after the question began: the
+  // feed's word is then at hand, and what earlier questions checked on disk stands while the
+  // project is quiet (completeness.ts).
+  const settled = options.since !== undefined && index.declarations?.built
+    ? await index.changes?.settle(options.since) ?? null
+    : null;
+  const scan = { ...options, settled };
   // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
   const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
-  const prove = () => importProof(index, server, declared, candidates, options);
-  const proof = showingOpensFiles(index, server, candidates, [relPath]) ? await prove() : null;
+  const prove = () => importProof(index, server, declared, candidates, scan);
+  const proof = showingOpensFiles(index, server, candidates, [relPath], settled)
+    ? await prove()
+    : null;
   const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {
-    ...options,
+    ...scan,
     open: [relPath],
   });
   return {
@@ -313,6 +322,8 @@ async function referencesOf(
   // The question's moment: the watcher's barrier made by the candidate scan after it serves the
   // document sync before the request and the change feed below (one touch per question).
   const options = { ...given, since: given.since ?? performance.now() };
+  // Noted before anything is read: an event after it means the last answer may not stand.
+  const stamp = index.changes?.stamp() ?? -1;
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
@@ -336,10 +347,22 @@ async function referencesOf(
   const settling = index.changes?.settle(options.since) ?? null;
   const result = await request;
   mark("references request");
+  const locations = normalizeLocations(result);
+  const barrier = await settling?.catch(() => null) ?? null;
+  // Nothing changed since the last answer about this target, and the server lists the same
+  // locations: the same answer, without naming its files or checking the candidates again.
+  const last = lastAnswers.get(target.node);
+  if (
+    last !== undefined && barrier !== null && barrier.quietSince(last.stamp) &&
+    last.server === server && last.candidates === prepared.candidates && last.check === check &&
+    sameLocations(last.locations, locations)
+  ) {
+    mark("project paths");
+    return { hits: [...last.checked.hits], notAnalysed: [...last.checked.notAnalysed] };
+  }
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
   const pathOf = projectPaths(index, server);
-  const locations = normalizeLocations(result);
   for (const loc of locations) {
     const rel = pathOf(loc.uri);
     if (rel === null) continue;
@@ -354,7 +377,6 @@ async function referencesOf(
     if (list) list.push(start);
     else byFile.set(rel, [start]);
   }
-  const barrier = await settling?.catch(() => null) ?? null;
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
@@ -405,7 +427,51 @@ async function referencesOf(
     );
     mark("completeness check");
   }
-  return { hits: hits.flat(), notAnalysed };
+  const checked = { hits: hits.flat(), notAnalysed };
+  if (stamp >= 0) {
+    lastAnswers.set(target.node, {
+      stamp,
+      server,
+      candidates: prepared.candidates,
+      check,
+      locations,
+      checked: { hits: [...checked.hits], notAnalysed: [...notAnalysed] },
+    });
+  }
+  return checked;
+}
+
+/**
+ * The last answer about each target (its symbol node: a tree stands for its file's content),
+ * with what it was made from: the change feed's stamp taken before it read anything, the server,
+ * the candidate files (one list per index generation) and the server's locations.
+ */
+const lastAnswers = new WeakMap<SymbolNode, {
+  stamp: number;
+  server: LanguageServer;
+  candidates: readonly string[];
+  check: boolean;
+  locations: readonly NormalizedLocation[];
+  checked: CheckedReferences;
+}>();
+
+function sameLocations(
+  a: readonly NormalizedLocation[],
+  b: readonly NormalizedLocation[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (
+      x.uri !== y.uri || x.range.start.line !== y.range.start.line ||
+      x.range.start.character !== y.range.start.character ||
+      x.range.end.line !== y.range.end.line || x.range.end.character !== y.range.end.character
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
