@@ -174,7 +174,7 @@ export async function candidateFiles(
     // made before the question may not have been reported yet, and the file hashes the index
     // vouches for below (occurrencesOf) must include it: a file written just before a rename
     // was missed, and the rename left it behind.
-    await declarations.ready({ signal: options.signal });
+    await declarations.ready({ signal: options.signal, since: options.since });
     const generation = declarations.generation;
     const key = `${server.id}\0${name}`;
     const known = memory.scans.get(key);
