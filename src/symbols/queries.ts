@@ -347,7 +347,6 @@ async function referencesOf(
   const settling = index.changes?.settle(options.since) ?? null;
   const result = await request;
   mark("references request");
-  const locations = normalizeLocations(result);
   const barrier = await settling?.catch(() => null) ?? null;
   // Nothing changed since the last answer about this target, and the server lists the same
   // locations: the same answer, without naming its files or checking the candidates again.
@@ -355,11 +354,12 @@ async function referencesOf(
   if (
     last !== undefined && barrier !== null && barrier.quietSince(last.stamp) &&
     last.server === server && last.candidates === prepared.candidates && last.check === check &&
-    sameLocations(last.locations, locations)
+    sameLocations(last.result, result)
   ) {
     mark("project paths");
     return { hits: [...last.checked.hits], notAnalysed: [...last.checked.notAnalysed] };
   }
+  const locations = normalizeLocations(result);
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
   const pathOf = projectPaths(index, server);
@@ -434,7 +434,7 @@ async function referencesOf(
       server,
       candidates: prepared.candidates,
       check,
-      locations,
+      result,
       checked: { hits: [...checked.hits], notAnalysed: [...notAnalysed] },
     });
   }
@@ -444,34 +444,60 @@ async function referencesOf(
 /**
  * The last answer about each target (its symbol node: a tree stands for its file's content),
  * with what it was made from: the change feed's stamp taken before it read anything, the server,
- * the candidate files (one list per index generation) and the server's locations.
+ * the candidate files (one list per index generation) and the server's answer as it came.
  */
 const lastAnswers = new WeakMap<SymbolNode, {
   stamp: number;
   server: LanguageServer;
   candidates: readonly string[];
   check: boolean;
-  locations: readonly NormalizedLocation[];
+  result: unknown;
   checked: CheckedReferences;
 }>();
 
-function sameLocations(
-  a: readonly NormalizedLocation[],
-  b: readonly NormalizedLocation[],
-): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
+/**
+ * Whether two answers of a server list the same locations in the same order (as
+ * {@linkcode normalizeLocations} reads them), compared as they came: a repeated question's
+ * answer is not copied into new objects only to be found the same.
+ */
+export function sameLocations(a: unknown, b: unknown): boolean {
+  const xs = Array.isArray(a) ? a : a ? [a] : [];
+  const ys = Array.isArray(b) ? b : b ? [b] : [];
+  if (xs.length !== ys.length) return false;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i] as LocationLike | null;
+    const y = ys[i] as LocationLike | null;
+    const rx = rangeOf(x);
+    const ry = rangeOf(y);
     if (
-      x.uri !== y.uri || x.range.start.line !== y.range.start.line ||
-      x.range.start.character !== y.range.start.character ||
-      x.range.end.line !== y.range.end.line || x.range.end.character !== y.range.end.character
+      rx === null || ry === null || uriOf(x!) !== uriOf(y!) ||
+      rx.start.line !== ry.start.line || rx.start.character !== ry.start.character ||
+      rx.end.line !== ry.end.line || rx.end.character !== ry.end.character
     ) {
       return false;
     }
   }
   return true;
+}
+
+/** A Location or a LocationLink, unchecked, as a server sends it. */
+type LocationLike = {
+  uri?: unknown;
+  range?: Range;
+  targetUri?: unknown;
+  targetSelectionRange?: Range;
+  targetRange?: Range;
+};
+
+/** The range {@linkcode normalizeLocations} takes of a location; null when it has none. */
+function rangeOf(l: LocationLike | null): Range | null {
+  if (l === null || typeof l !== "object") return null;
+  const range = typeof l.uri === "string" ? l.range : l.targetSelectionRange ?? l.targetRange;
+  return range?.start && range.end ? range : null;
+}
+
+function uriOf(l: LocationLike): unknown {
+  return typeof l.uri === "string" ? l.uri : l.targetUri;
 }
 
 /**
