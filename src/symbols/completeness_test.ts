@@ -10,6 +10,7 @@ import { contentHashSync } from "./cache.ts";
 import { isJsOrTs } from "./import_reach.ts";
 import type { LanguageServer } from "../lsp/language_server.ts";
 import type { SymbolLookup } from "./lookup.ts";
+import { ChangeFeed } from "../project/change_feed.ts";
 
 const unchecked = (relPath: string, line: number): NotAnalysed => ({
   relPath,
@@ -150,4 +151,51 @@ Deno.test("importProof: a cold scan's reads give way to the contents an index bu
   });
   assert(built);
   assertEquals(unreachable, ["src/user.ts"]);
+});
+
+Deno.test({
+  name:
+    "candidateFiles: before the index is built, a question asked again walks again only after a change",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-cold-walk-" }));
+  const feed = new ChangeFeed(root);
+  try {
+    await Deno.writeTextFile(`${root}/a.ts`, "export class Store {}\n");
+    await Deno.writeTextFile(`${root}/b.ts`, "export const b = 1;\n");
+    let walks = 0;
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const index = {
+      declarations: null,
+      changes: feed,
+      project: {
+        root,
+        absolute: (rel: string) => `${root}/${rel}`,
+        async *walk() {
+          walks++;
+          for (const entry of Deno.readDirSync(root)) {
+            if (entry.isFile) yield { path: entry.name, isDirectory: false };
+          }
+        },
+      },
+      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    } as unknown as SymbolLookup;
+    const ask = () => candidateFiles(index, server, "Store", { since: performance.now() });
+    // The watcher starts on the feed's first barrier; until it runs, every question walks.
+    for (let i = 0; i < 100 && (await feed.settle()) === null; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assertEquals(await ask(), ["a.ts"]);
+    assertEquals(await ask(), ["a.ts"]);
+    assertEquals(walks, 1, "nothing changed: the last walk stands");
+    await Deno.writeTextFile(`${root}/b.ts`, "export const b = new Store();\n");
+    assertEquals(await ask(), ["a.ts", "b.ts"], "an edit right before the question is seen");
+    assertEquals(walks, 2);
+    await Deno.writeTextFile(`${root}/c.ts`, "export type C = Store;\n");
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"], "a new file is seen");
+  } finally {
+    await feed.dispose();
+    await Deno.remove(root, { recursive: true });
+  }
 });
