@@ -165,13 +165,14 @@ Deno.test({
     await Deno.writeTextFile(`${root}/a.ts`, "export class Store {}\n");
     await Deno.writeTextFile(`${root}/b.ts`, "export const b = 1;\n");
     let walks = 0;
+    let reads = 0;
     const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
     const index = {
       declarations: null,
       changes: feed,
       project: {
         root,
-        absolute: (rel: string) => `${root}/${rel}`,
+        absolute: (rel: string) => (reads++, `${root}/${rel}`),
         async *walk() {
           walks++;
           for (const entry of Deno.readDirSync(root)) {
@@ -194,6 +195,26 @@ Deno.test({
     assertEquals(walks, 2);
     await Deno.writeTextFile(`${root}/c.ts`, "export type C = Store;\n");
     assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"], "a new file is seen");
+    // The index built since: its first scan takes the walk over while nothing changed, and
+    // reads again once something did.
+    const built = (generation: number) => ({
+      built: true,
+      generation,
+      ready: () => Promise.resolve(),
+      hashOf: (rel: string) => `${generation}:${rel}`,
+      allFiles: () => ["a.ts", "b.ts", "c.ts"],
+    });
+    Object.assign(index, { declarations: built(1) });
+    reads = 0;
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    assertEquals(reads, 0, "what the walk read stands");
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    assertEquals(walks, 3, "the index answers now");
+    Object.assign(index, { declarations: null });
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    await Deno.writeTextFile(`${root}/a.ts`, "export class Other {}\n");
+    Object.assign(index, { declarations: built(2) });
+    assertEquals(await ask(), ["b.ts", "c.ts"], "an edit since the walk: read again");
   } finally {
     await feed.dispose();
     await Deno.remove(root, { recursive: true });
