@@ -16,8 +16,15 @@
  *
  * Not trusted, ever: a path that was not the real path of a regular file when it was read (a link
  * may lead out of the watched tree) — callers check that with {@linkcode ChangeFeed.watchable}.
+ *
+ * A question's plan kept while the project is quiet ({@linkcode Settled.quietSince}: no event
+ * below the root since a stamp, Sextant's own caches in `.sextant/cache` aside) needs no stat of the
+ * files, folders and absent paths it was made from, when each of them is
+ * {@linkcode ChangeFeed.vouchable}: a warm question on an unchanged project then checks nothing
+ * on disk.
  * @module
  */
+import { dirname } from "node:path";
 import { ProjectWatch, type WatchEvent } from "./project_watch.ts";
 
 /** How long a barrier waits for the marker's event before giving up (ms). */
@@ -29,6 +36,18 @@ const MAX_PATHS = 20_000;
 export interface Settled {
   /** Whether `relPath` had no event (nor a folder above it) after `stamp`. */
   unchanged(relPath: string, stamp: number): boolean;
+  /**
+   * Whether nothing below the root had an event after `stamp`, Sextant's own caches aside (they
+   * change as questions are answered: the index's store, the symbol cache, the barrier's marker).
+   */
+  quietSince(stamp: number): boolean;
+}
+
+/** Sextant's own caches below a project root: their events say nothing of the project. */
+const OWN_FOLDER = ".sextant/cache";
+
+function isOwnPath(relPath: string): boolean {
+  return relPath === OWN_FOLDER || relPath.startsWith(`${OWN_FOLDER}/`);
 }
 
 export class ChangeFeed {
@@ -39,6 +58,8 @@ export class ChangeFeed {
   /** Stamps at or before this are void (an overflow, a forgotten path list). */
   #voidThrough = -1;
   readonly #last = new Map<string, number>();
+  /** The sequence number of the last event of a path outside Sextant's own caches. */
+  #lastOutside = -1;
 
   /**
    * Count the events of `watch`, the project's shared watcher (or, given a root, a watcher of
@@ -68,6 +89,34 @@ export class ChangeFeed {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Whether {@linkcode Settled.quietSince} may vouch for `abs`, a file, a folder or a path that
+   * does not exist (yet): it is below the root and outside Sextant's own caches, with no link on
+   * the way (its real path, or that of its nearest existing folder, is itself), and a file has no
+   * other hard link (a write through another name reports no event of its own). A `realpath`
+   * and an `lstat` per path: for a plan made once and kept, not per question.
+   */
+  vouchable(abs: string): boolean {
+    const root = this.#watch.root;
+    if (!abs.startsWith(`${root}/`) || isOwnPath(abs.slice(root.length + 1))) return false;
+    if (abs.split("/").includes("..")) return false;
+    for (let path = abs; path.length > root.length; path = dirname(path)) {
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.lstatSync(path);
+      } catch {
+        continue; // absent: its creation is an event of a folder below
+      }
+      try {
+        if (Deno.realPathSync(path) !== path) return false;
+      } catch {
+        return false;
+      }
+      return !info.isFile || info.nlink === 1;
+    }
+    return true;
   }
 
   /**
@@ -102,6 +151,9 @@ export class ChangeFeed {
         }
         return true;
       },
+      quietSince: (stamp) =>
+        !this.#disposed && this.#watch.watching && stamp >= 0 && stamp > voidThrough &&
+        stamp > this.#voidThrough && this.#lastOutside <= stamp,
     };
   }
 
@@ -110,6 +162,7 @@ export class ChangeFeed {
     if (event.kind === "other") this.#voidAll(event.seq);
     for (const rel of event.rels) {
       if (rel.startsWith("..")) continue;
+      if (!isOwnPath(rel)) this.#lastOutside = event.seq;
       if (rel === "") this.#voidThrough = event.seq; // the root itself (moved, removed)
       else this.#last.set(rel, event.seq);
     }
@@ -118,6 +171,7 @@ export class ChangeFeed {
 
   #voidAll(seq: number): void {
     this.#voidThrough = seq;
+    this.#lastOutside = seq;
     this.#last.clear();
   }
 

@@ -60,3 +60,51 @@ Deno.test({
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "ChangeFeed: quiet since a stamp until anything outside Sextant's caches changes",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-feed-" }));
+  const feed = new ChangeFeed(root);
+  try {
+    Deno.mkdirSync(`${root}/src`, { recursive: true });
+    Deno.mkdirSync(`${root}/.sextant/cache`, { recursive: true });
+    Deno.mkdirSync(`${root}/node_modules`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 1;\n");
+    Deno.writeTextFileSync(`${root}/tsconfig.json`, "{}\n");
+    await feed.settle();
+    await barrier(feed);
+    const stamp = feed.stamp();
+    assert((await barrier(feed)).quietSince(stamp), "nothing happened");
+    // Sextant's own caches change as questions are answered: they do not count.
+    Deno.writeTextFileSync(`${root}/.sextant/cache/declarations.jsonl`, "{}\n");
+    assert((await barrier(feed)).quietSince(stamp), "a cache write is no change of the project");
+    // Anything else does, a folder's new entry included (an install in node_modules).
+    Deno.mkdirSync(`${root}/node_modules/left-pad`);
+    const settled = await barrier(feed);
+    assert(!settled.quietSince(stamp), "a new entry of node_modules is a change");
+    const later = feed.stamp();
+    assert(settled.quietSince(later), "quiet again from a later stamp");
+    Deno.writeTextFileSync(`${root}/.sextant/project.jsonc`, "{}\n");
+    assert(!(await barrier(feed)).quietSince(later), "the project's settings are not a cache");
+    assert(!(await barrier(feed)).quietSince(-1), "a missing stamp vouches for nothing");
+
+    // What a plan may be vouched for by: files, folders and absent paths below the root, on
+    // their real paths, outside the caches, files with no other hard link.
+    assert(feed.vouchable(`${root}/src/a.ts`));
+    assert(feed.vouchable(`${root}/node_modules`), "a folder");
+    assert(feed.vouchable(`${root}/src/missing/package.json`), "an absent path");
+    assert(!feed.vouchable(`${root}/.sextant/cache/declarations.jsonl`), "a cache file");
+    assert(!feed.vouchable(`${root}/../elsewhere.json`), "outside the root");
+    Deno.symlinkSync(`${root}/src`, `${root}/linked`);
+    assert(!feed.vouchable(`${root}/linked/a.ts`), "through a link");
+    assert(!feed.vouchable(`${root}/linked/missing.ts`), "an absent path below a link");
+    Deno.linkSync(`${root}/tsconfig.json`, `${root}/src/tsconfig.json`);
+    assert(!feed.vouchable(`${root}/tsconfig.json`), "a file with another hard link");
+  } finally {
+    await feed.dispose();
+    Deno.removeSync(root, { recursive: true });
+  }
+});

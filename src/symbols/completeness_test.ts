@@ -10,6 +10,7 @@ import { contentHashSync } from "./cache.ts";
 import { isJsOrTs } from "./import_reach.ts";
 import type { LanguageServer } from "../lsp/language_server.ts";
 import type { SymbolLookup } from "./lookup.ts";
+import { ChangeFeed } from "../project/change_feed.ts";
 
 const unchecked = (relPath: string, line: number): NotAnalysed => ({
   relPath,
@@ -206,6 +207,74 @@ Deno.test("importProof: the candidates parsed ahead of a slow answer are those t
     assertEquals(ahead.length, 3);
     assertEquals(ahead[2]!.files.sort(), ["src/local.ts", "src/store.ts", "src/user.ts"]);
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "candidateFiles: before the index is built, a question asked again walks again only after a change",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-cold-walk-" }));
+  const feed = new ChangeFeed(root);
+  try {
+    await Deno.writeTextFile(`${root}/a.ts`, "export class Store {}\n");
+    await Deno.writeTextFile(`${root}/b.ts`, "export const b = 1;\n");
+    let walks = 0;
+    let reads = 0;
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const index = {
+      declarations: null,
+      changes: feed,
+      project: {
+        root,
+        absolute: (rel: string) => (reads++, `${root}/${rel}`),
+        async *walk() {
+          walks++;
+          for (const entry of Deno.readDirSync(root)) {
+            if (entry.isFile) yield { path: entry.name, isDirectory: false };
+          }
+        },
+      },
+      pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    } as unknown as SymbolLookup;
+    const ask = () => candidateFiles(index, server, "Store", { since: performance.now() });
+    // The watcher starts on the feed's first barrier; until it runs, every question walks.
+    for (let i = 0; i < 100 && (await feed.settle()) === null; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assertEquals(await ask(), ["a.ts"]);
+    assertEquals(await ask(), ["a.ts"]);
+    assertEquals(walks, 1, "nothing changed: the last walk stands");
+    await Deno.writeTextFile(`${root}/b.ts`, "export const b = new Store();\n");
+    assertEquals(await ask(), ["a.ts", "b.ts"], "an edit right before the question is seen");
+    assertEquals(walks, 2);
+    await Deno.writeTextFile(`${root}/c.ts`, "export type C = Store;\n");
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"], "a new file is seen");
+    // The index built since: its first scan takes the walk over while nothing changed, and
+    // reads again once something did.
+    const built = (generation: number) => ({
+      built: true,
+      generation,
+      ready: () => Promise.resolve(),
+      hashOf: (rel: string) => `${generation}:${rel}`,
+      allFiles: () => ["a.ts", "b.ts", "c.ts"],
+    });
+    Object.assign(index, { declarations: built(1) });
+    reads = 0;
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    assertEquals(reads, 0, "what the walk read stands");
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    assertEquals(walks, 3, "the index answers now");
+    Object.assign(index, { declarations: null });
+    assertEquals(await ask(), ["a.ts", "b.ts", "c.ts"]);
+    await Deno.writeTextFile(`${root}/a.ts`, "export class Other {}\n");
+    Object.assign(index, { declarations: built(2) });
+    assertEquals(await ask(), ["b.ts", "c.ts"], "an edit since the walk: read again");
+  } finally {
+    await feed.dispose();
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -268,13 +268,22 @@ export async function prepareNameQuery(
   // and after them in others. Shown once it is loaded, while it answers the outline of the
   // target's file (asked first), they come after them, as when the outline came first.
   if (isProvisional(target)) await server.loaded?.(options);
+  // The scan of a built index waited for the watcher's barrier after the question began: the
+  // feed's word is then at hand, and what earlier questions checked on disk stands while the
+  // project is quiet (completeness.ts).
+  const settled = options.since !== undefined && index.declarations?.built
+    ? await index.changes?.settle(options.since) ?? null
+    : null;
+  const scan = { ...options, settled };
   // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
   const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
-  const prove = () => importProof(index, server, declared, candidates, options);
-  const proof = showingOpensFiles(index, server, candidates, [relPath]) ? await prove() : null;
+  const prove = () => importProof(index, server, declared, candidates, scan);
+  const proof = showingOpensFiles(index, server, candidates, [relPath], settled)
+    ? await prove()
+    : null;
   const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {
-    ...options,
+    ...scan,
     open: [relPath],
   });
   return {
@@ -326,6 +335,8 @@ async function referencesOf(
   // The question's moment: the watcher's barrier made by the candidate scan after it serves the
   // document sync before the request and the change feed below (one touch per question).
   const options = { ...given, since: given.since ?? performance.now() };
+  // Noted before anything is read: an event after it means the last answer may not stand.
+  const stamp = index.changes?.stamp() ?? -1;
   const relPath = target.node.relPath;
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
@@ -368,10 +379,26 @@ async function referencesOf(
     result = await request;
   }
   mark("references request");
+  const barrier = await settling?.catch(() => null) ?? null;
+  // Nothing changed since the last answer about this target, and the server lists the same
+  // locations: the same answer, without naming its files or checking the candidates again.
+  const last = lastAnswers.get(target.node);
+  if (
+    last !== undefined && barrier !== null && barrier.quietSince(last.stamp) &&
+    last.server === server && last.candidates === prepared.candidates && last.check === check &&
+    sameLocations(last.result, result)
+  ) {
+    mark("project paths");
+    return {
+      hits: [...last.checked.hits],
+      notAnalysed: [...last.checked.notAnalysed],
+      ...(about === target ? {} : { confirmed: about }),
+    };
+  }
+  const locations = normalizeLocations(result);
   const byFile = new Map<string, Position[]>();
   const seen = new Set<string>();
   const pathOf = projectPaths(index, server);
-  const locations = normalizeLocations(result);
   for (const loc of locations) {
     const rel = pathOf(loc.uri);
     if (rel === null) continue;
@@ -386,7 +413,6 @@ async function referencesOf(
     if (list) list.push(start);
     else byFile.set(rel, [start]);
   }
-  const barrier = await settling?.catch(() => null) ?? null;
   mark("project paths");
   // Files in the server's order, as Serena lists them.
   const files = [...byFile.keys()];
@@ -440,7 +466,22 @@ async function referencesOf(
     );
     mark("completeness check");
   }
-  return { hits: hits.flat(), notAnalysed, ...(about === target ? {} : { confirmed: about }) };
+  const checked: CheckedReferences = {
+    hits: hits.flat(),
+    notAnalysed,
+    ...(about === target ? {} : { confirmed: about }),
+  };
+  if (stamp >= 0) {
+    lastAnswers.set(target.node, {
+      stamp,
+      server,
+      candidates: prepared.candidates,
+      check,
+      result,
+      checked: { hits: [...checked.hits], notAnalysed: [...notAnalysed] },
+    });
+  }
+  return checked;
 }
 
 /**
@@ -481,6 +522,65 @@ function sameTarget(provisional: SymbolMatch, confirmed: SymbolMatch): boolean {
   return provisional.file.text === confirmed.file.text && a.name === b.name &&
     a.kind === b.kind && a.relPath === b.relPath && (a.parent === null) === (b.parent === null) &&
     at !== null && bt !== null && comparePositions(at, bt) === 0;
+}
+
+/**
+ * The last answer about each target (its symbol node: a tree stands for its file's content),
+ * with what it was made from: the change feed's stamp taken before it read anything, the server,
+ * the candidate files (one list per index generation) and the server's answer as it came.
+ */
+const lastAnswers = new WeakMap<SymbolNode, {
+  stamp: number;
+  server: LanguageServer;
+  candidates: readonly string[];
+  check: boolean;
+  result: unknown;
+  checked: CheckedReferences;
+}>();
+
+/**
+ * Whether two answers of a server list the same locations in the same order (as
+ * {@linkcode normalizeLocations} reads them), compared as they came: a repeated question's
+ * answer is not copied into new objects only to be found the same.
+ */
+export function sameLocations(a: unknown, b: unknown): boolean {
+  const xs = Array.isArray(a) ? a : a ? [a] : [];
+  const ys = Array.isArray(b) ? b : b ? [b] : [];
+  if (xs.length !== ys.length) return false;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i] as LocationLike | null;
+    const y = ys[i] as LocationLike | null;
+    const rx = rangeOf(x);
+    const ry = rangeOf(y);
+    if (
+      rx === null || ry === null || uriOf(x!) !== uriOf(y!) ||
+      rx.start.line !== ry.start.line || rx.start.character !== ry.start.character ||
+      rx.end.line !== ry.end.line || rx.end.character !== ry.end.character
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A Location or a LocationLink, unchecked, as a server sends it. */
+type LocationLike = {
+  uri?: unknown;
+  range?: Range;
+  targetUri?: unknown;
+  targetSelectionRange?: Range;
+  targetRange?: Range;
+};
+
+/** The range {@linkcode normalizeLocations} takes of a location; null when it has none. */
+function rangeOf(l: LocationLike | null): Range | null {
+  if (l === null || typeof l !== "object") return null;
+  const range = typeof l.uri === "string" ? l.range : l.targetSelectionRange ?? l.targetRange;
+  return range?.start && range.end ? range : null;
+}
+
+function uriOf(l: LocationLike): unknown {
+  return typeof l.uri === "string" ? l.uri : l.targetUri;
 }
 
 /**

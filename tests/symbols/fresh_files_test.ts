@@ -95,6 +95,17 @@ for (const c of CASES) {
       assertEquals(await refsIn(c.file), twice(c.expected).sort());
     });
 
+    await t.step("a containing symbol renamed in place: named anew", async () => {
+      // The server lists the same positions: only the file's text tells the answer changed.
+      await refsIn(c.file);
+      const renamed = (text: string) => text.replace(/(function|def) extra/, "$1 extro");
+      await Deno.writeTextFile(h.path(c.file), "\n\n" + renamed(c.text));
+      const expected = shifted(shifted(c.expected)).map((line) =>
+        renamed(line.replace(/^Function\|extra\|/, "Function|extro|"))
+      );
+      assertEquals(await refsIn(c.file), expected.sort());
+    });
+
     await t.step("deleted outside Sextant: gone at once", async () => {
       await Deno.remove(h.path(c.file));
       assertEquals(await refsIn(c.file), []);

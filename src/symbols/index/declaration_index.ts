@@ -57,6 +57,11 @@ export interface DeclarationIndexOptions {
 /** Options of {@linkcode DeclarationIndex.ready}. */
 export interface ReadyOptions {
   signal?: AbortSignal | undefined;
+  /**
+   * When the question began (`performance.now()`): the changes made before it are taken in, and
+   * the watcher's barrier may be one made since, shared with the question's other waits.
+   */
+  since?: number | undefined;
   /** Progress messages while the index is being built. */
   onProgress?: ((message: string) => void) | undefined;
 }
@@ -171,7 +176,7 @@ export class DeclarationIndex {
     const unwant = this.#queue.want();
     try {
       await abortable(this.#startBuild(), options.signal);
-      await this.#settle();
+      await this.#settle(true, options.since);
     } finally {
       unwant();
       if (listener) this.#progress.delete(listener);
@@ -569,9 +574,9 @@ export class DeclarationIndex {
   // --- keeping current ------------------------------------------------------------------------
 
   /** Apply the changes made so far (see the module documentation). */
-  #settle(waitForWatcher = true): Promise<void> {
+  #settle(waitForWatcher = true, since?: number): Promise<void> {
     const run = async () => {
-      if (waitForWatcher && !(await this.#changes.barrier())) this.#changes.markAll();
+      if (waitForWatcher && !(await this.#changes.barrier(since))) this.#changes.markAll();
       const changes = this.#changes.take();
       if (changes.all) {
         this.project.ignore.reset();

@@ -68,12 +68,13 @@ export class NoticedChanges {
   }
 
   /**
-   * Wait until the watcher has reported every change made before now (its barrier). False when
+   * Wait until the watcher has reported every change made before now, or before `since` (a
+   * `performance.now()` of the past; a barrier made after it serves), its barrier. False when
    * there is no watcher or it did not answer in time.
    */
-  async barrier(): Promise<boolean> {
+  async barrier(since?: number): Promise<boolean> {
     if (this.#watch === null || this.#unsubscribe === null) return false;
-    return await this.#watch.barrier();
+    return await this.#watch.barrier(undefined, since);
   }
 
   /** What changed, forgotten here: the caller takes it in. */

@@ -58,6 +58,10 @@ export function referenceEntriesJson(
   owner?: object,
 ): string {
   // A repeated question (the same references in the same texts) gets the text it got before.
+  const known = owner === undefined ? undefined : rendered.get(owner);
+  // The same hits, object for object (the containing symbols of unchanged files are named once,
+  // queries.ts): the same answer, without a key of every reference.
+  if (known && known.name === name && sameHits(known.hits, hits)) return known.json;
   const key = `${name}\0${
     hits.map((h) =>
       `${h.relPath}:${h.position.line}:${h.position.character}:${h.symbol.kind}:` +
@@ -65,20 +69,30 @@ export function referenceEntriesJson(
     ).join("|")
   }`;
   const texts = [...new Set(hits.map((h) => h.file.text))];
-  const known = owner === undefined ? undefined : rendered.get(owner);
   if (
     known && known.key === key && known.texts.length === texts.length &&
     known.texts.every((t, i) => t === texts[i])
   ) {
+    if (owner !== undefined) rendered.set(owner, { ...known, hits });
     return known.json;
   }
   const json = renderEntries(hits, name);
-  if (owner !== undefined) rendered.set(owner, { key, texts, json });
+  if (owner !== undefined) rendered.set(owner, { name, hits, key, texts, json });
   return json;
 }
 
 /** The last answer rendered per owner (a project's symbol lookup), for a repeated question. */
-const rendered = new WeakMap<object, { key: string; texts: string[]; json: string }>();
+const rendered = new WeakMap<
+  object,
+  { name: string; hits: readonly ReferenceHit[]; key: string; texts: string[]; json: string }
+>();
+
+/** Whether two answers' hits are the same objects in the same order (hits are never changed). */
+function sameHits(a: readonly ReferenceHit[], b: readonly ReferenceHit[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function renderEntries(hits: readonly ReferenceHit[], name: string): string {
   const lines = new Map<string, LineIndex>();

@@ -137,6 +137,13 @@ async function referencesAnswer(
   mark: StageMark,
 ): Promise<ToolAnswer> {
   const wantedKinds = kindFilter(args.include_kinds, args.exclude_kinds);
+  // The question's moment. The watcher's barrier every warm question waits for (the changes made
+  // before it must be seen) is asked for now, so that its wait overlaps locating the target; the
+  // candidate scan, the document sync and the change feed share it (queries.ts). A cold question
+  // leaves the watcher's start to them, after its own first work.
+  const since = performance.now();
+  const lookup = indexOf(ctx);
+  if (lookup.declarations?.built) void lookup.changes?.settle(since).catch(() => null);
   // A SCIP index built in CI answers for the files unchanged since (referencing_from_index.ts);
   // the target is located without starting a server where its file's tree is known.
   const fromIndex = await referencingFromIndex(ctx, args, async (relPath) => {
@@ -159,7 +166,7 @@ async function referencesAnswer(
     true,
   );
   mark("locate target");
-  const checked = await findReferencesChecked(index, target, options, mark);
+  const checked = await findReferencesChecked(index, target, { ...options, since }, mark);
   const about = checked.confirmed ?? target;
   const answer = referencingAnswer(index, about, checked, wanted, indexProblemNotes(ctx));
   mark("JSON");
