@@ -75,6 +75,7 @@ import {
   timed,
 } from "./scale.ts";
 import { RawServer } from "./lib/raw_server.ts";
+import { quiet } from "./lib/quiet.ts";
 import { askWhileBuilding, type NewNamesResult } from "./lib/new_names.ts";
 
 export const HONO_VERSION = "4.13.19";
@@ -574,7 +575,9 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
     add(await charactersRow(tree, g, oursAnswer, files));
 
     // Warm: alternating, medians.
-    await delay(1_500); // the servers finish what their opens scheduled (diagnostics)
+    // Warm once Sextant and its servers are quiet (the index built, the servers' diagnostics
+    // done), as a session is after its first answer; the raw servers are given as long.
+    const settledMs = await quiet(sextant.pid);
     const mine: number[] = [];
     const theirs: number[] = [];
     const theirsStarted: number[] = [];
@@ -601,9 +604,10 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
       started: median(theirsStarted),
       unit: "ms",
       target: g.native ? WARM_NATIVE : OLD,
-      note: `${runs} runs: ours ${mine.map(fmt).join("/")} ms, raw shown ` +
-        `${theirs.map(fmt).join("/")} ms, raw as started ${theirsStarted.map(fmt).join("/")} ms` +
-        wrong,
+      note:
+        `${runs} runs, from ${(settledMs / 1000).toFixed(1)} s after the cold answer (Sextant ` +
+        `quiet): ours ${mine.map(fmt).join("/")} ms, raw shown ${theirs.map(fmt).join("/")} ms, ` +
+        `raw as started ${theirsStarted.map(fmt).join("/")} ms` + wrong,
     });
   } finally {
     await (ours as Sextant | null)?.close();

@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { processTree, quiet } from "./lib/quiet.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -46,57 +47,6 @@ function pss(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** CPU time (user + system) of the processes, ms (clock ticks of 10 ms). */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch { /* gone */ }
-  }
-  return ticks * 10;
-}
-
-/**
- * Wait until `pid` and the processes below it are quiet (under 5% of a core over half a
- * second), at most `maxMs`: a service is warm once the work its first answer started (the
- * declaration index's build, the server's project load) is done. Returns the time waited.
- */
-export async function quiet(pid: number, maxMs = 30_000): Promise<number> {
-  const started = performance.now();
-  let before = cpuMs(tree(pid));
-  while (performance.now() - started < maxMs) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = cpuMs(tree(pid));
-    if (now - before <= 25) break;
-    before = now;
-  }
-  return performance.now() - started;
-}
-
-/** `pid` and every process below it (children of children...), from /proc. */
-function tree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    const child = Number(entry.name);
-    if (!Number.isInteger(child)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${child}/stat`);
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), child]);
-    } catch { /* gone */ }
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    out.push(p);
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return out;
 }
 
 interface Front {
@@ -184,7 +134,7 @@ export async function printServiceBench(
     throw new Error("no service running");
   };
   const totalMemory = () => {
-    const service = tree(servicePid()).reduce((sum, pid) => sum + rss(pid), 0);
+    const service = processTree(servicePid()).reduce((sum, pid) => sum + rss(pid), 0);
     return service + fronts.reduce((sum, f) => sum + rss(f.pid), 0);
   };
   const fmt = (ms: number) => ms < 10 ? ms.toFixed(2) : ms.toFixed(0);
