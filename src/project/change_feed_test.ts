@@ -11,14 +11,23 @@ async function barrier(feed: ChangeFeed): Promise<Settled> {
   throw new Error("the change feed never settled");
 }
 
-Deno.test({
-  name: "ChangeFeed: a file, or a folder above it, changed after a stamp is not vouched for",
-  sanitizeOps: false,
-  sanitizeResources: false,
-}, async () => {
-  const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-feed-" }));
-  const feed = new ChangeFeed(root);
-  try {
+/** A test over a change feed on a new temporary folder, both removed after it. */
+function feedTest(name: string, fn: (root: string, feed: ChangeFeed) => Promise<void>): void {
+  Deno.test({ name, sanitizeOps: false, sanitizeResources: false }, async () => {
+    const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-feed-" }));
+    const feed = new ChangeFeed(root);
+    try {
+      await fn(root, feed);
+    } finally {
+      await feed.dispose();
+      Deno.removeSync(root, { recursive: true });
+    }
+  });
+}
+
+feedTest(
+  "ChangeFeed: a file, or a folder above it, changed after a stamp is not vouched for",
+  async (root, feed) => {
     Deno.mkdirSync(`${root}/src/deep`, { recursive: true });
     Deno.writeTextFileSync(`${root}/src/a.ts`, "export const a = 1;\n");
     Deno.writeTextFileSync(`${root}/src/deep/b.ts`, "export const b = 1;\n");
@@ -55,20 +64,12 @@ Deno.test({
     assert(!feed.watchable(`${root}/src`), "a folder is not a file");
     await feed.dispose();
     assertEquals(await feed.settle(), null, "disposed: nothing is vouched for");
-  } finally {
-    await feed.dispose();
-    Deno.removeSync(root, { recursive: true });
-  }
-});
+  },
+);
 
-Deno.test({
-  name: "ChangeFeed: quiet since a stamp until anything outside Sextant's caches changes",
-  sanitizeOps: false,
-  sanitizeResources: false,
-}, async () => {
-  const root = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "sextant-feed-" }));
-  const feed = new ChangeFeed(root);
-  try {
+feedTest(
+  "ChangeFeed: quiet since a stamp until anything outside Sextant's caches changes",
+  async (root, feed) => {
     Deno.mkdirSync(`${root}/src`, { recursive: true });
     Deno.mkdirSync(`${root}/.sextant/cache`, { recursive: true });
     Deno.mkdirSync(`${root}/node_modules`, { recursive: true });
@@ -103,8 +104,5 @@ Deno.test({
     assert(!feed.vouchable(`${root}/linked/missing.ts`), "an absent path below a link");
     Deno.linkSync(`${root}/tsconfig.json`, `${root}/src/tsconfig.json`);
     assert(!feed.vouchable(`${root}/tsconfig.json`), "a file with another hard link");
-  } finally {
-    await feed.dispose();
-    Deno.removeSync(root, { recursive: true });
-  }
-});
+  },
+);
