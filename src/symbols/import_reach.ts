@@ -272,8 +272,8 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     return false;
   };
   // Where namespaces may hold `export`s, only an unindented statement says "module". Only a
-  // file holding `namespace ` or `module ` (a space after) is looked at for them.
-  const namespaces = words.hasFollowedBy(NAMESPACE | MODULE, " ") &&
+  // file holding `namespace` or `module` followed by white space is looked at for them.
+  const namespaces = words.hasFollowedBy(NAMESPACE | MODULE, /\s/) &&
     surelyCode(words.lineMatches(NAMESPACE_BLOCK, EXPORT | DECLARE | NAMESPACE | MODULE, true));
   const module = namespaces
     ? surelyCode(words.lineMatches(MODULE_STATEMENT_AT_COLUMN_0, EXPORT | IMPORT, false))

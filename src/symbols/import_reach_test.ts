@@ -97,6 +97,9 @@ Deno.test("moduleFacts: dynamic specifiers, scripts, globals", () => {
   assertEquals(moduleFacts("a.ts", "import A = N.B;\nlet a: A;").module, false);
   // Exports inside a namespace of a script.
   assertEquals(moduleFacts("a.ts", "namespace N {\n  export class A {}\n}").module, false);
+  // However the keyword is followed (a tab, a line break), a namespace's exports are its own.
+  assertEquals(moduleFacts("a.ts", "namespace\tN {\n  export class A {}\n}").module, false);
+  assertEquals(moduleFacts("a.ts", "declare module\n  N {\n  export class A {}\n}").module, false);
   assertEquals(moduleFacts("a.ts", "export namespace N {\n  export class A {}\n}").module, true);
   // CommonJS in JavaScript is a module.
   assertEquals(moduleFacts("a.js", "module.exports = { a: 1 };").module, true);

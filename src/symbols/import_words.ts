@@ -69,14 +69,14 @@ export class ImportWords {
     return (this.#present & words) !== 0;
   }
 
-  /** Whether some occurrence of a word of `words` is followed by the character `next`. */
-  hasFollowedBy(words: number, next: string): boolean {
+  /** Whether some occurrence of a word of `words` is followed by a character `next` matches. */
+  hasFollowedBy(words: number, next: RegExp): boolean {
     if (!this.has(words)) return false;
     const text = this.#text;
     for (let i = 0; i < this.#at.length; i++) {
       if ((this.#word[i]! & words) === 0) continue;
       const at = this.#at[i]!;
-      if (text[at + WORD_LENGTH[this.#word[i]!]!] === next) return true;
+      if (next.test(text[at + WORD_LENGTH[this.#word[i]!]!] ?? "")) return true;
     }
     return false;
   }

@@ -54,7 +54,7 @@ Deno.test("ImportWords: every occurrence counts where one word ends as another b
   // `fromodule `: a plain search for "module " finds it; a scan moving past `from` would not.
   const words = new ImportWords("fromodule x");
   assertEquals(words.has(FROM), true);
-  assertEquals(words.hasFollowedBy(MODULE, " "), true);
+  assertEquals(words.hasFollowedBy(MODULE, / /), true);
   assertEquals(new ImportWords("requirexport").has(EXPORT), true);
   // `////`: a triple slash at each of two offsets.
   const reference = /^[ \t]*\/\/\/x/my;
@@ -63,11 +63,16 @@ Deno.test("ImportWords: every occurrence counts where one word ends as another b
   assertEquals(new ImportWords("/** @jsx h */").has(JSX_PRAGMA), true);
 });
 
-Deno.test("ImportWords: followed by a space, as `text.includes(word + ' ')` says", () => {
-  assertEquals(new ImportWords("namespace\tN {}").hasFollowedBy(NAMESPACE | MODULE, " "), false);
-  assertEquals(new ImportWords("namespace N {}").hasFollowedBy(NAMESPACE | MODULE, " "), true);
-  assertEquals(new ImportWords("module.exports = 1").hasFollowedBy(NAMESPACE | MODULE, " "), false);
-  assertEquals(new ImportWords("a module").hasFollowedBy(NAMESPACE | MODULE, " "), false);
+Deno.test("ImportWords: a word followed by a character of a class", () => {
+  const space = /\s/;
+  assertEquals(new ImportWords("namespace\tN {}").hasFollowedBy(NAMESPACE | MODULE, space), true);
+  assertEquals(new ImportWords("namespace N {}").hasFollowedBy(NAMESPACE | MODULE, space), true);
+  assertEquals(new ImportWords("namespace\tN {}").hasFollowedBy(NAMESPACE, / /), false);
+  assertEquals(
+    new ImportWords("module.exports = 1").hasFollowedBy(NAMESPACE | MODULE, space),
+    false,
+  );
+  assertEquals(new ImportWords("a module").hasFollowedBy(NAMESPACE | MODULE, space), false);
   assertEquals(new ImportWords("").has(IMPORT | EXPORT | DECLARE), false);
 });
 
