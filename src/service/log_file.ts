@@ -45,6 +45,13 @@ export class RotatingLog {
     this.#size += written;
     return written;
   }
+
+  /** Close the file (a new sink takes over). */
+  close(): void {
+    try {
+      this.#file.close();
+    } catch { /* closed */ }
+  }
 }
 
 /**

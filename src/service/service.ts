@@ -80,7 +80,8 @@ function closeQuietly(conn: Deno.Conn): void {
 export async function runService(options: CliOptions): Promise<void> {
   const paths = servicePaths();
   // Appended to, never truncated: see log_file.ts.
-  logToFile(new RotatingLog(paths.log));
+  const waiting = new RotatingLog(paths.log);
+  logToFile(waiting);
   setLogLevel(options.logLevel ?? "info");
 
   const lock = await Deno.open(paths.lock, { create: true, read: true, write: true });
@@ -94,6 +95,11 @@ export async function runService(options: CliOptions): Promise<void> {
     log.info("another service holds the lock; leaving it in charge");
     Deno.exit(0);
   }
+  // A service that waited for the lock while another ran takes over a log that may have grown
+  // past its limit meanwhile: moved aside now, as a front does before it starts a service. (Its
+  // stderr stays on the file it was started with, now `<log>.1`.)
+  waiting.close();
+  logToFile(new RotatingLog(paths.log));
   // We hold the lock, so an endpoint file left here belongs to a service that died: replace it.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
