@@ -41,16 +41,38 @@ async function service(runtime: string, killed?: number): Promise<{ pid: number;
       return false;
     }
     return found.pid !== killed;
-  });
+  }, runtime);
   return found!;
 }
 
-async function until(what: string, check: () => boolean): Promise<void> {
+async function until(what: string, check: () => boolean, runtime?: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${runtime ? `\n${folderState(runtime)}` : ""}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The service folder's files, its endpoint and its log's last lines: what a timeout saw. */
+function folderState(runtime: string): string {
+  const folder = join(runtime, "sextant");
+  const lines: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      lines.push(`${entry.name}`);
+      const path = join(folder, entry.name);
+      if (entry.name.endsWith(".json")) lines.push(`  ${Deno.readTextFileSync(path)}`);
+      if (entry.name.endsWith(".log")) {
+        const text = Deno.readTextFileSync(path).replace(/x{80,}\n?/g, "");
+        lines.push(...text.split("\n").slice(-15).map((line) => `  ${line}`));
+      }
+    }
+  } catch (error) {
+    lines.push(`(${(error as Error).message})`);
+  }
+  return lines.join("\n");
 }
 
 Deno.test({
