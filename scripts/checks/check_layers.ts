@@ -59,6 +59,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/lsp_path.ts",
       "src/plain_path.ts",
       "src/map_limit.ts",
+      "src/turns.ts",
       "src/deps.ts",
       "src/deps_start.ts",
       "src/deps_http.ts",

@@ -6,6 +6,7 @@
 import { basename, join, parse, relative, sep } from "node:path";
 import type { Settings } from "../config/schema.ts";
 import { ToolError } from "../errors.ts";
+import { Turns } from "../turns.ts";
 import { readTextFile, type TextFile } from "../edit/text_file.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { NON_PROJECT_NAMES, NonProjectFolders } from "./non_project.ts";
@@ -148,11 +149,14 @@ export class Project {
     let held = 0;
     // Linked folders are listed but not walked: that avoids cycles through links.
     const linkedDirs = new Set<string>();
+    // Folders are listed synchronously (listFolder): the event loop gets its turns between them.
+    const turns = new Turns();
     while (stack.length > 0) {
+      await turns.pause();
       options.signal?.throwIfAborted();
       const { dir, listing: known } = stack.pop()!;
       held -= known?.length ?? 0;
-      const listing = known !== undefined ? known : await listFolder(join(this.root, dir));
+      const listing = known !== undefined ? known : listFolder(join(this.root, dir));
       if (listing === null) continue;
       if (skipIgnored && !listing.some((e) => e.name === ".gitignore")) {
         this.ignore.listedWithout(dir);
@@ -186,7 +190,7 @@ export class Project {
         let inner: Deno.DirEntry[] | null | undefined;
         if (names && isDirectory && !linked) {
           // The folder's own listing decides (pyvenv.cfg, CACHEDIR.TAG); its walk reuses it.
-          if (!NON_PROJECT_NAMES.has(entry.name)) inner = await listFolder(join(this.root, path));
+          if (!NON_PROJECT_NAMES.has(entry.name)) inner = listFolder(join(this.root, path));
           const inside = inner ? new Set(inner.map((e) => e.name)) : new Set<string>();
           const has = (name: string) => inside.has(name);
           if (this.nonProject.reasonWith(path, (name) => names.has(name), has) !== null) continue;
@@ -223,15 +227,16 @@ interface Pending {
 }
 
 /** A folder's entries, or null when it is gone or unreadable. */
-async function listFolder(path: string): Promise<Deno.DirEntry[] | null> {
-  const entries: Deno.DirEntry[] = [];
+function listFolder(path: string): Deno.DirEntry[] | null {
+  // Listed synchronously: the asynchronous iterator costs an operation per entry, and typeorm's
+  // npm package (2,996 files in 299 folders) took 20-28 ms to list that way against 3-4 ms.
+  // A folder's listing holds the event loop for microseconds.
   try {
-    for await (const entry of Deno.readDir(path)) entries.push(entry);
+    return Array.from(Deno.readDirSync(path));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
       return null;
     }
     throw error;
   }
-  return entries;
 }

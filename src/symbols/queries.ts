@@ -25,12 +25,15 @@ import { keepsReferencingFilesOpen } from "../lsp/project_scope.ts";
 import { MAX_OPEN } from "../lsp/documents.ts";
 import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
+import { parseNamePath } from "./name_path.ts";
+import type { Settled } from "../project/change_feed.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,
   importProof,
   type NameTarget,
   type NotAnalysed,
+  proofApplies,
   showCandidates,
   showingOpensFiles,
   unexplainedOccurrences,
@@ -232,42 +235,104 @@ export interface CheckedReferences {
 }
 
 /**
- * Make the server see every file that may hold the target's name before asking about it: the
- * target's file is opened first (a cold server starts loading its project meanwhile), then the
- * candidates are taken by text and those the server would not see are shown to it. Returns the
- * candidates and the files shown, for the request's `sync`.
+ * The work of a cold question that needs only the name and its file, started beside locating
+ * the target ({@linkcode nameQueryAhead}): the candidate scan, the import-graph proof for a
+ * top-level symbol of that name, and the candidates shown to the server.
  */
-export async function prepareNameQuery(
+export interface NameQueryAhead {
+  relPath: string;
+  name: string;
+  prepared: Promise<Shown | null>;
+}
+
+/** The candidates of a name, what the proof set aside, and the files shown for them. */
+interface Shown {
+  server: LanguageServer;
+  candidates: string[];
+  /** The proof for a top-level target; null where it did not run (nothing to open). */
+  proof: Awaited<ReturnType<typeof importProof>> | null;
+  /** The proof's target, as it ran. */
+  topLevel: boolean;
+  openNow: string[];
+  /** The watcher's word the scan had (a built index's question), for a later proof. */
+  settled: Settled | null;
+}
+
+/**
+ * Start, while the target is still being located (a cold question: its file's outline waits
+ * for the server's project load, 0.2-0.3 s on hono with TypeScript 7), what a references or
+ * rename question needs of the name alone: the candidate scan, and for TypeScript's servers the
+ * proof and the candidates shown, as for a top-level symbol of that name. prepareNameQuery takes
+ * it where the located target has this name in this file; a nested target shows the candidates
+ * the proof set aside then (a superset: nothing shown is taken back). Null once the declaration
+ * index is built (a warm question's scan is milliseconds) or for a name the scan cannot use.
+ */
+export function nameQueryAhead(
+  index: SymbolLookup,
+  relPath: string,
+  namePath: string,
+  options: RequestOptions = {},
+): NameQueryAhead | null {
+  if (index.declarations === null || index.declarations.built) return null;
+  let name: string;
+  try {
+    const pattern = parseNamePath(namePath);
+    name = pattern.segments[pattern.segments.length - 1]!.name;
+  } catch {
+    return null;
+  }
+  if (!/^[\p{L}\p{N}_$]+$/u.test(name)) return null;
+  const prepared = (async (): Promise<Shown | null> => {
+    const server = await index.pool.serverFor(relPath, options);
+    if (!proofApplies(server)) {
+      // Shown later (pyright's answer lists files in the order it learned of them: shown during
+      // its load they would come in another order); the scan alone goes ahead.
+      const candidates = await candidateFiles(index, server, name, options);
+      return { server, candidates, proof: null, topLevel: true, openNow: [], settled: null };
+    }
+    startLoad(server, relPath, { line: 0, character: 0 }, options);
+    return await scanAndShow(index, server, { relPath, topLevel: true, name }, options);
+  })();
+  prepared.catch(() => {}); // prepareNameQuery does the work itself where this failed
+  return { relPath, name, prepared };
+}
+
+/**
+ * Open the target's file, so that a cold server starts loading its project: tsserver loads a
+ * file's project when it is opened; TypeScript 7's server only at the next question about it, so
+ * a question that needs the program, not awaited, starts that load now.
+ */
+function startLoad(
+  server: LanguageServer,
+  relPath: string,
+  at: Position,
+  options: RequestOptions,
+): void {
+  if (server.openDocuments?.().includes(relPath) ?? false) return;
+  const opened = server.syncFiles([relPath], options);
+  if (!isNativeTypeScript(server)) return;
+  opened.then(() =>
+    server.request(LspMethod.definition, {
+      textDocument: { uri: server.uriOf(relPath) },
+      position: at,
+    }, { ...options, transient: true })
+  ).catch(() => {});
+}
+
+/** The candidate scan, the proof where showing would open files, and the candidates shown. */
+async function scanAndShow(
   index: SymbolLookup,
   server: LanguageServer,
-  target: SymbolMatch,
-  options: RequestOptions = {},
+  declared: { relPath: string; topLevel: boolean; name: string },
+  options: RequestOptions,
   mark: StageMark = () => {},
-): Promise<{ candidates: string[]; openNow: string[]; target: NameTarget | null }> {
-  const relPath = target.node.relPath;
-  const at = namePosition(target);
-  if (at === null) return { candidates: [], openNow: [], target: null };
-  // Opened first, so that a cold server starts loading its project during the scan.
-  if (!(server.openDocuments?.().includes(relPath) ?? false)) {
-    await server.syncFiles([relPath], options);
-    // tsserver loads a file's project when it is opened; TypeScript 7's server only at the next
-    // question about it. A question that needs the program, not awaited, starts that load now.
-    if (isNativeTypeScript(server)) {
-      server.request(LspMethod.definition, {
-        textDocument: { uri: server.uriOf(relPath) },
-        position: at,
-      }, { ...options, transient: true }).catch(() => {});
-    }
-  }
-  mark("target opened");
-  const candidates = await candidateFiles(index, server, target.node.name, options);
+  before: () => Promise<unknown> = () => Promise.resolve(),
+  scanned: string[] | null = null,
+): Promise<Shown> {
+  const { relPath, topLevel, name } = declared;
+  const candidates = scanned ?? await candidateFiles(index, server, name, options);
   mark("candidate scan");
-  // A provisional target's question comes before the server's project load (lookup.ts's
-  // ProvisionalMatch). pyright lists a references answer's files in the order it learned of
-  // them: shown during the load, the candidates would come before its own files in some runs
-  // and after them in others. Shown once it is loaded, while it answers the outline of the
-  // target's file (asked first), they come after them, as when the outline came first.
-  if (isProvisional(target)) await server.loaded?.(options);
+  await before();
   // The scan of a built index waited for the watcher's barrier after the question began: the
   // feed's word is then at hand, and what earlier questions checked on disk stands while the
   // project is quiet (completeness.ts).
@@ -277,18 +342,75 @@ export async function prepareNameQuery(
   const scan = { ...options, settled };
   // The candidates no import path hands the target to cannot refer to it: not shown.
   // The proof runs now where showing would open files, else when occurrences need the server.
-  const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
-  const prove = () => importProof(index, server, declared, candidates, scan);
   const proof = showingOpensFiles(index, server, candidates, [relPath], settled)
-    ? await prove()
+    ? await importProof(index, server, declared, candidates, scan)
     : null;
   const openNow = await showCandidates(index, server, proof?.shown ?? candidates, {
     ...scan,
     open: [relPath],
   });
+  return { server, candidates, proof, topLevel, openNow, settled };
+}
+
+/**
+ * Make the server see every file that may hold the target's name before asking about it: the
+ * target's file is opened first (a cold server starts loading its project meanwhile), then the
+ * candidates are taken by text and those the server would not see are shown to it. Returns the
+ * candidates and the files shown, for the request's `sync`. `ahead`: that work as started
+ * beside locating the target ({@linkcode nameQueryAhead}), taken where it fits the target.
+ */
+export async function prepareNameQuery(
+  index: SymbolLookup,
+  server: LanguageServer,
+  target: SymbolMatch,
+  options: RequestOptions = {},
+  mark: StageMark = () => {},
+  ahead: NameQueryAhead | null = null,
+): Promise<{ candidates: string[]; openNow: string[]; target: NameTarget | null }> {
+  const relPath = target.node.relPath;
+  const at = namePosition(target);
+  if (at === null) return { candidates: [], openNow: [], target: null };
+  // Opened first, so that a cold server starts loading its project during the scan.
+  if (!(server.openDocuments?.().includes(relPath) ?? false)) {
+    startLoad(server, relPath, at, options);
+  }
+  mark("target opened");
+  const declared = { relPath, topLevel: target.node.parent === null, name: target.node.name };
+  const early = ahead !== null && ahead.relPath === relPath && ahead.name === declared.name
+    ? await ahead.prepared.catch(() => null)
+    : null;
+  let shown: Shown;
+  if (early !== null && early.server === server && proofApplies(server)) {
+    mark("candidate scan");
+    shown = early;
+    if (early.topLevel !== declared.topLevel && early.proof !== null) {
+      // A nested target: no proof applies, so the candidates it set aside are shown too.
+      const openNow = await showCandidates(index, server, early.candidates, {
+        ...options,
+        open: [relPath],
+      });
+      shown = { ...early, proof: null, topLevel: declared.topLevel, openNow };
+    }
+  } else {
+    // A provisional target's question comes before the server's project load (lookup.ts's
+    // ProvisionalMatch). pyright lists a references answer's files in the order it learned of
+    // them: shown during the load, the candidates would come before its own files in some runs
+    // and after them in others. Shown once it is loaded, while it answers the outline of the
+    // target's file (asked first), they come after them, as when the outline came first.
+    const loaded = async () => {
+      if (isProvisional(target)) await server.loaded?.(options);
+    };
+    // The scan alone went ahead for a server the proof does not apply to.
+    const scanned = early !== null && early.server === server && !proofApplies(server)
+      ? early.candidates
+      : null;
+    shown = await scanAndShow(index, server, declared, options, mark, loaded, scanned);
+  }
+  const { candidates, proof, settled } = shown;
+  const prove = () => importProof(index, server, declared, candidates, { ...options, settled });
   return {
     candidates,
-    openNow: openNow.filter((f) => f !== relPath),
+    openNow: shown.openNow.filter((f) => f !== relPath),
     target: {
       name: target.node.name,
       declarations: [{ relPath, position: at }],
@@ -321,8 +443,9 @@ export async function findReferencesChecked(
   target: SymbolMatch,
   options: RequestOptions = {},
   mark: StageMark = () => {},
+  ahead: NameQueryAhead | null = null,
 ): Promise<CheckedReferences> {
-  return await referencesOf(index, target, options, mark, true);
+  return await referencesOf(index, target, options, mark, true, ahead);
 }
 
 async function referencesOf(
@@ -331,6 +454,7 @@ async function referencesOf(
   given: RequestOptions,
   mark: StageMark,
   check: boolean,
+  ahead: NameQueryAhead | null = null,
 ): Promise<CheckedReferences> {
   // The question's moment: the watcher's barrier made by the candidate scan after it serves the
   // document sync before the request and the change feed below (one touch per question).
@@ -341,7 +465,7 @@ async function referencesOf(
   const at = queryPosition(target);
   const server = await index.pool.serverFor(relPath, options);
   mark("server ready");
-  const prepared = await prepareNameQuery(index, server, target, options, mark);
+  const prepared = await prepareNameQuery(index, server, target, options, mark, ahead);
   mark("candidates shown");
   const request = server.request<unknown>(
     LspMethod.references,

@@ -119,10 +119,11 @@ for (const generation of TS_GENERATIONS) {
     const declarations = services.symbols.declarations!;
     let held = false;
     services.pool.serverFor = async (relPath, options) => {
-      if (!held) {
-        // The first start (the server's side of locating the target, which races the index's
-        // parse) is held until that side is cancelled, or, should the index not answer, until
-        // its build is done, when the server's outline shows in the requests below.
+      if (!held && new Error().stack?.includes("resolveUniqueCold")) {
+        // The server's side of locating the target, which races the index's parse, is held
+        // until that side is cancelled, or, should the index not answer, until its build is
+        // done, when the server's outline shows in the requests below. (The candidate scan
+        // that runs beside it, queries.ts's nameQueryAhead, takes the server at once.)
         held = true;
         const signal = options?.signal;
         await Promise.race([
@@ -149,6 +150,7 @@ for (const generation of TS_GENERATIONS) {
     };
     assertEquals(declarations.built, false);
     const answer = await h.call(findReferencingSymbols, c.args);
+    assertEquals(held, true, "the server's side of locating the target was held");
     // The index's rules are proven against both generations' outlines (TypeScript 7's but for
     // what its merge leaves out: scripts/checks/index_agreement.ts), so the target comes from it.
     // (TypeScript 7's server is asked where the name leads first, unawaited, so that it loads

@@ -8,6 +8,7 @@ import { namePathOf } from "../../symbols/model.ts";
 import {
   type CheckedReferences,
   findReferencesChecked,
+  nameQueryAhead,
   type ReferenceHit,
   type StageMark,
 } from "../../symbols/queries.ts";
@@ -43,6 +44,11 @@ export async function resolveQueryTarget(
    * (findReferencesChecked does).
    */
   provisional = false,
+  /**
+   * Start the question's work that needs only the name and the file beside locating a cold
+   * target (queries.ts's nameQueryAhead), for the caller to hand to the query.
+   */
+  ahead = false,
 ) {
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
   const index = indexOf(ctx);
@@ -53,13 +59,20 @@ export async function resolveQueryTarget(
   if (args.relative_path.trim() === "" && toolName === "find_referencing_symbols") {
     // No file given: the one symbol of this name path in the whole project.
     const target = await locateInProject(ctx, args.name_path, options);
-    return { index, options, target, wanted };
+    return { index, options, target, wanted, ahead: null };
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
+  const warm = inMemory(index, args.name_path, relPath);
+  if (warm !== null) return { index, options, target: warm, wanted, ahead: null };
+  const early = ahead ? nameQueryAhead(index, relPath, args.name_path, options) : null;
   // Cold: the target's file outline from the index's parse or the server, whichever is first.
-  const target = inMemory(index, args.name_path, relPath) ??
-    await index.resolveUniqueCold(parseNamePath(args.name_path), relPath, options, provisional);
-  return { index, options, target, wanted };
+  const target = await index.resolveUniqueCold(
+    parseNamePath(args.name_path),
+    relPath,
+    options,
+    provisional,
+  );
+  return { index, options, target, wanted, ahead: early };
 }
 
 /**
@@ -159,14 +172,15 @@ async function referencesAnswer(
     const { target, checked, note } = fromIndex;
     return referencingAnswer(indexOf(ctx), target, checked, wantedKinds, [note]);
   }
-  const { index, options, target, wanted } = await resolveQueryTarget(
+  const { index, options, target, wanted, ahead } = await resolveQueryTarget(
     ctx,
     args,
     "find_referencing_symbols",
     true,
+    true,
   );
   mark("locate target");
-  const checked = await findReferencesChecked(index, target, { ...options, since }, mark);
+  const checked = await findReferencesChecked(index, target, { ...options, since }, mark, ahead);
   const about = checked.confirmed ?? target;
   const answer = referencingAnswer(index, about, checked, wanted, indexProblemNotes(ctx));
   mark("JSON");
