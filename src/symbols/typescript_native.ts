@@ -90,6 +90,7 @@ export function normalizeNativeTypeScript(
   const starts = lineStarts(text);
   const at = (pos: Range["start"]) => offsetAt(text, starts, pos);
   const clauses: ClauseMemo = { at: -1, clause: -1 };
+  const keywords = newKeywordMemo();
   const rewrite = (nodes: SymbolNode[], parent: SymbolNode | null): SymbolNode[] => {
     const kept: SymbolNode[] = [];
     for (const node of nodes) {
@@ -108,7 +109,15 @@ export function normalizeNativeTypeScript(
         node.name = "<unknown>";
         node.selectionRange = cloneRange(node.range);
       }
-      node.kind = tsserverKind(node, parent, text, start, source, text.slice(selEnd, end));
+      node.kind = tsserverKind(
+        node,
+        parent,
+        text,
+        start,
+        source,
+        text.slice(selEnd, end),
+        keywords,
+      );
       if (node.name === "export=") node.selectionRange = cloneRange(node.range);
       const exporting = /\bexport\s+default\s*$/.exec(before);
       if (node.name === "default" && node.kind === K.Function && exporting) {
@@ -357,13 +366,14 @@ function tsserverKind(
   start: number,
   source: string,
   afterName: string,
+  keywords: KeywordMemo,
 ): number {
   switch (node.kind) {
     case K.Variable:
       if (node.name === "export=") {
         return isFunctionValue(`:${source.replace(/^export\s*=/, "")}`) ? K.Function : K.Constant;
       }
-      return declarationKeyword(text, start) === "const" ? K.Constant : K.Variable;
+      return declarationKeyword(text, start, keywords) === "const" ? K.Constant : K.Variable;
     case K.EnumMember:
       return K.Constant;
     case K.Namespace:
@@ -433,23 +443,74 @@ function balancedEnd(text: string, open: number, opening: string, closing: strin
  * one between them, skipping strings. The text before is searched in growing windows: a
  * destructuring can list hundreds of names.
  */
-function declarationKeyword(text: string, start: number): string | undefined {
+function declarationKeyword(
+  text: string,
+  start: number,
+  memo: KeywordMemo = newKeywordMemo(),
+): string | undefined {
+  if (memo.start >= 0 && start >= memo.start && memo.keyword !== undefined) {
+    // The variable before was in a declaration: the same one still, unless a keyword comes
+    // between the two (searched from a word's start: the pattern's \b must see what it sees).
+    let from = memo.start;
+    while (from > memo.keywordEnd && /\w/.test(text[from - 1]!)) from--;
+    if (!ANY_DECLARATION_KEYWORD.test(text.slice(from, start))) return scanTo(text, start, memo);
+  }
   let last: RegExpExecArray | undefined;
   for (let window = 400, from = start; last === undefined && from > 0; window *= 4) {
     from = Math.max(0, start - window);
     for (const m of text.slice(from, start).matchAll(DECLARATION_KEYWORD)) last = m;
     if (last) last.index += from;
   }
-  if (!last) return undefined;
-  let depth = 0;
-  for (let i = last.index + last[0].length; i < start; i++) {
+  if (!last) {
+    memo.start = -1;
+    return undefined;
+  }
+  memo.keyword = last[1];
+  memo.keywordEnd = last.index + last[0].length;
+  memo.at = memo.keywordEnd;
+  memo.depth = 0;
+  memo.ended = false;
+  return scanTo(text, start, memo);
+}
+
+/**
+ * Where declarationKeyword's walk from a keyword to a variable stopped, so that the next variable
+ * of the same declaration goes on from there: the hundreds of names of one destructuring
+ * (typeorm's `index.mjs`, `const { ... } = TypeORM`) were walked from its `const` once per name
+ * (155 ms for a 9.6 KB file, against 1 ms).
+ */
+interface KeywordMemo {
+  /** The variable last asked about; -1: none, or none followed a keyword. */
+  start: number;
+  keyword: string | undefined;
+  keywordEnd: number;
+  /** Where the walk is, and its bracket depth there. */
+  at: number;
+  depth: number;
+  /** The declaration ended before `start` (a `;` or a closing bracket at its level). */
+  ended: boolean;
+}
+
+function newKeywordMemo(): KeywordMemo {
+  return { start: -1, keyword: undefined, keywordEnd: 0, at: 0, depth: 0, ended: false };
+}
+
+const ANY_DECLARATION_KEYWORD = new RegExp(DECLARATION_KEYWORD.source);
+
+/** The walk of declarationKeyword from where the memo left it to `start`. */
+function scanTo(text: string, start: number, memo: KeywordMemo): string | undefined {
+  memo.start = start;
+  let { at: i, depth } = memo;
+  for (; !memo.ended && i < start; i++) {
     const c = text[i]!;
     if (c === "'" || c === '"' || c === "`") i = quoteEnd(text, i);
     else if (c === "(" || c === "[" || c === "{") depth++;
-    else if ((c === ")" || c === "]" || c === "}") && --depth < 0) return undefined;
-    else if (c === ";" && depth === 0) return undefined;
+    else if ((c === ")" || c === "]" || c === "}") && --depth < 0) memo.ended = true;
+    else if (c === ";" && depth === 0) memo.ended = true;
   }
-  return last[1];
+  memo.at = i;
+  memo.depth = depth;
+  return memo.ended ? undefined : memo.keyword;
 }
 
 function cloneRange(r: Range): Range {
