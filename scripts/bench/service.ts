@@ -161,7 +161,7 @@ function frontSessions(root: string): Sessions {
  */
 async function httpSessions(root: string): Promise<Sessions> {
   const lsp = Deno.env.get("SEXTANT_LSP_PATH") ?? join(REPO, ".cache", "lsp");
-  const service = await HttpService.start(root, { SEXTANT_LSP_PATH: lsp });
+  const service = await HttpService.start(root, { env: { SEXTANT_LSP_PATH: lsp } });
   const sessions: HttpSession[] = [];
   return {
     async open() {

@@ -28,6 +28,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Options of {@linkcode HttpService.start}. */
+export interface HttpServiceOptions {
+  /** Added to the environment, after the start task's own. */
+  env?: Record<string, string>;
+  /** The checkout whose start task and main.ts run; this one by default. */
+  repo?: string;
+}
+
 /** `sextant --http` on one project, started by the bench; {@linkcode HttpService.stop} ends it. */
 export class HttpService {
   readonly #child: Deno.ChildProcess;
@@ -54,16 +62,18 @@ export class HttpService {
   }
 
   /**
-   * Start it on `root` and wait for the address it prints; `env` is added to the environment
-   * (after the start task's own, so `MALLOC_ARENA_MAX` and the V8 flags are what users get).
+   * Start it on `root` and wait for the address it prints. `options.env` is added to the
+   * environment, after the start task's own (`MALLOC_ARENA_MAX`); `options.repo` is the
+   * checkout whose start task and main.ts run (this one by default).
    */
-  static async start(root: string, env: Record<string, string> = {}): Promise<HttpService> {
+  static async start(root: string, options: HttpServiceOptions = {}): Promise<HttpService> {
+    const { env = {}, repo = REPO } = options;
     const runtime = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-http-" }));
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     const token = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
     const child = new Deno.Command(Deno.execPath(), {
       args: [
-        ...startTaskArgs(),
+        ...startTaskArgs(repo),
         "--http",
         "127.0.0.1:0",
         "--project",
@@ -73,7 +83,7 @@ export class HttpService {
       ],
       env: withLspPath({
         ...Deno.env.toObject(),
-        ...startTaskEnv(),
+        ...startTaskEnv(repo),
         XDG_CONFIG_HOME: join(root, ".sextant", "bench-xdg"),
         XDG_RUNTIME_DIR: runtime,
         ...env,
