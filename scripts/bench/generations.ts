@@ -13,6 +13,8 @@
  * | `memory` | Sextant's own peak RSS (front + service), typeorm, default mode | ≤ 100 MB, ≤ the native server's |
  * | `memory` | Sextant's own peak PSS (front + service), typeorm, default mode | ≤ the native server's |
  * | `memory` | 4 sessions against 1, every process | ≤ 1.2× (peak RSS), ≤ 1.15× (PSS) |
+ * | `memory-http` | the same session over Streamable HTTP to `sextant --http` (no front): its own peak PSS | ≤ the native server's |
+ * | `memory-http` | 4 HTTP sessions against 1, every process's PSS | ≤ 1.15× |
  * | `find-symbol` | find_symbol of a new name while the index builds, from the first second on, 20,000 files | ≤ 100 ms, and complete |
  * | `find-symbol` | warm global find_symbol of a name not asked before, 20,000 files | ≤ 20 ms |
  * | `find-symbol` | Sextant's own peak PSS in that session (standalone), 20,000 files | ≤ 200 MB |
@@ -38,12 +40,17 @@
  *   `/proc/<pid>/smaps_rollup`: shared pages split between the processes that map them, so the
  *   fronts and the service share the deno executable's pages fairly) sampled every 200 ms; "default mode" is fronts of the
  *   shared service in a service folder of this run's own (`XDG_RUNTIME_DIR`), so a user's
- *   service is never touched; the service is stopped at the end.
+ *   service is never touched; the service is stopped at the end. The HTTP variant starts
+ *   `sextant --http` with the start task's command and environment (bench/lib/http_sextant.ts)
+ *   and speaks to it with the SDK's Streamable HTTP client, as clients that connect by URL do.
  *
  * Runnable alone:
  *
- *     deno run -A scripts/bench/generations.ts [--runs 5] [--only refs,memory,find-symbol]
+ *     deno run -A scripts/bench/generations.ts [--runs 5] [--only refs,memory,memory-http,find-symbol]
  *        [--trees typeorm,hono,flask,generated] [--files 20000] [--out FILE] [--compare FILE]
+ *
+ * The parts run in the order `--only` lists them (`--only memory-http,memory` and
+ * `--only memory,memory-http` alternate the two transports between runs).
  * @module
  */
 import { join } from "node:path";
@@ -77,6 +84,7 @@ import {
 import { RawServer } from "./lib/raw_server.ts";
 import { quiet } from "./lib/quiet.ts";
 import { askWhileBuilding, type NewNamesResult } from "./lib/new_names.ts";
+import { HttpService, HttpSession } from "./lib/http_sextant.ts";
 
 export const HONO_VERSION = "4.13.19";
 export const FLASK_VERSION = "3.1.0";
@@ -689,6 +697,31 @@ function peakOf(pids: Iterable<number>): number {
   return sum;
 }
 
+/** What a memory row's session calls tools with: a stdio Sextant, or an HTTP session. */
+interface Caller {
+  call(name: string, args: Record<string, unknown>): Promise<string>;
+}
+
+/** The first 20 `.d.ts` files of typeorm's `repository/`, for the sessions' overviews. */
+async function overviewFiles(tree: BenchTree): Promise<string[]> {
+  const files: string[] = [];
+  for await (const e of Deno.readDir(join(tree.root, "repository"))) {
+    if (e.name.endsWith(".d.ts")) files.push(`repository/${e.name}`);
+  }
+  return files.sort().slice(0, 20);
+}
+
+/**
+ * A typical short session on typeorm, the same over either transport: a global find_symbol,
+ * references, 20 overviews, another find_symbol (session `i` > 0 asks for its body).
+ */
+async function typeormSession(s: Caller, tree: BenchTree, overviews: string[], i: number) {
+  await s.call("find_symbol", { name_path_pattern: "EntityManager", include_body: false });
+  await s.call("find_referencing_symbols", { name_path: tree.symbol, relative_path: tree.file });
+  for (const file of overviews) await s.call("get_symbols_overview", { relative_path: file });
+  await s.call("find_symbol", { name_path_pattern: `DataSource`, include_body: i > 0 });
+}
+
 /**
  * Default mode on typeorm with TypeScript 7: one session (a front and the service it starts),
  * then three more fronts on the same project. Rows: the front and service's peak beside the
@@ -700,23 +733,8 @@ async function memoryRows(): Promise<void> {
   const fronts: Sextant[] = [];
   try {
     await linkTypeScript7(tree.root);
-    const overviewFiles: string[] = [];
-    for await (const e of Deno.readDir(join(tree.root, "repository"))) {
-      if (e.name.endsWith(".d.ts")) overviewFiles.push(`repository/${e.name}`);
-    }
-    overviewFiles.sort();
-    /** A typical short session: a global find_symbol, references, 20 overviews. */
-    const session = async (s: Sextant, i: number) => {
-      await s.call("find_symbol", { name_path_pattern: "EntityManager", include_body: false });
-      await s.call("find_referencing_symbols", {
-        name_path: tree.symbol,
-        relative_path: tree.file,
-      });
-      for (const file of overviewFiles.slice(0, 20)) {
-        await s.call("get_symbols_overview", { relative_path: file });
-      }
-      await s.call("find_symbol", { name_path_pattern: `DataSource`, include_body: i > 0 });
-    };
+    const overviews = await overviewFiles(tree);
+    const session = (s: Sextant, i: number) => typeormSession(s, tree, overviews, i);
     const start = async () => {
       const s = await Sextant.start(tree.root, { standalone: false, env: service.env });
       fronts.push(s);
@@ -801,6 +819,73 @@ async function memoryRows(): Promise<void> {
   } finally {
     for (const f of fronts) await f.close().catch(() => {});
     await service.stop();
+    await tree.dispose();
+  }
+}
+
+/**
+ * The memory rows' HTTP variant: the same sessions on typeorm with TypeScript 7, spoken over
+ * Streamable HTTP to `sextant --http` (bench/lib/http_sextant.ts), as clients that connect by URL
+ * do: no front per session, so Sextant's own memory is the service's process alone. Rows: its
+ * peak PSS beside the native server's, and every process's PSS with four sessions against one.
+ */
+async function memoryHttpRows(): Promise<void> {
+  const tree = await typeormTree();
+  let http: HttpService | null = null;
+  const sessions: HttpSession[] = [];
+  try {
+    await linkTypeScript7(tree.root);
+    const overviews = await overviewFiles(tree);
+    const service = http = await HttpService.start(tree.root);
+    const start = async () => {
+      const s = await HttpSession.connect(service);
+      sessions.push(s);
+      return s;
+    };
+    const first = await start();
+    let native: number | null = null;
+    const pss = pssPeaks(() => ({
+      own: [service.pid],
+      native: (native ??= nativePid(service.pid)) === null ? [] : [native],
+      all: service.processes(),
+    }));
+    await typeormSession(first, tree, overviews, 0);
+    const afterOne = pss.now();
+    const onePeaks = pss.stop();
+    const groups = childGroups(service.pid);
+    add({
+      row: "HTTP: Sextant's own peak PSS (sextant --http, no front)",
+      tree: tree.name,
+      server: TS7.label,
+      ours: onePeaks.own,
+      raw: onePeaks.native,
+      rawName: "the native server's peak PSS (the HTTP service's own native tsc, same session)",
+      unit: "MB",
+      target: { times: 1, text: "≤ raw" },
+      note: `the session of the stdio row over Streamable HTTP; PSS every 200 ms; after the ` +
+        `session: Sextant ${fmt(afterOne.own)} MB, native server ${fmt(afterOne.native)} MB; ` +
+        `VmHWM: service ${fmt(memoryOf(service.pid).hwm)} MB; its children: ` +
+        (groups.map((g) => `${g.name} ${fmt(g.hwm)} MB`).join(", ") || "none"),
+    });
+    const one = peakOf(service.processes());
+    for (let i = 1; i < 4; i++) await typeormSession(await start(), tree, overviews, i);
+    const afterFour = pss.now();
+    add({
+      row: "HTTP: 4 sessions against 1, every process's PSS after the sessions",
+      tree: tree.name,
+      server: TS7.label,
+      ours: afterFour.all,
+      raw: afterOne.all,
+      rawName: "1 HTTP session, every process's PSS after it",
+      unit: "MB",
+      target: { times: 1.15, text: "≤ 1.15× raw" },
+      note: `service's PSS ${fmt(pssOf(service.pid))} MB, native server ` +
+        `${fmt(afterFour.native)} MB; summed VmHWM of every process ` +
+        `${fmt(peakOf(service.processes()))} MB against ${fmt(one)} MB with 1 session`,
+    });
+  } finally {
+    for (const s of sessions) await s.close().catch(() => {});
+    await (http as HttpService | null)?.stop();
     await tree.dispose();
   }
 }
@@ -921,7 +1006,7 @@ function bySecond(samples: NewNamesResult["samples"]): string {
 }
 
 /** The parts of the generation rows. */
-export const GENERATION_PARTS = ["refs", "memory", "find-symbol"] as const;
+export const GENERATION_PARTS = ["refs", "memory", "memory-http", "find-symbol"] as const;
 
 /** Options of {@linkcode runGenerationBench}, as strings from the command line. */
 export interface GenerationOptions {
@@ -957,16 +1042,21 @@ export async function runGenerationBench(values: GenerationOptions): Promise<Gen
   };
   const load = () => Deno.loadavg().map((l) => l.toFixed(2)).join(" ");
   const loadBefore = load();
-  if (parts.includes("refs")) {
-    for (const name of trees) {
-      for (const g of TREES[name]!.generations) {
-        await step(`${name} ${g.label}`, () => referenceRows(TREES[name]!.make, g, runs));
+  // Parts run in the order given, so that two of them can be alternated between runs.
+  for (const part of parts) {
+    if (part === "refs") {
+      for (const name of trees) {
+        for (const g of TREES[name]!.generations) {
+          await step(`${name} ${g.label}`, () => referenceRows(TREES[name]!.make, g, runs));
+        }
       }
+    } else if (part === "memory") {
+      await step("memory (typeorm, default mode)", memoryRows);
+    } else if (part === "memory-http") {
+      await step("memory (typeorm, sextant --http)", memoryHttpRows);
+    } else if (part === "find-symbol") {
+      await step(`find_symbol (generated ${files + 1})`, () => findSymbolRows(files, runs));
     }
-  }
-  if (parts.includes("memory")) await step("memory (typeorm, default mode)", memoryRows);
-  if (parts.includes("find-symbol")) {
-    await step(`find_symbol (generated ${files + 1})`, () => findSymbolRows(files, runs));
   }
   const minutes = (performance.now() - t0) / 60_000;
   printGenerationTable(

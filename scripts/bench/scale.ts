@@ -45,8 +45,8 @@ import { benchRoot } from "./declaration_index.ts";
 const LONG = { timeout: 1_800_000, maxTotalTimeout: 1_800_000 };
 
 /** `deno task start`'s words: its environment assignments (`NAME=value`), then the command. */
-function startTaskWords(): { env: Record<string, string>; words: string[] } {
-  const config = JSON.parse(Deno.readTextFileSync(join(REPO, "deno.json"))) as {
+function startTaskWords(repo = REPO): { env: Record<string, string>; words: string[] } {
+  const config = JSON.parse(Deno.readTextFileSync(join(repo, "deno.json"))) as {
     tasks: { start: string };
   };
   const words = config.tasks.start.trim().split(/\s+/);
@@ -59,18 +59,21 @@ function startTaskWords(): { env: Record<string, string>; words: string[] } {
 }
 
 /** The environment `deno task start` sets (deno.json), to spawn Sextant as it does. */
-export function startTaskEnv(): Record<string, string> {
-  return startTaskWords().env;
+export function startTaskEnv(repo = REPO): Record<string, string> {
+  return startTaskWords(repo).env;
 }
 
-/** `deno task start`'s arguments (after `deno`), with this checkout's config and main.ts. */
-export function startTaskArgs(): string[] {
-  const { words } = startTaskWords();
+/**
+ * `deno task start`'s arguments (after `deno`), with the config and main.ts of `repo` (this
+ * checkout unless another is given).
+ */
+export function startTaskArgs(repo = REPO): string[] {
+  const { words } = startTaskWords(repo);
   if (words[0] !== "deno" || words.at(-1) !== "main.ts") {
     throw new Error(`unexpected start task: ${words.join(" ")}`);
   }
-  return [...words.slice(1, 2), "--config", join(REPO, "deno.json"), ...words.slice(2, -1)]
-    .concat(join(REPO, "main.ts"));
+  return [...words.slice(1, 2), "--config", join(repo, "deno.json"), ...words.slice(2, -1)]
+    .concat(join(repo, "main.ts"));
 }
 
 /** VmHWM and VmRSS of a process, in MB (0 when it is gone). */

@@ -19,12 +19,16 @@
  *     deno run -A scripts/profiles/second_session.ts --repos /tmp/before,. --rounds 9
  *
  * `--typescript 7` links TypeScript 7 into the generated project (its own server, `tsc --lsp`).
+ * `--http` adds the same stages over Streamable HTTP to a `sextant --http` of each checkout, with
+ * a session 1 of its own kept open (plain `fetch`, no SDK): what a client that connects by URL
+ * pays instead of a front.
  * @module
  */
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generatedTree } from "../bench/lib/project.ts";
 import { privateServiceEnv } from "../bench/service.ts";
+import { HttpService } from "../bench/lib/http_sextant.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -66,21 +70,84 @@ class LineClient {
     for (;;) {
       const message = await this.line();
       if (message.id !== id || message.method !== undefined) continue;
-      if (message.error) throw new Error(`${method}: ${JSON.stringify(message.error)}`);
-      const result = message.result as { isError?: boolean; content?: unknown };
-      if (result?.isError) throw new Error(`${method}: ${JSON.stringify(result.content)}`);
-      // An empty answer would time the wrong work (a tree whose imports do not resolve).
-      const expected = EXPECTED[(params as { name?: string }).name ?? ""];
-      if (expected && !JSON.stringify(result.content).includes(expected)) {
-        throw new Error(`${method}: no ${expected} in ${JSON.stringify(result.content)}`);
-      }
-      return message;
+      return checked(method, params, message);
     }
   }
 
   async close(): Promise<void> {
     await this.#writer.close().catch(() => {});
     this.#reader.releaseLock();
+  }
+}
+
+/** An answer that is an error, or a call's answer without what it must hold, throws. */
+function checked(
+  method: string,
+  params: unknown,
+  message: Record<string, unknown>,
+): Record<string, unknown> {
+  if (message.error) throw new Error(`${method}: ${JSON.stringify(message.error)}`);
+  const result = message.result as { isError?: boolean; content?: unknown };
+  if (result?.isError) throw new Error(`${method}: ${JSON.stringify(result.content)}`);
+  // An empty answer would time the wrong work (a tree whose imports do not resolve).
+  const expected = EXPECTED[(params as { name?: string }).name ?? ""];
+  if (expected && !JSON.stringify(result.content).includes(expected)) {
+    throw new Error(`${method}: no ${expected} in ${JSON.stringify(result.content)}`);
+  }
+  return message;
+}
+
+/** What a session is spoken over: JSON-RPC lines, or MCP's Streamable HTTP. */
+type Rpc = Pick<LineClient, "request" | "send">;
+
+/**
+ * MCP over Streamable HTTP with plain `fetch` (no SDK), as a client that connects by URL speaks
+ * to `sextant --http`: each message a POST with the bearer token and, after `initialize`, the
+ * session's id; an answer is JSON or one server-sent event.
+ */
+class HttpClient {
+  #session: string | null = null;
+  #nextId = 1;
+
+  constructor(readonly url: string, readonly token: string) {}
+
+  #post(message: Record<string, unknown>): Promise<Response> {
+    return fetch(this.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(this.#session === null ? {} : { "mcp-session-id": this.#session }),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    });
+  }
+
+  async send(message: Record<string, unknown>): Promise<void> {
+    const response = await this.#post(message);
+    await response.body?.cancel();
+  }
+
+  async request(method: string, params: unknown): Promise<Record<string, unknown>> {
+    const response = await this.#post({ id: this.#nextId++, method, params });
+    this.#session ??= response.headers.get("mcp-session-id");
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method}: HTTP ${response.status} ${text}`);
+    const data = text.startsWith("{")
+      ? text
+      : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("");
+    return checked(method, params, JSON.parse(data));
+  }
+
+  /** End the session (DELETE). */
+  async close(): Promise<void> {
+    if (this.#session === null) return;
+    const response = await fetch(this.url, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${this.token}`, "mcp-session-id": this.#session },
+    });
+    await response.body?.cancel();
   }
 }
 
@@ -115,7 +182,7 @@ type Stages = Record<string, number>;
  * initialize → initialized (+ tools/list, as most clients do) → two calls, timed from `start`.
  */
 async function session(
-  client: LineClient,
+  client: Rpc,
   start: number,
   prefix: string,
   list = true,
@@ -146,6 +213,8 @@ interface Variant {
   runtime: string;
   /** Session 1, kept open: the project stays open and its server warm. */
   first: { client: LineClient; child: Deno.ChildProcess };
+  /** With `--http`: the variant's `sextant --http`, and a session 1 of its own kept open. */
+  http?: { service: HttpService; first: HttpClient };
 }
 
 function frontArgs(repo: string, root: string, extra: string[] = []): string[] {
@@ -226,6 +295,28 @@ async function direct(variant: Variant, root: string): Promise<Stages> {
   return out;
 }
 
+/**
+ * The stages over Streamable HTTP to the variant's `sextant --http`: no front process, so a new
+ * session is `initialize` over HTTP (timed from the first byte sent); once with `tools/list` and
+ * the references call, once calling `read_file` right after `initialized`.
+ */
+async function overHttp(service: HttpService): Promise<Stages> {
+  const out: Stages = {};
+  const client = new HttpClient(service.url, service.token);
+  Object.assign(out, await session(client, performance.now(), "http: "));
+  await client.close();
+  const unlisted = new HttpClient(service.url, service.token);
+  Object.assign(
+    out,
+    await session(unlisted, performance.now(), "http, no tools/list, read_file: ", false, READ),
+  );
+  await unlisted.close();
+  // No process is spawned: the session starts with the client's first request.
+  return Object.fromEntries(
+    Object.entries(out).map(([stage, ms]) => [stage.replace("spawn →", "connect →"), ms]),
+  );
+}
+
 async function timed(args: string[], env: Record<string, string>): Promise<number> {
   const start = performance.now();
   const out = await new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "null" })
@@ -247,6 +338,7 @@ if (import.meta.main) {
       files: { type: "string", default: "3000" },
       rounds: { type: "string", default: "7" },
       typescript: { type: "string", default: "5" },
+      http: { type: "boolean", default: false },
     },
   });
   const repos = values.repos.split(",").map((r) => resolve(r));
@@ -272,8 +364,17 @@ if (import.meta.main) {
       const runtime = await Deno.makeTempDir({ prefix: "sextant-profile-rt-" });
       const env = privateServiceEnv(runtime);
       const first = spawnFront({ repo, env }, tree.root);
-      variants.push({ repo, env, runtime, first });
+      const variant: Variant = { repo, env, runtime, first };
+      variants.push(variant);
       await session(first.client, performance.now(), "");
+      if (values.http) {
+        const service = await HttpService.start(tree.root, {
+          repo,
+          env: { SEXTANT_LSP_PATH: env.SEXTANT_LSP_PATH! },
+        });
+        variant.http = { service, first: new HttpClient(service.url, service.token) };
+        await session(variant.http.first, performance.now(), "");
+      }
       console.error(`${repo}: session 1 open, the server warm`);
     }
     for (let round = 0; round < Number(values.rounds); round++) {
@@ -304,6 +405,12 @@ if (import.meta.main) {
         );
         await closeFront(unlisted);
         Object.assign(stages, await direct(variant, tree.root));
+        if (variant.http) {
+          at = performance.now();
+          await variant.http.first.request("tools/call", REFS);
+          stages["http: session 1's warm call"] = performance.now() - at;
+          Object.assign(stages, await overHttp(variant.http.service));
+        }
         note(variant.repo, stages);
       }
       console.error(`round ${round + 1} done`);
@@ -324,6 +431,8 @@ if (import.meta.main) {
   } finally {
     for (const variant of variants) {
       await closeFront(variant.first).catch(() => {});
+      await variant.http?.first.close().catch(() => {});
+      await variant.http?.service.stop();
       await new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "--no-config", join(variant.repo, "main.ts"), "service", "stop"],
         env: variant.env,
