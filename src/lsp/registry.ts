@@ -53,6 +53,13 @@ export interface ServerCommand {
    */
   queuedAnswers?: boolean;
   /**
+   * The server loads its project on every core of the machine (TypeScript 7's server is written
+   * in Go), and answers an outline in a few milliseconds once loaded. A cold question then asks
+   * it for the outlines of a few files rather than starting the declaration index's parse worker
+   * beside that load (see SymbolLookup.indexHelpsCold).
+   */
+  loadsOnEveryCore?: boolean;
+  /**
    * The server logs a matching line when the engine behind it ended while it lives on; it is
    * then restarted like a crashed server (see LspClient).
    */
@@ -171,6 +178,7 @@ function nativeTypeScript(command: string): ServerCommand {
     accepts: (path) => (tscMajor(path) ?? 0) >= 7,
     directBinary: nativeTscBinary,
     settings: NATIVE_TYPESCRIPT_SETTINGS,
+    loadsOnEveryCore: true,
   };
 }
 

@@ -287,7 +287,7 @@ export async function candidateFiles(
   try {
     needle = prefilterNeedle(parseNamePath(name));
   } catch { /* not a name path: nothing to parse ahead for */ }
-  if (needle !== null && index.declarations) {
+  if (needle !== null && index.declarations && index.indexHelpsCold(found[0] ?? "", found.length)) {
     index.declarations.parseAhead(needle, found, SLOW_SERVER_MS);
     memory.ahead.set(found, { needle, at: performance.now(), files: null });
   }

@@ -554,8 +554,8 @@ async function referencesOf(
     if (file) hits[i] = named(rel, file);
     else missing.push(i);
   }
-  // A cold query: the index parses these files now, ahead of its build.
-  const indexed = missing.length === 0
+  // A cold query: the index parses these files now, ahead of its build (where that helps).
+  const indexed = missing.length === 0 || !index.indexHelpsCold(relPath, missing.length)
     ? null
     : index.indexAhead(target.node.name, missing.map((i) => files[i]!), options.signal);
   // Opened for its outline only (transient): a referencing file left open would be one more
