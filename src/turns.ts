@@ -7,6 +7,7 @@
  * loop run between turns of a few milliseconds.
  * @module
  */
+import { setImmediate } from "node:timers";
 
 /** How long a turn of synchronous work may hold the event loop. */
 export const TURN_MS = 4;
@@ -43,17 +44,11 @@ export async function inTurns<T>(
 }
 
 /**
- * Resolves once the event loop has polled what is ready: a message through a channel of its own
- * (a timer of 0 ms is held back to 1-4 ms once timers nest, which they do in a loop of them).
+ * Resolves once the event loop has polled what is ready (I/O, timers): an immediate, which runs
+ * after them. Neither a timer of 0 ms (held back to 1-4 ms once timers nest, which they do in a
+ * loop of them) nor a message through a MessageChannel (delivered without a turn of the loop once
+ * `node:worker_threads` is loaded, as Sextant's dependencies do) would do.
  */
 function nextTask(): Promise<void> {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve) => {
-    port1.onmessage = () => {
-      port1.close();
-      port2.close();
-      resolve();
-    };
-    port2.postMessage(null);
-  });
+  return new Promise((resolve) => setImmediate(resolve));
 }

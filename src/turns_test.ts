@@ -1,3 +1,6 @@
+// Loaded as Sextant's dependencies load it: it changes how a MessageChannel delivers (a yield
+// through one then let nothing else run).
+import "node:worker_threads";
 import { assertEquals, assertRejects } from "../tests/helpers/assert.ts";
 import { inTurns, TURN_MS } from "./turns.ts";
 
@@ -20,6 +23,18 @@ Deno.test("inTurns: every item in order, and a timer set before runs before the 
   assertEquals(seen.map(([i]) => i), [...Array(18).keys()]);
   assertEquals(seen[0]![1], false);
   assertEquals(seen[seen.length - 1]![1], true);
+});
+
+Deno.test("inTurns: a read started before completes between the turns", async () => {
+  let read = false;
+  const reading = Deno.readFile(import.meta.filename!).then(() => read = true);
+  const seen: boolean[] = [];
+  await inTurns([...Array(40).keys()], () => {
+    busy(TURN_MS / 2);
+    seen.push(read);
+  });
+  await reading;
+  assertEquals(seen[seen.length - 1], true, `read seen after ${seen.indexOf(true)} steps`);
 });
 
 Deno.test("inTurns: an abort between turns stops the run", async () => {
