@@ -71,6 +71,7 @@ import { compareWith, countEntries, defaultOut, record, saveResults } from "./li
 import {
   childGroups,
   descendants,
+  endLeftovers,
   median,
   memoryOf,
   processTree,
@@ -624,16 +625,6 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
   }
 }
 
-/** Whether a process is alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 /** The shared service of a service folder of our own: its pid, and how to stop it. */
 async function privateService() {
   const runtime = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-rt-" }));
@@ -658,14 +649,7 @@ async function privateService() {
       stderr: "null",
     }).output();
     // What `service stop` left (it should leave nothing) is ended here, by pid.
-    const deadline = Date.now() + 5_000;
-    while (below.some(alive) && Date.now() < deadline) await delay(100);
-    for (const p of below.filter(alive)) {
-      console.error(`[generations] process ${p} outlived 'service stop'; killing it`);
-      try {
-        Deno.kill(p, "SIGKILL");
-      } catch { /* gone */ }
-    }
+    await endLeftovers(below, "generations", "'service stop'");
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
   };
   return { env, servicePid, stop };

@@ -154,6 +154,45 @@ export function descendants(pid: number, tree: Map<number, number[]>): number[] 
   return out;
 }
 
+/** Whether a process is alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a service was asked to stop: wait up to 5 s for the processes it had (`below`) to end,
+ * then kill what is left, by pid, saying so (`who` outlived `how`): it should leave nothing.
+ */
+export async function endLeftovers(below: readonly number[], who: string, how: string) {
+  const deadline = Date.now() + 5_000;
+  while (below.some(alive) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const pid of below.filter(alive)) {
+    console.error(`[${who}] process ${pid} outlived ${how}; killing it`);
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* gone */ }
+  }
+}
+
+/** A tool's text over an MCP client; an error answer throws. */
+export async function callText(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const result = await client.callTool({ name, arguments: args }, undefined, LONG);
+  const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
+  if (result.isError) throw new Error(`${name}: ${text}`);
+  return text;
+}
+
 function commandName(pid: number): string {
   try {
     const argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
@@ -205,11 +244,8 @@ export class Sextant {
     return new Sextant(client, transport.pid!);
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<string> {
-    const result = await this.client.callTool({ name, arguments: args }, undefined, LONG);
-    const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
-    if (result.isError) throw new Error(`${name}: ${text}`);
-    return text;
+  call(name: string, args: Record<string, unknown>): Promise<string> {
+    return callText(this.client, name, args);
   }
 
   async close(): Promise<void> {

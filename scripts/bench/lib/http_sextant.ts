@@ -14,19 +14,14 @@ import { join } from "node:path";
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import { Client, withLspPath } from "../../../tests/helpers/mcp.ts";
 import { REPO } from "./project.ts";
-import { descendants, processTree, startTaskArgs, startTaskEnv } from "../scale.ts";
-
-const LONG = { timeout: 1_800_000, maxTotalTimeout: 1_800_000 };
-
-/** Whether a process is alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+import {
+  callText,
+  descendants,
+  endLeftovers,
+  processTree,
+  startTaskArgs,
+  startTaskEnv,
+} from "../scale.ts";
 
 /** Options of {@linkcode HttpService.start}. */
 export interface HttpServiceOptions {
@@ -133,16 +128,7 @@ export class HttpService {
       this.#child.status.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
     ]);
-    const deadline = Date.now() + 5_000;
-    while (below.some(alive) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    for (const pid of below.filter(alive)) {
-      console.error(`[http] process ${pid} outlived the service's SIGTERM; killing it`);
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* gone */ }
-    }
+    await endLeftovers(below, "http", "the service's SIGTERM");
     if (!exited) await this.#child.status;
     await this.#output;
     await Deno.remove(this.#runtime, { recursive: true }).catch(() => {});
@@ -167,11 +153,8 @@ export class HttpSession {
   }
 
   /** A tool's text; an error answer throws. */
-  async call(name: string, args: Record<string, unknown>): Promise<string> {
-    const result = await this.client.callTool({ name, arguments: args }, undefined, LONG);
-    const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
-    if (result.isError) throw new Error(`${name}: ${text}`);
-    return text;
+  call(name: string, args: Record<string, unknown>): Promise<string> {
+    return callText(this.client, name, args);
   }
 
   /** End the session on the service (DELETE), then the client. */
