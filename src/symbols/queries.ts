@@ -243,6 +243,8 @@ export interface NameQueryAhead {
   relPath: string;
   name: string;
   prepared: Promise<Shown | null>;
+  /** Stop it: the target was not found, and the question ends. */
+  cancel(): void;
 }
 
 /** The candidates of a name, what the proof set aside, and the files shown for them. */
@@ -282,19 +284,24 @@ export function nameQueryAhead(
     return null;
   }
   if (!/^[\p{L}\p{N}_$]+$/u.test(name)) return null;
+  const cancelled = new AbortController();
+  const own = {
+    ...options,
+    signal: options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal,
+  };
   const prepared = (async (): Promise<Shown | null> => {
-    const server = await index.pool.serverFor(relPath, options);
+    const server = await index.pool.serverFor(relPath, own);
     if (!proofApplies(server)) {
       // Shown later (pyright's answer lists files in the order it learned of them: shown during
       // its load they would come in another order); the scan alone goes ahead.
-      const candidates = await candidateFiles(index, server, name, options);
+      const candidates = await candidateFiles(index, server, name, own);
       return { server, candidates, proof: null, topLevel: true, openNow: [], settled: null };
     }
-    startLoad(server, relPath, { line: 0, character: 0 }, options);
-    return await scanAndShow(index, server, { relPath, topLevel: true, name }, options);
+    startLoad(server, relPath, { line: 0, character: 0 }, own);
+    return await scanAndShow(index, server, { relPath, topLevel: true, name }, own);
   })();
   prepared.catch(() => {}); // prepareNameQuery does the work itself where this failed
-  return { relPath, name, prepared };
+  return { relPath, name, prepared, cancel: () => cancelled.abort() };
 }
 
 /**

@@ -66,13 +66,18 @@ export async function resolveQueryTarget(
   if (warm !== null) return { index, options, target: warm, wanted, ahead: null };
   const early = ahead ? nameQueryAhead(index, relPath, args.name_path, options) : null;
   // Cold: the target's file outline from the index's parse or the server, whichever is first.
-  const target = await index.resolveUniqueCold(
-    parseNamePath(args.name_path),
-    relPath,
-    options,
-    provisional,
-  );
-  return { index, options, target, wanted, ahead: early };
+  try {
+    const target = await index.resolveUniqueCold(
+      parseNamePath(args.name_path),
+      relPath,
+      options,
+      provisional,
+    );
+    return { index, options, target, wanted, ahead: early };
+  } catch (error) {
+    early?.cancel(); // no target: the work for its name stops where it is
+    throw error;
+  }
 }
 
 /**
