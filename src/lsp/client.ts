@@ -228,6 +228,10 @@ export class LspClient {
   /** Send a notification (dropped when the server is gone). */
   async notify(method: string, params: unknown): Promise<void> {
     if (!this.alive) return;
+    if (method === "textDocument/didOpen" || method === "textDocument/didChange") {
+      const uri = (params as { textDocument?: { uri?: string } })?.textDocument?.uri;
+      if (uri !== undefined) this.diagnostics.sent(uri);
+    }
     try {
       await this.connection.sendNotification(method, params);
     } catch (error) {

@@ -57,6 +57,12 @@ export const DEFAULT_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
 const MAX_CRASHES = 8;
 /** A server that ran this long without crashing starts its backoff from zero again. */
 const STABLE_MS = 60_000;
+/**
+ * How long, after a publish from a server that sends no version, a later one may still come to
+ * replace it when the publish may be of the content before a change (see diagnostics()).
+ */
+const UNVERSIONED_SETTLE_MS = 300;
+
 /** Requests never retried: they may have had effects before the server died or went busy. */
 const NOT_RETRIED = new Set(["workspace/executeCommand", "shutdown"]);
 
@@ -250,9 +256,14 @@ export class ManagedServer implements LanguageServer {
     const uri = docs.uriOf(relPath);
     const serialBefore = client.diagnostics.serial(uri);
     const versionBefore = docs.versionOf(relPath);
+    // A publish of the content the server has may still be on its way (see waitFor's settleMs).
+    const unanswered = !client.diagnostics.answered(uri);
     const lease = await this.#syncWith(client, [relPath], options.transient);
     try {
-      return await this.#diagnosticsOf(client, relPath, versionBefore, serialBefore, options);
+      return await this.#diagnosticsOf(client, relPath, versionBefore, serialBefore, {
+        ...options,
+        unanswered,
+      });
     } finally {
       await lease.release();
     }
@@ -263,7 +274,7 @@ export class ManagedServer implements LanguageServer {
     relPath: string,
     versionBefore: number | null,
     serialBefore: number,
-    options: RequestOptions & { errorsOnly?: boolean },
+    options: RequestOptions & { errorsOnly?: boolean; unanswered?: boolean },
   ): Promise<Diagnostic[]> {
     const docs = this.#documents();
     const uri = docs.uriOf(relPath);
@@ -293,6 +304,10 @@ export class ManagedServer implements LanguageServer {
       version,
       // Unchanged content keeps the diagnostics already published; new content needs new ones.
       afterSerial: unchanged && serialBefore > 0 ? serialBefore - 1 : serialBefore,
+      // New content sent while the server had not published for the content before: from a
+      // server that says no version (yaml-language-server), the first publish after the change
+      // may be of that content, so the last one once they stop.
+      ...(!unchanged && options.unanswered ? { settleMs: UNVERSIONED_SETTLE_MS } : {}),
     }, { timeoutMs: this.#timeouts.diagnosticsMs, signal: options.signal });
     if (!published) {
       throw new ToolError(

@@ -19,6 +19,8 @@ export interface PublishedDiagnostics {
 export class DiagnosticsStore {
   readonly #entries = new Map<string, PublishedDiagnostics>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Per document: the serial counter when its content was last sent (opened or changed). */
+  readonly #sentAt = new Map<string, number>();
   /** One counter for every document: a forgotten document never sees its serials again. */
   #serial = 0;
   #retain: (uri: string) => boolean = () => true;
@@ -46,6 +48,22 @@ export class DiagnosticsStore {
   /** Drop what was published for a document (it was closed). */
   forget(uri: string): void {
     this.#entries.delete(uri);
+    this.#sentAt.delete(uri);
+  }
+
+  /** A document's content was sent to the server (opened or changed). */
+  sent(uri: string): void {
+    this.#sentAt.set(uri, this.#serial);
+  }
+
+  /**
+   * Whether the server published for a document since its content was last sent: else a
+   * publish of the content sent before may still be on its way, and a server that says no
+   * version cannot tell it from one of the content sent next.
+   */
+  answered(uri: string): boolean {
+    const sent = this.#sentAt.get(uri);
+    return sent === undefined || (this.#entries.get(uri)?.serial ?? -1) > sent;
   }
 
   /** How many documents have stored diagnostics. */
@@ -79,11 +97,14 @@ export class DiagnosticsStore {
   /**
    * Wait for diagnostics that belong to document `version`: a publish carrying that version (or
    * a later one), or, from servers that send no version, the first publish after `afterSerial`.
+   * `settleMs` (for a server that sends no version, when a publish of the content sent before
+   * may still come: {@linkcode answered}): from the first publish after `afterSerial` on, the
+   * latest one once none has come for that long.
    * Resolves null when `timeoutMs` passes first; rejects when `signal` aborts.
    */
   async waitFor(
     uri: string,
-    want: { version: number; afterSerial: number },
+    want: { version: number; afterSerial: number; settleMs?: number },
     options: { timeoutMs: number; signal?: AbortSignal | undefined },
   ): Promise<PublishedDiagnostics | null> {
     const matches = (entry: PublishedDiagnostics | undefined): boolean => {
@@ -91,16 +112,25 @@ export class DiagnosticsStore {
       if (entry.version !== null) return entry.version >= want.version;
       return entry.serial > want.afterSerial;
     };
+    const settleMs = want.settleMs ?? 0;
     const current = this.#entries.get(uri);
-    if (matches(current)) return current!;
+    if (matches(current) && (settleMs === 0 || current!.version !== null)) return current!;
     options.signal?.throwIfAborted();
     const { promise, resolve, reject } = Promise.withResolvers<PublishedDiagnostics | null>();
+    let settling: ReturnType<typeof setTimeout> | undefined;
     const check = () => {
       const entry = this.#entries.get(uri);
-      if (matches(entry)) resolve(entry!);
+      if (!matches(entry)) return;
+      if (settleMs === 0 || entry!.version !== null) return resolve(entry!);
+      clearTimeout(settling);
+      settling = setTimeout(() => resolve(this.#entries.get(uri) ?? entry!), settleMs);
     };
+    check();
     const onAbort = () => reject(options.signal?.reason);
-    const timer = setTimeout(() => resolve(null), options.timeoutMs);
+    const timer = setTimeout(() => {
+      const entry = this.#entries.get(uri);
+      resolve(settling !== undefined && matches(entry) ? entry! : null);
+    }, options.timeoutMs);
     let set = this.#waiters.get(uri);
     if (!set) this.#waiters.set(uri, set = new Set());
     set.add(check);
@@ -109,6 +139,7 @@ export class DiagnosticsStore {
       return await promise;
     } finally {
       clearTimeout(timer);
+      clearTimeout(settling);
       set.delete(check);
       if (set.size === 0) this.#waiters.delete(uri);
       options.signal?.removeEventListener("abort", onAbort);
