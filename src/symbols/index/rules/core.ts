@@ -39,6 +39,22 @@ export interface Found {
   dropIfEmpty?: boolean;
   /** What overloads share, when not just the name (tsserver merges no static with instance). */
   overloadKey?: string;
+  /**
+   * pyright lists a scope's name once, at one of its declarations: the last one with a type (a
+   * class, a function, an annotated variable or parameter), else the first (see extract.ts's
+   * `oneDeclarationPerName`). Whether this one has a type.
+   */
+  typed?: boolean;
+  /**
+   * A declaration of its name that pyright never lists (an import, a variable or parameter named
+   * `_`, `self` or `cls`): when it is the one chosen, the name is not listed at all.
+   */
+  hidden?: boolean;
+  /**
+   * pyright may bind it before a declaration written ahead of it (an assignment expression binds
+   * before its statement's targets): its name declared again is not modelled.
+   */
+  boundEarly?: boolean;
 }
 
 /** A rule's answer for a node that declares nothing and holds nothing the server lists. */

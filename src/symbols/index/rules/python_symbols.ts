@@ -1,0 +1,95 @@
+/**
+ * pyright lists each name of a scope once: its symbol indexer walks the scope's symbol table, not
+ * the declarations. What `./python.ts` declares, one entry per binding, is reduced here to that
+ * listing, in the order pyright's binder meets the bindings.
+ * @module
+ */
+import type { Node } from "npm:web-tree-sitter@0.25.10";
+import type { CompactSymbol } from "../../model.ts";
+import { type Found, unmodelledPart } from "./core.ts";
+
+/** Where a `try` statement's part comes in pyright's binder: the body, `else`, `except`, `finally`. */
+function tryPartRank(part: Node): number {
+  switch (part.type) {
+    case "else_clause":
+      return 1;
+    case "except_clause":
+    case "except_group_clause":
+      return 2;
+    case "finally_clause":
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The order in which pyright's binder meets two names of one scope: the order of the text, but
+ * for a `try` statement, whose `else` it binds before its `except` clauses.
+ */
+function bindingOrder(a: Node, b: Node): number {
+  const aboveA = new Map<number, Node>();
+  let below: Node = a;
+  for (let p = a.parent; p; below = p, p = p.parent) aboveA.set(p.id, below);
+  let underB: Node = b;
+  for (let p = b.parent; p; underB = p, p = p.parent) {
+    const underA = aboveA.get(p.id);
+    if (underA === undefined) continue;
+    if (p.type === "try_statement") {
+      const rank = tryPartRank(underA) - tryPartRank(underB);
+      if (rank !== 0) return rank;
+    }
+    break;
+  }
+  return a.startIndex - b.startIndex;
+}
+
+/**
+ * pyright lists each name of a scope once (its symbol indexer walks the scope's symbol table): at
+ * the last declaration with a type ({@linkcode Found.typed}), else at the first one its binder
+ * met, and not at all when that one is never listed itself ({@linkcode Found.hidden}: an import,
+ * `_`). The binder meets a class body's statements before the bodies of its methods, so the
+ * members those assign come after every declaration of the class body; and a `try`'s `else`
+ * before its `except` clauses ({@linkcode bindingOrder}). A name also bound by an
+ * assignment expression, which the binder may meet before a declaration written ahead of it, is
+ * not modelled (all its declarations are kept). Returns the list with one declaration per name,
+ * in document order, each one's children reduced the same way.
+ */
+export function oneDeclarationPerName(
+  list: readonly CompactSymbol[],
+  declared: ReadonlyMap<CompactSymbol, Found>,
+): CompactSymbol[] {
+  const byName = new Map<string, CompactSymbol[]>();
+  for (const s of list) {
+    const same = byName.get(s[0]);
+    if (same) same.push(s);
+    else byName.set(s[0], [s]);
+  }
+  const kept = new Set<CompactSymbol>();
+  for (const same of byName.values()) {
+    const at = (s: CompactSymbol) => declared.get(s)!.nameNode;
+    const isMember = (s: CompactSymbol) => declared.get(s)?.member === true;
+    const order = same.length === 1
+      ? same
+      : [...same].sort((a, b) =>
+        Number(isMember(a)) - Number(isMember(b)) || bindingOrder(at(a), at(b))
+      );
+    const early = order.find((s) => declared.get(s)?.boundEarly);
+    if (order.length > 1 && early) {
+      unmodelledPart("a name bound by := and declared again", declared.get(early)!.node);
+      for (const s of order) if (!declared.get(s)?.hidden) kept.add(s);
+      continue;
+    }
+    const typed = order.filter((s) => declared.get(s)?.typed);
+    const chosen = typed.length > 0 ? typed[typed.length - 1]! : order[0]!;
+    if (!declared.get(chosen)?.hidden) kept.add(chosen);
+  }
+  const out = list.filter((s) => kept.has(s));
+  for (const s of out) {
+    if (!s[10]) continue;
+    const children = oneDeclarationPerName(s[10], declared);
+    if (children.length > 0) s[10] = children;
+    else s.length = 10;
+  }
+  return out;
+}
