@@ -83,6 +83,7 @@ const IMPLICIT_CLASS_NAMES: ReadonlySet<string> = new Set([
  * the module's and classes' implicit names, and `__class__` in every function of a class.
  */
 function implicitName(name: string, parentKind: number): boolean {
+  if (!name.startsWith("__")) return false;
   if (parentKind === 0) return IMPLICIT_MODULE_NAMES.has(name);
   if (parentKind === K.Class) return IMPLICIT_CLASS_NAMES.has(name);
   return name === "__class__";
@@ -421,7 +422,7 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     const fn = n.parent;
     if (fn?.type !== "function_definition") return unmodelled("parameters of a lambda");
     // Parameters are leaves: an assignment expression in a default value is not walked to.
-    if (n.descendantsOfType("named_expression").length > 0) {
+    if (n.text.includes(":=") && n.descendantsOfType("named_expression").length > 0) {
       return unmodelled("assignment expression in a definition's header");
     }
     const out: Found[] = [];
@@ -492,7 +493,10 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   },
   // pyright lists nothing of a lambda's scope; an assignment expression in a default value binds
   // outside it (not modelled).
-  lambda: (n) => n.descendantsOfType("named_expression").length > 0 ? unmodelled("lambda") : SKIP,
+  lambda: (n) =>
+    n.text.includes(":=") && n.descendantsOfType("named_expression").length > 0
+      ? unmodelled("lambda")
+      : SKIP,
   import_statement: imported,
   import_from_statement: imported,
   future_import_statement: imported,

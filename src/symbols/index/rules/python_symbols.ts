@@ -59,6 +59,12 @@ export function oneDeclarationPerName(
   list: readonly CompactSymbol[],
   declared: ReadonlyMap<CompactSymbol, Found>,
 ): CompactSymbol[] {
+  if (new Set(list.map((s) => s[0])).size === list.length) {
+    // Each name once (most lists): only the hidden ones go.
+    const out = list.filter((s) => !declared.get(s)?.hidden);
+    reduceChildren(out, declared);
+    return out;
+  }
   const byName = new Map<string, CompactSymbol[]>();
   for (const s of list) {
     const same = byName.get(s[0]);
@@ -85,11 +91,16 @@ export function oneDeclarationPerName(
     if (!declared.get(chosen)?.hidden) kept.add(chosen);
   }
   const out = list.filter((s) => kept.has(s));
-  for (const s of out) {
+  reduceChildren(out, declared);
+  return out;
+}
+
+/** Reduces the children of each of `list`'s declarations (see {@linkcode oneDeclarationPerName}). */
+function reduceChildren(list: CompactSymbol[], declared: ReadonlyMap<CompactSymbol, Found>): void {
+  for (const s of list) {
     if (!s[10]) continue;
     const children = oneDeclarationPerName(s[10], declared);
     if (children.length > 0) s[10] = children;
     else s.length = 10;
   }
-  return out;
 }
