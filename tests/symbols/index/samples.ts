@@ -709,6 +709,17 @@ export const PYTHON_SAMPLES: Record<string, string> = {
     "    # c2",
     "# c3",
     "",
+    "",
+    "# An assertion's message, and the platform module (not sys.platform), are not conditions",
+    "# pyright evaluates: what follows is reached.",
+    "def asserts(ok):",
+    "    import platform",
+    "",
+    "    assert ok(), 42",
+    "    assert platform.python_version()",
+    "    after_asserts = 1",
+    "    return after_asserts",
+    "",
   ].join("\n"),
   // A name declared more than once is listed once: at its last declaration with a type, else at
   // the first one pyright's binder meets (a `try`'s `else` before its `except`, a class body before

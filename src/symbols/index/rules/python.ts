@@ -345,7 +345,8 @@ function operands(cond: Node, out: Node[] = []): Node[] {
   return out;
 }
 
-const STATIC_NAMES = /\b(?:TYPE_CHECKING|version_info|platform)\b|\bos\s*\.\s*name\b/;
+// pyright evaluates `sys.platform`, a member access (not the `platform` module's functions).
+const STATIC_NAMES = /\b(?:TYPE_CHECKING|version_info)\b|\.\s*platform\b|\bos\s*\.\s*name\b/;
 const STATIC_LITERALS: ReadonlySet<string> = new Set(["true", "false", "none", "integer", "float"]);
 
 /**
@@ -412,8 +413,9 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     if (maybeStatic(cond) && !loopForever) return unmodelled("static condition");
     return jump(n, 0);
   },
+  // Only the condition, not the message (`assert ok(), 42`), can make what follows unreachable.
   assert_statement: (n) =>
-    n.namedChildren.some((c) => c !== null && maybeStatic(c))
+    maybeStatic(n.namedChildren.find((c) => c?.type !== "comment") ?? null)
       ? unmodelled("static condition")
       : null,
   // Every named parameter is listed (ranging over the whole parameter) but `self`, `cls` and
