@@ -854,6 +854,9 @@ export const PYTHON_UNMODELLED: Record<string, string> = {
   // Names the file does not show, or that a comment types.
   "unmodelled_wildcard.py": "from os.path import *\n\njoin = 1\n",
   "unmodelled_type_comment.py": "z = 1\nz = 2  # type: int\n",
+  // A `Final` member is a constant to pyright, whatever its name.
+  "unmodelled_final_member.py":
+    "from typing import Final\n\n\nclass A:\n    def __init__(self):\n        self.limit: Final = 3\n",
   // Names pyright's binder declares itself.
   "unmodelled_slots.py": 'class S:\n    __slots__ = ("a", "b")\n',
   "unmodelled_implicit.py": '__doc__ = "x"\n',

@@ -143,9 +143,11 @@ function memberOf(target: Node): Node | null {
 }
 
 /** The member an attribute target declares (`self.x = 1` in a method), or null. */
-function member(target: Node, typed: boolean): Found | null {
+function member(target: Node, typed: boolean, annotation?: Node | null): Found | null {
   const attribute = target.childForFieldName("attribute");
   if (!attribute || !memberOf(target)) return null;
+  // `self.x: Final = 1` is a constant to pyright, whatever its name.
+  if (annotation?.text.includes("Final")) unmodelled("Final name");
   if (implicitName(attribute.text, K.Class) || attribute.text === "__slots__") {
     unmodelled("implicit name");
   }
@@ -165,7 +167,7 @@ function declarations(left: Node, parentKind: number, typed = false, annotation?
   const { names, attributes } = pythonTargets(left);
   const out: Found[] = names.map((id) => variable(id, parentKind, typed, annotation));
   for (const a of attributes) {
-    const m = member(a, typed);
+    const m = member(a, typed, annotation);
     if (m) out.push(m);
   }
   return out;
