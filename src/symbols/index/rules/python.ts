@@ -462,6 +462,7 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   },
   augmented_assignment: (n, parentKind) => {
     const left = n.childForFieldName("left");
+    if (parentKind === K.Class && left?.text === "__slots__") return unmodelled("__slots__");
     return left ? declarations(left, parentKind) : null;
   },
   for_statement: (n, parentKind) => {
