@@ -374,10 +374,11 @@ const TYPE_COMMENT = /^#\s*type:(?!\s*ignore\b)/;
 
 export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   class_definition: (n, parentKind) => {
-    if (n.parent?.type === "decorated_definition") return unmodelled("decorated class");
     const found = named(n, K.Class);
     if (!found) return null;
     if (implicitName(found.name, parentKind)) unmodelled("implicit name");
+    // A decorated definition's body starts at its first decorator.
+    if (n.parent?.type === "decorated_definition") found.node = n.parent;
     found.to = lastToken(n);
     found.typed = true;
     return found;
