@@ -35,7 +35,7 @@ import { GO_RULES } from "./rules/go.ts";
 import { JAVA_RULES } from "./rules/java.ts";
 import { JS_RULES } from "./rules/javascript.ts";
 import { PYTHON_RULES } from "./rules/python.ts";
-import { oneDeclarationPerName } from "./rules/python_symbols.ts";
+import { pyrightListing } from "./rules/python_symbols.ts";
 import { RUST_RULES } from "./rules/rust.ts";
 import { TS_RULES } from "./rules/typescript.ts";
 
@@ -197,7 +197,7 @@ export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): 
   beginFile(why ?? null);
   try {
     visitChildren(cursor, rules, top, 0, null, declared);
-    if (declared) top = oneDeclarationPerName(top, declared);
+    if (declared) top = pyrightListing(top, declared);
   } finally {
     cursor.delete();
     endFile();

@@ -4,12 +4,12 @@
  * a name declares it here as pyright's binder does (assignments, augmented assignments, `for`,
  * `with ... as`, `except ... as`, `:=`, imports, members assigned through a method's first
  * parameter); pyright then lists each name of a scope once, which `./python_symbols.ts` reduces
- * them to. What binds a name elsewhere than the walk puts it (`global`, `nonlocal`), or names the
- * text does not show (`from m import *`, `__slots__`), is not modelled.
+ * them to, with the names `global` and `nonlocal` statements rebind moved to the scope they belong
+ * to. What names the text does not show (`from m import *`, `__slots__`) is not modelled.
  * @module
  */
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import { type Found, K, lastToken, named, type Rule, SKIP, unmodelled } from "./core.ts";
+import { fileFact, type Found, K, lastToken, named, type Rule, SKIP, unmodelled } from "./core.ts";
 
 /** The names a target binds and the attributes it assigns (`a, (b, *c), self.d = ...`). */
 interface Targets {
@@ -89,12 +89,63 @@ function implicitName(name: string, parentKind: number): boolean {
   return name === "__class__";
 }
 
+/** The function or class whose scope a node's names are bound in; null at the module's level. */
+function scopeOf(node: Node): Node | null {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "function_definition" || p.type === "class_definition") return p;
+  }
+  return null;
+}
+
+/**
+ * The names `global` and `nonlocal` statements rebind, per scope (its node id): found once per
+ * file, and only in a file whose text holds one of the words.
+ */
+function reboundNames(node: Node): Map<number, Map<string, "global" | "nonlocal">> {
+  return fileFact("python: global and nonlocal names", () => {
+    const out = new Map<number, Map<string, "global" | "nonlocal">>();
+    let root = node;
+    while (root.parent) root = root.parent;
+    if (!/\b(?:global|nonlocal)\b/.test(root.text)) return out;
+    for (const statement of root.descendantsOfType(["global_statement", "nonlocal_statement"])) {
+      if (!statement) continue;
+      const scope = scopeOf(statement);
+      const how = statement.type === "global_statement" ? "global" : "nonlocal";
+      // `global` at the module's level changes nothing; `nonlocal` there is an error.
+      if (scope === null) {
+        if (how === "nonlocal") unmodelled(statement);
+        continue;
+      }
+      let names = out.get(scope.id);
+      if (!names) out.set(scope.id, names = new Map());
+      for (const id of statement.namedChildren) {
+        if (id?.type === "identifier") names.set(id.text, how);
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Marks a declaration whose name a `global` or `nonlocal` statement of its scope rebinds (`node`:
+ * where the name is bound, outside the scope a definition opens).
+ */
+function rebind(found: Found, node: Node): Found {
+  const rebound = reboundNames(node);
+  if (rebound.size === 0) return found;
+  const scope = scopeOf(node);
+  const how = scope === null ? undefined : rebound.get(scope.id)?.get(found.name);
+  if (how) found.rebound = how;
+  if (how === "global" && implicitName(found.name, 0)) unmodelled("implicit name");
+  return found;
+}
+
 /** A variable pyright declares for a name (its range is the name's). */
 function variable(id: Node, parentKind: number, typed: boolean, annotation?: Node | null): Found {
   const name = id.text;
   if (annotation?.text.includes("Final")) unmodelled("Final name");
   if (implicitName(name, parentKind)) unmodelled("implicit name");
-  return {
+  return rebind({
     name,
     kind: pythonKind(name),
     node: id,
@@ -102,7 +153,7 @@ function variable(id: Node, parentKind: number, typed: boolean, annotation?: Nod
     detached: true,
     typed,
     hidden: name === "_",
-  };
+  }, id);
 }
 
 /**
@@ -191,14 +242,14 @@ function imported(n: Node): Found[] {
       unmodelled("import");
       continue;
     }
-    out.push({
+    out.push(rebind({
       name: id.text,
       kind: K.Variable,
       node: id,
       nameNode: id,
       detached: true,
       hidden: true,
-    });
+    }, id));
   }
   if (n.namedChildren.some((c) => c?.type === "wildcard_import")) unmodelled("wildcard import");
   return out;
@@ -381,7 +432,7 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     if (n.parent?.type === "decorated_definition") found.node = n.parent;
     found.to = lastToken(n);
     found.typed = true;
-    return found;
+    return rebind(found, n);
   },
   function_definition: (n, parentKind) => {
     const found = named(n, parentKind === K.Class ? K.Method : K.Function);
@@ -391,7 +442,7 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     if (n.parent?.type === "decorated_definition") found.node = n.parent;
     found.to = lastToken(n);
     found.typed = true;
-    return found;
+    return rebind(found, n);
   },
   return_statement: jump,
   raise_statement: jump,
@@ -507,9 +558,7 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
   import_from_statement: imported,
   future_import_statement: imported,
   comment: (n) => TYPE_COMMENT.test(n.text) ? unmodelled("type comment") : null,
-  // Names bound in another scope than the statement's, and other statements: not modelled.
-  global_statement: unmodelled,
-  nonlocal_statement: unmodelled,
+  // Other statements: not modelled.
   match_statement: unmodelled,
   type_alias_statement: unmodelled,
   except_clause: (n) => n.children.some((c) => c?.type === "as") ? unmodelled("except as") : null,

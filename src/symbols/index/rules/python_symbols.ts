@@ -6,7 +6,7 @@
  */
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { CompactSymbol } from "../../model.ts";
-import { type Found, unmodelledPart } from "./core.ts";
+import { type Found, K, unmodelledPart } from "./core.ts";
 
 /** Where a `try` statement's part comes in pyright's binder: the body, `else`, `except`, `finally`. */
 function tryPartRank(part: Node): number {
@@ -44,13 +44,69 @@ function bindingOrder(a: Node, b: Node): number {
   return a.startIndex - b.startIndex;
 }
 
+/** How many functions' bodies enclose a node: pyright's binder meets a function's body later. */
+function depth(node: Node): number {
+  let n = 0;
+  for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") n++;
+  return n;
+}
+
+/**
+ * The declarations of a parsed file as pyright lists them: those a `global` or `nonlocal`
+ * statement rebinds moved to the scope they declare a name of, then one per name of each scope
+ * ({@linkcode oneDeclarationPerName}).
+ */
+export function pyrightListing(
+  top: CompactSymbol[],
+  declared: ReadonlyMap<CompactSymbol, Found>,
+): CompactSymbol[] {
+  moveRebound(top, declared, [{ list: top, kind: 0 }]);
+  return oneDeclarationPerName(top, declared);
+}
+
+/** A list of declarations, and the kind of the declaration it is the children of (0: the module). */
+interface Scope {
+  list: CompactSymbol[];
+  kind: number;
+}
+
+/**
+ * Moves each rebound declaration of the last of `scopes` (the lists enclosing it, from the
+ * module's down) and below it: a `global` one to the module's list, a `nonlocal` one to the
+ * nearest enclosing function's list that declares the name itself (none: not modelled).
+ */
+function moveRebound(
+  list: CompactSymbol[],
+  declared: ReadonlyMap<CompactSymbol, Found>,
+  scopes: readonly Scope[],
+): void {
+  for (const s of [...list]) {
+    if (s[10]) moveRebound(s[10], declared, [...scopes, { list: s[10], kind: s[1] }]);
+    const found = declared.get(s);
+    if (!found?.rebound) continue;
+    const declares = (scope: Scope) =>
+      (scope.kind === K.Function || scope.kind === K.Method) &&
+      scope.list.some((o) => o[0] === s[0] && !declared.get(o)?.rebound);
+    const target = found.rebound === "global"
+      ? scopes[0]
+      : scopes.slice(0, -1).reverse().find(declares);
+    if (!target) {
+      unmodelledPart("nonlocal name", found.node);
+      continue;
+    }
+    list.splice(list.indexOf(s), 1);
+    target.list.push(s);
+  }
+}
+
 /**
  * pyright lists each name of a scope once (its symbol indexer walks the scope's symbol table): at
  * the last declaration with a type ({@linkcode Found.typed}), else at the first one its binder
  * met, and not at all when that one is never listed itself ({@linkcode Found.hidden}: an import,
- * `_`). The binder meets a class body's statements before the bodies of its methods, so the
- * members those assign come after every declaration of the class body; and a `try`'s `else`
- * before its `except` clauses ({@linkcode bindingOrder}). A name also bound by an
+ * `_`). The binder meets a function's body after the scope around it ({@linkcode depth}), so the
+ * members a method assigns come after every declaration of the class body, and a name a function
+ * declares `global` after the module's own; and a `try`'s `else` before its `except` clauses
+ * ({@linkcode bindingOrder}). A name also bound by an
  * assignment expression, which the binder may meet before a declaration written ahead of it, is
  * not modelled (all its declarations are kept). Returns the list with one declaration per name,
  * in document order, each one's children reduced the same way.
@@ -74,12 +130,10 @@ export function oneDeclarationPerName(
   const kept = new Set<CompactSymbol>();
   for (const same of byName.values()) {
     const at = (s: CompactSymbol) => declared.get(s)!.nameNode;
-    const isMember = (s: CompactSymbol) => declared.get(s)?.member === true;
+    const bodies = (s: CompactSymbol) => depth(declared.get(s)!.node);
     const order = same.length === 1
       ? same
-      : [...same].sort((a, b) =>
-        Number(isMember(a)) - Number(isMember(b)) || bindingOrder(at(a), at(b))
-      );
+      : [...same].sort((a, b) => bodies(a) - bodies(b) || bindingOrder(at(a), at(b)));
     const early = order.find((s) => declared.get(s)?.boundEarly);
     if (order.length > 1 && early) {
       unmodelledPart("a name bound by := and declared again", declared.get(early)!.node);
