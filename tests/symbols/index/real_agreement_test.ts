@@ -87,9 +87,9 @@ Deno.test({
     assertEquals(result.failures, [], "the server failed on some files");
     assertEquals(result.disagreements, [], "exact files that disagree with pyright");
     assertEquals(result.total.disagree, 0);
-    // 74 of its 83 files: names declared twice, augmented assignments, `for`, `with` and `except`
-    // targets and imports in functions are modelled.
-    assert(result.total.exact >= 65, `only ${result.total.exact} of ${result.files} are exact`);
+    // 77 of its 83 files: names declared twice, augmented assignments, `for`, `with` and `except`
+    // targets, imports in functions, `global` and `nonlocal` are modelled.
+    assert(result.total.exact >= 70, `only ${result.total.exact} of ${result.files} are exact`);
   } finally {
     await Deno.remove(parent, { recursive: true }).catch(() => {});
   }
