@@ -945,6 +945,33 @@ export const PYTHON_SAMPLES: Record<string, string> = {
     "    y = 2",
     "",
   ].join("\n"),
+  // `__slots__` gives its class a variable per string, at the string, after the class body.
+  "sample_slots.py": [
+    "class S:",
+    '    __slots__ = ("a", "b", "__dict__", "__weakref__")',
+    "    b = 1",
+    "",
+    "    def __init__(self):",
+    "        self.a = 1",
+    "        self.c = 2",
+    "",
+    "",
+    "class T:",
+    '    __slots__ = ["p"]',
+    "",
+    "",
+    "class U:",
+    '    __slots__ = "only"',
+    "",
+    "",
+    "class V:",
+    "    __slots__ = ()",
+    "",
+    "",
+    "class W:",
+    '    __slots__: tuple[str, ...] = ("q",)',
+    "",
+  ].join("\n"),
 };
 
 /** Python files whose constructs the rules do not model. */
@@ -960,7 +987,7 @@ export const PYTHON_UNMODELLED: Record<string, string> = {
   "unmodelled_final_member.py":
     "from typing import Final\n\n\nclass A:\n    def __init__(self):\n        self.limit: Final = 3\n",
   // Names pyright's binder declares itself.
-  "unmodelled_slots.py": 'class S:\n    __slots__ = ("a", "b")\n',
+  "unmodelled_slots.py": 'class S:\n    __slots__ = ("a", 1)\n',
   "unmodelled_implicit.py": '__doc__ = "x"\n',
   // A `nonlocal` name no enclosing function declares; a `global` one the module declares itself.
   "unmodelled_nonlocal_unbound.py": "def f():\n    def g():\n        nonlocal z\n        z = 1\n",

@@ -60,6 +60,8 @@ export interface Found {
    * or of an enclosing function's (see `./python_symbols.ts`).
    */
   rebound?: "global" | "nonlocal";
+  /** pyright's binder declares it after every statement of its scope (a class's `__slots__`). */
+  late?: boolean;
 }
 
 /** A rule's answer for a node that declares nothing and holds nothing the server lists. */

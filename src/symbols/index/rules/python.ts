@@ -213,6 +213,50 @@ function member(target: Node, typed: boolean, annotation?: Node | null): Found |
   };
 }
 
+/**
+ * The variables `__slots__ = ("a", "b")` gives its class, one per string (a list, a tuple or one
+ * string of plain strings), each at its string, bound after the class body (pyright's
+ * `_addSlotsToCurrentScope`; `__dict__` is none). Another value, or a class that names
+ * `__slots__` more than once, is not modelled.
+ */
+function slots(assignment: Node): Found[] {
+  const cls = scopeOf(assignment);
+  if (cls?.type !== "class_definition" || cls.text.split("__slots__").length !== 2) {
+    unmodelled("__slots__");
+    return [];
+  }
+  let value = assignment.childForFieldName("right");
+  while (value?.type === "parenthesized_expression") value = value.namedChildren[0] ?? null;
+  const items = value?.type === "string"
+    ? [value]
+    : value?.type === "tuple" || value?.type === "list"
+    ? value.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment")
+    : null;
+  const out: Found[] = [];
+  for (const item of items ?? [null]) {
+    const parts = item?.type === "string" ? item.namedChildren : null;
+    const plain = parts?.length === 3 && parts[0]?.type === "string_start" &&
+      /^["']$/.test(parts[0].text) && parts[1]?.type === "string_content" &&
+      parts[1].namedChildren.length === 0;
+    if (!item || !plain) {
+      unmodelled("__slots__");
+      continue;
+    }
+    const name = parts[1]!.text;
+    if (name === "__dict__") continue;
+    out.push({
+      name,
+      kind: pythonKind(name),
+      node: item,
+      nameNode: item,
+      detached: true,
+      late: true,
+      hidden: name === "_",
+    });
+  }
+  return out;
+}
+
 /** The declarations a target binds (none typed: an annotation takes one target alone). */
 function declarations(left: Node, parentKind: number, typed = false, annotation?: Node | null) {
   const { names, attributes } = pythonTargets(left);
@@ -508,9 +552,9 @@ export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
     const left = n.childForFieldName("left");
     if (!left) return null;
     const annotation = n.childForFieldName("type");
-    // `__slots__` gives the class a member per string, at the string: not modelled.
-    if (parentKind === K.Class && left.text === "__slots__") return unmodelled("__slots__");
-    return declarations(left, parentKind, annotation !== null, annotation);
+    const found = declarations(left, parentKind, annotation !== null, annotation);
+    if (parentKind === K.Class && left.text === "__slots__") found.push(...slots(n));
+    return found;
   },
   augmented_assignment: (n, parentKind) => {
     const left = n.childForFieldName("left");

@@ -105,7 +105,8 @@ function moveRebound(
  * met, and not at all when that one is never listed itself ({@linkcode Found.hidden}: an import,
  * `_`). The binder meets a function's body after the scope around it ({@linkcode depth}), so the
  * members a method assigns come after every declaration of the class body, and a name a function
- * declares `global` after the module's own; and a `try`'s `else` before its `except` clauses
+ * declares `global` after the module's own; a class's `__slots__` after its body
+ * ({@linkcode Found.late}); and a `try`'s `else` before its `except` clauses
  * ({@linkcode bindingOrder}). A name also bound by an
  * assignment expression, which the binder may meet before a declaration written ahead of it, is
  * not modelled (all its declarations are kept). Returns the list with one declaration per name,
@@ -131,9 +132,12 @@ export function oneDeclarationPerName(
   for (const same of byName.values()) {
     const at = (s: CompactSymbol) => declared.get(s)!.nameNode;
     const bodies = (s: CompactSymbol) => depth(declared.get(s)!.node);
+    const late = (s: CompactSymbol) => declared.get(s)!.late ? 1 : 0;
     const order = same.length === 1
       ? same
-      : [...same].sort((a, b) => bodies(a) - bodies(b) || bindingOrder(at(a), at(b)));
+      : [...same].sort((a, b) =>
+        bodies(a) - bodies(b) || late(a) - late(b) || bindingOrder(at(a), at(b))
+      );
     const early = order.find((s) => declared.get(s)?.boundEarly);
     if (order.length > 1 && early) {
       unmodelledPart("a name bound by := and declared again", declared.get(early)!.node);
