@@ -65,9 +65,10 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  // The lambda makes the file inexact for the index; the class is where both put `Thing`.
+  // The wildcard import makes the file inexact for the index (it may bind any name); the class
+  // is where both put `Thing`.
   await using h = await toolHarness(tree(
-    '"""A lambda: not modelled."""\n\nsquare = lambda x: x * x\n\n\nclass Thing:\n    pass\n\n\n' +
+    '"""A wildcard import: not modelled."""\n\nfrom os.path import *\n\n\nclass Thing:\n    pass\n\n\n' +
       "def use() -> Thing:\n    return Thing()\n",
   ));
   const { cold, warm, provisional, coldAsked } = await coldAndWarm(h);
@@ -90,10 +91,10 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  // The index does not model the `for` statement: it finds `Thing` at the assignment, where
-  // pyright's outline has it at the loop's target, its first declaration.
+  // The index does not model type comments: it finds `Thing` at its first declaration, where
+  // pyright's outline has it at the one the comment types.
   await using h = await toolHarness(tree(
-    '"""A for statement: not modelled."""\n\nfor Thing in range(3):\n    pass\n\nThing = 5\n\n\n' +
+    '"""A type comment: not modelled."""\n\nThing = 1\n\n\nThing = 5  # type: int\n\n\n' +
       "def use() -> int:\n    return Thing\n",
   ));
   const { cold, warm, provisional, coldAsked } = await coldAndWarm(h);
@@ -101,7 +102,7 @@ Deno.test({
   assertEquals(referenceLines(cold.text), [
     "app.py|File|app|0:from pkg.mod import Thing",
     "app.py|Function|main|4:    print(Thing)",
-    "pkg/mod.py|File|mod|5:Thing = 5",
+    "pkg/mod.py|File|mod|2:Thing = 1",
     "pkg/mod.py|Function|use|9:    return Thing",
   ]);
   assertEquals(warm, cold);

@@ -35,6 +35,7 @@ import { GO_RULES } from "./rules/go.ts";
 import { JAVA_RULES } from "./rules/java.ts";
 import { JS_RULES } from "./rules/javascript.ts";
 import { PYTHON_RULES } from "./rules/python.ts";
+import { pyrightListing } from "./rules/python_symbols.ts";
 import { RUST_RULES } from "./rules/rust.ts";
 import { TS_RULES } from "./rules/typescript.ts";
 
@@ -161,11 +162,6 @@ const TS_SEPARATE_DUPLICATES: ReadonlySet<number> = new Set([
 ]);
 
 function duplicatesModelled(symbols: readonly CompactSymbol[], grammar: GrammarId): boolean {
-  // pyright lists a scope's symbol once, however often it is assigned: not modelled.
-  if (grammar === "python") {
-    return new Set(symbols.map((s) => s[0])).size === symbols.length &&
-      symbols.every((s) => !s[10] || duplicatesModelled(s[10], grammar));
-  }
   const separate = TS_FAMILY.has(grammar) ? TS_SEPARATE_DUPLICATES : SEPARATE_DUPLICATES;
   const seen = new Map<string, number>();
   for (const s of symbols) {
@@ -195,11 +191,13 @@ export function extractDeclarations(root: Node, grammar: GrammarId): CompactSymb
  */
 export function extractFile(root: Node, grammar: GrammarId, why?: Set<string>): Extracted {
   const rules = RULES[grammar];
-  const top: CompactSymbol[] = [];
+  let top: CompactSymbol[] = [];
   const cursor = root.walk();
+  const declared = grammar === "python" ? new Map<CompactSymbol, Found>() : null;
   beginFile(why ?? null);
   try {
-    visitChildren(cursor, rules, top, 0, null);
+    visitChildren(cursor, rules, top, 0, null, declared);
+    if (declared) top = pyrightListing(top, declared);
   } finally {
     cursor.delete();
     endFile();
@@ -222,6 +220,7 @@ function visitChildren(
   siblings: CompactSymbol[],
   parentKind: number,
   members: CompactSymbol[] | null,
+  declared: Map<CompactSymbol, Found> | null,
 ): void {
   if (!cursor.gotoFirstChild()) return;
   do {
@@ -243,8 +242,12 @@ function visitChildren(
         const later = f.overload && overloadNames!.has(key);
         if (f.overload) overloadNames!.add(key);
         const c = compact(f, later);
+        declared?.set(c, f);
         if (f.member) {
-          if (members !== null && !members.some((m) => m[0] === f.name)) members.push(c);
+          // Every member, when their names are reduced later (Python's).
+          if (members !== null && (declared || !members.some((m) => m[0] === f.name))) {
+            members.push(c);
+          }
           continue;
         }
         siblings.push(c);
@@ -261,7 +264,7 @@ function visitChildren(
     if (leaf) continue;
     const children: CompactSymbol[] = owner === null ? siblings : [];
     const ownerIsType = owner !== null && (kind === K.Class || kind === K.Struct);
-    visitChildren(cursor, rules, children, kind, ownerIsType ? children : members);
+    visitChildren(cursor, rules, children, kind, ownerIsType ? children : members, declared);
     if (owner !== null && children.length > 0) owner.push(children);
     else if (owner !== null && dropIfEmpty) siblings.splice(siblings.indexOf(owner), 1);
   } while (cursor.gotoNextSibling());

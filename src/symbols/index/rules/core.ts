@@ -39,6 +39,29 @@ export interface Found {
   dropIfEmpty?: boolean;
   /** What overloads share, when not just the name (tsserver merges no static with instance). */
   overloadKey?: string;
+  /**
+   * pyright lists a scope's name once, at one of its declarations: the last one with a type (a
+   * class, a function, an annotated variable or parameter), else the first (see extract.ts's
+   * `oneDeclarationPerName`). Whether this one has a type.
+   */
+  typed?: boolean;
+  /**
+   * A declaration of its name that pyright never lists (an import, a variable or parameter named
+   * `_`, `self` or `cls`): when it is the one chosen, the name is not listed at all.
+   */
+  hidden?: boolean;
+  /**
+   * pyright may bind it before a declaration written ahead of it (an assignment expression binds
+   * before its statement's targets): its name declared again is not modelled.
+   */
+  boundEarly?: boolean;
+  /**
+   * A `global` or `nonlocal` statement of its scope makes it a declaration of the module's name
+   * or of an enclosing function's (see `./python_symbols.ts`).
+   */
+  rebound?: "global" | "nonlocal";
+  /** pyright's binder declares it after every statement of its scope (a class's `__slots__`). */
+  late?: boolean;
 }
 
 /** A rule's answer for a node that declares nothing and holds nothing the server lists. */
@@ -120,13 +143,29 @@ export function beginFile(why: Set<string> | null): void {
   reasons = why;
   missed = [];
   visiting = null;
+  facts.clear();
 }
 
-/** Ends a file: forgets its reasons sink and its per-parent member names. */
+/** Ends a file: forgets its reasons sink, its per-parent member names and its facts. */
 export function endFile(): void {
   reasons = null;
   visiting = null;
   memberNames.clear();
+  facts.clear();
+}
+
+/** What a grammar's rules learnt once about the file being extracted (see {@linkcode fileFact}). */
+const facts = new Map<string, unknown>();
+
+/**
+ * A fact about the whole file being extracted, computed by `make` on the first ask (a rule that
+ * would otherwise search the whole tree for each node it sees); forgotten when the file ends.
+ */
+export function fileFact<T>(key: string, make: () => T): T {
+  if (facts.has(key)) return facts.get(key) as T;
+  const value = make();
+  facts.set(key, value);
+  return value;
 }
 
 /** Whether the file being (or last) extracted held only modelled constructs. */
