@@ -239,6 +239,15 @@ export function keepsReferencingFilesOpen(command: string): boolean {
   return isPyright(command);
 }
 
+/**
+ * Whether a server lists a references answer's files in the order it learned of them (pyright:
+ * its project's files first, then the documents opened, in the order they were opened), so that
+ * files shown to it during its project load come in an order that varies from run to run.
+ */
+export function listsFilesAsLearned(command: string): boolean {
+  return isPyright(command);
+}
+
 /** pyright's default excludes, besides any folder starting with a dot. */
 const PYRIGHT_EXCLUDES = ["**/node_modules", "**/__pycache__"];
 

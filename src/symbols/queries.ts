@@ -21,7 +21,7 @@ import {
 } from "./model.ts";
 import { lineStarts, offsetAt } from "../edit/line_index.ts";
 import { containerFinder } from "./containing_symbol.ts";
-import { keepsReferencingFilesOpen } from "../lsp/project_scope.ts";
+import { keepsReferencingFilesOpen, listsFilesAsLearned } from "../lsp/project_scope.ts";
 import { MAX_OPEN } from "../lsp/documents.ts";
 import { type FileSymbols, isProvisional, type SymbolLookup, type SymbolMatch } from "./lookup.ts";
 import { mapLimit } from "../map_limit.ts";
@@ -399,13 +399,15 @@ export async function prepareNameQuery(
       shown = { ...early, proof: null, topLevel: declared.topLevel, openNow };
     }
   } else {
-    // A provisional target's question comes before the server's project load (lookup.ts's
-    // ProvisionalMatch). pyright lists a references answer's files in the order it learned of
-    // them: shown during the load, the candidates would come before its own files in some runs
-    // and after them in others. Shown once it is loaded, while it answers the outline of the
-    // target's file (asked first), they come after them, as when the outline came first.
+    // A cold question's target may come before the server's project load: provisional
+    // (lookup.ts's ProvisionalMatch), or from the index's exact parse. pyright lists a
+    // references answer's files in the order it learned of them: shown during the load, the
+    // candidates would come before its own files in some runs and after them in others. Shown
+    // once it is loaded, they come after them, as when its outline of the target came first.
     const loaded = async () => {
-      if (isProvisional(target)) await server.loaded?.(options);
+      if (isProvisional(target) || listsFilesAsLearned(server.command)) {
+        await server.loaded?.(options);
+      }
     };
     // The scan alone went ahead for a server the proof does not apply to.
     const scanned = early !== null && early.server === server && !proofApplies(server)
