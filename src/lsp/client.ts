@@ -10,9 +10,8 @@ import {
   type LspProtocol,
   type MessageConnection,
   ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from "../deps.ts";
+import { FramedReader, FramedWriter } from "./framing.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
@@ -93,8 +92,8 @@ export class LspClient {
       ...(options.env ? { env: options.env } : {}),
     });
     this.connection = createMessageConnection(
-      new StreamMessageReader(this.process.stdout),
-      new StreamMessageWriter(this.process.stdin),
+      new FramedReader(this.process.stdout),
+      new FramedWriter(this.process.stdin),
     );
     this.exited = this.process.exited.then((status) => {
       this.#alive = false;
