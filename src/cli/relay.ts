@@ -83,30 +83,11 @@ async function greet(
   const writer = conn.writable.getWriter();
   await writer.write(jsonLine(hello));
   writer.releaseLock();
-  const lines = new LineReader(conn.readable.pipeThrough(wholeLines()));
-  return { welcome: await lines.nextJson<Welcome>(), lines };
-}
-
-/**
- * The service's bytes, less a last line it did not end: a service that cuts a session off (its
- * client did not read) or dies mid-write leaves part of a message, which the client must never
- * get. Complete lines pass at once; only the bytes after a chunk's last newline wait.
- */
-export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
-  let held: Uint8Array[] = [];
-  return new TransformStream({
-    transform(chunk, controller) {
-      const last = chunk.lastIndexOf(10);
-      if (last === -1) return void held.push(chunk);
-      for (const part of held) controller.enqueue(part);
-      held = [];
-      controller.enqueue(chunk.subarray(0, last + 1));
-      if (last + 1 < chunk.length) held.push(chunk.subarray(last + 1));
-    },
-    flush() {
-      held = [];
-    },
-  });
+  // Whole lines only (LineReader.nextWhole): a service that cuts a session off (its client did
+  // not read) or dies mid-write leaves part of a message, which the client must never get.
+  const lines = new LineReader(conn.readable);
+  const first = await lines.nextWhole();
+  return { welcome: first === null ? null : JSON.parse(decoder.decode(first)) as Welcome, lines };
 }
 
 /**
@@ -252,7 +233,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
   };
 
   const pumpFromService = async (lines: LineReader) => {
-    for (let line = await lines.next(); line !== null; line = await lines.next()) {
+    for (let line = await lines.nextWhole(); line !== null; line = await lines.nextWhole()) {
       const id = responseId(line);
       if (id === null) {
         const state = stateCallOf(line);
@@ -278,9 +259,8 @@ export async function relay(options: CliOptions): Promise<boolean> {
           }
         }
       }
-      // The line and its newline in two writes: a large answer is not copied once more.
+      // The line with its newline, as read: one write.
       await toClient(line);
-      await toClient(NEWLINE);
     }
   };
 
@@ -348,7 +328,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
   const awaitRestore = async (lines: LineReader, restoring: Map<RequestId, string>) => {
     const failed: string[] = [];
     while (restoring.size > 0 || replayedId !== null) {
-      const line = await lines.next();
+      const line = await lines.nextWhole();
       if (line === null) return;
       const id = responseId(line);
       if (id !== null && id === replayedId) {
@@ -361,7 +341,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
         if (!succeeded(line)) failed.push(name);
         continue;
       }
-      await toClient(withNewline(line));
+      await toClient(line);
     }
     if (failed.length > 0) {
       const text = `The Sextant service restarted; repeating ${failed.join(", ")} failed, so ` +
@@ -449,8 +429,6 @@ function succeeded(line: Uint8Array): boolean {
   const message = parse(line) as { error?: unknown; result?: { isError?: unknown } } | null;
   return message !== null && message.error === undefined && message.result?.isError !== true;
 }
-
-const NEWLINE = new Uint8Array([10]);
 
 function withNewline(line: Uint8Array): Uint8Array {
   const out = new Uint8Array(line.length + 1);

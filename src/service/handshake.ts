@@ -151,18 +151,40 @@ export class LineReader {
         if (this.#length === 0) return null;
         return this.#take(this.#length, false);
       }
-      let chunk: Uint8Array | null;
-      try {
-        const read = await this.#reader.read();
-        chunk = read.done ? null : read.value;
-      } catch {
-        chunk = null;
+      await this.#read();
+    }
+  }
+
+  /**
+   * The next line with its newline, or null at the end: bytes after the last newline (a message
+   * the other end did not finish: it died, or cut the session off mid-write) are never returned.
+   * The line is a view of bytes read, the newline included, so it is passed on in one write.
+   */
+  async nextWhole(): Promise<Uint8Array | null> {
+    while (true) {
+      const newline = this.#findNewline();
+      if (newline >= 0) {
+        if (newline > this.#max) throw new LineTooLongError(this.#max);
+        return this.#take(newline + 1, false);
       }
-      if (chunk === null) this.#done = true;
-      else if (chunk.length > 0) {
-        this.#chunks.push(chunk);
-        this.#length += chunk.length;
-      }
+      if (this.#length > this.#max) throw new LineTooLongError(this.#max);
+      if (this.#done) return null;
+      await this.#read();
+    }
+  }
+
+  async #read(): Promise<void> {
+    let chunk: Uint8Array | null;
+    try {
+      const read = await this.#reader.read();
+      chunk = read.done ? null : read.value;
+    } catch {
+      chunk = null;
+    }
+    if (chunk === null) this.#done = true;
+    else if (chunk.length > 0) {
+      this.#chunks.push(chunk);
+      this.#length += chunk.length;
     }
   }
 
