@@ -85,7 +85,7 @@ async function greet(
   writer.releaseLock();
   // Whole lines only (LineReader.nextWhole): a service that cuts a session off (its client did
   // not read) or dies mid-write leaves part of a message, which the client must never get.
-  const lines = new LineReader(conn.readable);
+  const lines = new LineReader(conn);
   const first = await lines.nextWhole();
   return { welcome: first === null ? null : JSON.parse(decoder.decode(first)) as Welcome, lines };
 }
@@ -199,8 +199,11 @@ export async function relay(options: CliOptions): Promise<boolean> {
   let current = await open();
   if (!current) return false;
 
-  const stdout = Deno.stdout.writable.getWriter();
-  const toClient = (bytes: Uint8Array) => stdout.write(bytes).catch(() => Deno.exit(0));
+  // Written straight to the file descriptors, as the reads (LineReader over a ByteSource): each
+  // relayed message went through a stream's machinery on both sides (handshake.ts ByteSource).
+  let toClientDone: Promise<unknown> = Promise.resolve();
+  const toClient = (bytes: Uint8Array) =>
+    toClientDone = toClientDone.then(() => writeAll(Deno.stdout, bytes)).catch(() => Deno.exit(0));
   /** Requests sent to the service and not yet answered, by id. */
   const pending = new Map<RequestId, string>();
   let initialize: Uint8Array | null = null;
@@ -222,13 +225,10 @@ export async function relay(options: CliOptions): Promise<boolean> {
     await ready;
     const conn = current?.conn;
     if (!conn) return;
-    const writer = conn.writable.getWriter();
     try {
-      await writer.write(line);
+      await writeAll(conn, line);
     } catch {
       /* the service is gone; the request fails below */
-    } finally {
-      writer.releaseLock();
     }
   };
 
@@ -370,7 +370,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
   });
 
   // The client side: relay stdin until EOF, then end the session and exit.
-  const stdin = new LineReader(Deno.stdin.readable);
+  const stdin = new LineReader(Deno.stdin);
   for (let line = await stdin.next(); line !== null; line = await stdin.next()) {
     const message = parse(line);
     if (message?.method === "initialize") initialize = line.slice();
@@ -428,6 +428,14 @@ function stateCallOf(line: Uint8Array): { name: string; line: Uint8Array } | nul
 function succeeded(line: Uint8Array): boolean {
   const message = parse(line) as { error?: unknown; result?: { isError?: unknown } } | null;
   return message !== null && message.error === undefined && message.result?.isError !== true;
+}
+
+/** Write all of `bytes` (a write may take part of them). */
+async function writeAll(
+  to: { write(bytes: Uint8Array): Promise<number> },
+  bytes: Uint8Array,
+): Promise<void> {
+  for (let done = 0; done < bytes.length;) done += await to.write(bytes.subarray(done));
 }
 
 function withNewline(line: Uint8Array): Uint8Array {
