@@ -13,7 +13,8 @@
  *
  * `--real` takes generations.ts's tree of that name instead of a generated one (the raw server
  * is then shown the target's file only: profiles/refs.ts shows it the answer's files).
- * `--warmup N` makes N calls to each before the measured ones (the index builds after the first).
+ * `--warmup N` makes N calls to each before the measured ones, `--pause S` waits S seconds
+ * before them (the index builds after the first call, held back while questions come).
  * `--answer-out FILE` writes the last warm answer's text, to compare two versions' answers.
  *
  * `--service-cpu-prof DIR` starts the service itself under `--cpu-prof` (written to DIR when it
@@ -82,6 +83,11 @@ if (import.meta.main) {
       "answer-out": { type: "string" },
       /** Calls to each before the measured ones (the index's build and the first calls' JIT). */
       warmup: { type: "string", default: "0" },
+      /**
+       * Seconds to wait after the first calls, before the warm-up: the index builds while no
+       * question holds it back (typeorm's npm package, whose questions walk its files before).
+       */
+      pause: { type: "string", default: "0" },
       runs: { type: "string", default: "21" },
       typescript: { type: "string", default: "7" },
       "service-cpu-prof": { type: "string" },
@@ -190,6 +196,7 @@ if (import.meta.main) {
     }
     const first = await call(front);
     await call(standalone);
+    await new Promise((r) => setTimeout(r, Number(values.pause) * 1000));
     for (let i = 0; i < Number(values.warmup); i++) {
       await call(front);
       await call(standalone);
