@@ -17,6 +17,8 @@ export { structuredPatch } from "npm:diff@9.0.0";
 // exports map; the hint keeps that explicit (a `lib/node/main.d.ts` hint silently yields `any`).
 // @ts-types="npm:vscode-jsonrpc@10.0.0/node"
 export {
+  AbstractMessageReader,
+  AbstractMessageWriter,
   CancellationTokenSource,
   createMessageConnection,
   ResponseError,
@@ -24,7 +26,14 @@ export {
   StreamMessageWriter,
 } from "npm:vscode-jsonrpc@10.0.0/node";
 // @ts-types="npm:vscode-jsonrpc@10.0.0/node"
-export type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
+export type {
+  DataCallback,
+  Disposable,
+  Message,
+  MessageConnection,
+  MessageReader,
+  MessageWriter,
+} from "npm:vscode-jsonrpc@10.0.0/node";
 
 // TOML (Cargo.toml, pyproject.toml, alire.toml) for the toolchain tools.
 export { parse as parseToml } from "npm:smol-toml@1.9.1";

@@ -28,6 +28,11 @@ export function setLogLevel(level: LogLevel): void {
   threshold = LOG_LEVELS.indexOf(level);
 }
 
+/** Whether lines of `level` are written now. */
+export function logsAt(level: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= threshold;
+}
+
 function emit(level: LogLevel, parts: unknown[]): void {
   if (LOG_LEVELS.indexOf(level) < threshold) return;
   const text = parts.map((p) => typeof p === "string" ? p : Deno.inspect(p)).join(" ");

@@ -8,19 +8,31 @@
  * the run with exited threads included (10 ms ticks, summed): Sextant's own work, however
  * loaded the machine. profiles/refs.ts splits the tool's share into stages.
  *
- *     deno run -A scripts/profiles/warm.ts [--size 1000] [--runs 21] [--typescript 7]
- *       [--service-cpu-prof DIR]
+ *     deno run -A scripts/profiles/warm.ts [--size 1000 | --real hono|typeorm] [--runs 21]
+ *       [--typescript 7] [--service-cpu-prof DIR] [--answer-out FILE]
+ *
+ * `--real` takes generations.ts's tree of that name instead of a generated one (the raw server
+ * is then shown the target's file only: profiles/refs.ts shows it the answer's files).
+ * `--warmup N` makes N calls to each before the measured ones, `--pause S` waits S seconds
+ * before them (the index builds after the first call, held back while questions come).
+ * `--answer-out FILE` writes the last warm answer's text, to compare two versions' answers.
  *
  * `--service-cpu-prof DIR` starts the service itself under `--cpu-prof` (written to DIR when it
- * stops), for a flame graph of its warm calls.
+ * stops), for a flame graph of its warm calls; `--front-cpu-prof DIR` the front.
  * @module
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client, frontArgs, StdioClientTransport } from "../../tests/helpers/mcp.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
-import { declarationPosition, generatedTree, REPO } from "../bench/lib/project.ts";
-import { RawServer } from "../bench/lib/raw_server.ts";
+import {
+  type BenchTree,
+  declarationPosition,
+  generatedTree,
+  REPO,
+  typeormTree,
+} from "../bench/lib/project.ts";
+import { honoTree, startRaw } from "../bench/generations.ts";
 import { privateServiceEnv } from "../bench/service.ts";
 import { SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
 
@@ -67,9 +79,20 @@ if (import.meta.main) {
     args: Deno.args,
     options: {
       size: { type: "string", default: "1000" },
+      real: { type: "string" },
+      "answer-out": { type: "string" },
+      /** Calls to each before the measured ones (the index's build and the first calls' JIT). */
+      warmup: { type: "string", default: "0" },
+      /**
+       * Seconds to wait after the first calls, before the warm-up: the index builds while no
+       * question holds it back (typeorm's npm package, whose questions walk its files before).
+       */
+      pause: { type: "string", default: "0" },
       runs: { type: "string", default: "21" },
       typescript: { type: "string", default: "7" },
       "service-cpu-prof": { type: "string" },
+      /** The front (not the standalone) under `--cpu-prof`, written to this folder. */
+      "front-cpu-prof": { type: "string" },
       /** With --service-cpu-prof: the service's V8 flags instead of Sextant's (an experiment). */
       "service-v8-flags": { type: "string" },
       /** Only the calls through the front (profiling: the service's samples are then all warm). */
@@ -77,15 +100,20 @@ if (import.meta.main) {
     },
   });
   const runs = Number(values.runs);
-  const tree = await generatedTree(Number(values.size));
+  const tree: BenchTree = values.real === "hono"
+    ? await honoTree()
+    : values.real === "typeorm"
+    ? await typeormTree()
+    : await generatedTree(Number(values.size));
   const native = values.typescript === "7";
   if (native) await linkTypeScript7(tree.root);
   const runtime = await Deno.makeTempDir({ prefix: "sextant-warm-rt-" });
   const env = privateServiceEnv(runtime);
   const clients: Mcp[] = [];
-  const connect = async (extra: string[]): Promise<Mcp> => {
+  const connect = async (extra: string[], profile?: string): Promise<Mcp> => {
     const args = frontArgs(["--project", tree.root, "--log-level", "error", ...extra]);
     args.splice(1, 0, SEXTANT_V8_FLAGS); // as `deno task start`
+    if (profile) args.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${profile}`);
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
       args,
@@ -145,15 +173,17 @@ if (import.meta.main) {
     }
   }
   const args = { name_path: tree.symbol, relative_path: tree.file };
+  let lastAnswer: unknown = null;
   const call = async (m: Mcp) => {
     const result = await m.client.callTool({ name: "find_referencing_symbols", arguments: args });
     if (result.isError) throw new Error(JSON.stringify(result.content));
+    lastAnswer = result.content;
     return result;
   };
   const pos = declarationPosition(await Deno.readTextFile(join(tree.root, tree.file)), tree.symbol);
-  const raw = await RawServer.start(tree.root, tree.server);
+  const raw = await startRaw(tree.root, tree);
   try {
-    const front = await connect([]);
+    const front = await connect([], values["front-cpu-prof"]);
     const standalone = await connect(["--standalone"]);
     await raw.openFile(tree.file);
     for (;;) {
@@ -166,6 +196,11 @@ if (import.meta.main) {
     }
     const first = await call(front);
     await call(standalone);
+    await new Promise((r) => setTimeout(r, Number(values.pause) * 1000));
+    for (let i = 0; i < Number(values.warmup); i++) {
+      await call(front);
+      await call(standalone);
+    }
     const chars = (first.content as Array<{ text?: string }>).reduce(
       (n, c) => n + (c.text?.length ?? 0),
       0,
@@ -235,6 +270,8 @@ if (import.meta.main) {
       const gap = median(rows.front) - median(rows.raw);
       console.log(`  front + service over raw: +${gap.toFixed(2)} ms`);
     }
+    const answerOut = values["answer-out"];
+    if (answerOut) await Deno.writeTextFile(answerOut, JSON.stringify(lastAnswer, null, 1));
   } finally {
     for (const c of clients) await c.client.close().catch(() => {});
     await raw.stop();

@@ -83,30 +83,11 @@ async function greet(
   const writer = conn.writable.getWriter();
   await writer.write(jsonLine(hello));
   writer.releaseLock();
-  const lines = new LineReader(conn.readable.pipeThrough(wholeLines()));
-  return { welcome: await lines.nextJson<Welcome>(), lines };
-}
-
-/**
- * The service's bytes, less a last line it did not end: a service that cuts a session off (its
- * client did not read) or dies mid-write leaves part of a message, which the client must never
- * get. Complete lines pass at once; only the bytes after a chunk's last newline wait.
- */
-export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
-  let held: Uint8Array[] = [];
-  return new TransformStream({
-    transform(chunk, controller) {
-      const last = chunk.lastIndexOf(10);
-      if (last === -1) return void held.push(chunk);
-      for (const part of held) controller.enqueue(part);
-      held = [];
-      controller.enqueue(chunk.subarray(0, last + 1));
-      if (last + 1 < chunk.length) held.push(chunk.subarray(last + 1));
-    },
-    flush() {
-      held = [];
-    },
-  });
+  // Whole lines only (LineReader.nextWhole): a service that cuts a session off (its client did
+  // not read) or dies mid-write leaves part of a message, which the client must never get.
+  const lines = new LineReader(conn);
+  const first = await lines.nextWhole();
+  return { welcome: first === null ? null : JSON.parse(decoder.decode(first)) as Welcome, lines };
 }
 
 /**
@@ -218,8 +199,11 @@ export async function relay(options: CliOptions): Promise<boolean> {
   let current = await open();
   if (!current) return false;
 
-  const stdout = Deno.stdout.writable.getWriter();
-  const toClient = (bytes: Uint8Array) => stdout.write(bytes).catch(() => Deno.exit(0));
+  // Written straight to the file descriptors, as the reads (LineReader over a ByteSource): each
+  // relayed message went through a stream's machinery on both sides (handshake.ts ByteSource).
+  let toClientDone: Promise<unknown> = Promise.resolve();
+  const toClient = (bytes: Uint8Array) =>
+    toClientDone = toClientDone.then(() => writeAll(Deno.stdout, bytes)).catch(() => Deno.exit(0));
   /** Requests sent to the service and not yet answered, by id. */
   const pending = new Map<RequestId, string>();
   let initialize: Uint8Array | null = null;
@@ -241,18 +225,15 @@ export async function relay(options: CliOptions): Promise<boolean> {
     await ready;
     const conn = current?.conn;
     if (!conn) return;
-    const writer = conn.writable.getWriter();
     try {
-      await writer.write(line);
+      await writeAll(conn, line);
     } catch {
       /* the service is gone; the request fails below */
-    } finally {
-      writer.releaseLock();
     }
   };
 
   const pumpFromService = async (lines: LineReader) => {
-    for (let line = await lines.next(); line !== null; line = await lines.next()) {
+    for (let line = await lines.nextWhole(); line !== null; line = await lines.nextWhole()) {
       const id = responseId(line);
       if (id === null) {
         const state = stateCallOf(line);
@@ -278,9 +259,8 @@ export async function relay(options: CliOptions): Promise<boolean> {
           }
         }
       }
-      // The line and its newline in two writes: a large answer is not copied once more.
+      // The line with its newline, as read: one write.
       await toClient(line);
-      await toClient(NEWLINE);
     }
   };
 
@@ -348,7 +328,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
   const awaitRestore = async (lines: LineReader, restoring: Map<RequestId, string>) => {
     const failed: string[] = [];
     while (restoring.size > 0 || replayedId !== null) {
-      const line = await lines.next();
+      const line = await lines.nextWhole();
       if (line === null) return;
       const id = responseId(line);
       if (id !== null && id === replayedId) {
@@ -361,7 +341,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
         if (!succeeded(line)) failed.push(name);
         continue;
       }
-      await toClient(withNewline(line));
+      await toClient(line);
     }
     if (failed.length > 0) {
       const text = `The Sextant service restarted; repeating ${failed.join(", ")} failed, so ` +
@@ -390,7 +370,7 @@ export async function relay(options: CliOptions): Promise<boolean> {
   });
 
   // The client side: relay stdin until EOF, then end the session and exit.
-  const stdin = new LineReader(Deno.stdin.readable);
+  const stdin = new LineReader(Deno.stdin);
   for (let line = await stdin.next(); line !== null; line = await stdin.next()) {
     const message = parse(line);
     if (message?.method === "initialize") initialize = line.slice();
@@ -450,7 +430,13 @@ function succeeded(line: Uint8Array): boolean {
   return message !== null && message.error === undefined && message.result?.isError !== true;
 }
 
-const NEWLINE = new Uint8Array([10]);
+/** Write all of `bytes` (a write may take part of them). */
+async function writeAll(
+  to: { write(bytes: Uint8Array): Promise<number> },
+  bytes: Uint8Array,
+): Promise<void> {
+  for (let done = 0; done < bytes.length;) done += await to.write(bytes.subarray(done));
+}
 
 function withNewline(line: Uint8Array): Uint8Array {
   const out = new Uint8Array(line.length + 1);

@@ -1,6 +1,7 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { delimiter } from "node:path";
-import { responseId, wholeLines } from "./relay.ts";
+import { responseId } from "./relay.ts";
+import { LineReader } from "../service/handshake.ts";
 import { serviceEnv } from "./service_start.ts";
 import { servicePath } from "../executables.ts";
 
@@ -19,6 +20,9 @@ Deno.test("responseId: ids of answers as the SDK writes them, null for the servi
   const text = `${"x".repeat(5000)} "id":1}`;
   const big = { result: { content: [{ type: "text", text }] }, jsonrpc: "2.0", id: 12 };
   assertEquals(responseId(line(big)), 12);
+  // As the front passes it on: with its newline.
+  const ended = new TextEncoder().encode(JSON.stringify(big) + "\n");
+  assertEquals(responseId(ended), 12);
   // Other key orders are parsed whole.
   assertEquals(responseId(line({ id: 4, jsonrpc: "2.0", result: {} })), 4);
 });
@@ -42,12 +46,17 @@ Deno.test("serviceEnv: SEXTANT_LSP_PATH's folders lead the service's PATH", () =
 
 Deno.test("relay: a last line the service did not end never reaches the client", async () => {
   const encoder = new TextEncoder();
-  const source = ReadableStream.from(["a\nb", "c\n", '{"jsonrpc":"2.0","id":3,"res'])
+  const source = ReadableStream.from(["a\nb", "c\n", "\n", '{"jsonrpc":"2.0","id":3,"res'])
     .pipeThrough(
       new TransformStream<string, Uint8Array>({
         transform: (text, controller) => controller.enqueue(encoder.encode(text)),
       }),
     );
-  const out = await new Response(source.pipeThrough(wholeLines())).text();
-  assertEquals(out, "a\nbc\n");
+  // What the front reads from the service (LineReader.nextWhole): each line with its newline.
+  const lines = new LineReader(source);
+  const out: string[] = [];
+  for (let line = await lines.nextWhole(); line !== null; line = await lines.nextWhole()) {
+    out.push(new TextDecoder().decode(line));
+  }
+  assertEquals(out, ["a\n", "bc\n", "\n"]);
 });

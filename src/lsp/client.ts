@@ -10,11 +10,10 @@ import {
   type LspProtocol,
   type MessageConnection,
   ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from "../deps.ts";
+import { FramedReader, FramedWriter } from "./framing.ts";
 import { ToolError } from "../errors.ts";
-import { log } from "../log.ts";
+import { log, logsAt } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
 import { DiagnosticsStore } from "./pushed_diagnostics.ts";
 import { type ExitStatus, type ServerProcess, spawnServer } from "./server_process.ts";
@@ -42,6 +41,8 @@ export interface ClientOptions {
   readyLogPattern?: RegExp;
   /** The server is loading until its first quiescent `experimental/serverStatus`. */
   readyOnServerStatus?: boolean;
+  /** Sent after `initialized` unless Sextant logs at debug: the server's own log stops. */
+  quietLog?: { method: string; params: unknown };
   /**
    * The server's log says that the engine behind it ended while the server itself lives on
    * (typescript-language-server over tsserver): from then on its answers are empty, so the
@@ -93,8 +94,8 @@ export class LspClient {
       ...(options.env ? { env: options.env } : {}),
     });
     this.connection = createMessageConnection(
-      new StreamMessageReader(this.process.stdout),
-      new StreamMessageWriter(this.process.stdin),
+      new FramedReader(this.process.stdout),
+      new FramedWriter(this.process.stdin),
     );
     this.exited = this.process.exited.then((status) => {
       this.#alive = false;
@@ -286,6 +287,10 @@ export class LspClient {
     this.capabilities = result?.capabilities ?? {};
     this.serverInfo = (result?.serverInfo ?? {}) as typeof this.serverInfo;
     await this.notify("initialized", {});
+    // Its log messages are only shown at debug (#installHandlers), unless a pattern reads them.
+    if (o.quietLog && !o.readyLogPattern && !o.backendExitLogPattern && !logsAt("debug")) {
+      await this.notify(o.quietLog.method, o.quietLog.params);
+    }
     // Servers that pull settings (workspace/configuration) must not get a push as well: pyright
     // re-initialises its workspace on it and answers queries from a half-built program meanwhile.
     if (o.settings !== undefined && o.pushSettings) {

@@ -237,7 +237,9 @@ export class DocumentSync {
       const pinned: DocState[] = [];
       try {
         for (const relPath of wanted) {
-          const doc = await this.#open(relPath, changes, options.transient === true, noticed);
+          const transient = options.transient === true;
+          const doc = this.#openAndUnchanged(relPath, transient, noticed) ??
+            await this.#open(relPath, changes, transient, noticed);
           doc.pins++;
           pinned.push(doc);
         }
@@ -379,6 +381,24 @@ export class DocumentSync {
     const next = this.#queue.then(work, work);
     this.#queue = next.catch(() => {});
     return next;
+  }
+
+  /**
+   * {@linkcode #open}'s answer for an open watched document the watcher did not name, decided
+   * without an await (a warm question's documents are these: no promise each); else null.
+   */
+  #openAndUnchanged(
+    relPath: string,
+    transient: boolean,
+    noticed: ReadonlySet<string> | null,
+  ): DocState | null {
+    const existing = this.#docs.get(relPath);
+    if (!existing?.open || noticed === null || !existing.watched || touches(noticed, relPath)) {
+      return null;
+    }
+    existing.lastUsed = ++this.#clock;
+    if (!transient) existing.transient = false;
+    return existing;
   }
 
   /**

@@ -460,6 +460,7 @@ export class ManagedServer implements LanguageServer {
           ? { readyLogPattern: resolved.command.readyLogPattern }
           : {}),
         ...(resolved.command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
+        ...(resolved.command.quietLog ? { quietLog: resolved.command.quietLog } : {}),
         ...(resolved.command.backendExitLogPattern
           ? { backendExitLogPattern: resolved.command.backendExitLogPattern }
           : {}),

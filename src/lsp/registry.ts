@@ -36,6 +36,11 @@ export interface ServerCommand {
   /** The server is loading until it logs a matching line (see LspClient). */
   readyLogPattern?: RegExp;
   /**
+   * The notification that stops the server's own log messages (`window/logMessage`): sent after
+   * `initialized` unless Sextant logs at debug, where it shows them (see LspClient).
+   */
+  quietLog?: { method: string; params: unknown };
+  /**
    * The server's own work-done progress reports checking in the background, not project
    * loading: queries never wait for it (see ProgressTracker.ignoreServerProgress).
    */
@@ -179,6 +184,11 @@ function nativeTypeScript(command: string): ServerCommand {
     directBinary: nativeTscBinary,
     settings: NATIVE_TYPESCRIPT_SETTINGS,
     loadsOnEveryCore: true,
+    // It logs five messages after every request (the request's time, a snapshot cloned, up to
+    // 600 bytes), which Sextant reads, decodes and drops: on hono's warm references, 30 KB of
+    // garbage and 0.03-0.2 ms of Sextant's CPU a call (docs/performance.md, "Session 8: warm
+    // calls").
+    quietLog: { method: "custom/setLogVerbosity", params: { verbosity: 0 } },
   };
 }
 

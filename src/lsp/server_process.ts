@@ -1,10 +1,8 @@
 /**
  * Language-server processes: spawned in a process group of their own (src/process.ts), so that
  * stopping one kills everything it started (tsserver, type checkers, build daemons). No orphans.
- * The server's stdio is wrapped in Node streams for vscode-jsonrpc.
  * @module
  */
-import { Readable, Writable } from "node:stream";
 import { log } from "../log.ts";
 import { DEFAULT_GRACE_MS, spawnGroup, stopGroup } from "../process.ts";
 
@@ -14,11 +12,11 @@ export interface ExitStatus {
   signal: string | null;
 }
 
-/** A spawned server process with Node-style streams for vscode-jsonrpc. */
+/** A spawned server process, its stdio piped (framed by framing.ts). */
 export interface ServerProcess {
   readonly pid: number;
-  readonly stdout: Readable;
-  readonly stdin: Writable;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stdin: WritableStream<Uint8Array>;
   /** Resolves when the process has ended. */
   readonly exited: Promise<ExitStatus>;
   /** The last lines the server wrote to stderr (for crash messages). */
@@ -64,8 +62,8 @@ export function spawnServer(
 
   return {
     pid,
-    stdout: Readable.fromWeb(child.stdout as unknown as import("node:stream/web").ReadableStream),
-    stdin: Writable.fromWeb(child.stdin as unknown as import("node:stream/web").WritableStream),
+    stdout: child.stdout,
+    stdin: child.stdin,
     exited,
     stderrTail: () => tail.join("\n"),
     killGroup,

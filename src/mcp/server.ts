@@ -38,6 +38,8 @@ export function createServer(session: Session<Tool>, options: CreateServerOption
     tools: session.activeTools().map((tool) => describeToolIn(tool, session.context)),
   }));
 
+  /** The call pipeline, loaded with the tools on the first call (tools/catalog.ts). */
+  let pipeline: Promise<typeof import("../tools/call.ts")> | null = null;
   server.setRequestHandler("tools/call", async (params, extra) => {
     // The tool's own schema checks the arguments (tools/call.ts); here, only that they are an object.
     const { name, arguments: args = {} } = params;
@@ -57,8 +59,12 @@ export function createServer(session: Session<Tool>, options: CreateServerOption
           : `Unknown tool '${name}'.`,
       );
     }
-    // The call pipeline loads with the tools, on the first call (tools/catalog.ts).
-    const { callTool } = await import("../tools/call.ts");
+    // Imported once: a dynamic import of a loaded module still resolves it again at each call.
+    pipeline ??= import("../tools/call.ts").catch((error) => {
+      pipeline = null;
+      throw error;
+    });
+    const { callTool } = await pipeline;
     const result = await callTool(session, tool, args, {
       signal: extra.signal,
       progress: progressReporter(extra),

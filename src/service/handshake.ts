@@ -79,12 +79,55 @@ export interface LineReaderOptions {
 }
 
 /**
- * Reads a byte stream line by line (without the newline); the rest stays readable after. Each
- * byte is copied once into its line and searched once for the newline, so a long line costs
- * what its length costs.
+ * What Deno's connections and stdin read with: bytes into a buffer, their count, null at the
+ * end. Read this way a relayed line takes no stream machinery (a front's every message).
+ */
+export interface ByteSource {
+  read(into: Uint8Array): Promise<number | null>;
+}
+
+/** Bytes asked of a {@linkcode ByteSource} per read: what Deno's own streams read at once. */
+const READ_BYTES = 64 * 1024;
+
+/** Chunks read in order: null at the end. */
+interface ChunkReader {
+  read(): Promise<Uint8Array | null>;
+  release(): void;
+  cancel(reason: unknown): Promise<void>;
+}
+
+function streamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
+  const reader = stream.getReader();
+  return {
+    read: async () => {
+      const chunk = await reader.read();
+      return chunk.done ? null : chunk.value;
+    },
+    release: () => reader.releaseLock(),
+    cancel: (reason) => reader.cancel(reason),
+  };
+}
+
+function sourceReader(source: ByteSource): ChunkReader {
+  return {
+    read: async () => {
+      // A buffer each read: lines handed out are views of it.
+      const buffer = new Uint8Array(READ_BYTES);
+      const n = await source.read(buffer);
+      return n === null ? null : buffer.subarray(0, n);
+    },
+    release: () => {},
+    cancel: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Reads a byte stream (or a {@linkcode ByteSource}) line by line (without the newline); the
+ * rest stays readable after. Each byte is copied once into its line and searched once for the
+ * newline, so a long line costs what its length costs.
  */
 export class LineReader {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ChunkReader;
   readonly #max: number;
   /** Bytes read and not yet returned, in order. */
   #chunks: Uint8Array[] = [];
@@ -93,8 +136,11 @@ export class LineReader {
   #scanned = 0;
   #done = false;
 
-  constructor(stream: ReadableStream<Uint8Array>, options: LineReaderOptions = {}) {
-    this.#reader = stream.getReader();
+  constructor(
+    stream: ReadableStream<Uint8Array> | ByteSource,
+    options: LineReaderOptions = {},
+  ) {
+    this.#reader = stream instanceof ReadableStream ? streamReader(stream) : sourceReader(stream);
     this.#max = options.maxLineBytes ?? Infinity;
   }
 
@@ -151,18 +197,39 @@ export class LineReader {
         if (this.#length === 0) return null;
         return this.#take(this.#length, false);
       }
-      let chunk: Uint8Array | null;
-      try {
-        const read = await this.#reader.read();
-        chunk = read.done ? null : read.value;
-      } catch {
-        chunk = null;
+      await this.#read();
+    }
+  }
+
+  /**
+   * The next line with its newline, or null at the end: bytes after the last newline (a message
+   * the other end did not finish: it died, or cut the session off mid-write) are never returned.
+   * The line is a view of bytes read, the newline included, so it is passed on in one write.
+   */
+  async nextWhole(): Promise<Uint8Array | null> {
+    while (true) {
+      const newline = this.#findNewline();
+      if (newline >= 0) {
+        if (newline > this.#max) throw new LineTooLongError(this.#max);
+        return this.#take(newline + 1, false);
       }
-      if (chunk === null) this.#done = true;
-      else if (chunk.length > 0) {
-        this.#chunks.push(chunk);
-        this.#length += chunk.length;
-      }
+      if (this.#length > this.#max) throw new LineTooLongError(this.#max);
+      if (this.#done) return null;
+      await this.#read();
+    }
+  }
+
+  async #read(): Promise<void> {
+    let chunk: Uint8Array | null;
+    try {
+      chunk = await this.#reader.read();
+    } catch {
+      chunk = null;
+    }
+    if (chunk === null) this.#done = true;
+    else if (chunk.length > 0) {
+      this.#chunks.push(chunk);
+      this.#length += chunk.length;
     }
   }
 
@@ -189,8 +256,8 @@ export class LineReader {
         if (done) return controller.close();
         try {
           const chunk = await reader.read();
-          if (chunk.done) controller.close();
-          else controller.enqueue(chunk.value);
+          if (chunk === null) controller.close();
+          else controller.enqueue(chunk);
         } catch (error) {
           controller.error(error);
         }
@@ -202,6 +269,6 @@ export class LineReader {
   }
 
   release(): void {
-    this.#reader.releaseLock();
+    this.#reader.release();
   }
 }

@@ -179,6 +179,23 @@ function isWordAt(line: string, at: number, name: string): boolean {
  */
 export function namePosition(match: SymbolMatch): Position | null {
   const { node, file } = match;
+  // A tree stands for its file's content (see lastAnswers): a warm question asks again.
+  const known = namePositions.get(node);
+  if (known !== undefined && known.text === file.text) return known.position;
+  const position = findNamePosition(match);
+  namePositions.set(node, { text: file.text, position });
+  return position;
+}
+
+/**
+ * The last {@linkcode namePosition} of each symbol node, with the text it was found in: a warm
+ * question about the same target (twice: the candidates' proof and the request) reads no line
+ * of its file again.
+ */
+const namePositions = new WeakMap<SymbolNode, { text: string; position: Position | null }>();
+
+function findNamePosition(match: SymbolMatch): Position | null {
+  const { node, file } = match;
   const lineAt = lineReader(file.text);
   const sel = node.selectionRange.start;
   if (isWordAt(lineAt(sel.line) ?? "", sel.character, node.name)) return sel;

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "../../deps.ts";
-import { namePathOf } from "../../symbols/model.ts";
+import { namePathOf, type SymbolNode } from "../../symbols/model.ts";
 import {
   type CheckedReferences,
   findReferencesChecked,
@@ -87,10 +87,22 @@ export async function resolveQueryTarget(
 function inMemory(index: SymbolLookup, namePath: string, relPath: string): SymbolMatch | null {
   const file = index.memoizedSymbols(relPath);
   if (file === null) return null;
+  let picked = pickedIn.get(file.roots);
+  const known = picked?.get(namePath);
+  if (known !== undefined && known.relPath === relPath) return { node: known, file };
   const pattern = parseNamePath(namePath);
   const node = pickUnique(findInTree(file.roots, pattern), pattern, { relPath, roots: file.roots });
+  if (picked === undefined) pickedIn.set(file.roots, picked = new Map());
+  picked.set(namePath, node);
   return { node, file };
 }
+
+/**
+ * The symbol each name path picked in a tree (trees are immutable and shared by the lookup's
+ * memo, so a tree stands for its file's content): a warm question asked again does not walk its
+ * target's file. Only a unique match is kept; a name that is not is looked for again.
+ */
+const pickedIn = new WeakMap<readonly SymbolNode[], Map<string, SymbolNode>>();
 
 /**
  * Before the declaration index is built, index the target's file now (ahead of the build, in
