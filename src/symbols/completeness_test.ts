@@ -81,6 +81,7 @@ function lookupOver(
   root: string,
   files: Record<string, string>,
   declarations: SymbolLookup["declarations"],
+  indexHelpsCold = true,
 ): SymbolLookup {
   return {
     declarations,
@@ -92,6 +93,9 @@ function lookupOver(
       },
     },
     pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
+    // true: a server whose load is one thread (typescript-language-server), the index parses
+    // ahead; false: one that loads on every core (TypeScript 7), a few files' outlines are its.
+    indexHelpsCold: () => indexHelpsCold,
   } as unknown as SymbolLookup;
 }
 
@@ -160,6 +164,40 @@ Deno.test("importProof: a cold scan's reads give way to the contents an index bu
   });
   assert(built);
   assertEquals(unreachable, ["src/user.ts"]);
+});
+
+Deno.test("candidateFiles: nothing parsed ahead beside a server that loads on every core", async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-none-" }));
+  const files: Record<string, string> = {
+    "src/store.ts": "export class Store {}\n",
+    "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
+  };
+  try {
+    await Deno.mkdir(`${root}/src`);
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${rel}`, text);
+    }
+    const ahead: string[][] = [];
+    const declarations = {
+      built: false,
+      parseAhead: (_needle: string, files: readonly string[]) => {
+        ahead.push([...files]);
+      },
+    };
+    const index = lookupOver(root, files, declarations as SymbolLookup["declarations"], false);
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const candidates = await candidateFiles(index, server, "Store");
+    assertEquals(candidates, ["src/store.ts", "src/user.ts"]);
+    await importProof(
+      index,
+      server,
+      { relPath: "src/store.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(ahead, []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("importProof: the candidates parsed ahead of a slow answer are those the proof shows", async () => {
