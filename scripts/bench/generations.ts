@@ -83,7 +83,7 @@ import {
   timed,
 } from "./scale.ts";
 import { RawServer } from "./lib/raw_server.ts";
-import { quiet } from "./lib/quiet.ts";
+import { quiet, servicePidIn } from "./lib/quiet.ts";
 import { askWhileBuilding, type NewNamesResult } from "./lib/new_names.ts";
 import { HttpService, HttpSession } from "./lib/http_sextant.ts";
 
@@ -629,16 +629,7 @@ async function referenceRows(make: () => Promise<BenchTree>, g: Generation, runs
 async function privateService() {
   const runtime = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-rt-" }));
   const env = { XDG_RUNTIME_DIR: runtime };
-  const servicePid = (): number | null => {
-    try {
-      for (const e of Deno.readDirSync(join(runtime, "sextant"))) {
-        if (!e.name.endsWith(".json")) continue;
-        const endpoint = JSON.parse(Deno.readTextFileSync(join(runtime, "sextant", e.name)));
-        if (typeof endpoint.pid === "number") return endpoint.pid;
-      }
-    } catch { /* not started yet */ }
-    return null;
-  };
+  const servicePid = () => servicePidIn(runtime);
   const stop = async () => {
     const pid = servicePid();
     const below = pid === null ? [] : descendants(pid, processTree());

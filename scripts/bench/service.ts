@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { processTree, quiet } from "./lib/quiet.ts";
+import { processTree, quiet, servicePidIn } from "./lib/quiet.ts";
 import { HttpService, HttpSession } from "./lib/http_sextant.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -105,15 +105,10 @@ function frontSessions(root: string): Sessions {
   const runtime = Deno.makeTempDirSync({ prefix: "sextant-bench-rt-" });
   const env = privateServiceEnv(runtime);
   const fronts: Front[] = [];
-  const servicePid = () => {
-    for (const entry of Deno.readDirSync(join(runtime, "sextant"))) {
-      if (entry.name.endsWith(".json")) {
-        return (JSON.parse(Deno.readTextFileSync(join(runtime, "sextant", entry.name))) as {
-          pid: number;
-        }).pid;
-      }
-    }
-    throw new Error("no service running");
+  const servicePid = (): number => {
+    const pid = servicePidIn(runtime);
+    if (pid === null) throw new Error("no service running");
+    return pid;
   };
   return {
     async open() {

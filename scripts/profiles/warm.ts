@@ -34,6 +34,7 @@ import {
 } from "../bench/lib/project.ts";
 import { honoTree, startRaw } from "../bench/generations.ts";
 import { privateServiceEnv } from "../bench/service.ts";
+import { servicePidIn } from "../bench/lib/quiet.ts";
 import { SEXTANT_V8_FLAGS } from "../../src/cli/permission_flags.ts";
 
 /** On-CPU time (ms) of every thread of one process (not its children); 0 when it is gone. */
@@ -127,14 +128,9 @@ if (import.meta.main) {
     return made;
   };
   const servicePid = (): number => {
-    for (const entry of Deno.readDirSync(join(runtime, "sextant"))) {
-      if (entry.name.endsWith(".json")) {
-        return (JSON.parse(Deno.readTextFileSync(join(runtime, "sextant", entry.name))) as {
-          pid: number;
-        }).pid;
-      }
-    }
-    throw new Error("no service running");
+    const pid = servicePidIn(runtime);
+    if (pid === null) throw new Error("no service running");
+    return pid;
   };
   let profiled: Deno.ChildProcess | null = null;
   const profileDir = values["service-cpu-prof"];

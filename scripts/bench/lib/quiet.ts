@@ -3,6 +3,7 @@
  * first answer started (the declaration index's build, the server's project load) is done.
  * @module
  */
+import { join } from "node:path";
 
 /** CPU time (user + system) of the processes, ms (clock ticks of 10 ms). */
 export function cpuMs(pids: number[]): number {
@@ -53,4 +54,19 @@ export function processTree(pid: number): number[] {
   };
   visit(pid);
   return out;
+}
+
+/**
+ * The pid of the shared service whose endpoint file is in a private runtime folder (the
+ * `XDG_RUNTIME_DIR` a bench gave its fronts), or null before it has started.
+ */
+export function servicePidIn(runtime: string): number | null {
+  try {
+    for (const entry of Deno.readDirSync(join(runtime, "sextant"))) {
+      if (!entry.name.endsWith(".json")) continue;
+      const endpoint = JSON.parse(Deno.readTextFileSync(join(runtime, "sextant", entry.name)));
+      if (typeof endpoint.pid === "number") return endpoint.pid;
+    }
+  } catch { /* not started yet */ }
+  return null;
 }

@@ -467,27 +467,22 @@ const jump: Rule = (n) => followedByUnreachable(n) ? unmodelled("unreachable cod
 /** A type comment (`x = 1  # type: int`): it types a declaration as an annotation would. */
 const TYPE_COMMENT = /^#\s*type:(?!\s*ignore\b)/;
 
+/** A class or function definition: a typed declaration, its body from its first decorator. */
+function definition(n: Node, parentKind: number, kind: number): ReturnType<Rule> {
+  const found = named(n, kind);
+  if (!found) return null;
+  if (implicitName(found.name, parentKind)) unmodelled("implicit name");
+  // A decorated definition's body starts at its first decorator.
+  if (n.parent?.type === "decorated_definition") found.node = n.parent;
+  found.to = lastToken(n);
+  found.typed = true;
+  return rebind(found, n);
+}
+
 export const PYTHON_RULES: Readonly<Record<string, Rule>> = {
-  class_definition: (n, parentKind) => {
-    const found = named(n, K.Class);
-    if (!found) return null;
-    if (implicitName(found.name, parentKind)) unmodelled("implicit name");
-    // A decorated definition's body starts at its first decorator.
-    if (n.parent?.type === "decorated_definition") found.node = n.parent;
-    found.to = lastToken(n);
-    found.typed = true;
-    return rebind(found, n);
-  },
-  function_definition: (n, parentKind) => {
-    const found = named(n, parentKind === K.Class ? K.Method : K.Function);
-    if (!found) return null;
-    if (implicitName(found.name, parentKind)) unmodelled("implicit name");
-    // A decorated definition's body starts at its first decorator.
-    if (n.parent?.type === "decorated_definition") found.node = n.parent;
-    found.to = lastToken(n);
-    found.typed = true;
-    return rebind(found, n);
-  },
+  class_definition: (n, parentKind) => definition(n, parentKind, K.Class),
+  function_definition: (n, parentKind) =>
+    definition(n, parentKind, parentKind === K.Class ? K.Method : K.Function),
   return_statement: jump,
   raise_statement: jump,
   continue_statement: jump,
