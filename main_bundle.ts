@@ -17,6 +17,7 @@ registerLazyModules({
   "src/cli/service_command.ts": () => import("./src/cli/service_command.ts"),
   "src/cli/service_start.ts": () => import("./src/cli/service_start.ts"),
   "src/cli/setup.ts": () => import("./src/cli/setup.ts"),
+  "src/lsp/prestart.ts": () => import("./src/lsp/prestart.ts"),
   "src/mcp/stdio.ts": () => import("./src/mcp/stdio.ts"),
   "src/repl/child.ts": () => import("./src/repl/child.ts"),
   "src/service/http.ts": () => import("./src/service/http.ts"),

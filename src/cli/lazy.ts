@@ -24,6 +24,7 @@ export const LAZY_MODULES = [
   "src/cli/service_command.ts",
   "src/cli/service_start.ts",
   "src/cli/setup.ts",
+  "src/lsp/prestart.ts",
   "src/mcp/stdio.ts",
   "src/repl/child.ts",
   "src/service/http.ts",

@@ -12,16 +12,19 @@ import { lazyImport } from "./lazy.ts";
 
 /** Serve in this process: one session, its own language servers. */
 export async function serveStandalone(options: CliOptions): Promise<void> {
+  const place = { cwd: Deno.cwd(), initCwd: Deno.env.get("INIT_CWD") };
+  // The project's server starts loading now, beside the session's modules (lsp/prestart.ts).
+  const ahead = options.project !== undefined && !options.noProject
+    ? await lazyImport<typeof import("../lsp/prestart.ts")>("src/lsp/prestart.ts")
+    : null;
+  ahead?.prestartNamed(options.project!, place);
   const { DenoStdioTransport } = await lazyImport<typeof import("../mcp/stdio.ts")>(
     "src/mcp/stdio.ts",
   );
   const { openSession } = await lazyImport<typeof import("../service/sessions.ts")>(
     "src/service/sessions.ts",
   );
-  const { session, server } = await openSession(options, {
-    cwd: Deno.cwd(),
-    initCwd: Deno.env.get("INIT_CWD"),
-  });
+  const { session, server } = await openSession(options, place);
   setLogLevel(session.project?.settings.log_level ?? session.settings.log_level);
   const transport = new DenoStdioTransport();
 
@@ -30,6 +33,7 @@ export async function serveStandalone(options: CliOptions): Promise<void> {
     stopping ??= (async () => {
       log.debug(`shutting down (${why})`);
       await session.dispose();
+      await ahead?.stopSpawnedAhead();
       await server.close().catch(() => {});
       Deno.exit(0);
     })();

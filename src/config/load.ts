@@ -2,24 +2,14 @@
  * Reading JSONC settings files, with errors that name the file, line and field.
  * @module
  */
-import { join } from "node:path";
 import { jsonc } from "../deps_start.ts";
 import { ToolError } from "../errors.ts";
 import { log } from "../log.ts";
 import { DEFAULT_SETTINGS, layerSettings, type Settings, type SettingsFile } from "./schema.ts";
 import { SettingsSchema } from "./schema.ts";
+import { globalConfigPath, projectConfigPath } from "./paths.ts";
 
-/** The global config file: `$XDG_CONFIG_HOME/sextant/config.jsonc` (or `~/.config/...`). */
-export function globalConfigPath(): string | undefined {
-  const xdg = Deno.env.get("XDG_CONFIG_HOME");
-  if (xdg) return join(xdg, "sextant", "config.jsonc");
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  return home ? join(home, ".config", "sextant", "config.jsonc") : undefined;
-}
-
-export function projectConfigPath(root: string): string {
-  return join(root, ".sextant", "project.jsonc");
-}
+export { globalConfigPath, projectConfigPath };
 
 function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, offset);

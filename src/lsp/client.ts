@@ -16,7 +16,12 @@ import { ToolError } from "../errors.ts";
 import { log, logsAt } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
 import { DiagnosticsStore } from "./pushed_diagnostics.ts";
-import { type ExitStatus, type ServerProcess, spawnServer } from "./server_process.ts";
+import {
+  type ExitStatus,
+  type ServerProcess,
+  spawnServer,
+  takeSpawnedAhead,
+} from "./server_process.ts";
 import { ProgressTracker } from "./progress.ts";
 import { lookupSection } from "./settings.ts";
 
@@ -88,7 +93,12 @@ export class LspClient {
   private constructor(options: ClientOptions) {
     this.id = options.id;
     this.#options = options;
-    this.process = spawnServer(options.command, options.args, {
+    // A server spawned ahead (prestart.ts) runs the same program in the same folder: take it.
+    this.process = (options.env ? undefined : takeSpawnedAhead(
+      options.command,
+      options.args,
+      options.root,
+    )) ?? spawnServer(options.command, options.args, {
       cwd: options.root,
       label: options.id,
       ...(options.env ? { env: options.env } : {}),

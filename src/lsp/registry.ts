@@ -632,6 +632,19 @@ function denoCommand(): string {
 }
 
 /** Languages present in a project: by root markers and by the extensions of its files. */
+/** The primary specs a marker among `rootNames` (the names in a project's root) points to. */
+export function markedPrimary(
+  specs: readonly ServerSpec[],
+  rootNames: readonly string[],
+): ServerSpec[] {
+  return specs.filter((spec) =>
+    spec.primary &&
+    spec.markers.some((m) =>
+      m.startsWith("*") ? rootNames.some((n) => n.endsWith(m.slice(1))) : rootNames.includes(m)
+    )
+  );
+}
+
 export async function detectLanguages(
   project: Project,
   specs: readonly ServerSpec[],
@@ -641,13 +654,7 @@ export async function detectLanguages(
   const counts = new Map<ServerSpec, number>();
   const rootNames: string[] = [];
   for await (const entry of Deno.readDir(project.root)) rootNames.push(entry.name);
-  for (const spec of specs) {
-    if (!spec.primary) continue;
-    const marked = spec.markers.some((m) =>
-      m.startsWith("*") ? rootNames.some((n) => n.endsWith(m.slice(1))) : rootNames.includes(m)
-    );
-    if (marked) counts.set(spec, 0);
-  }
+  for (const spec of markedPrimary(specs, rootNames)) counts.set(spec, 0);
   let seen = 0;
   for await (const entry of project.walk(".", { signal })) {
     if (entry.isDirectory) continue;

@@ -17,7 +17,8 @@ import { openProject } from "../project/open_project.ts";
 import { systemPrompt } from "../prompts/system.ts";
 import { Session } from "../session/session.ts";
 import { CATALOG_TOOLS, catalogProjectHost, preloadTools } from "../tools/catalog.ts";
-import type { ProjectHost } from "../project_host.ts";
+import type { ProjectHost, ProjectServices } from "../project_host.ts";
+import { prestartServer } from "../lsp/prestart.ts";
 
 export type { FrontPlace };
 
@@ -75,6 +76,8 @@ export async function openSession(
     project = await openProject(root, {
       settings: await loadSettings({ projectRoot: root, overrides }),
     });
+    // A standalone process spawned it before loading this module (cli/serve.ts).
+    if (host) spawnServerAhead(host.peek(project), project);
   }
   const session = new Session({
     settings: globalSettings,
@@ -103,6 +106,15 @@ export async function openSession(
 }
 
 /**
+ * The project's language server, spawned now so that it loads while the session's first call
+ * does (lsp/prestart.ts), unless the project's servers are running already.
+ */
+function spawnServerAhead(services: ProjectServices | undefined, project: Project): void {
+  if (services && services.pool.running().length > 0) return;
+  prestartServer(project.root);
+}
+
+/**
  * Make the client's root (the first, with several) the session's active project; when the
  * client names none (no `roots` capability, no usable root) and the session has no project yet,
  * the folder it was started in (`fallback`, "" for none).
@@ -122,6 +134,7 @@ async function followRoots(
       session.context = settings.context;
       session.modes = [...settings.modes];
       await session.setProject(await openProject(fallback, { settings }));
+      spawnServerAhead(session.existingServices(session.project!), session.project!);
     } catch (error) {
       log.warn(`${fallback} could not be opened as a project (use activate_project):`, error);
     }
@@ -136,6 +149,7 @@ async function followRoots(
   if (session.project && Deno.realPathSync(session.project.root) === real) return;
   const settings = await loadSettings({ projectRoot: real, overrides });
   await session.setProject(await openProject(real, { settings }));
+  spawnServerAhead(session.existingServices(session.project!), session.project!);
   log.info(`following the client's root: ${real}`);
 }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { FIXTURES, hasServer, liveInGroup, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { startArgs, withLspPath } from "../helpers/mcp.ts";
+import { serverGroupsOf } from "../helpers/lang.ts";
 
 const available = hasServer("typescript-language-server") && Deno.build.os === "linux";
 
@@ -22,99 +23,143 @@ function describeGroups(groups: number[]): string {
   }).join("; ");
 }
 
-/** Children of `pid` that lead their own process group (our language servers). */
-function serverGroupsOf(pid: number): number[] {
-  const groups: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === pid && Number(fields[2]) === Number(entry.name)) {
-        groups.push(Number(entry.name));
+/** main.ts on `root`, spoken to in raw JSON-RPC lines, so that the EOF is ours to send. */
+function startRaw(root: string, parent: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: startArgs(["--project", root, "--log-level", "error"]),
+    env: withLspPath({
+      ...Deno.env.toObject(),
+      SEXTANT_LSP_PATH: LSP_CACHE,
+      XDG_CONFIG_HOME: join(parent, "xdg"),
+    }),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  const receive = async (id: number): Promise<Record<string, unknown>> => {
+    while (true) {
+      const newline = buffered.indexOf("\n");
+      if (newline >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (message.id === id) return message;
+        continue;
       }
-    } catch { /* process ended meanwhile */ }
-  }
-  return groups;
+      const { value, done } = await lines.read();
+      if (done) throw new Error("main.ts closed stdout");
+      buffered += value;
+    }
+  };
+
+  /** Send EOF; the exit code. */
+  const close = async (): Promise<number> => {
+    await writer.close();
+    const status = await child.status;
+    await lines.cancel().catch(() => {});
+    return status.code;
+  };
+  /** `initialize`, answered, then `initialized`. */
+  const initialize = async (): Promise<void> => {
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "lsp-e2e", version: "0" },
+      },
+    });
+    await receive(1);
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  };
+  return { child, send, receive, close, initialize };
+}
+
+/** A copy of fixture `name` in a temporary folder; the folder and the copy's root. */
+async function fixtureCopy(name: string): Promise<{ parent: string; root: string }> {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-e2e-lsp-" }));
+  const root = join(parent, name);
+  await new Deno.Command("cp", { args: ["-r", join(FIXTURES, name), root] }).output();
+  return { parent, root };
+}
+
+/** Ask get_symbols_overview of `path` as request `id`; the answer's text. */
+async function overview(raw: ReturnType<typeof startRaw>, id: number, path: string) {
+  await raw.send({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "get_symbols_overview", arguments: { relative_path: path } },
+  });
+  return JSON.stringify((await raw.receive(id)).result);
 }
 
 Deno.test({
   name: "stdin EOF of main.ts leaves no language-server process",
   ignore: skipUnless(available, "the end-to-end language-server test"),
   async fn() {
-    const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-e2e-lsp-" }));
+    const { parent, root } = await fixtureCopy("typescript");
     try {
-      const root = join(parent, "typescript");
-      await new Deno.Command("cp", { args: ["-r", join(FIXTURES, "typescript"), root] }).output();
-      const child = new Deno.Command(Deno.execPath(), {
-        args: startArgs(["--project", root, "--log-level", "error"]),
-        env: withLspPath({
-          ...Deno.env.toObject(),
-          SEXTANT_LSP_PATH: LSP_CACHE,
-          XDG_CONFIG_HOME: join(parent, "xdg"),
-        }),
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = "";
-      const send = (message: unknown) =>
-        writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
-      const receive = async (id: number): Promise<Record<string, unknown>> => {
-        while (true) {
-          const newline = buffered.indexOf("\n");
-          if (newline >= 0) {
-            const line = buffered.slice(0, newline);
-            buffered = buffered.slice(newline + 1);
-            const message = JSON.parse(line) as Record<string, unknown>;
-            if (message.id === id) return message;
-            continue;
-          }
-          const { value, done } = await lines.read();
-          if (done) throw new Error("main.ts closed stdout");
-          buffered += value;
-        }
-      };
-
-      await send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "lsp-e2e", version: "0" },
-        },
-      });
-      await receive(1);
-      await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-      const tools = (await receive(2)).result as { tools: Array<{ name: string }> };
-      const names = tools.tools.map((t) => t.name);
-      let groups: number[] = [];
-      if (names.includes("get_symbols_overview")) {
-        await send({
-          jsonrpc: "2.0",
-          id: 3,
-          method: "tools/call",
-          params: { name: "get_symbols_overview", arguments: { relative_path: "src/shapes.ts" } },
-        });
-        const answer = await receive(3);
-        const text = JSON.stringify(answer.result);
-        assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
-        groups = serverGroupsOf(child.pid);
-        assertEquals(groups.length, 1, `one language server should run: ${describeGroups(groups)}`);
-      } else {
-        console.log("get_symbols_overview is not registered yet: only checking a clean exit");
-      }
-
-      await writer.close();
-      const status = await child.status;
-      await lines.cancel().catch(() => {});
-      assertEquals(status.code, 0);
+      const raw = startRaw(root, parent);
+      await raw.initialize();
+      const text = await overview(raw, 2, "src/shapes.ts");
+      assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
+      const groups = serverGroupsOf(raw.child.pid);
+      assertEquals(groups.length, 1, `one language server should run: ${describeGroups(groups)}`);
+      assertEquals(await raw.close(), 0);
       for (const pgid of groups) assertEquals(liveInGroup(pgid), 0, `group ${pgid} survived`);
+    } finally {
+      await Deno.remove(parent, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "the project's server is spawned before the first call, and that call uses it",
+  ignore: skipUnless(available, "the end-to-end language-server test"),
+  async fn() {
+    const { parent, root } = await fixtureCopy("typescript");
+    try {
+      const raw = startRaw(root, parent);
+      await raw.initialize();
+      // Spawned before the session's modules loaded (lsp/prestart.ts): there by `initialize`.
+      const ahead = serverGroupsOf(raw.child.pid);
+      assertEquals(ahead.length, 1, `one server spawned ahead: ${describeGroups(ahead)}`);
+      const text = await overview(raw, 2, "src/shapes.ts");
+      assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
+      // The call took the process spawned ahead rather than starting a second one.
+      assertEquals(
+        serverGroupsOf(raw.child.pid),
+        ahead,
+        describeGroups(serverGroupsOf(raw.child.pid)),
+      );
+      assertEquals(await raw.close(), 0);
+      assertEquals(liveInGroup(ahead[0]!), 0, `group ${ahead[0]} survived`);
+    } finally {
+      await Deno.remove(parent, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "a server spawned ahead that no call used is stopped with the session",
+  ignore: skipUnless(available, "the end-to-end language-server test"),
+  async fn() {
+    const { parent, root } = await fixtureCopy("typescript");
+    try {
+      const raw = startRaw(root, parent);
+      await raw.initialize();
+      const ahead = serverGroupsOf(raw.child.pid);
+      assertEquals(ahead.length, 1, `one server spawned ahead: ${describeGroups(ahead)}`);
+      assertEquals(await raw.close(), 0);
+      assertEquals(liveInGroup(ahead[0]!), 0, `group ${ahead[0]} survived`);
     } finally {
       await Deno.remove(parent, { recursive: true }).catch(() => {});
     }
