@@ -14,7 +14,7 @@
  * spawns nothing here and the server starts on first need as before.
  * @module
  */
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { globalConfigPath, projectConfigPath } from "../config/paths.ts";
 import { log } from "../log.ts";
 import { callerPath, type FrontPlace } from "../project/caller_folder.ts";
@@ -35,6 +35,15 @@ function readText(path: string | undefined): string {
   }
 }
 
+function realHome(): string | null {
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  try {
+    return home ? Deno.realPathSync(home) : null;
+  } catch {
+    return null;
+  }
+}
+
 function exists(path: string): boolean {
   try {
     Deno.statSync(path);
@@ -51,6 +60,8 @@ function exists(path: string): boolean {
 export function prestartChoice(root: string): { id: string; path: string; args: string[] } | {
   none: string;
 } {
+  // Refused as a project (project/project.ts refuseBroadRoot): nothing will take a server there.
+  if (root === parse(root).root || root === realHome()) return { none: "not a project folder" };
   const settings = readText(globalConfigPath()) + readText(projectConfigPath(root));
   if (/language_servers|scip_indexes/.test(settings)) return { none: "settings name servers" };
   const index = SCIP_INDEX_LOCATIONS.find((path) => exists(join(root, path)));

@@ -36,7 +36,7 @@ Deno.test({
   },
 });
 
-Deno.test("two languages marked, settings that name servers, or a SCIP index: none", async () => {
+Deno.test("two languages marked, settings that name servers, a SCIP index, or no project: none", async () => {
   await using two = await tempProject({ "pyproject.toml": "", "package.json": "{}" });
   assertEquals(choose(two.root), { none: "2 languages marked" });
   await using none = await tempProject({ "notes.txt": "" });
@@ -53,6 +53,7 @@ Deno.test("two languages marked, settings that name servers, or a SCIP index: no
   assertEquals(choose(global.root), { none: "settings name servers" });
   await using indexed = await tempProject({ "pyproject.toml": "", ".sextant/index.scip": "" });
   assertEquals(choose(indexed.root), { none: "a SCIP index (.sextant/index.scip)" });
+  assertEquals(choose("/"), { none: "not a project folder" });
 });
 
 Deno.test("the SCIP index is looked for where the index module looks", () => {
