@@ -7,6 +7,7 @@
  */
 import { parseCommandLine, USAGE, UsageError } from "./src/cli/args.ts";
 import { bundled, lazyImport } from "./src/cli/lazy.ts";
+import { runFromBundle } from "./src/cli/start_bundle.ts";
 import { describeError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -73,4 +74,6 @@ export async function main(args: string[]): Promise<void> {
 
 // In a bundle every module shares the entry point's `import.meta.main`: there main_bundle.ts,
 // which registered the bundled modules first, runs main.
-if (import.meta.main && !bundled()) await main(Deno.args);
+// A serving process runs from the start bundle when there is one for these files (one module
+// instead of ~300: src/cli/start_bundle.ts); every other command runs the modules as they are.
+if (import.meta.main && !bundled() && !await runFromBundle(Deno.args)) await main(Deno.args);

@@ -6,6 +6,7 @@
  * @module
  */
 import { registerLazyModules } from "./src/cli/lazy.ts";
+import { registerOwnRoot } from "./src/own_files.ts";
 
 registerLazyModules({
   "src/cli/dashboard_command.ts": () => import("./src/cli/dashboard_command.ts"),
@@ -28,3 +29,12 @@ registerLazyModules({
 // Imported after the loaders are registered: main.ts's own start sees them and leaves it to us.
 const { main } = await import("./main.ts");
 if (import.meta.main) await main(Deno.args);
+
+/**
+ * Run the command `args` name, for main.ts when it loaded this program as the start bundle
+ * (src/cli/start_bundle.ts), from the checkout at `rootUrl`: its own files are found there.
+ */
+export async function runBundled(args: string[], rootUrl: string): Promise<void> {
+  registerOwnRoot(rootUrl);
+  await main(args);
+}

@@ -10,6 +10,7 @@
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { lspPathFolders } from "./lsp_path.ts";
+import { ownUrl } from "./own_files.ts";
 
 export { LSP_PATH_ENV, lspPathFolders, servicePath } from "./lsp_path.ts";
 
@@ -53,7 +54,7 @@ export function pathFolders(): string[] {
 
 /** Sextant's own tool cache (`<checkout>/.cache/lsp/node_modules/.bin`), when run from files. */
 function toolCache(): string | null {
-  const url = new URL("../.cache/lsp/node_modules/.bin", import.meta.url);
+  const url = ownUrl(".cache/lsp/node_modules/.bin");
   return url.protocol === "file:" ? fileURLToPath(url) : null;
 }
 

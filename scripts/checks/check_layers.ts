@@ -56,6 +56,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/runtime_folder.ts",
       "src/executables.ts",
       "src/own_child.ts",
+      "src/own_files.ts",
       "src/lsp_path.ts",
       "src/plain_path.ts",
       "src/map_limit.ts",

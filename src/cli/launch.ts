@@ -4,6 +4,7 @@
  * `sextant setup` writes it into client configs and hook commands.
  * @module
  */
+import { ownUrl } from "../own_files.ts";
 import { fileURLToPath } from "node:url";
 import { isDenoCli } from "../executables.ts";
 import { permissionFlags, RUNTIME_FLAGS } from "./permission_flags.ts";
@@ -38,7 +39,7 @@ export interface LaunchOptions {
 export function sextantLaunch(options: LaunchOptions = {}): Launch {
   const execPath = options.execPath ?? Deno.execPath();
   if (!isDenoCli(execPath)) return { command: execPath, args: [] };
-  const main = options.mainUrl ?? new URL("../../main.ts", import.meta.url).href;
+  const main = options.mainUrl ?? ownUrl("main.ts").href;
   const script = main.startsWith("file:") ? fileURLToPath(main) : main;
   return {
     command: execPath,

@@ -9,6 +9,8 @@
 import { log, setLogLevel } from "../log.ts";
 import type { CliOptions } from "../config/cli_options.ts";
 import { lazyImport } from "./lazy.ts";
+import { fromStartBundle } from "../own_files.ts";
+import { START_BUNDLE_FOLDER } from "./start_bundle.ts";
 
 /** Serve in this process: one session, its own language servers. */
 export async function serveStandalone(options: CliOptions): Promise<void> {
@@ -55,6 +57,7 @@ export async function serveStandalone(options: CliOptions): Promise<void> {
 
 export async function serve(options: CliOptions): Promise<void> {
   if (options.logLevel) setLogLevel(options.logLevel);
+  if (fromStartBundle()) log.debug(`running from the start bundle (${START_BUNDLE_FOLDER})`);
   if (options.http !== undefined) {
     const { serveHttp } = await lazyImport<typeof import("../service/http.ts")>(
       "src/service/http.ts",

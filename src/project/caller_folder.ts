@@ -8,6 +8,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ownUrl } from "../own_files.ts";
 
 /** Where a command was started: its folder, and the folder `deno task` was run from. */
 export interface FrontPlace {
@@ -27,9 +28,10 @@ export function currentPlace(): FrontPlace {
  */
 export function callerFolder(place: FrontPlace): string {
   const { cwd, initCwd } = place;
-  if (!initCwd || !import.meta.url.startsWith("file:")) return cwd;
+  const root = ownUrl("./");
+  if (!initCwd || root.protocol !== "file:") return cwd;
   try {
-    const ownFolder = Deno.realPathSync(fileURLToPath(new URL("../../", import.meta.url)));
+    const ownFolder = Deno.realPathSync(fileURLToPath(root));
     return Deno.realPathSync(cwd) === ownFolder ? initCwd : cwd;
   } catch {
     return cwd;

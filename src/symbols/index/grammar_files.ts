@@ -16,6 +16,7 @@
  * grammar's files, which the index leaves to the language server (declaration_index.ts).
  * @module
  */
+import { ownUrl } from "../../own_files.ts";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,10 +46,14 @@ async function readGzip(path: string): Promise<Uint8Array> {
 
 let resolver: ReturnType<typeof createRequire> | null = null;
 
-/** The path of a file of an npm package this module's graph holds. */
+/**
+ * The path of a file of an npm package Sextant's graph holds, resolved from the entry point
+ * (own_files.ts: from the checkout, also when this module runs in the start bundle).
+ */
 function packageFile(specifier: string): string {
+  const main = ownUrl("main.ts");
   resolver ??= createRequire(
-    import.meta.url.startsWith("file:") ? import.meta.url : join(Deno.cwd(), "sextant.js"),
+    main.protocol === "file:" ? main.href : join(Deno.cwd(), "sextant.js"),
   );
   return resolver.resolve(specifier);
 }

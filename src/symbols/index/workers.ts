@@ -21,6 +21,7 @@
  * memory.
  * @module
  */
+import { ownUrl } from "../../own_files.ts";
 import type { ParseJob, ParseReply, ParseRequest, ParseResult } from "./worker_messages.ts";
 
 /** Options of {@linkcode ParseWorkers}. */
@@ -36,14 +37,13 @@ export interface ParseWorkersOptions {
 }
 
 /**
- * The parse worker's module: beside this one, or, in a compiled executable (whose bundle has no
- * such neighbour), at its repository path under the entry point's folder, where
- * scripts/release/compile.ts embeds it.
+ * The parse worker's module, at its repository path (own_files.ts): beside this one in the
+ * checkout; under the entry point's folder in a compiled executable, where
+ * scripts/release/compile.ts embeds it (its bundle has no such neighbour, nor has the start
+ * bundle).
  */
 function workerUrl(): string {
-  return Deno.build.standalone
-    ? new URL("./src/symbols/index/parse_worker.ts", Deno.mainModule).href
-    : new URL("./parse_worker.ts", import.meta.url).href;
+  return ownUrl("src/symbols/index/parse_worker.ts").href;
 }
 
 interface Slot {

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.ts";
 import { ownProgram } from "../../executables.ts";
 import { OwnChild, ownChildArgs } from "../../own_child.ts";
+import { ownUrl } from "../../own_files.ts";
 import type {
   MatchesRequest,
   MatchRecord,
@@ -25,7 +26,7 @@ const REGEX_CHILD_COMMAND = "regex-child";
 
 /** How to start a child: `deno run` of the module, or the compiled executable's subcommand. */
 function childCommand(): { program: string; args: string[] } {
-  const url = new URL("./regex_child.ts", import.meta.url);
+  const url = ownUrl("src/tools/shared/regex_child.ts");
   return {
     program: ownProgram(),
     args: ownChildArgs({

@@ -1,0 +1,200 @@
+/**
+ * The start bundle: what a serving process loads (the session, the tools, the language-server
+ * engine and their npm packages) as one module, so that `deno run` loads one file instead of
+ * ~300. Deno's cost per module (reading it, its cached transpilation and code, npm resolution
+ * and the CommonJS loader for the npm packages) was ~100 ms of a cold answer on hono
+ * (docs/performance.md, "Session 9").
+ *
+ * `deno bundle` builds it from main_bundle.ts (the compiled program's entry, which takes in
+ * every lazily loaded module) into the checkout's `.cache/start/`, named by a stamp of the files
+ * it is built from: every module under `src/` (tests aside), the entry points, deno.json and
+ * deno.lock, each by path, size and modification time. A changed file changes the stamp, so a
+ * bundle is never stale; a start that finds none for its stamp builds it first (~0.7 s, once
+ * per change), and one that cannot (no `deno` it may run, a failed build, another process
+ * building it) runs the modules as they are. Only the commands that load the whole program use
+ * it: `--standalone`, `--http` and the shared service; the stdio front that relays to the
+ * service keeps its small graph, and so does every other command.
+ *
+ * This module is in main.ts's graph: it loads no `node:` module (tests/cli/front_graph_test.ts).
+ * @module
+ */
+import { parseCommandLine } from "./args.ts";
+
+/** The bundles' folder, from the repository's root. */
+export const START_BUNDLE_FOLDER = ".cache/start";
+
+/** The repository's root as a `file:` URL ending in `/`, or null when run from elsewhere. */
+function rootUrl(): URL | null {
+  const root = new URL("../../", import.meta.url);
+  return root.protocol === "file:" ? root : null;
+}
+
+/** A `file:` URL's path on this platform (node:url stays out of the front's graph). */
+function pathOf(url: URL): string {
+  const path = decodeURIComponent(url.pathname);
+  return Deno.build.os === "windows" ? path.slice(1).replaceAll("/", "\\") : path;
+}
+
+/** Whether the command line starts a process that loads the whole program. */
+export function loadsWholeProgram(args: readonly string[]): boolean {
+  try {
+    const options = parseCommandLine([...args]);
+    if (options.command === "serve") return options.standalone || options.http !== undefined;
+    return options.command === "service" && options.serviceAction === "run";
+  } catch {
+    return false; // main reports the usage error
+  }
+}
+
+/** 64-bit FNV-1a of `text`, as 16 hex digits. */
+function fnv1a(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
+}
+
+/**
+ * The stamp of the files the bundle of the checkout at `root` (a path ending in a separator) is
+ * built from; null when one of them cannot be read.
+ */
+export function sourceStamp(root: string): string | null {
+  const entries: string[] = [];
+  const note = (rel: string) => {
+    const info = Deno.statSync(root + rel);
+    entries.push(`${rel}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+  };
+  const walk = (rel: string) => {
+    for (const entry of Deno.readDirSync(root + rel)) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory) walk(child);
+      else if (!entry.name.endsWith("_test.ts")) note(child);
+    }
+  };
+  try {
+    for (const file of ["main.ts", "main_bundle.ts", "deno.json", "deno.lock"]) note(file);
+    walk("src");
+  } catch {
+    return null;
+  }
+  entries.sort();
+  return fnv1a(entries.join("\n"));
+}
+
+/** Build the bundle at `target` (a partial file beside it first, then renamed); whether it is there. */
+function build(root: string, target: string): boolean {
+  // Ending in `.js`: deno bundle chooses its output's module format by the extension.
+  const partial = target.replace(/\.js$/, `.${Deno.pid}.partial.js`);
+  try {
+    // This deno, or under a permission set that allows programs by name, `deno` (as
+    // executables.ts ownProgram, which is outside the front's graph).
+    const exec = Deno.execPath();
+    const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
+    const { success } = new Deno.Command(allowed ? exec : "deno", {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform",
+        "deno",
+        "--config",
+        `${root}deno.json`,
+        "--output",
+        partial,
+        `${root}main_bundle.ts`,
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    if (!success) return false;
+    Deno.renameSync(partial, target);
+    return true;
+  } catch {
+    return false; // not allowed to run deno, or no deno bundle: the modules as they are
+  } finally {
+    try {
+      Deno.removeSync(partial);
+    } catch { /* renamed, or never written */ }
+  }
+}
+
+/** A bundle of another stamp unused this long is removed when a new one is built. */
+const OLD_BUNDLE_MS = 60 * 60_000;
+
+/**
+ * Remove the bundles of other stamps (earlier builds of this checkout) not used for an hour: a
+ * second checkout sharing the folder keeps its own.
+ */
+function removeOld(folder: string, keep: string): void {
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      if (entry.name === keep || !/^sextant-[0-9a-f]+\.js$/.test(entry.name)) continue;
+      const path = `${folder}/${entry.name}`;
+      const used = Deno.statSync(path).atime ?? Deno.statSync(path).mtime;
+      if (used && Date.now() - used.getTime() > OLD_BUNDLE_MS) Deno.removeSync(path);
+    }
+  } catch { /* another process cleans up too */ }
+}
+
+/** A build lock this old was left by a process that died while building. */
+const STALE_LOCK_MS = 60_000;
+
+function removeIfStale(lock: string): void {
+  try {
+    const since = Date.now() - (Deno.statSync(lock).mtime?.getTime() ?? Date.now());
+    if (since > STALE_LOCK_MS) Deno.removeSync(lock);
+  } catch { /* gone */ }
+}
+
+/**
+ * The URL of the start bundle of this checkout for its current files, built if it is missing;
+ * null when there is none to use (see the module's documentation).
+ */
+export function startBundle(): string | null {
+  const url = rootUrl();
+  if (url === null) return null;
+  const root = pathOf(url);
+  const stamp = sourceStamp(root);
+  if (stamp === null) return null;
+  const folder = `${root}${START_BUNDLE_FOLDER}`;
+  const name = `sextant-${stamp}.js`;
+  const target = `${folder}/${name}`;
+  try {
+    if (Deno.statSync(target).isFile) return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
+  } catch { /* not built yet */ }
+  const lock = `${target}.building`;
+  try {
+    Deno.mkdirSync(folder, { recursive: true });
+    // One builder at a time; the others run the modules as they are meanwhile.
+    Deno.writeTextFileSync(lock, String(Deno.pid), { createNew: true });
+  } catch {
+    removeIfStale(lock);
+    return null;
+  }
+  try {
+    if (!build(root, target)) return null;
+    removeOld(folder, name);
+    return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
+  } finally {
+    try {
+      Deno.removeSync(lock);
+    } catch { /* gone */ }
+  }
+}
+
+/**
+ * Run the command `args` name from the start bundle when it loads the whole program and a bundle
+ * can be had; whether it ran (false: the caller runs main as it is).
+ */
+export async function runFromBundle(args: string[]): Promise<boolean> {
+  if (!loadsWholeProgram(args)) return false;
+  const bundle = startBundle();
+  if (bundle === null) return false;
+  const bundled = await import(bundle) as {
+    runBundled(args: string[], rootUrl: string): Promise<void>;
+  };
+  await bundled.runBundled(args, rootUrl()!.href);
+  return true;
+}

@@ -1,0 +1,95 @@
+/**
+ * The start bundle (src/cli/start_bundle.ts): which commands use it, the stamp that names it,
+ * and a standalone Sextant that runs from it end to end, with the files it finds from the
+ * checkout's root (the parse worker, the grammars, the regex child).
+ * @module
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertNotEquals } from "../helpers/assert.ts";
+import { FIXTURES, hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
+import { call, Client, startArgs, StdioClientTransport, withLspPath } from "../helpers/mcp.ts";
+import { loadsWholeProgram, sourceStamp } from "../../src/cli/start_bundle.ts";
+
+Deno.test("the start bundle serves the commands that load the whole program, and only those", () => {
+  assert(loadsWholeProgram(["--standalone", "--project", "."]));
+  assert(loadsWholeProgram(["--http", "127.0.0.1:0"]));
+  assert(loadsWholeProgram(["service", "run"]));
+  assert(!loadsWholeProgram([]), "the front that relays to the service");
+  assert(!loadsWholeProgram(["service", "status"]));
+  assert(!loadsWholeProgram(["doctor"]));
+  assert(!loadsWholeProgram(["--no-such-option"]), "a usage error is main's to report");
+});
+
+Deno.test("the stamp follows every source file but the tests", async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-stamp-" })) + "/";
+  try {
+    for (const file of ["main.ts", "main_bundle.ts", "deno.json", "deno.lock"]) {
+      await Deno.writeTextFile(root + file, "");
+    }
+    await Deno.mkdir(root + "src/deep", { recursive: true });
+    await Deno.writeTextFile(root + "src/deep/a.ts", "export const a = 1;\n");
+    await Deno.writeTextFile(root + "src/deep/a_test.ts", "");
+    const first = sourceStamp(root);
+    assert(first !== null);
+    assertEquals(sourceStamp(root), first, "the same files, the same stamp");
+    await Deno.writeTextFile(root + "src/deep/a_test.ts", "// a test changed\n");
+    assertEquals(sourceStamp(root), first, "tests are not in the bundle");
+    await Deno.writeTextFile(root + "src/deep/a.ts", "export const a = 2;;\n");
+    const second = sourceStamp(root);
+    assertNotEquals(second, first, "a module changed");
+    await Deno.writeTextFile(root + "src/deep/b.ts", "");
+    assertNotEquals(sourceStamp(root), second, "a module added");
+    await Deno.remove(root + "deno.lock");
+    assertEquals(sourceStamp(root), null, "an entry file missing: no bundle");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "a standalone Sextant runs from the start bundle: the index, its grammars and regexes work",
+  ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
+}, async () => {
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bundle-" }));
+  const root = join(parent, "typescript");
+  await new Deno.Command("cp", { args: ["-r", join(FIXTURES, "typescript"), root] }).output();
+  // A start builds the bundle it lacks, unless another process is building it: then a second.
+  let text = "";
+  for (let attempt = 0; attempt < 2 && !text.includes("start bundle"); attempt++) {
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: startArgs(["--project", root, "--log-level", "debug"]),
+      env: withLspPath({
+        ...Deno.env.toObject(),
+        SEXTANT_LSP_PATH: LSP_CACHE,
+        XDG_CONFIG_HOME: join(parent, "xdg"),
+      }),
+      stderr: "pipe",
+    });
+    const stderr = (async () => {
+      let all = "";
+      for await (const chunk of transport.stderr as unknown as AsyncIterable<Uint8Array>) {
+        all += new TextDecoder().decode(chunk);
+      }
+      return all;
+    })();
+    const client = new Client({ name: "bundle-test", version: "0" });
+    try {
+      await client.connect(transport);
+      // A name search over the whole project: answered by the declaration index (its parse
+      // worker and grammars), before any server is needed.
+      const found = await call(client, "find_symbol", { name_path: "Circle" });
+      assert(!found.isError && found.text.includes("Circle"), found.text);
+      // A regex search: the regex child process.
+      const matches = await call(client, "search_for_pattern", {
+        substring_pattern: "class Circle",
+      });
+      assert(!matches.isError && matches.text.includes("shapes.ts"), matches.text);
+    } finally {
+      await client.close();
+    }
+    text = await stderr;
+  }
+  await Deno.remove(parent, { recursive: true }).catch(() => {});
+  assert(text.includes("running from the start bundle"), "never ran from the start bundle");
+});
