@@ -20,7 +20,8 @@
  * | `find-symbol` | Sextant's own peak PSS in that session (standalone), 20,000 files | ≤ 200 MB |
  *
  * How each side is measured:
- * - Sextant runs as `deno task start` runs it (bench/scale.ts's `Sextant`), over MCP on stdio.
+ * - Sextant runs as `deno task start` runs it (bench/scale.ts's `Sextant`), over MCP on stdio,
+ *   from the start bundle, as every start after a user's first does (built before the first).
  *   Cold is spawn to the first answer of `find_referencing_symbols`, standalone (no service), on
  *   a fresh copy of the tree (no `.sextant/`, so no declaration index or symbol cache on disk).
  * - The raw side is one LSP client straight to a second server of the same kind (bench/engine.ts's
