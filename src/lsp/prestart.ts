@@ -17,6 +17,7 @@
 import { join, parse } from "node:path";
 import { globalConfigPath, projectConfigPath } from "../config/paths.ts";
 import { log } from "../log.ts";
+import { pathExists } from "../toolchain/reported_paths.ts";
 import { callerPath, type FrontPlace } from "../project/caller_folder.ts";
 import { markedPrimary, resolveCommand, serverSpecs } from "./registry.ts";
 import { spawnAhead } from "./server_process.ts";
@@ -44,15 +45,6 @@ function realHome(): string | null {
   }
 }
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The id of the server {@linkcode prestartServer} would spawn for the project at `root` (a real
  * path), or why none: the decision alone, spawning nothing.
@@ -64,7 +56,7 @@ export function prestartChoice(root: string): { id: string; path: string; args: 
   if (root === parse(root).root || root === realHome()) return { none: "not a project folder" };
   const settings = readText(globalConfigPath()) + readText(projectConfigPath(root));
   if (/language_servers|scip_indexes/.test(settings)) return { none: "settings name servers" };
-  const index = SCIP_INDEX_LOCATIONS.find((path) => exists(join(root, path)));
+  const index = SCIP_INDEX_LOCATIONS.find((path) => pathExists(join(root, path)));
   if (index) return { none: `a SCIP index (${index})` };
   let names: string[];
   try {

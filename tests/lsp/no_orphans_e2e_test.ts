@@ -1,7 +1,8 @@
 /**
- * End to end: `main.ts` run with the `start` task's permissions starts a language server for a
- * symbol tool, and stdin EOF (how MCP clients stop a stdio server) leaves no language-server
- * process behind. Raw JSON-RPC lines keep the EOF ours to send.
+ * End to end: `main.ts` run with the `start` task's permissions spawns the project's language
+ * server before its first call (src/lsp/prestart.ts), a symbol tool uses that process, and stdin
+ * EOF (how MCP clients stop a stdio server) leaves no language-server process behind, used or
+ * not. Raw JSON-RPC lines keep the EOF ours to send.
  * @module
  */
 import { join } from "node:path";
@@ -101,67 +102,33 @@ async function overview(raw: ReturnType<typeof startRaw>, id: number, path: stri
   return JSON.stringify((await raw.receive(id)).result);
 }
 
-Deno.test({
-  name: "stdin EOF of main.ts leaves no language-server process",
-  ignore: skipUnless(available, "the end-to-end language-server test"),
-  async fn() {
-    const { parent, root } = await fixtureCopy("typescript");
-    try {
-      const raw = startRaw(root, parent);
-      await raw.initialize();
-      const text = await overview(raw, 2, "src/shapes.ts");
-      assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
-      const groups = serverGroupsOf(raw.child.pid);
-      assertEquals(groups.length, 1, `one language server should run: ${describeGroups(groups)}`);
-      assertEquals(await raw.close(), 0);
-      for (const pgid of groups) assertEquals(liveInGroup(pgid), 0, `group ${pgid} survived`);
-    } finally {
-      await Deno.remove(parent, { recursive: true }).catch(() => {});
-    }
-  },
-});
-
-Deno.test({
-  name: "the project's server is spawned before the first call, and that call uses it",
-  ignore: skipUnless(available, "the end-to-end language-server test"),
-  async fn() {
-    const { parent, root } = await fixtureCopy("typescript");
-    try {
-      const raw = startRaw(root, parent);
-      await raw.initialize();
-      // Spawned before the session's modules loaded (lsp/prestart.ts): there by `initialize`.
-      const ahead = serverGroupsOf(raw.child.pid);
-      assertEquals(ahead.length, 1, `one server spawned ahead: ${describeGroups(ahead)}`);
-      const text = await overview(raw, 2, "src/shapes.ts");
-      assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
-      // The call took the process spawned ahead rather than starting a second one.
-      assertEquals(
-        serverGroupsOf(raw.child.pid),
-        ahead,
-        describeGroups(serverGroupsOf(raw.child.pid)),
-      );
-      assertEquals(await raw.close(), 0);
-      assertEquals(liveInGroup(ahead[0]!), 0, `group ${ahead[0]} survived`);
-    } finally {
-      await Deno.remove(parent, { recursive: true }).catch(() => {});
-    }
-  },
-});
-
-Deno.test({
-  name: "a server spawned ahead that no call used is stopped with the session",
-  ignore: skipUnless(available, "the end-to-end language-server test"),
-  async fn() {
-    const { parent, root } = await fixtureCopy("typescript");
-    try {
-      const raw = startRaw(root, parent);
-      await raw.initialize();
-      const ahead = serverGroupsOf(raw.child.pid);
-      assertEquals(ahead.length, 1, `one server spawned ahead: ${describeGroups(ahead)}`);
-      assertEquals(await raw.close(), 0);
-      assertEquals(liveInGroup(ahead[0]!), 0, `group ${ahead[0]} survived`);
-    } finally {
-      await Deno.remove(parent, { recursive: true }).catch(() => {});
-    }
-  },
-});
+for (const used of [true, false]) {
+  Deno.test({
+    name: used
+      ? "stdin EOF of main.ts leaves no language-server process; the first call used the one " +
+        "spawned ahead"
+      : "a server spawned ahead that no call used is stopped with the session",
+    ignore: skipUnless(available, "the end-to-end language-server test"),
+    async fn() {
+      const { parent, root } = await fixtureCopy("typescript");
+      try {
+        const raw = startRaw(root, parent);
+        await raw.initialize();
+        // Spawned before the session's modules loaded (lsp/prestart.ts): there by `initialize`.
+        const ahead = serverGroupsOf(raw.child.pid);
+        assertEquals(ahead.length, 1, `one server spawned ahead: ${describeGroups(ahead)}`);
+        if (used) {
+          const text = await overview(raw, 2, "src/shapes.ts");
+          assert(text.includes("Circle"), `no symbols from the language server: ${text}`);
+          // The call took the process spawned ahead rather than starting a second one.
+          const now = serverGroupsOf(raw.child.pid);
+          assertEquals(now, ahead, describeGroups(now));
+        }
+        assertEquals(await raw.close(), 0);
+        assertEquals(liveInGroup(ahead[0]!), 0, `group ${ahead[0]} survived`);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+      }
+    },
+  });
+}
