@@ -83,16 +83,20 @@ export function sourceStamp(root: string): string | null {
   return fnv1a(entries.join("\n"));
 }
 
+/** How long a build may take before it is stopped and the modules run as they are. */
+const BUILD_LIMIT_MS = 60_000;
+
 /** Build the bundle at `target` (a partial file beside it first, then renamed); whether it is there. */
-function build(root: string, target: string): boolean {
+async function build(root: string, target: string): Promise<boolean> {
   // Ending in `.js`: deno bundle chooses its output's module format by the extension.
   const partial = target.replace(/\.js$/, `.${Deno.pid}.partial.js`);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // This deno, or under a permission set that allows programs by name, `deno` (as
     // executables.ts ownProgram, which is outside the front's graph).
     const exec = Deno.execPath();
     const allowed = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
-    const { success } = new Deno.Command(allowed ? exec : "deno", {
+    const child = new Deno.Command(allowed ? exec : "deno", {
       args: [
         "bundle",
         "--quiet",
@@ -107,13 +111,19 @@ function build(root: string, target: string): boolean {
       stdin: "null",
       stdout: "null",
       stderr: "null",
-    }).outputSync();
-    if (!success) return false;
+    }).spawn();
+    timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* ended meanwhile */ }
+    }, BUILD_LIMIT_MS);
+    if (!(await child.status).success) return false;
     Deno.renameSync(partial, target);
     return true;
   } catch {
     return false; // not allowed to run deno, or no deno bundle: the modules as they are
   } finally {
+    clearTimeout(timer);
     try {
       Deno.removeSync(partial);
     } catch { /* renamed, or never written */ }
@@ -152,7 +162,7 @@ function removeIfStale(lock: string): void {
  * The URL of the start bundle of this checkout for its current files, built if it is missing;
  * null when there is none to use (see the module's documentation).
  */
-export function startBundle(): string | null {
+export async function startBundle(): Promise<string | null> {
   const url = rootUrl();
   if (url === null) return null;
   const root = pathOf(url);
@@ -174,7 +184,7 @@ export function startBundle(): string | null {
     return null;
   }
   try {
-    if (!build(root, target)) return null;
+    if (!await build(root, target)) return null;
     removeOld(folder, name);
     return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
   } finally {
@@ -190,7 +200,7 @@ export function startBundle(): string | null {
  */
 export async function runFromBundle(args: string[]): Promise<boolean> {
   if (!loadsWholeProgram(args)) return false;
-  const bundle = startBundle();
+  const bundle = await startBundle();
   if (bundle === null) return false;
   const bundled = await import(bundle) as {
     runBundled(args: string[], rootUrl: string): Promise<void>;

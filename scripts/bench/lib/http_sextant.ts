@@ -18,6 +18,7 @@ import {
   callText,
   descendants,
   endLeftovers,
+  ensureStartBundle,
   processTree,
   startTaskArgs,
   startTaskEnv,
@@ -63,6 +64,7 @@ export class HttpService {
    */
   static async start(root: string, options: HttpServiceOptions = {}): Promise<HttpService> {
     const { env = {}, repo = REPO } = options;
+    if (repo === REPO) await ensureStartBundle();
     const runtime = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-http-" }));
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     const token = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
