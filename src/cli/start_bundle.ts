@@ -2,18 +2,19 @@
  * The start bundle: what a serving process loads (the session, the tools, the language-server
  * engine and their npm packages) as one module, so that `deno run` loads one file instead of
  * ~300. Deno's cost per module (reading it, its cached transpilation and code, npm resolution
- * and the CommonJS loader for the npm packages) was ~100 ms of a cold answer on hono
+ * and the CommonJS loader for the npm packages) was ~80 ms of a cold answer on hono
  * (docs/performance.md, "Session 9").
  *
  * `deno bundle` builds it from main_bundle.ts (the compiled program's entry, which takes in
  * every lazily loaded module) into the checkout's `.cache/start/`, named by a stamp of the files
  * it is built from: every module under `src/` (tests aside), the entry points, deno.json and
  * deno.lock, each by path, size and modification time. A changed file changes the stamp, so a
- * bundle is never stale; a start that finds none for its stamp builds it first (~0.7 s, once
- * per change), and one that cannot (no `deno` it may run, a failed build, another process
- * building it) runs the modules as they are. Only the commands that load the whole program use
- * it: `--standalone`, `--http` and the shared service; the stdio front that relays to the
- * service keeps its small graph, and so does every other command.
+ * bundle is never stale. A start that finds none for its stamp builds it first (~0.7 s, once
+ * per change). One that cannot runs the modules as they are: no `deno` it may run, another
+ * process building it, or a build that failed or took over 10 s (not tried again for the same
+ * files). Only the commands that load the whole program use it: `--standalone`, `--http` and
+ * the shared service; the stdio front that relays to the service keeps its small graph, and so
+ * does every other command.
  *
  * This module is in main.ts's graph: it loads no `node:` module (tests/cli/front_graph_test.ts).
  * @module
@@ -83,8 +84,11 @@ export function sourceStamp(root: string): string | null {
   return fnv1a(entries.join("\n"));
 }
 
-/** How long a build may take before it is stopped and the modules run as they are. */
-const BUILD_LIMIT_MS = 60_000;
+/**
+ * How long a build may take before it is stopped and the modules run as they are: well inside
+ * the 15 s a front waits for the service it starts (cli/relay.ts).
+ */
+const BUILD_LIMIT_MS = 10_000;
 
 /** Build the bundle at `target` (a partial file beside it first, then renamed); whether it is there. */
 async function build(root: string, target: string): Promise<boolean> {
@@ -140,7 +144,9 @@ const OLD_BUNDLE_MS = 60 * 60_000;
 function removeOld(folder: string, keep: string): void {
   try {
     for (const entry of Deno.readDirSync(folder)) {
-      if (entry.name === keep || !/^sextant-[0-9a-f]+\.js$/.test(entry.name)) continue;
+      if (entry.name.startsWith(keep) || !/^sextant-[0-9a-f]+\.js(\.failed)?$/.test(entry.name)) {
+        continue;
+      }
       const path = `${folder}/${entry.name}`;
       const used = Deno.statSync(path).atime ?? Deno.statSync(path).mtime;
       if (used && Date.now() - used.getTime() > OLD_BUNDLE_MS) Deno.removeSync(path);
@@ -159,11 +165,11 @@ function removeIfStale(lock: string): void {
 }
 
 /**
- * The URL of the start bundle of this checkout for its current files, built if it is missing;
- * null when there is none to use (see the module's documentation).
+ * The URL of the start bundle of this checkout (or of the one at `url`, a `file:` URL ending in
+ * `/`) for its current files, built if it is missing; null when there is none to use (see the
+ * module's documentation).
  */
-export async function startBundle(): Promise<string | null> {
-  const url = rootUrl();
+export async function startBundle(url: URL | null = rootUrl()): Promise<string | null> {
   if (url === null) return null;
   const root = pathOf(url);
   const stamp = sourceStamp(root);
@@ -174,6 +180,12 @@ export async function startBundle(): Promise<string | null> {
   try {
     if (Deno.statSync(target).isFile) return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
   } catch { /* not built yet */ }
+  // A build of these files failed or took too long once: not again, the modules run as they are.
+  const failed = `${target}.failed`;
+  try {
+    Deno.statSync(failed);
+    return null;
+  } catch { /* no failure on record */ }
   const lock = `${target}.building`;
   try {
     Deno.mkdirSync(folder, { recursive: true });
@@ -184,7 +196,12 @@ export async function startBundle(): Promise<string | null> {
     return null;
   }
   try {
-    if (!await build(root, target)) return null;
+    if (!await build(root, target)) {
+      try {
+        Deno.writeTextFileSync(failed, "");
+      } catch { /* the next start tries again */ }
+      return null;
+    }
     removeOld(folder, name);
     return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
   } finally {

@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { assert, assertEquals, assertNotEquals } from "../helpers/assert.ts";
 import { FIXTURES, hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { call, Client, startArgs, StdioClientTransport, withLspPath } from "../helpers/mcp.ts";
-import { loadsWholeProgram, sourceStamp } from "../../src/cli/start_bundle.ts";
+import {
+  loadsWholeProgram,
+  sourceStamp,
+  START_BUNDLE_FOLDER,
+  startBundle,
+} from "../../src/cli/start_bundle.ts";
+import { pathToFileURL } from "node:url";
 
 Deno.test("the start bundle serves the commands that load the whole program, and only those", () => {
   assert(loadsWholeProgram(["--standalone", "--project", "."]));
@@ -43,6 +49,41 @@ Deno.test("the stamp follows every source file but the tests", async () => {
     assertEquals(sourceStamp(root), null, "an entry file missing: no bundle");
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** A checkout of the fewest files a bundle is built from, in a temporary folder. */
+async function tinyCheckout(entry: string): Promise<string> {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bundle-" })) + "/";
+  await Deno.writeTextFile(root + "deno.json", "{}\n");
+  await Deno.writeTextFile(root + "deno.lock", '{ "version": "5" }\n');
+  await Deno.writeTextFile(root + "main.ts", "");
+  await Deno.writeTextFile(root + "main_bundle.ts", entry);
+  await Deno.mkdir(root + "src");
+  await Deno.writeTextFile(root + "src/a.ts", "export const a = 1;\n");
+  return root;
+}
+
+Deno.test("a bundle is built once per stamp; a build that fails is not tried again", async () => {
+  const good = await tinyCheckout('import { a } from "./src/a.ts";\nexport const b = a + 1;\n');
+  const bad = await tinyCheckout("export const b = ;\n");
+  try {
+    const url = await startBundle(pathToFileURL(good));
+    assert(url !== null, "no bundle built");
+    const built = Deno.statSync(new URL(url)).mtime;
+    assertEquals((await import(url)).b, 2);
+    assertEquals(await startBundle(pathToFileURL(good)), url, "the same files, the same bundle");
+    assertEquals(Deno.statSync(new URL(url)).mtime, built, "not built again");
+    assertEquals(await startBundle(pathToFileURL(bad)), null);
+    const left = [...Deno.readDirSync(bad + START_BUNDLE_FOLDER)].map((e) => e.name);
+    assertEquals(left.length, 1, `only the failure is on record: ${left}`);
+    assert(left[0]!.endsWith(".js.failed"), left[0]);
+    // Not tried again: no build (no lock file, no partial file) for the same files.
+    assertEquals(await startBundle(pathToFileURL(bad)), null);
+    assertEquals([...Deno.readDirSync(bad + START_BUNDLE_FOLDER)].map((e) => e.name), left);
+  } finally {
+    await Deno.remove(good, { recursive: true });
+    await Deno.remove(bad, { recursive: true });
   }
 });
 
