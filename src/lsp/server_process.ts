@@ -26,6 +26,8 @@ export interface ServerProcess {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** A server spawned ahead has nothing to save: its SIGTERM comes with a short grace. */
+const AHEAD_GRACE_MS = 1_000;
 /** How long a server spawned ahead waits to be taken before it is stopped. */
 export const AHEAD_UNCLAIMED_MS = 30_000;
 
@@ -139,7 +141,7 @@ export function spawnAhead(
     if (ahead.get(key)?.process !== process) return;
     ahead.delete(key);
     log.debug(`${options.label}: spawned ahead (pid ${process.pid}), not used; stopping it`);
-    void process.killGroup(0);
+    void process.killGroup(AHEAD_GRACE_MS);
   }, AHEAD_UNCLAIMED_MS);
   Deno.unrefTimer(timer);
   ahead.set(key, { key, process, timer });
@@ -172,5 +174,5 @@ export async function stopSpawnedAhead(): Promise<void> {
   const left = [...ahead.values()];
   ahead.clear();
   for (const { timer } of left) clearTimeout(timer);
-  await Promise.all(left.map(({ process }) => process.killGroup(0)));
+  await Promise.all(left.map(({ process }) => process.killGroup(AHEAD_GRACE_MS)));
 }
