@@ -219,16 +219,28 @@ export async function startBundle(url: URL | null = rootUrl()): Promise<string |
 }
 
 /**
- * Run the command `args` name from the start bundle when it loads the whole program and a bundle
- * can be had; whether it ran (false: the caller runs main as it is).
+ * Run the command `args` name from the start bundle (of this checkout, or of the one at `url`)
+ * when it loads the whole program and a bundle can be had; whether it ran (false: the caller
+ * runs main as it is).
  */
-export async function runFromBundle(args: string[]): Promise<boolean> {
-  if (!loadsWholeProgram(args)) return false;
-  const bundle = await startBundle();
+export async function runFromBundle(
+  args: string[],
+  url: URL | null = rootUrl(),
+): Promise<boolean> {
+  if (!loadsWholeProgram(args) || url === null) return false;
+  const bundle = await startBundle(url);
   if (bundle === null) return false;
-  const bundled = await import(bundle) as {
-    runBundled(args: string[], rootUrl: string): Promise<void>;
-  };
-  await bundled.runBundled(args, rootUrl()!.href);
+  let bundled: { runBundled(args: string[], rootUrl: string): Promise<void> };
+  try {
+    bundled = await import(bundle);
+    if (typeof bundled.runBundled !== "function") throw new Error("not a start bundle");
+  } catch {
+    // A bundle that does not load (damaged on disk) is set aside; the modules run as they are.
+    try {
+      Deno.renameSync(new URL(bundle), new URL(`${bundle}.failed`));
+    } catch { /* another process did */ }
+    return false;
+  }
+  await bundled.runBundled(args, url.href);
   return true;
 }

@@ -10,6 +10,7 @@ import { FIXTURES, hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { call, Client, startArgs, StdioClientTransport, withLspPath } from "../helpers/mcp.ts";
 import {
   loadsWholeProgram,
+  runFromBundle,
   sourceStamp,
   START_BUNDLE_FOLDER,
   startBundle,
@@ -52,6 +53,15 @@ Deno.test("the stamp follows every source file but the tests", async () => {
   }
 });
 
+function exists(url: URL): boolean {
+  try {
+    Deno.statSync(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A checkout of the fewest files a bundle is built from, in a temporary folder. */
 async function tinyCheckout(entry: string): Promise<string> {
   const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bundle-" })) + "/";
@@ -64,16 +74,21 @@ async function tinyCheckout(entry: string): Promise<string> {
   return root;
 }
 
-Deno.test("a bundle is built once per stamp; a build that fails is not tried again", async () => {
+Deno.test("a bundle is built once per stamp; a failed build or a damaged bundle is set aside for good", async () => {
   const good = await tinyCheckout('import { a } from "./src/a.ts";\nexport const b = a + 1;\n');
   const bad = await tinyCheckout("export const b = ;\n");
   try {
     const url = await startBundle(pathToFileURL(good));
     assert(url !== null, "no bundle built");
     const built = Deno.statSync(new URL(url)).mtime;
-    assertEquals((await import(url)).b, 2);
+    assert((await Deno.readTextFile(new URL(url))).includes("a + 1"), "the entry's code");
     assertEquals(await startBundle(pathToFileURL(good)), url, "the same files, the same bundle");
     assertEquals(Deno.statSync(new URL(url)).mtime, built, "not built again");
+    // Damaged on disk: set aside, and the modules run as they are (false: main runs).
+    await Deno.writeTextFile(new URL(url), "export const b = ;\n");
+    assertEquals(await runFromBundle(["--standalone"], pathToFileURL(good)), false);
+    assert(!exists(new URL(url)) && exists(new URL(`${url}.failed`)), "not set aside");
+    assertEquals(await startBundle(pathToFileURL(good)), null, "not built again");
     assertEquals(await startBundle(pathToFileURL(bad)), null);
     const left = [...Deno.readDirSync(bad + START_BUNDLE_FOLDER)].map((e) => e.name);
     assertEquals(left.length, 1, `only the failure is on record: ${left}`);
