@@ -13,19 +13,19 @@ export * from "./deps_start.ts";
 export { default as picomatch } from "npm:picomatch@4.0.7";
 export { structuredPatch } from "npm:diff@9.0.0";
 
-// JSON-RPC to language servers. Deno resolves the types of the `/node` entry from the package's
-// exports map; the hint keeps that explicit (a `lib/node/main.d.ts` hint silently yields `any`).
-// @ts-types="npm:vscode-jsonrpc@10.0.0/node"
+// JSON-RPC to language servers: the package's runtime-neutral entry. Its `/node` entry loads
+// node:net, node:crypto, node:fs and node:util when it loads (~25 ms and ~7 MB of Deno's Node.js
+// layer in every serving process); Sextant frames messages itself (lsp/framing.ts) and gives the
+// connection its runtime (lsp/jsonrpc.ts).
 export {
+  AbstractMessageBuffer,
   AbstractMessageReader,
   AbstractMessageWriter,
   CancellationTokenSource,
   createMessageConnection,
+  RAL,
   ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from "npm:vscode-jsonrpc@10.0.0/node";
-// @ts-types="npm:vscode-jsonrpc@10.0.0/node"
+} from "npm:vscode-jsonrpc@10.0.0";
 export type {
   DataCallback,
   Disposable,
@@ -33,7 +33,7 @@ export type {
   MessageConnection,
   MessageReader,
   MessageWriter,
-} from "npm:vscode-jsonrpc@10.0.0/node";
+} from "npm:vscode-jsonrpc@10.0.0";
 
 // TOML (Cargo.toml, pyproject.toml, alire.toml) for the toolchain tools.
 export { parse as parseToml } from "npm:smol-toml@1.9.1";

@@ -13,7 +13,6 @@
  * service keeps them warm for the next session; a one-session process stops them at once).
  * @module
  */
-import { realpathSync } from "node:fs";
 import { DeclarationIndex } from "./symbols/index/mod.ts";
 import { log } from "./log.ts";
 import { ServerPool } from "./lsp/pool.ts";
@@ -125,7 +124,7 @@ export interface ProjectStatus {
 
 function realRoot(project: Project): string {
   try {
-    return realpathSync(project.root);
+    return Deno.realPathSync(project.root);
   } catch {
     return project.root;
   }

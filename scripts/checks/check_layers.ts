@@ -51,6 +51,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
     paths: [
       "src/errors.ts",
       "src/bytes.ts",
+      "src/sha.ts",
       "src/log.ts",
       "src/process.ts",
       "src/runtime_folder.ts",

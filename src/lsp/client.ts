@@ -4,13 +4,8 @@
  * and `shutdown`/`exit` followed by a kill of the whole process group.
  * @module
  */
-import {
-  CancellationTokenSource,
-  createMessageConnection,
-  type LspProtocol,
-  type MessageConnection,
-  ResponseError,
-} from "../deps.ts";
+import type { LspProtocol, MessageConnection } from "../deps.ts";
+import { CancellationTokenSource, createMessageConnection, ResponseError } from "./jsonrpc.ts";
 import { FramedReader, FramedWriter } from "./framing.ts";
 import { ToolError } from "../errors.ts";
 import { log, logsAt } from "../log.ts";

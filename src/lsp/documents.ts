@@ -25,8 +25,8 @@
  * forgotten. Per document we keep a hash, never the text.
  * @module
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { sha1Hex } from "../sha.ts";
 import { fileUriOf } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import type { FileSet } from "./source_file_set.ts";
@@ -574,7 +574,7 @@ function readState(
     const stat = Deno.statSync(abs);
     if (!stat.isFile) return null;
     const bytes = Deno.readFileSync(abs);
-    const hash = createHash("sha256").update(bytes).digest("hex");
+    const hash = sha1Hex(bytes);
     return {
       bytes,
       hash,

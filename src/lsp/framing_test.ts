@@ -7,7 +7,7 @@
  */
 import { Readable } from "node:stream";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { type Message, StreamMessageReader } from "../deps.ts";
+import { type Message, StreamMessageReader } from "npm:vscode-jsonrpc@10.0.0/node";
 import { contentLength, FramedReader, FramedWriter } from "./framing.ts";
 
 const encoder = new TextEncoder();

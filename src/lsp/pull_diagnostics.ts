@@ -5,12 +5,8 @@
  * versions and in several batches.
  * @module
  */
-import {
-  type Diagnostic,
-  type DiagnosticSeverity,
-  type DiagnosticTag,
-  ResponseError,
-} from "../deps.ts";
+import type { Diagnostic, DiagnosticSeverity, DiagnosticTag } from "../deps.ts";
+import { ResponseError } from "./jsonrpc.ts";
 
 /** LSP 3.17's `ServerCancelled`: the server cancelled the request itself (not ready, or busy). */
 const SERVER_CANCELLED = -32802;

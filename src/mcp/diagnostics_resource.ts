@@ -11,7 +11,6 @@
  * and `notifications/resources/updated` follows when they differ from those last seen.
  * @module
  */
-import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import { log } from "../log.ts";
 import type { ManagedServer } from "../lsp/managed_server.ts";
@@ -91,7 +90,7 @@ export async function projectDiagnosticsText(
 
 function realRoot(project: Project): string {
   try {
-    return realpathSync(project.root);
+    return Deno.realPathSync(project.root);
   } catch {
     return project.root;
   }

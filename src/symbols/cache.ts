@@ -10,10 +10,10 @@
  * `<relPath as JSON string>\t<hash>\t<compact symbols as JSON>`.
  * @module
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../edit/text_file.ts";
 import { log } from "../log.ts";
+import { sha1Hex } from "../sha.ts";
 import type { CompactSymbol } from "./model.ts";
 import { contentHash } from "./content_hash.ts";
 
@@ -29,9 +29,9 @@ interface CacheEntry {
 /** The content key (content_hash.ts), here beside the cache it keys. */
 export { contentHash };
 
-/** {@linkcode contentHash} without awaiting (node:crypto): the same 40 hex digits. */
+/** {@linkcode contentHash} without awaiting (sha.ts): the same 40 hex digits. */
 export function contentHashSync(bytes: Uint8Array): string {
-  return createHash("sha1").update(bytes).digest("hex");
+  return sha1Hex(bytes);
 }
 
 /** The cache folder of a project root. */

@@ -10,7 +10,6 @@
  * configs they extend), which are few; what cannot be read makes every bare specifier unsure.
  * @module
  */
-import { builtinModules } from "node:module";
 import { posix } from "node:path";
 import { jsonc } from "../deps.ts";
 import { type BareVerdict, folderOf, packageOf } from "./import_reach.ts";
@@ -32,7 +31,69 @@ export interface ProjectResolution {
 }
 
 const CONFIG = /(^|\/)(tsconfig|jsconfig)[^/]*\.json$/i;
-const BUILTIN = new Set(builtinModules);
+/**
+ * The top-level names of Node.js's built-in modules (as `require("module").builtinModules` lists
+ * them in Node.js 20-22): an import of one never leads into the project. Written out, not read from
+ * node:module, which would bring Deno's Node.js layer into every serving process.
+ */
+const BUILTIN = new Set([
+  "_http_agent",
+  "_http_client",
+  "_http_common",
+  "_http_incoming",
+  "_http_outgoing",
+  "_http_server",
+  "_stream_duplex",
+  "_stream_passthrough",
+  "_stream_readable",
+  "_stream_transform",
+  "_stream_wrap",
+  "_stream_writable",
+  "_tls_common",
+  "_tls_wrap",
+  "assert",
+  "async_hooks",
+  "buffer",
+  "child_process",
+  "cluster",
+  "console",
+  "constants",
+  "crypto",
+  "dgram",
+  "diagnostics_channel",
+  "dns",
+  "domain",
+  "events",
+  "fs",
+  "http",
+  "http2",
+  "https",
+  "inspector",
+  "module",
+  "net",
+  "os",
+  "path",
+  "perf_hooks",
+  "process",
+  "punycode",
+  "querystring",
+  "readline",
+  "repl",
+  "stream",
+  "string_decoder",
+  "sys",
+  "timers",
+  "tls",
+  "trace_events",
+  "tty",
+  "url",
+  "util",
+  "v8",
+  "vm",
+  "wasi",
+  "worker_threads",
+  "zlib",
+]);
 
 interface CompilerOptions {
   paths?: Record<string, unknown>;

@@ -12,11 +12,11 @@
  * itself with it (`exec`): the way `npm exec` starts a project's `node_modules/.bin` programs.
  * @module
  */
-import { createHash } from "node:crypto";
 import { delimiter, join, relative } from "node:path";
 import { jsonc, parseToml } from "../deps.ts";
 import { findExecutable, isExecutableFile, runGranted, throughSh } from "../executables.ts";
 import { pathExists } from "./reported_paths.ts";
+import { sha256 } from "../sha.ts";
 
 const windows = Deno.build.os === "windows";
 
@@ -91,8 +91,14 @@ export function poetryEnvName(projectName: string, realRoot: string): string {
   const name = projectName.toLowerCase().replace(/[-_.]+/g, "-")
     .replace(/[ $`!*@"\\\r\n\t]/g, "_").slice(0, 42);
   const path = windows ? realRoot.toLowerCase() : realRoot;
-  const hash = createHash("sha256").update(path).digest("base64url").slice(0, 8);
+  const hash = base64Url(sha256(new TextEncoder().encode(path))).slice(0, 8);
   return `${name}-${hash}`;
+}
+
+/** Base64 with the URL-safe alphabet and no padding (RFC 4648 §5). */
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Where poetry keeps environments: its config's `virtualenvs.path` or `cache-dir`, else the default. */

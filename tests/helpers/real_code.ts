@@ -20,12 +20,13 @@ import { Readable, Writable } from "node:stream";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Location, LocationLink, Position } from "../../src/deps.ts";
+// The package's Node.js entry (its stream reader and writer): a bare client, as a user's tool has it.
 import {
   createMessageConnection,
   type MessageConnection,
   StreamMessageReader,
   StreamMessageWriter,
-} from "../../src/deps.ts";
+} from "npm:vscode-jsonrpc@10.0.0/node";
 import { clientCapabilities } from "../../src/lsp/capabilities.ts";
 import { findServerBinary, serverSpecs } from "../../src/lsp/registry.ts";
 import { assert, assertEquals } from "./assert.ts";

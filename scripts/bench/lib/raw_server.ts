@@ -7,12 +7,13 @@
 import { Readable, Writable } from "node:stream";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+// The package's Node.js entry, streams and all: the bare client a user's own tool would be.
 import {
   createMessageConnection,
   type MessageConnection,
   StreamMessageReader,
   StreamMessageWriter,
-} from "../../../src/deps.ts";
+} from "npm:vscode-jsonrpc@10.0.0/node";
 import { clientCapabilities } from "../../../src/lsp/capabilities.ts";
 import { resolveCommand, type ServerSpec, serverSpecs } from "../../../src/lsp/registry.ts";
 import { CORE, CORE_POS } from "./project.ts";

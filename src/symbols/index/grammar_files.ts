@@ -7,7 +7,7 @@
  *
  * Where they are:
  * - Run from source or from a URL: in the npm packages, which Deno fetches for the parse worker's
- *   graph (the JSON import below brings `tree-sitter-wasms` into it) and which `require.resolve`
+ *   graph (the JSON import below brings `tree-sitter-wasms` into it) and which `import.meta.resolve`
  *   finds in Deno's npm cache or a `node_modules` folder.
  * - In a compiled executable: gzip copies that scripts/release/compile.ts embeds (`--include`) under
  *   {@linkcode COMPILED_ASSETS_DIR}, beside the entry point.
@@ -16,8 +16,6 @@
  * grammar's files, which the index leaves to the language server (declaration_index.ts).
  * @module
  */
-import { ownUrl } from "../../own_files.ts";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import "npm:tree-sitter-wasms@0.1.13/package.json" with { type: "json" };
@@ -44,29 +42,24 @@ async function readGzip(path: string): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-let resolver: ReturnType<typeof createRequire> | null = null;
-
 /**
- * The path of a file of an npm package Sextant's graph holds, resolved from the entry point
- * (own_files.ts: from the checkout, also when this module runs in the start bundle).
+ * The path of a file of an npm package Sextant's graph holds: Deno resolves the pinned specifier
+ * to the file in its npm cache (from the checkout, the start bundle and a URL run alike). Not
+ * node:module's `createRequire`, which would bring Deno's Node.js layer into the process.
  */
 function packageFile(specifier: string): string {
-  const main = ownUrl("main.ts");
-  resolver ??= createRequire(
-    main.protocol === "file:" ? main.href : join(Deno.cwd(), "sextant.js"),
-  );
-  return resolver.resolve(specifier);
+  return fileURLToPath(import.meta.resolve(specifier));
 }
 
 /** The path of a grammar's WASM file in the `tree-sitter-wasms` package. */
 export function grammarPath(id: GrammarId): string {
-  const manifest = packageFile("tree-sitter-wasms/package.json");
+  const manifest = packageFile("npm:tree-sitter-wasms@0.1.13/package.json");
   return join(dirname(manifest), "out", grammarFileName(id));
 }
 
 /** The path of tree-sitter's runtime WASM file in the `web-tree-sitter` package. */
 export function runtimePath(): string {
-  return packageFile(`web-tree-sitter/${RUNTIME_FILE_NAME}`);
+  return packageFile(`npm:web-tree-sitter@0.25.10/${RUNTIME_FILE_NAME}`);
 }
 
 /** The WASM bytes of a grammar. */

@@ -8,7 +8,6 @@
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { realpathSync } from "node:fs";
 import type { ScipIndexSource } from "../../config/schema.ts";
 import { cacheDir } from "../cache.ts";
 import { log } from "../../log.ts";
@@ -34,7 +33,7 @@ function expandHome(path: string): string {
 function realOrResolved(path: string): string {
   const resolved = resolve(expandHome(path));
   try {
-    return realpathSync(resolved);
+    return Deno.realPathSync(resolved);
   } catch {
     return resolved;
   }
