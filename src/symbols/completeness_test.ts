@@ -81,7 +81,7 @@ function lookupOver(
   root: string,
   files: Record<string, string>,
   declarations: SymbolLookup["declarations"],
-  indexHelpsCold = true,
+  indexHelpsCold: boolean | ((files: number) => boolean) = true,
 ): SymbolLookup {
   return {
     declarations,
@@ -95,7 +95,8 @@ function lookupOver(
     pool: { serverIdFor: (rel: string) => isJsOrTs(rel) ? "typescript" : null },
     // true: a server whose load is one thread (typescript-language-server), the index parses
     // ahead; false: one that loads on every core (TypeScript 7), a few files' outlines are its.
-    indexHelpsCold: () => indexHelpsCold,
+    indexHelpsCold: (_rel: string, count: number) =>
+      typeof indexHelpsCold === "function" ? indexHelpsCold(count) : indexHelpsCold,
   } as unknown as SymbolLookup;
 }
 
@@ -244,6 +245,51 @@ Deno.test("importProof: the candidates parsed ahead of a slow answer are those t
     assertEquals(other.shown, ["src/local.ts"]);
     assertEquals(ahead.length, 3);
     assertEquals(ahead[2]!.files.sort(), ["src/local.ts", "src/store.ts", "src/user.ts"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("importProof: a parse ahead is dropped where the proof leaves few enough for the server's outlines", async () => {
+  // hono's `Context` on TypeScript 7: 98 candidates (the index would help), 37 shown (the
+  // server's outlines are cheaper than a parse worker taking a core from its load).
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-drop-" }));
+  const files: Record<string, string> = {
+    "src/store.ts": "export class Store {}\n",
+    "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
+    "src/local.ts": "class Store {}\nexport const local = new Store();\n",
+  };
+  try {
+    await Deno.mkdir(`${root}/src`);
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${root}/${rel}`, text);
+    }
+    const calls: string[] = [];
+    const declarations = {
+      built: false,
+      parseAhead: (needle: string, files: readonly string[]) => {
+        calls.push(`ahead ${needle}: ${files.join(" ")}`);
+      },
+      cancelParseAhead: (needle: string) => {
+        calls.push(`cancel ${needle}`);
+      },
+    };
+    const index = lookupOver(
+      root,
+      files,
+      declarations as unknown as SymbolLookup["declarations"],
+      (count) => count > 2,
+    );
+    const server = { id: "typescript", command: "tsc" } as unknown as LanguageServer;
+    const candidates = await candidateFiles(index, server, "Store");
+    const proof = await importProof(
+      index,
+      server,
+      { relPath: "src/store.ts", topLevel: true, name: "Store" },
+      candidates,
+    );
+    assertEquals(proof.shown, ["src/store.ts", "src/user.ts"]);
+    assertEquals(calls, ["ahead Store: src/local.ts src/store.ts src/user.ts", "cancel Store"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

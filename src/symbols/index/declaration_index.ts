@@ -304,6 +304,12 @@ export class DeclarationIndex {
     return { scan, done };
   }
 
+  /** Drop the parse {@linkcode parseAhead} scheduled for the needle, where it has not begun. */
+  cancelParseAhead(needle: string): void {
+    clearTimeout(this.#speculative.get(needle));
+    this.#speculative.delete(needle);
+  }
+
   /**
    * Before the build is done, have these files parsed ahead of it, not waited for (see
    * {@linkcode prepareFor} with one file), in `delayMs`: the files a question will likely ask
