@@ -29,7 +29,13 @@ import {
 } from "./name_path.ts";
 import { resolveCommand, specForFile } from "../lsp/registry.ts";
 import { contentHash, contentHashSync, SymbolCache } from "./cache.ts";
-import { buildSymbolTreeSliced, fromCompact, type SymbolNode, toCompact } from "./model.ts";
+import {
+  buildSymbolTreeSliced,
+  fromCompact,
+  SymbolKind,
+  type SymbolNode,
+  toCompact,
+} from "./model.ts";
 import {
   isNativeTypeScript,
   NATIVE_NORMALISATION,
@@ -77,6 +83,89 @@ export function isProvisional(match: SymbolMatch): match is ProvisionalMatch {
  * outline and now run during the load. Other servers are not measured yet.
  */
 const PROVISIONAL_GRAMMARS: ReadonlySet<string> = new Set(["python"]);
+
+/**
+ * The grammars whose cold queries, beside a server that loads on every core (no parse worker is
+ * started for them: see {@linkcode SymbolLookup.indexHelpsCold}), may go to the server at the
+ * position of a top-level declaration read from the file's text ({@linkcode declaredMatch}).
+ * TypeScript 7's outline of a file waits for its project load (hono's `context.d.ts`: ~190 ms),
+ * and the references request, asked only after it, then waited for the program to take in the
+ * candidates shown meanwhile (another ~100 ms).
+ */
+const DECLARED_GRAMMARS: ReadonlySet<string> = new Set(["typescript", "tsx", "javascript"]);
+
+/**
+ * A top-level declaration whose kind every TypeScript server's outline gives alike, at the start
+ * of a line: the keyword (1) and the name (2). Type aliases, variables and namespaces are left
+ * out (servers differ on their kinds), and so are default exports (outlines name them
+ * differently).
+ */
+const DECLARATION_LINE =
+  /^(?:export\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|interface|(?:const\s+)?enum|function\*?)\s*([\p{L}\p{N}_$]+)/u;
+/** Any top-level declaration of a name at the start of a line, of whatever kind (2: the name). */
+const ANY_DECLARATION_LINE =
+  /^(?:export\s+)?(?:declare\s+)?(?:default\s+)?(?:abstract\s+)?(?:async\s+)?(class|interface|(?:const\s+)?enum|function\*?|type|const|let|var|namespace|module)\s*([\p{L}\p{N}_$]+)/u;
+
+/**
+ * The one top-level class, interface, enum or function a single-name pattern names in a
+ * TypeScript or JavaScript file's text, as a match good for where to ask the server
+ * ({@linkcode ProvisionalMatch}); null where the name is declared at the start of no line or of
+ * several (overloads, merged declarations), or by another kind of declaration too.
+ */
+export function declaredMatch(
+  pattern: NamePathPattern,
+  relPath: string,
+  text: string,
+): SymbolMatch | null {
+  if (pattern.segments.length !== 1 || pattern.segments[0]!.overloadIndex !== null) return null;
+  const name = pattern.segments[0]!.name;
+  let found: SymbolNode | null = null;
+  // Only the lines holding the name are read: each occurrence's line, once.
+  let line = 0;
+  let counted = 0;
+  for (let at = text.indexOf(name); at !== -1;) {
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    let lineEnd = text.indexOf("\n", at);
+    if (lineEnd === -1) lineEnd = text.length;
+    for (
+      let i = text.indexOf("\n", counted);
+      i !== -1 && i < lineStart;
+      i = text.indexOf("\n", i + 1)
+    ) {
+      line++;
+    }
+    counted = lineStart;
+    const lineText = text.slice(lineStart, lineEnd);
+    if (ANY_DECLARATION_LINE.exec(lineText)?.[2] === name) {
+      const declared = DECLARATION_LINE.exec(lineText);
+      if (found !== null || declared?.[2] !== name) return null;
+      const column = declared.index + declared[0].length - name.length;
+      const kind = declared[1] === "class"
+        ? SymbolKind.Class
+        : declared[1] === "interface"
+        ? SymbolKind.Interface
+        : declared[1]!.endsWith("enum")
+        ? SymbolKind.Enum
+        : SymbolKind.Function;
+      found = {
+        name,
+        kind,
+        overloadIndex: null,
+        range: { start: { line, character: 0 }, end: { line, character: lineText.length } },
+        selectionRange: {
+          start: { line, character: column },
+          end: { line, character: column + name.length },
+        },
+        relPath,
+        parent: null,
+        children: [],
+      };
+    }
+    at = text.indexOf(name, lineEnd);
+  }
+  if (found === null || findInTree([found], pattern).length !== 1) return null;
+  return { node: found, file: { relPath, text, roots: [found], cached: true } };
+}
 
 /**
  * Up to how many files a cold question asks a server that loads on every core for their
@@ -703,7 +792,14 @@ export class SymbolLookup {
       declarations === null || declarations.built || needle === null ||
       !this.indexHelpsCold(relPath, 1)
     ) {
-      return await this.resolveUnique(pattern, relPath, options);
+      const declared = provisional && declarations !== null && !declarations.built &&
+          needle !== null && DECLARED_GRAMMARS.has(grammarFor(relPath) ?? "")
+        ? await this.#declaredMatch(pattern, relPath)
+        : null;
+      if (declared === null) return await this.resolveUnique(pattern, relPath, options);
+      const confirmed = this.resolveUnique(pattern, relPath, options);
+      confirmed.catch(() => {}); // the query awaits it; a failure is its failure
+      return { ...declared, confirmed };
     }
     const serverSide = new AbortController();
     const signal = options.signal
@@ -803,6 +899,16 @@ export class SymbolLookup {
       const found = findInTree(roots, pattern);
       if (found.length !== 1) return null;
       return { node: found[0]!, file: { relPath, text, roots, cached: true } };
+    } catch {
+      return null;
+    }
+  }
+
+  /** {@linkcode declaredMatch} over the file as it is on disk; null where it cannot be read. */
+  async #declaredMatch(pattern: NamePathPattern, relPath: string): Promise<SymbolMatch | null> {
+    if (!this.pool.handles(relPath)) return null;
+    try {
+      return declaredMatch(pattern, relPath, (await this.#read(relPath)).text);
     } catch {
       return null;
     }
