@@ -14,8 +14,8 @@ export { default as picomatch } from "npm:picomatch@4.0.7";
 export { structuredPatch } from "npm:diff@9.0.0";
 
 // JSON-RPC to language servers: the package's runtime-neutral entry. Its `/node` entry loads
-// node:net, node:crypto, node:fs and node:util when it loads (~25 ms and ~7 MB of Deno's Node.js
-// layer in every serving process); Sextant frames messages itself (lsp/framing.ts) and gives the
+// node:net, node:crypto, node:fs and node:util when it loads (~25 ms of Deno's Node.js layer at
+// every serving process's start); Sextant frames messages itself (lsp/framing.ts) and gives the
 // connection its runtime (lsp/jsonrpc.ts).
 export {
   AbstractMessageBuffer,

@@ -1,8 +1,8 @@
 /**
  * SHA-1 and SHA-256 (FIPS 180-4), synchronous, in plain TypeScript. Web Crypto's digests are
  * asynchronous only, and node:crypto's `createHash` brings Deno's Node.js layer into the process
- * (about 20 ms of every start and 7 MB of its memory; see docs/performance.md). The sums here key
- * the symbol cache (the same 40 hex digits as content_hash.ts's Web Crypto SHA-1), a document's
+ * (about 20 ms of an empty process's start; see docs/performance.md, "Session 10"). The sums here
+ * key the symbol cache (the same 40 hex digits as content_hash.ts's Web Crypto SHA-1), a document's
  * content, and poetry's environment names.
  * @module
  */

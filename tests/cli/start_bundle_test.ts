@@ -102,6 +102,21 @@ Deno.test("a bundle is built once per stamp; a failed build or a damaged bundle 
   }
 });
 
+Deno.test("the start bundle loads no heavy part of Deno's Node.js layer", async () => {
+  // Each of node:fs, node:crypto, node:module, node:net or node:util loads most of the layer at
+  // every start (~25 ms with all of them: docs/performance.md, "Session 10"); these
+  // four load its small core. Imports made when a function runs (`await import(...)`: the parse
+  // worker's tree-sitter, code mode's child process) are not loaded at the start.
+  const url = await startBundle();
+  assert(url !== null, "this checkout has a start bundle");
+  const text = await Deno.readTextFile(new URL(url));
+  const loaded = new Set<string>();
+  for (const m of text.matchAll(/(?:from |__require\()\s*"node:([\w/]+)"/g)) {
+    loaded.add(m[1]!.split("/")[0]!);
+  }
+  assertEquals([...loaded].sort(), ["os", "path", "timers", "url"]);
+});
+
 Deno.test({
   name: "a standalone Sextant runs from the start bundle: the index, its grammars and regexes work",
   ignore: skipUnless(hasServer("typescript-language-server"), "typescript-language-server"),
