@@ -3,8 +3,8 @@
  * neutral entry (deps.ts) leaves that runtime to its user; its `/node` entry would bring Deno's
  * Node.js layer (node:net, node:crypto, node:fs, node:util) into every serving process (about
  * 25 ms of an empty process's start, and 7 MB of its memory), for nothing Sextant uses: the
- * messages are framed
- * by framing.ts, so the connection needs only timers, a console and its message buffer.
+ * messages are framed by framing.ts, so the connection needs only timers, a console and its
+ * message buffer.
  *
  * Every module that makes a connection imports the connection from here, so the runtime is in
  * place before the first one runs. A process that also loads the `/node` entry (a test's raw
