@@ -201,18 +201,27 @@ Deno.test("candidateFiles: nothing parsed ahead beside a server that loads on ev
   }
 });
 
-Deno.test("importProof: the candidates parsed ahead of a slow answer are those the proof shows", async () => {
-  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-proof-" }));
+/**
+ * A project where `src/user.ts` imports `Store` from `src/store.ts` and `src/local.ts` declares its
+ * own: the proof sets local.ts aside.
+ */
+async function storeTree(): Promise<{ root: string; files: Record<string, string> }> {
+  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-" }));
   const files: Record<string, string> = {
     "src/store.ts": "export class Store {}\n",
     "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
     "src/local.ts": "class Store {}\nexport const local = new Store();\n",
   };
+  await Deno.mkdir(`${root}/src`);
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${root}/${rel}`, text);
+  }
+  return { root, files };
+}
+
+Deno.test("importProof: the candidates parsed ahead of a slow answer are those the proof shows", async () => {
+  const { root, files } = await storeTree();
   try {
-    await Deno.mkdir(`${root}/src`);
-    for (const [rel, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${root}/${rel}`, text);
-    }
     const ahead: Array<{ needle: string; files: string[]; delayMs: number }> = [];
     const declarations = {
       built: false,
@@ -253,17 +262,8 @@ Deno.test("importProof: the candidates parsed ahead of a slow answer are those t
 Deno.test("importProof: a parse ahead is dropped where the proof leaves few enough for the server's outlines", async () => {
   // hono's `Context` on TypeScript 7: 98 candidates (the index would help), 37 shown (the
   // server's outlines are cheaper than a parse worker taking a core from its load).
-  const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-ahead-drop-" }));
-  const files: Record<string, string> = {
-    "src/store.ts": "export class Store {}\n",
-    "src/user.ts": 'import { Store } from "./store";\nexport const user = new Store();\n',
-    "src/local.ts": "class Store {}\nexport const local = new Store();\n",
-  };
+  const { root, files } = await storeTree();
   try {
-    await Deno.mkdir(`${root}/src`);
-    for (const [rel, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${root}/${rel}`, text);
-    }
     const calls: string[] = [];
     const declarations = {
       built: false,

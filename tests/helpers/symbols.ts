@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { FIXTURES, liveInGroup, processAlive } from "./lsp.ts";
 import type { FileTree, ToolHarness } from "./tool_ctx.ts";
+import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
+import { isProvisional } from "../../src/symbols/lookup.ts";
+import { LspMethod } from "../../src/lsp/methods.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
 import { fileSymbol } from "../../src/symbols/model.ts";
 import { listingLegend } from "../../src/tools/shared/reference_entries.ts";
@@ -163,4 +166,38 @@ export function overviewNames(text: string): string[] {
   return Object.values(grouped).flatMap((list) =>
     list.flatMap((entry) => typeof entry === "string" ? [entry] : Object.keys(entry))
   );
+}
+
+/**
+ * Ask for a symbol's references cold, then warm; report whether the cold target was provisional
+ * (lookup.ts's ProvisionalMatch) and how many references requests the cold question sent.
+ */
+export async function coldAndWarmReferences(
+  h: ToolHarness,
+  args: { name_path: string; relative_path: string },
+) {
+  const services = h.session.services(h.project);
+  const lookup = services.symbols;
+  const resolve = lookup.resolveUniqueCold.bind(lookup);
+  let provisional = false;
+  lookup.resolveUniqueCold = async (...given: Parameters<typeof resolve>) => {
+    const match = await resolve(...given);
+    provisional ||= isProvisional(match);
+    return match;
+  };
+  let asked = 0;
+  const server = await services.pool.serverFor(args.relative_path);
+  const request = server.request.bind(server);
+  server.request = <R>(
+    method: string,
+    params: unknown,
+    options?: Parameters<typeof request>[2],
+  ) => {
+    if (method === LspMethod.references) asked++;
+    return request<R>(method, params, options);
+  };
+  const cold = await h.run(findReferencingSymbols, args);
+  const coldAsked = asked;
+  const warm = await h.run(findReferencingSymbols, args);
+  return { cold, warm, provisional, coldAsked };
 }

@@ -9,13 +9,11 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { hasTypeScript7, linkTypeScript7, skipUnless } from "../helpers/lsp.ts";
-import { referenceLines } from "../helpers/symbols.ts";
+import { coldAndWarmReferences, referenceLines } from "../helpers/symbols.ts";
 import { type ToolHarness, toolHarness } from "../helpers/tool_ctx.ts";
-import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
-import { declaredMatch, isProvisional } from "../../src/symbols/lookup.ts";
+import { declaredMatch } from "../../src/symbols/lookup.ts";
 import { parseNamePath } from "../../src/symbols/name_path.ts";
 import { SymbolKind } from "../../src/symbols/model.ts";
-import { LspMethod } from "../../src/lsp/methods.ts";
 
 /** Where the text puts `name` in `text` (line, column, kind), or null. */
 function declared(name: string, text: string) {
@@ -63,36 +61,9 @@ Deno.test("declaredMatch: left to the server where the text cannot tell", () => 
   assertEquals(declared("f[0]", "function f() {}\n"), null);
 });
 
-/**
- * Ask for `Thing`'s references in `src/thing.ts` cold, then warm; report whether the cold target
- * was provisional and how many references requests the cold question sent.
- */
-async function coldAndWarm(h: ToolHarness) {
-  const services = h.session.services(h.project);
-  const lookup = services.symbols;
-  const resolve = lookup.resolveUniqueCold.bind(lookup);
-  let provisional = false;
-  lookup.resolveUniqueCold = async (...args: Parameters<typeof resolve>) => {
-    const match = await resolve(...args);
-    provisional ||= isProvisional(match);
-    return match;
-  };
-  let asked = 0;
-  const server = await services.pool.serverFor("src/thing.ts");
-  const request = server.request.bind(server);
-  server.request = <R>(
-    method: string,
-    params: unknown,
-    options?: Parameters<typeof request>[2],
-  ) => {
-    if (method === LspMethod.references) asked++;
-    return request<R>(method, params, options);
-  };
-  const args = { name_path: "Thing", relative_path: "src/thing.ts" };
-  const cold = await h.run(findReferencingSymbols, args);
-  const coldAsked = asked;
-  const warm = await h.run(findReferencingSymbols, args);
-  return { cold, warm, provisional, coldAsked };
+/** `Thing`'s references in `src/thing.ts`, cold then warm (helpers/symbols.ts). */
+function coldAndWarm(h: ToolHarness) {
+  return coldAndWarmReferences(h, { name_path: "Thing", relative_path: "src/thing.ts" });
 }
 
 function tree(thing: string) {

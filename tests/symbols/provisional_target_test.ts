@@ -9,11 +9,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { hasServer, skipUnless } from "../helpers/lsp.ts";
-import { referenceLines } from "../helpers/symbols.ts";
+import { coldAndWarmReferences, referenceLines } from "../helpers/symbols.ts";
 import { type ToolHarness, toolHarness } from "../helpers/tool_ctx.ts";
-import { findReferencingSymbols } from "../../src/tools/symbols/find_referencing_symbols.ts";
-import { isProvisional } from "../../src/symbols/lookup.ts";
-import { LspMethod } from "../../src/lsp/methods.ts";
 
 const pyright = hasServer("pyright-langserver");
 
@@ -27,36 +24,9 @@ function tree(module: string) {
   };
 }
 
-/**
- * Ask for `Thing`'s references in `pkg/mod.py` cold, then warm; report whether the cold target
- * was provisional and how many references requests the cold question sent.
- */
-async function coldAndWarm(h: ToolHarness) {
-  const services = h.session.services(h.project);
-  const lookup = services.symbols;
-  const resolve = lookup.resolveUniqueCold.bind(lookup);
-  let provisional = false;
-  lookup.resolveUniqueCold = async (...args: Parameters<typeof resolve>) => {
-    const match = await resolve(...args);
-    provisional ||= isProvisional(match);
-    return match;
-  };
-  let asked = 0;
-  const server = await services.pool.serverFor("pkg/mod.py");
-  const request = server.request.bind(server);
-  server.request = <R>(
-    method: string,
-    params: unknown,
-    options?: Parameters<typeof request>[2],
-  ) => {
-    if (method === LspMethod.references) asked++;
-    return request<R>(method, params, options);
-  };
-  const args = { name_path: "Thing", relative_path: "pkg/mod.py" };
-  const cold = await h.run(findReferencingSymbols, args);
-  const coldAsked = asked;
-  const warm = await h.run(findReferencingSymbols, args);
-  return { cold, warm, provisional, coldAsked };
+/** `Thing`'s references in `pkg/mod.py`, cold then warm (helpers/symbols.ts). */
+function coldAndWarm(h: ToolHarness) {
+  return coldAndWarmReferences(h, { name_path: "Thing", relative_path: "pkg/mod.py" });
 }
 
 Deno.test({
