@@ -35,7 +35,7 @@ export async function serveStandalone(options: CliOptions): Promise<void> {
     stopping ??= (async () => {
       log.debug(`shutting down (${why})`);
       await session.dispose();
-      await ahead?.stopSpawnedAhead();
+      await ahead?.stopStartedAhead();
       await server.close().catch(() => {});
       Deno.exit(0);
     })();

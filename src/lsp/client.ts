@@ -11,12 +11,7 @@ import { ToolError } from "../errors.ts";
 import { log, logsAt } from "../log.ts";
 import { clientCapabilities } from "./capabilities.ts";
 import { DiagnosticsStore } from "./pushed_diagnostics.ts";
-import {
-  type ExitStatus,
-  type ServerProcess,
-  spawnServer,
-  takeSpawnedAhead,
-} from "./server_process.ts";
+import { type ExitStatus, type ServerProcess, spawnServer } from "./server_process.ts";
 import { ProgressTracker } from "./progress.ts";
 import { lookupSection } from "./settings.ts";
 
@@ -51,6 +46,11 @@ export interface ClientOptions {
   backendExitLogPattern?: RegExp;
   /** Also push `settings` with `workspace/didChangeConfiguration` after `initialized`. */
   pushSettings?: boolean;
+  /**
+   * The server's own work-done progress reports background checking, not project loading
+   * (ProgressTracker.ignoreServerProgress): set before any message is read.
+   */
+  ignoreServerProgress?: boolean;
   env?: Record<string, string>;
   /** How long `initialize` may take. */
   initializeTimeoutMs?: number;
@@ -60,6 +60,9 @@ export interface ClientOptions {
 
 /** A dynamic registration from `client/registerCapability`. */
 export type Registration = LspProtocol.Registration;
+
+/** A new start, never one started ahead (set by LspClient's static block). */
+let startNew: (options: ClientOptions) => Promise<LspClient>;
 
 /** The running process and connection of one language server. Not restartable: make a new one. */
 export class LspClient {
@@ -77,7 +80,8 @@ export class LspClient {
   #alive = true;
   #stopping = false;
   #backendDied = false;
-  readonly #options: ClientOptions;
+  /** Replaced by the taker's own when a client started ahead is taken ({@linkcode startAhead}). */
+  #options: ClientOptions;
   /**
    * Callbacks run when the process ends. Calls wait for the exit through this set rather than
    * with `exited.then(...)`, which would keep every call's promises (and so every answer)
@@ -88,12 +92,7 @@ export class LspClient {
   private constructor(options: ClientOptions) {
     this.id = options.id;
     this.#options = options;
-    // A server spawned ahead (prestart.ts) runs the same program in the same folder: take it.
-    this.process = (options.env ? undefined : takeSpawnedAhead(
-      options.command,
-      options.args,
-      options.root,
-    )) ?? spawnServer(options.command, options.args, {
+    this.process = spawnServer(options.command, options.args, {
       cwd: options.root,
       label: options.id,
       ...(options.env ? { env: options.env } : {}),
@@ -115,14 +114,46 @@ export class LspClient {
       }
       return status;
     });
+    if (options.ignoreServerProgress) this.progress.ignoreServerProgress();
     if (options.readyLogPattern) this.progress.hold("startup", "loading the project");
     if (options.readyOnServerStatus) this.progress.hold("status", "loading the project");
     this.#installHandlers();
     this.connection.listen();
   }
 
-  /** Spawn the server and complete `initialize`/`initialized`. Kills the process on failure. */
+  /**
+   * Spawn the server and complete `initialize`/`initialized`. Kills the process on failure. A
+   * client {@linkcode startAhead} started with the same options is taken instead, once its own
+   * handshake is done; one whose start failed or whose process ended is replaced by a new start,
+   * which reports its own failure.
+   */
   static async start(options: ClientOptions): Promise<LspClient> {
+    const ahead = takeStartedAhead(options);
+    if (ahead) {
+      const client = await withTimeout(
+        ahead,
+        options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS,
+        `${options.id}: initialize`,
+      ).catch((error) => {
+        log.debug(`${options.id}: the start ahead failed (${String(error)}); starting anew`);
+        void ahead.then((client) => client.stop(AHEAD_GRACE_MS), () => {});
+        return null;
+      });
+      if (client?.alive) {
+        client.#options = options;
+        log.debug(`${options.id}: took the server started ahead (pid ${client.pid})`);
+        return client;
+      }
+      if (client) await client.stop(AHEAD_GRACE_MS);
+    }
+    return await LspClient.#startNew(options);
+  }
+
+  static {
+    startNew = (options) => LspClient.#startNew(options);
+  }
+
+  static async #startNew(options: ClientOptions): Promise<LspClient> {
     const client = new LspClient(options);
     try {
       await client.#initialize();
@@ -286,7 +317,7 @@ export class LspClient {
         "initialize",
         params,
       ),
-      o.initializeTimeoutMs ?? 60_000,
+      o.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS,
       `${this.id}: initialize`,
     );
     this.capabilities = result?.capabilities ?? {};
@@ -305,10 +336,12 @@ export class LspClient {
 
   #installHandlers(): void {
     const c = this.connection;
-    const o = this.#options;
+    // Read per message: a client started ahead is given its taker's options (the same but for the
+    // hooks, such as applyEdit).
+    const o = () => this.#options;
     c.onRequest("workspace/configuration", (params: { items?: Array<{ section?: string }> }) => {
       const items = params?.items ?? [];
-      return items.map((item) => lookupSection(o.settings, item.section) ?? null);
+      return items.map((item) => lookupSection(o().settings, item.section) ?? null);
     });
     c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
       this.progress.create(params.token);
@@ -329,13 +362,14 @@ export class LspClient {
       return null;
     });
     c.onRequest("workspace/applyEdit", async (params: { edit?: unknown }) => {
-      if (o.applyEdit) return await o.applyEdit(params?.edit);
+      const applyEdit = o().applyEdit;
+      if (applyEdit) return await applyEdit(params?.edit);
       return {
         applied: false,
         failureReason: "Sextant applies workspace edits through its own tools.",
       };
     });
-    c.onRequest("workspace/workspaceFolders", () => [{ uri: o.rootUri, name: o.projectName }]);
+    c.onRequest("workspace/workspaceFolders", () => [{ uri: o().rootUri, name: o().projectName }]);
     c.onRequest("window/showMessageRequest", (params: { message?: string }) => {
       log.debug(`${this.id} asks: ${params?.message ?? ""}`);
       return null;
@@ -370,8 +404,8 @@ export class LspClient {
     c.onNotification("window/logMessage", (params: { type?: number; message?: string }) => {
       const message = params?.message ?? "";
       log.debug(`[${this.id}] ${message}`);
-      if (o.readyLogPattern?.test(message)) this.progress.release("startup");
-      if (o.backendExitLogPattern?.test(message)) this.#onBackendDeath(message);
+      if (o().readyLogPattern?.test(message)) this.progress.release("startup");
+      if (o().backendExitLogPattern?.test(message)) this.#onBackendDeath(message);
     });
     c.onNotification("window/showMessage", (params: { type?: number; message?: string }) => {
       log.debug(`[${this.id} message] ${params?.message ?? ""}`);
@@ -379,6 +413,88 @@ export class LspClient {
     c.onNotification(() => {/* telemetry and server-specific notifications: not needed */});
     c.onError(([error]) => log.debug(`${this.id}: connection error: ${error.message}`));
   }
+}
+
+/** How long `initialize` may take where the caller sets no limit. */
+const INITIALIZE_TIMEOUT_MS = 60_000;
+/** How long a client started ahead waits to be taken before it is stopped. */
+export const AHEAD_UNCLAIMED_MS = 30_000;
+/** A server started ahead and never taken has nothing to save: a short grace. */
+const AHEAD_GRACE_MS = 1_000;
+
+/** A client started before anything asked for it, waiting for its taker. */
+interface StartedAhead {
+  client: Promise<LspClient>;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const startedAhead = new Map<string, StartedAhead>();
+
+/**
+ * What makes two starts the same server: every option but the hooks and limits a taker brings
+ * (applyEdit, the initialize timeout), and whether Sextant logs at debug (which decides
+ * `quietLog`).
+ */
+function startKey(o: ClientOptions): string {
+  return JSON.stringify([
+    o.id,
+    o.command,
+    o.args,
+    o.root,
+    o.rootUri,
+    o.projectName,
+    o.initializationOptions ?? null,
+    o.settings ?? null,
+    String(o.readyLogPattern ?? ""),
+    o.readyOnServerStatus === true,
+    o.quietLog ?? null,
+    String(o.backendExitLogPattern ?? ""),
+    o.pushSettings === true,
+    o.ignoreServerProgress === true,
+    logsAt("debug"),
+  ]);
+}
+
+/**
+ * Start a server and its `initialize`/`initialized` handshake before anything asks for it
+ * (lsp/prestart.ts), so that the server loads the project's configuration while Sextant loads
+ * its own modules and reads the first question, rather than after. {@linkcode LspClient.start}
+ * with the same options takes it (`startKey`); one nobody takes within
+ * {@linkcode AHEAD_UNCLAIMED_MS} is stopped, and {@linkcode stopStartedAhead} stops those left
+ * at shutdown. A start that fails is logged at debug only: the taker's own start reports it.
+ */
+export function startAhead(options: ClientOptions): void {
+  if (options.env) return;
+  const key = startKey(options);
+  if (startedAhead.has(key)) return;
+  const client = startNew(options);
+  client.catch((error) => log.debug(`${options.id}: the start ahead failed: ${String(error)}`));
+  const timer = setTimeout(() => {
+    if (startedAhead.get(key)?.client !== client) return;
+    startedAhead.delete(key);
+    log.debug(`${options.id}: started ahead, not used; stopping it`);
+    void client.then((c) => c.stop(AHEAD_GRACE_MS), () => {});
+  }, AHEAD_UNCLAIMED_MS);
+  Deno.unrefTimer(timer);
+  startedAhead.set(key, { client, timer });
+}
+
+function takeStartedAhead(options: ClientOptions): Promise<LspClient> | undefined {
+  if (options.env) return undefined;
+  const key = startKey(options);
+  const found = startedAhead.get(key);
+  if (!found) return undefined;
+  startedAhead.delete(key);
+  clearTimeout(found.timer);
+  return found.client;
+}
+
+/** Stop every client started ahead that nobody took (at shutdown). */
+export async function stopStartedAhead(): Promise<void> {
+  const left = [...startedAhead.values()];
+  startedAhead.clear();
+  for (const { timer } of left) clearTimeout(timer);
+  await Promise.all(left.map(({ client }) => client.then((c) => c.stop(AHEAD_GRACE_MS), () => {})));
 }
 
 /** The server process ended while a request was pending or before it was sent. */

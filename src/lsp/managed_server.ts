@@ -22,7 +22,7 @@ import { DocumentSync, type Lease } from "./documents.ts";
 import { FileSet } from "./source_file_set.ts";
 import { PullDiagnostics, pullTsserverDiagnostics, supportsPull } from "./pull_diagnostics.ts";
 import { withRequestToken } from "./progress.ts";
-import { languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
+import { clientOptionsOf, languageIdOf, resolveCommand, type ServerSpec } from "./registry.ts";
 import { launchFailureError } from "./install_hints.ts";
 import type {
   ApplyEditHandler,
@@ -447,23 +447,7 @@ export class ManagedServer implements LanguageServer {
     let client: LspClient;
     try {
       client = await LspClient.start({
-        id: this.id,
-        command: resolved.path,
-        args: resolved.command.args,
-        root: this.#project.root,
-        rootUri: this.#documents().uriOf("."),
-        projectName: this.#project.name,
-        initializationOptions: resolved.command.initializationOptions,
-        settings: resolved.command.settings,
-        ...(resolved.command.pushSettings ? { pushSettings: true } : {}),
-        ...(resolved.command.readyLogPattern
-          ? { readyLogPattern: resolved.command.readyLogPattern }
-          : {}),
-        ...(resolved.command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
-        ...(resolved.command.quietLog ? { quietLog: resolved.command.quietLog } : {}),
-        ...(resolved.command.backendExitLogPattern
-          ? { backendExitLogPattern: resolved.command.backendExitLogPattern }
-          : {}),
+        ...clientOptionsOf(this.spec, resolved, this.#project.root, this.#project.name),
         initializeTimeoutMs: this.#timeouts.initializeMs,
         // Looked up per request, so a handler set later (and restarts) are honoured.
         applyEdit: (edit) =>
@@ -485,8 +469,6 @@ export class ManagedServer implements LanguageServer {
       `${this.id}: started ${resolved.path} (pid ${client.pid}) in ` +
         `${Math.round(performance.now() - began)} ms`,
     );
-    // Before any document is opened, so no checking progress of ours is ever counted.
-    if (resolved.command.analysisProgress) client.progress.ignoreServerProgress();
     if (this.#running) this.#restarts++;
     this.#running = {
       command: resolved.command.command,

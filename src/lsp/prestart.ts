@@ -1,12 +1,14 @@
 /**
- * The project's language server, spawned as soon as the project is known, before Sextant has
+ * The project's language server, started as soon as the project is known, before Sextant has
  * loaded the modules that will talk to it. A cold first question otherwise waits for both, one
  * after the other: Sextant's modules (~150 ms before the first tool can run) and then the
  * server's own start (a Node.js process loading its code: ~130 ms for typescript-language-server,
- * ~220 ms for pyright, before its `initialize` is even read). Spawned ahead, the server loads on
- * the second core while Sextant loads on the first; the client that first needs it takes it
- * (lsp/server_process.ts `takeSpawnedAhead`) and sends `initialize` as it would to a process of
- * its own. One nobody takes is stopped after a while and at shutdown.
+ * ~220 ms for pyright, before its `initialize` is even read) and its handshake, in which it reads
+ * the project's configuration (TypeScript 7 asks for its settings and sets up its project,
+ * ~100-150 ms on hono; pyright finds the Python environment). Started ahead, the server does all
+ * that on the second core while Sextant loads on the first; the client that first needs it takes
+ * it (lsp/client.ts `startAhead`) where its options are exactly those it would have started it
+ * with. One nobody takes is stopped after a while and at shutdown.
  *
  * Only where the choice is certain without reading the settings: one language marked at the
  * project's root (`package.json`, `pyproject.toml`, ...), no settings file that names language
@@ -14,15 +16,15 @@
  * spawns nothing here and the server starts on first need as before.
  * @module
  */
-import { join, parse } from "node:path";
+import { basename, join, parse } from "node:path";
 import { globalConfigPath, projectConfigPath } from "../config/paths.ts";
 import { log } from "../log.ts";
 import { pathExists } from "../toolchain/reported_paths.ts";
 import { callerPath, type FrontPlace } from "../project/caller_folder.ts";
-import { markedPrimary, resolveCommand, serverSpecs } from "./registry.ts";
-import { spawnAhead } from "./server_process.ts";
+import { clientOptionsOf, markedPrimary, resolveCommand, serverSpecs } from "./registry.ts";
+import { type ClientOptions, startAhead } from "./client.ts";
 
-export { stopSpawnedAhead } from "./server_process.ts";
+export { stopStartedAhead } from "./client.ts";
 
 /** Where a project's SCIP index is looked for (symbols/scip/project_scip.ts INDEX_LOCATIONS). */
 export const SCIP_INDEX_LOCATIONS: readonly string[] = ["index.scip", ".sextant/index.scip"];
@@ -49,7 +51,12 @@ function realHome(): string | null {
  * The id of the server {@linkcode prestartServer} would spawn for the project at `root` (a real
  * path), or why none: the decision alone, spawning nothing.
  */
-export function prestartChoice(root: string): { id: string; path: string; args: string[] } | {
+export function prestartChoice(root: string): {
+  id: string;
+  path: string;
+  args: string[];
+  options: ClientOptions;
+} | {
   none: string;
 } {
   // Refused as a project (project/project.ts refuseBroadRoot): nothing will take a server there.
@@ -69,7 +76,12 @@ export function prestartChoice(root: string): { id: string; path: string; args: 
   const spec = marked[0]!;
   const resolved = resolveCommand(spec, root);
   if ("error" in resolved) return { none: `${spec.id}: not installed` };
-  return { id: spec.id, path: resolved.path, args: [...resolved.command.args] };
+  return {
+    id: spec.id,
+    path: resolved.path,
+    args: [...resolved.command.args],
+    options: clientOptionsOf(spec, resolved, root, basename(root)),
+  };
 }
 
 /**
@@ -83,8 +95,8 @@ export function prestartServer(root: string): void {
       log.debug(`no server spawned ahead: ${choice.none}`);
       return;
     }
-    log.debug(`${choice.id}: spawning ahead ${choice.path}`);
-    spawnAhead(choice.path, choice.args, { cwd: root, label: choice.id });
+    log.debug(`${choice.id}: starting ahead ${choice.path}`);
+    startAhead(choice.options);
   } catch (error) {
     log.debug("no server spawned ahead:", error);
   }

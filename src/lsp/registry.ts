@@ -20,6 +20,8 @@ import {
 } from "../executables.ts";
 import { log } from "../log.ts";
 import type { Project } from "../project/project.ts";
+import { fileUriOf } from "../project/file_uri.ts";
+import type { ClientOptions } from "./client.ts";
 import { mergeSettings } from "./settings.ts";
 import { extensionsOf } from "../project/source_languages.ts";
 
@@ -692,6 +694,40 @@ export function resolveCommand(
     error: `The ${spec.label} language server ${names} was not found (searched ${LSP_PATH_ENV}, ` +
       `the project's node_modules/.bin and PATH). Install it: ${installs}. ` +
       "Other languages keep working.",
+  };
+}
+
+/**
+ * What `LspClient.start` (client.ts) is given for the server `resolved` found for `spec`, serving the
+ * project at `root` (a real path) named `projectName`: everything but the hooks a taker binds
+ * (applying edits, its timeouts). The start spawned ahead (prestart.ts) and the project's own
+ * (managed_server.ts) build it here alike, so a server started ahead is taken only where it was
+ * started exactly as its taker would have started it.
+ */
+export function clientOptionsOf(
+  spec: ServerSpec,
+  resolved: { command: ServerCommand; path: string },
+  root: string,
+  projectName: string,
+): ClientOptions {
+  const command = resolved.command;
+  return {
+    id: spec.id,
+    command: resolved.path,
+    args: command.args,
+    root,
+    rootUri: fileUriOf(root, "."),
+    projectName,
+    initializationOptions: command.initializationOptions,
+    settings: command.settings,
+    ...(command.pushSettings ? { pushSettings: true } : {}),
+    ...(command.readyLogPattern ? { readyLogPattern: command.readyLogPattern } : {}),
+    ...(command.readyOnServerStatus ? { readyOnServerStatus: true } : {}),
+    ...(command.quietLog ? { quietLog: command.quietLog } : {}),
+    ...(command.backendExitLogPattern
+      ? { backendExitLogPattern: command.backendExitLogPattern }
+      : {}),
+    ...(command.analysisProgress ? { ignoreServerProgress: true } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import { VERSION } from "../version.ts";
 import { removeTempsOfDeadWriters } from "../edit/text_file.ts";
 import { newToken, sameToken, servicePaths, writeEndpoint } from "./endpoint.ts";
 import { ProjectHost } from "../project_host.ts";
-import { stopSpawnedAhead } from "../lsp/server_process.ts";
+import { stopStartedAhead } from "../lsp/client.ts";
 import {
   type Hello,
   jsonLine,
@@ -132,7 +132,7 @@ export async function runService(options: CliOptions): Promise<void> {
       } catch { /* gone */ }
       await Promise.allSettled([...sessions.values()].map((s) => s.close()));
       await host.dispose();
-      await stopSpawnedAhead();
+      await stopStartedAhead();
       Deno.exit(0);
     })();
     return stopping;
