@@ -377,6 +377,11 @@ export class SymbolLookup {
     return { bytes, text: decodeText(bytes, encoding, relPath).text };
   }
 
+  /** Whether a symbol tree of the file is in memory (of whatever content it had then). */
+  hasTree(relPath: string): boolean {
+    return this.#trees.has(relPath);
+  }
+
   /** The symbol tree of one file (a project-relative path the caller validated). */
   async fileSymbols(relPath: string, options: RequestOptions = {}): Promise<FileSymbols> {
     if (!this.pool.handles(relPath)) {

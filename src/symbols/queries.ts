@@ -643,6 +643,7 @@ async function referencesOf(
  * after it (hono's `Context`: 36 outlines, ~30 ms of the call after the server's answer). The
  * server answers them beside the references request or right after it; they are its cheapest
  * question (TypeScript 7: ~0.1 ms each). A file the answer does not list costs one outline.
+ * Files whose trees are in memory are left to the naming (a warm question asks nothing here).
  * Nothing waits for them: a failure is asked again, or explained, by the naming.
  */
 function outlinesAhead(
@@ -651,8 +652,9 @@ function outlinesAhead(
   shown: readonly string[],
   options: RequestOptions,
 ): void {
-  if (shown.length === 0 || index.indexHelpsCold(relPath, shown.length)) return;
-  void mapLimit(shown, FILE_CONCURRENCY, async (rel) => {
+  const missing = shown.filter((rel) => !index.hasTree(rel));
+  if (missing.length === 0 || index.indexHelpsCold(relPath, missing.length)) return;
+  void mapLimit(missing, FILE_CONCURRENCY, async (rel) => {
     await index.fileSymbols(rel, options).catch(() => {});
   }).catch(() => {});
 }
