@@ -1,6 +1,6 @@
 /**
- * SHA-1 and SHA-256 (FIPS 180-4), synchronous, in plain TypeScript. Web Crypto's digests are
- * asynchronous only, and node:crypto's `createHash` brings Deno's Node.js layer into the process
+ * SHA-1 and SHA-256 (FIPS 180-4), synchronous, in plain TypeScript (and SHA-1 by Web Crypto, for
+ * callers that can await). Web Crypto's digests are asynchronous only, and node:crypto's `createHash` brings Deno's Node.js layer into the process
  * (about 20 ms of an empty process's start; see docs/performance.md, "Session 10"). The sums here
  * key the symbol cache (the same 40 hex digits as content_hash.ts's Web Crypto SHA-1), a document's
  * content, and poetry's environment names.
@@ -28,6 +28,19 @@ function hex(words: Uint32Array | number[]): string {
 
 const rotl = (x: number, n: number) => (x << n) | (x >>> (32 - n));
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+
+/**
+ * {@linkcode sha1Hex} by Web Crypto: the same 40 hex digits, computed on Deno's blocking threads
+ * beside this one (several times faster than {@linkcode sha1Hex} before V8 has optimised it).
+ */
+export async function sha1HexAsync(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-1", bytes as Uint8Array<ArrayBuffer>),
+  );
+  let out = "";
+  for (const b of digest) out += b.toString(16).padStart(2, "0");
+  return out;
+}
 
 /** SHA-1 of the bytes as 40 hex digits. */
 export function sha1Hex(bytes: Uint8Array): string {

@@ -26,7 +26,7 @@
  * @module
  */
 import { join } from "node:path";
-import { sha1Hex } from "../sha.ts";
+import { sha1Hex, sha1HexAsync } from "../sha.ts";
 import { fileUriOf } from "../project/file_uri.ts";
 import { ToolError } from "../errors.ts";
 import type { FileSet } from "./source_file_set.ts";
@@ -45,7 +45,15 @@ interface DocState {
   languageId: string;
   /** Last version sent (0 when never opened). */
   version: number;
+  /** SHA-1 of the content last sent; "" while the open's hash is computed ({@linkcode hashing}). */
   hash: string;
+  /**
+   * The hash of the content an open sent, computed on Deno's blocking threads (sha.ts
+   * `sha1HexAsync`) after the `didOpen` went: awaited before the hash is compared. A cold question
+   * opens tens of files before its request (hono's `Context`: 37), and their hashes, computed here
+   * before each `didOpen`, delayed it by ~0.2 ms a file on an unoptimised sha.ts.
+   */
+  hashing: Promise<void> | null;
   mtime: number;
   size: number;
   open: boolean;
@@ -424,7 +432,7 @@ export class DocumentSync {
       return existing;
     }
     const abs = join(this.#root, relPath);
-    const read = readState(abs);
+    const read = readState(abs, false);
     if (!read) throw new ToolError(`File '${relPath}' does not exist.`);
     const doc: DocState = existing ?? {
       uri: this.uriOf(relPath),
@@ -433,6 +441,7 @@ export class DocumentSync {
       languageId: this.#languageId(relPath),
       version: 0,
       hash: "",
+      hashing: null,
       mtime: 0,
       size: 0,
       open: false,
@@ -444,7 +453,15 @@ export class DocumentSync {
     // A closed document we knew is opened by this query: it is the query's to close if transient.
     if (existing) existing.transient = transient;
     doc.version = ++this.#versions;
-    doc.hash = read.hash;
+    doc.hash = "";
+    const hashing: Promise<void> = sha1HexAsync(read.bytes).then((hash) => {
+      if (doc.hashing === hashing) doc.hash = hash;
+    }).catch(() => {/* left "": the next check with disk sends the content again */}).finally(
+      () => {
+        if (doc.hashing === hashing) doc.hashing = null;
+      },
+    );
+    doc.hashing = hashing;
     doc.mtime = read.mtime;
     doc.size = read.size;
     doc.watched = this.#watchable(doc, read.nlink);
@@ -508,13 +525,15 @@ export class DocumentSync {
     const mtime = stat.mtime?.getTime() ?? 0;
     const racy = Date.now() - mtime < RACY_MS;
     if (!force && !racy && mtime === doc.mtime && stat.size === doc.size) return;
-    const read = readState(abs);
+    const read = readState(abs, true);
     if (!read) return;
     doc.mtime = read.mtime;
     doc.size = read.size;
     doc.watched = this.#watchable(doc, read.nlink);
+    if (doc.hashing) await doc.hashing;
     if (read.hash === doc.hash) return;
     doc.hash = read.hash;
+    doc.hashing = null;
     if (!doc.open) {
       changes.push({ uri: doc.uri, type: FileChangeType.Changed });
       return;
@@ -563,18 +582,19 @@ export class DocumentSync {
 }
 
 /**
- * Size, mtime, content and its hash. Synchronous: for source files a synchronous stat, read and
- * hash take ~15 µs where the async calls take ~120 µs (three hops to the thread pool), and
- * this runs for every document a query opens.
+ * Size, mtime, content and, where asked, its hash ("" otherwise). Synchronous: for source files
+ * a synchronous stat and read take ~15 µs where the async calls take ~120 µs (three hops to the
+ * thread pool), and this runs for every document a query opens.
  */
 function readState(
   abs: string,
+  hashed: boolean,
 ): { bytes: Uint8Array; hash: string; mtime: number; size: number; nlink: number | null } | null {
   try {
     const stat = Deno.statSync(abs);
     if (!stat.isFile) return null;
     const bytes = Deno.readFileSync(abs);
-    const hash = sha1Hex(bytes);
+    const hash = hashed ? sha1Hex(bytes) : "";
     return {
       bytes,
       hash,

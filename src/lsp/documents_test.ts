@@ -138,6 +138,21 @@ Deno.test("documents: outside changes to open documents are seen by the very nex
   assertEquals(fx.docs.openDocuments(), ["a.ts"]);
 });
 
+Deno.test("documents: a check right after the open compares with the content the open sent", async () => {
+  const fx = await fixture({ "a.ts": "export const a = 1;\n" });
+  await using _ = fx.dir;
+  // The open's hash is computed after its didOpen went: the checks below come before it is done.
+  await (await fx.docs.sync(["a.ts"])).release();
+  await (await fx.docs.sync(["a.ts"])).release();
+  assertEquals(fx.take(), ["didOpen a.ts"], "the same content: nothing sent again");
+  await (await fx.docs.sync(["a.ts"])).release();
+  await Deno.writeTextFile(fx.path("a.ts"), "export const a = 2;\n");
+  await (await fx.docs.sync(["a.ts"])).release();
+  assertEquals(fx.take(), ["didChange a.ts", "didChangeWatchedFiles a.ts:2"]);
+  await (await fx.docs.sync(["a.ts"])).release();
+  assertEquals(fx.take(), [], "the change's content is the one compared next");
+});
+
 Deno.test("documents: an open document is compared by size and mtime once its mtime is settled", async () => {
   const fx = await fixture({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 2;\n" });
   await using _ = fx.dir;
