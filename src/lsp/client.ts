@@ -432,8 +432,9 @@ const startedAhead = new Map<string, StartedAhead>();
 
 /**
  * What makes two starts the same server: every option but the hooks and limits a taker brings
- * (applyEdit, the initialize timeout), and whether Sextant logs at debug (which decides
- * `quietLog`).
+ * (applyEdit, the initialize timeout) and the project's name (the workspace folder's label only:
+ * prestart.ts names it by its folder, before the session has read a registered name or
+ * `.serena/project.yml`'s), and whether Sextant logs at debug (which decides `quietLog`).
  */
 function startKey(o: ClientOptions): string {
   return JSON.stringify([
@@ -442,7 +443,6 @@ function startKey(o: ClientOptions): string {
     o.args,
     o.root,
     o.rootUri,
-    o.projectName,
     o.initializationOptions ?? null,
     o.settings ?? null,
     String(o.readyLogPattern ?? ""),

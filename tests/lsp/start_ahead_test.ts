@@ -52,13 +52,15 @@ Deno.test({
       startAhead(options);
       assertEquals(serverGroupsOf(Deno.pid), ahead, "not started twice");
 
-      const other = await LspClient.start({ ...options, projectName: "another name" });
+      const other = await LspClient.start({ ...options, settings: { python: { other: true } } });
       started.push(other);
       assertNotEquals(other.pid, ahead[0], "other options start their own server");
 
       const edits: unknown[] = [];
       const taken = await LspClient.start({
         ...options,
+        // The name a session reads from its settings (prestart.ts names the project by its folder).
+        projectName: "a registered name",
         applyEdit: (edit) => {
           edits.push(edit);
           return Promise.resolve({ applied: true });
