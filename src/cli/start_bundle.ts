@@ -143,20 +143,31 @@ async function build(root: string, target: string): Promise<boolean> {
 
 /** A bundle of another stamp unused this long is removed when a new one is built. */
 const OLD_BUNDLE_MS = 60 * 60_000;
+/**
+ * Bundles of other stamps kept at most, the most recently used: a developer who changes a source
+ * file between starts builds one per change (~3 MB each: 48 MB in an hour was seen).
+ */
+export const OTHER_BUNDLES_KEPT = 4;
 
 /**
- * Remove the bundles of other stamps (earlier builds of this checkout) not used for an hour: a
- * second checkout sharing the folder keeps its own.
+ * Remove the bundles of other stamps (earlier builds of this checkout) not used for an hour, and
+ * beyond the {@linkcode OTHER_BUNDLES_KEPT} most recently used: a second checkout sharing the
+ * folder keeps its own while it is used. `keep`: this start's bundle's name.
  */
-function removeOld(folder: string, keep: string): void {
+export function removeOldBundles(folder: string, keep: string, now = Date.now()): void {
   try {
+    const others: Array<{ path: string; used: number }> = [];
     for (const entry of Deno.readDirSync(folder)) {
       if (entry.name.startsWith(keep) || !/^sextant-[0-9a-f]+\.js(\.failed)?$/.test(entry.name)) {
         continue;
       }
       const path = `${folder}/${entry.name}`;
-      const used = Deno.statSync(path).atime ?? Deno.statSync(path).mtime;
-      if (used && Date.now() - used.getTime() > OLD_BUNDLE_MS) Deno.removeSync(path);
+      const stat = Deno.statSync(path);
+      others.push({ path, used: (stat.atime ?? stat.mtime)?.getTime() ?? 0 });
+    }
+    others.sort((a, b) => b.used - a.used);
+    for (const [i, { path, used }] of others.entries()) {
+      if (i >= OTHER_BUNDLES_KEPT || now - used > OLD_BUNDLE_MS) Deno.removeSync(path);
     }
   } catch { /* another process cleans up too */ }
 }
@@ -209,7 +220,7 @@ export async function startBundle(url: URL | null = rootUrl()): Promise<string |
       } catch { /* the next start tries again */ }
       return null;
     }
-    removeOld(folder, name);
+    removeOldBundles(folder, name);
     return new URL(`${START_BUNDLE_FOLDER}/${name}`, url).href;
   } finally {
     try {

@@ -10,6 +10,8 @@ import { FIXTURES, hasServer, LSP_CACHE, skipUnless } from "../helpers/lsp.ts";
 import { call, Client, startArgs, StdioClientTransport, withLspPath } from "../helpers/mcp.ts";
 import {
   loadsWholeProgram,
+  OTHER_BUNDLES_KEPT,
+  removeOldBundles,
   runFromBundle,
   sourceStamp,
   START_BUNDLE_FOLDER,
@@ -163,4 +165,28 @@ Deno.test({
   }
   await Deno.remove(parent, { recursive: true }).catch(() => {});
   assert(text.includes("running from the start bundle"), "never ran from the start bundle");
+});
+
+Deno.test("old bundles: other stamps go after an hour unused, and beyond the most recently used", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "sextant-bundles-" });
+  try {
+    const now = Date.now();
+    const minutes = (m: number) => new Date(now - m * 60_000);
+    const write = (name: string, used: Date) => {
+      Deno.writeTextFileSync(join(folder, name), "");
+      Deno.utimeSync(join(folder, name), used, used);
+    };
+    write("sextant-00.js", minutes(600)); // this start's own: kept whatever its age
+    for (let i = 1; i <= 6; i++) write(`sextant-0${i}.js`, minutes(i)); // recent, 1-6 minutes
+    write("sextant-07.js.failed", minutes(7));
+    write("sextant-08.js", minutes(90)); // unused for an hour and a half
+    write("notes.txt", minutes(600)); // not a bundle
+    removeOldBundles(folder, "sextant-00.js", now);
+    const left = [...Deno.readDirSync(folder)].map((e) => e.name).sort();
+    const recent = ["sextant-01.js", "sextant-02.js", "sextant-03.js", "sextant-04.js"];
+    assertEquals(OTHER_BUNDLES_KEPT, recent.length);
+    assertEquals(left, ["notes.txt", "sextant-00.js", ...recent]);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
 });
