@@ -13,6 +13,7 @@ import { findServerBinary, LSP_PATH_ENV } from "../../src/lsp/registry.ts";
 import { ServerPool } from "../../src/lsp/pool.ts";
 import type { ServerTimeouts } from "../../src/lsp/managed_server.ts";
 import { Project } from "../../src/project/project.ts";
+import { prestartChoice } from "../../src/lsp/prestart.ts";
 
 export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const LSP_CACHE = join(REPO_ROOT, ".cache", "lsp");
@@ -193,4 +194,19 @@ export async function positionOf(
   const before = text.slice(0, offset);
   const line = before.split("\n").length - 1;
   return { line, character: offset - (before.lastIndexOf("\n") + 1) };
+}
+
+/**
+ * `prestartChoice` (lsp/prestart.ts) for the project at `root`, with a global config folder of the
+ * project's own (none unless written there).
+ */
+export function prestartChoiceIn(root: string): ReturnType<typeof prestartChoice> {
+  const before = Deno.env.get("XDG_CONFIG_HOME");
+  Deno.env.set("XDG_CONFIG_HOME", join(root, ".xdg"));
+  try {
+    return prestartChoice(root);
+  } finally {
+    if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
+    else Deno.env.set("XDG_CONFIG_HOME", before);
+  }
 }

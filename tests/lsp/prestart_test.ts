@@ -3,26 +3,15 @@
  * certain without reading the settings.
  * @module
  */
-import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { hasServer, skipUnless } from "../helpers/lsp.ts";
+import { hasServer, prestartChoiceIn, skipUnless } from "../helpers/lsp.ts";
 import { tempProject } from "../helpers/mcp.ts";
-import { prestartChoice, SCIP_INDEX_LOCATIONS } from "../../src/lsp/prestart.ts";
+import { SCIP_INDEX_LOCATIONS } from "../../src/lsp/prestart.ts";
 import { INDEX_LOCATIONS } from "../../src/symbols/scip/project_scip.ts";
 
 const pyright = hasServer("pyright-langserver");
 
-/** `prestartChoice` with a global config folder of the project's own (none unless written). */
-function choose(root: string): ReturnType<typeof prestartChoice> {
-  const before = Deno.env.get("XDG_CONFIG_HOME");
-  Deno.env.set("XDG_CONFIG_HOME", join(root, ".xdg"));
-  try {
-    return prestartChoice(root);
-  } finally {
-    if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
-    else Deno.env.set("XDG_CONFIG_HOME", before);
-  }
-}
+const choose = prestartChoiceIn;
 
 Deno.test({
   name: "one language marked at the root: its server is the one spawned ahead",

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertNotEquals, assertRejects } from "../helpers/assert.ts";
-import { hasServer, liveInGroup, skipUnless } from "../helpers/lsp.ts";
+import { hasServer, liveInGroup, prestartChoiceIn, skipUnless } from "../helpers/lsp.ts";
 import { serverGroupsOf } from "../helpers/lang.ts";
 import { tempProject } from "../helpers/mcp.ts";
 import {
@@ -16,7 +16,6 @@ import {
   startAhead,
   stopStartedAhead,
 } from "../../src/lsp/client.ts";
-import { prestartChoice } from "../../src/lsp/prestart.ts";
 
 const pyright = hasServer("pyright-langserver") && Deno.build.os === "linux";
 const PROJECT = {
@@ -26,16 +25,9 @@ const PROJECT = {
 
 /** The options prestart.ts starts the project's server with (no global settings). */
 function aheadOptions(root: string): ClientOptions {
-  const before = Deno.env.get("XDG_CONFIG_HOME");
-  Deno.env.set("XDG_CONFIG_HOME", join(root, ".xdg"));
-  try {
-    const choice = prestartChoice(root);
-    assert("options" in choice, JSON.stringify(choice));
-    return choice.options;
-  } finally {
-    if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
-    else Deno.env.set("XDG_CONFIG_HOME", before);
-  }
+  const choice = prestartChoiceIn(root);
+  assert("options" in choice, JSON.stringify(choice));
+  return choice.options;
 }
 
 Deno.test({
