@@ -106,8 +106,8 @@ export async function openSession(
 }
 
 /**
- * The project's language server, spawned now so that it loads while the session's first call
- * does (lsp/prestart.ts), unless the project's servers are running already.
+ * The project's language server, started now with its handshake so that it loads while the
+ * session's first call does (lsp/prestart.ts), unless the project's servers are running already.
  */
 function spawnServerAhead(services: ProjectServices | undefined, project: Project): void {
   if (services && services.pool.running().length > 0) return;
