@@ -13,27 +13,8 @@ export * from "./deps_start.ts";
 export { default as picomatch } from "npm:picomatch@4.0.7";
 export { structuredPatch } from "npm:diff@9.0.0";
 
-// JSON-RPC to language servers: the package's runtime-neutral entry. Its `/node` entry loads
-// node:net, node:crypto, node:fs and node:util when it loads (~25 ms of Deno's Node.js layer at
-// every serving process's start); Sextant frames messages itself (lsp/framing.ts) and gives the
-// connection its runtime (lsp/jsonrpc.ts).
-export {
-  AbstractMessageBuffer,
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  CancellationTokenSource,
-  createMessageConnection,
-  RAL,
-  ResponseError,
-} from "npm:vscode-jsonrpc@10.0.0";
-export type {
-  DataCallback,
-  Disposable,
-  Message,
-  MessageConnection,
-  MessageReader,
-  MessageWriter,
-} from "npm:vscode-jsonrpc@10.0.0";
+// JSON-RPC to language servers (deps_lsp.ts: the server started ahead loads it alone).
+export * from "./deps_lsp.ts";
 
 // TOML (Cargo.toml, pyproject.toml, alire.toml) for the toolchain tools.
 export { parse as parseToml } from "npm:smol-toml@1.9.1";

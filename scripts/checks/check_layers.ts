@@ -65,6 +65,7 @@ export const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> =
       "src/deps.ts",
       "src/deps_start.ts",
       "src/deps_http.ts",
+      "src/deps_lsp.ts",
       "src/version.ts",
     ],
   },
@@ -129,7 +130,7 @@ export function importsOf(root: string, modules: readonly InfoModule[]): Import[
 }
 
 /** The modules of the graph of `entry`, as `deno info --json` gives them. */
-async function moduleGraph(root: string, entry: string): Promise<InfoModule[]> {
+export async function moduleGraph(root: string, entry: string): Promise<InfoModule[]> {
   let output: Deno.CommandOutput;
   try {
     output = await new Deno.Command(Deno.execPath(), {

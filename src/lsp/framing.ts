@@ -15,7 +15,7 @@ import {
   type Message,
   type MessageReader,
   type MessageWriter,
-} from "../deps.ts";
+} from "../deps_lsp.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,6 +1,6 @@
 /**
  * vscode-jsonrpc's connection, with the runtime it needs given by Sextant. The package's runtime
- * neutral entry (deps.ts) leaves that runtime to its user; its `/node` entry would bring Deno's
+ * neutral entry (deps_lsp.ts) leaves that runtime to its user; its `/node` entry would bring Deno's
  * Node.js layer (node:net, node:crypto, node:fs, node:util) into every serving process (about
  * 25 ms of an empty process's start, and 7 MB of its memory), for nothing Sextant uses: the
  * messages are framed by framing.ts, so the connection needs only timers, a console and its
@@ -18,7 +18,7 @@ import {
   createMessageConnection,
   RAL,
   ResponseError,
-} from "../deps.ts";
+} from "../deps_lsp.ts";
 
 export { CancellationTokenSource, createMessageConnection, ResponseError };
 

@@ -9,6 +9,7 @@ import {
   importCycles,
   importsOf,
   layerOf,
+  moduleGraph,
   upwardImports,
 } from "../../scripts/checks/check_layers.ts";
 
@@ -100,4 +101,30 @@ Deno.test("check_layers: the repository has no upward import and no import cycle
   assert(files > 100, `${files} modules read`);
   assertEquals(upward, []);
   assertEquals(cycles, []);
+});
+
+Deno.test("the server started ahead loads one third-party package: vscode-jsonrpc", async () => {
+  // lsp/prestart.ts spawns the project's server before the session's modules load. Through
+  // deps.ts its client also initialised zod, ignore, picomatch, jsonc-parser, ... first: ~20 ms
+  // before the server could start (docs/performance.md, "Session 12").
+  const root = new URL("../../", import.meta.url).pathname;
+  const modules = new Map((await moduleGraph(root, "src/lsp/prestart.ts")).map((m) => [
+    m.specifier,
+    m,
+  ]));
+  const loaded = new Set<string>();
+  const walk = (specifier: string) => {
+    if (loaded.has(specifier)) return;
+    loaded.add(specifier);
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      if (dep.code && !dep.isDynamic) walk(dep.code.specifier);
+    }
+  };
+  walk([...modules.keys()].find((s) => s.endsWith("/src/lsp/prestart.ts"))!);
+  const ownFiles = [...loaded].filter((s) => s.startsWith("file:"));
+  assert(ownFiles.some((s) => s.endsWith("/src/lsp/client.ts")), "the client is in the graph");
+  const packages = [...loaded].filter((s) => s.startsWith("npm:")).map((s) =>
+    s.replace(/^npm:\/?/, "").match(/^(@[^/@]+\/)?[^/@]+/)![0]
+  );
+  assertEquals(packages, ["vscode-jsonrpc"]);
 });
