@@ -30,6 +30,7 @@ import type { Settled } from "../project/change_feed.ts";
 import type { LanguageServer, RequestOptions } from "../lsp/language_server.ts";
 import {
   candidateFiles,
+  candidateOccurrences,
   importProof,
   type NameTarget,
   type NotAnalysed,
@@ -509,6 +510,13 @@ async function referencesOf(
   // earlier queries and unchanged since are then named without a stat each.
   const settling = index.changes?.settle(options.since) ?? null;
   outlinesAhead(index, relPath, prepared.openNow, options);
+  // A cold question's completeness check reads its candidates while the server answers (a warm
+  // one finds their occurrences remembered under the hashes the index vouches for).
+  const occurrencesAhead = check && prepared.target !== null && !index.declarations?.built
+    ? candidateOccurrences(index, prepared.target, prepared.candidates)
+    : null;
+  // Awaited below; an answer that fails first leaves it unheard.
+  occurrencesAhead?.catch(() => {});
   let result: unknown;
   /** The target the answer is about: the server's own where the query was given a provisional. */
   let about = target;
@@ -614,6 +622,7 @@ async function referencesOf(
       prepared.candidates,
       (rel, p) => listed.get(rel)?.has(positionKey(p)) ?? false,
       options,
+      occurrencesAhead,
     );
     mark("completeness check");
   }
