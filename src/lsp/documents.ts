@@ -225,7 +225,11 @@ export class DocumentSync {
         this.#noticed?.fullCheckBegins();
         this.#fullChecks++;
       }
-      const created = await this.#scanFileSet(changes, noticed);
+      // The file set's first scan records what is there and reports nothing: walked after the
+      // documents are opened, so that the server starts loading the project (on the target's
+      // `didOpen`) without waiting for a walk of the whole tree (~20 ms on hono).
+      const baseline = this.#fileSet !== null && !this.#fileSet.scanned;
+      const created = baseline ? [] : await this.#scanFileSet(changes, noticed);
       const now = performance.now();
       const checkClosed = now - this.#closedCheckedAt >= CLOSED_CHECK_MS;
       if (checkClosed) this.#closedCheckedAt = now;
@@ -263,6 +267,7 @@ export class DocumentSync {
         await this.#unpin(pinned);
         throw error;
       } finally {
+        if (baseline) await this.#scanFileSet(changes, noticed);
         await this.#announce(changes);
       }
       await this.#trim();

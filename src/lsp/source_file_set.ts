@@ -64,6 +64,11 @@ export class FileSet {
     this.#listedWithout = options.listedWithout;
   }
 
+  /** Whether the first scan (which records what is there) was made. */
+  get scanned(): boolean {
+    return this.#folders !== null || this.#tooLarge;
+  }
+
   /** Whether the project has too many folders to be scanned before every query. */
   get tooLarge(): boolean {
     return this.#tooLarge;

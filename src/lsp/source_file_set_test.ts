@@ -110,3 +110,36 @@ Deno.test("documents: a new file is announced and open during the next query onl
   await (await docs.sync(["a.ts"])).release();
   assertEquals(sent.splice(0), ["didChangeWatchedFiles b.ts:3"]);
 });
+
+Deno.test("documents: the file set's first walk comes after the query's documents are opened", async () => {
+  // The first scan records what is there and reports nothing: walking the whole tree before the
+  // target's `didOpen` only delayed the server's project load.
+  await using dir = await tempDir("sextant-fileset-");
+  await Deno.writeTextFile(join(dir.path, "a.ts"), "export const a = 1;\n");
+  const order: string[] = [];
+  class Recorded extends FileSet {
+    override scan() {
+      order.push("scan");
+      return super.scan();
+    }
+  }
+  const set = new Recorded({ root: dir.path, extensions: [".ts"], ignored: () => false });
+  const docs = new DocumentSync({
+    root: dir.path,
+    server: {
+      notify: (method) => {
+        order.push(method.replace(/^.*\//, ""));
+        return Promise.resolve();
+      },
+    },
+    languageId: () => "typescript",
+    fileSet: set,
+  });
+  await (await docs.sync(["a.ts"])).release();
+  assertEquals(order.splice(0), ["didOpen", "scan"]);
+  assertEquals(set.scanned && set.has("a.ts"), true);
+  // From then on every sync scans before it opens, so that a new file is part of the query.
+  await Deno.writeTextFile(join(dir.path, "b.ts"), "export const b = 1;\n");
+  await (await docs.sync(["a.ts"])).release();
+  assertEquals(order.splice(0).slice(0, 3), ["scan", "didOpen", "didChangeWatchedFiles"]);
+});
