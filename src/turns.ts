@@ -49,6 +49,6 @@ export async function inTurns<T>(
  * loop of them) nor a message through a MessageChannel (delivered without a turn of the loop once
  * `node:worker_threads` is loaded, as Sextant's dependencies do) would do.
  */
-function nextTask(): Promise<void> {
+export function nextTask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

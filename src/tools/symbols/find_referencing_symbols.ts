@@ -23,6 +23,7 @@ import { prefilterNeedle, type SymbolLookup, type SymbolMatch } from "../../symb
 import type { RequestOptions } from "../../lsp/language_server.ts";
 import { findInTree, parseNamePath, pickUnique } from "../../symbols/name_path.ts";
 import { notAnalysedText } from "../../symbols/completeness.ts";
+import { nextTask } from "../../turns.ts";
 import { referencingFromIndex } from "./referencing_from_index.ts";
 import { indexProblemNotes } from "../shared/scip_references.ts";
 
@@ -53,18 +54,26 @@ export async function resolveQueryTarget(
   const wanted = kindFilter(args.include_kinds, args.exclude_kinds);
   const index = indexOf(ctx);
   const options = requestOptions(ctx);
-  // The containing symbols of the results come from the declaration index where it is exact:
-  // it builds while the server starts and loads the project.
-  index.startDeclarations();
   if (args.relative_path.trim() === "" && toolName === "find_referencing_symbols") {
+    index.startDeclarations();
     // No file given: the one symbol of this name path in the whole project.
     const target = await locateInProject(ctx, args.name_path, options);
     return { index, options, target, wanted, ahead: null };
   }
   const relPath = resolveSourceFile(ctx.project(), args.relative_path, toolName);
   const warm = inMemory(index, args.name_path, relPath);
-  if (warm !== null) return { index, options, target: warm, wanted, ahead: null };
+  if (warm !== null) {
+    index.startDeclarations();
+    return { index, options, target: warm, wanted, ahead: null };
+  }
   const early = ahead ? nameQueryAhead(index, relPath, args.name_path, options) : null;
+  // Its server opens the target's file first, so that the server's project load begins now: a
+  // turn of the event loop lets that run before the index's start and the target's parse (the
+  // `didOpen` went 50 ms after the call on hono, 75 ms before).
+  if (early !== null) await nextTask();
+  // The containing symbols of the results come from the declaration index where it is exact:
+  // it builds while the server starts and loads the project.
+  index.startDeclarations();
   // Cold: the target's file outline from the index's parse or the server, whichever is first.
   try {
     const target = await index.resolveUniqueCold(
