@@ -825,12 +825,6 @@ function indexedHash(index: SymbolLookup, rel: string): string | undefined {
     : undefined;
 }
 
-/**
- * The files {@linkcode occurrencesOf} will read and hash (no hash from the index, nothing
- * remembered under it), read now and hashed all at once by Web Crypto beside this thread: a cold
- * question's check reads every shown candidate (hono's `Context`: 37 files, ~0.35 MB), which
- * sha.ts, not yet optimised by V8, hashed on this thread after the server's answer.
- */
 /** The candidates' occurrences of a target's name, by file (null: gone), in candidate order. */
 export type CandidateOccurrences = ReadonlyMap<string, OccurrenceFile | null>;
 
@@ -863,6 +857,12 @@ export async function candidateOccurrences(
   return out;
 }
 
+/**
+ * The files {@linkcode occurrencesOf} will read and hash (no hash from the index, nothing
+ * remembered under it), read now and hashed all at once by Web Crypto beside this thread: a cold
+ * question's check reads every shown candidate (hono's `Context`: 37 files, ~0.35 MB), which
+ * sha.ts, not yet optimised by V8, hashed on this thread after the server's answer.
+ */
 async function hashedReads(
   index: SymbolLookup,
   files: readonly string[],
