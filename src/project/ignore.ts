@@ -40,7 +40,8 @@ const MAX_VERDICTS = 4096;
 export class IgnoreRules {
   readonly #root: string;
   readonly #useGitignore: boolean;
-  readonly #configured: Ignore;
+  /** The config's `ignored_paths`; null when it has none (most projects: nothing to test). */
+  readonly #configured: Ignore | null;
   /** `.gitignore` matcher per folder (project-relative, "" for the root); null when none. */
   readonly #perDir = new Map<string, Ignore | null>();
   /**
@@ -54,7 +55,10 @@ export class IgnoreRules {
   constructor(root: string, options: IgnoreOptions = {}) {
     this.#root = root;
     this.#useGitignore = options.useGitignore ?? true;
-    this.#configured = ignore().add([...(options.ignoredPaths ?? [])]);
+    const patterns = (options.ignoredPaths ?? []).filter((line) =>
+      line.trim() !== "" && !line.startsWith("#")
+    );
+    this.#configured = patterns.length > 0 ? ignore().add(patterns) : null;
   }
 
   #gitignoreOf(dir: string): Ignore | null {
@@ -141,22 +145,23 @@ export class IgnoreRules {
   }
 
   #decide(relPath: string, probe: string, isDir: boolean): boolean {
-    const parts = relPath.split("/");
-    const base = parts[parts.length - 1]!;
-    if (isDir && ALWAYS_IGNORED_DIRS.has(base)) return true;
-    if (this.#configured.ignores(probe)) return true;
+    if (isDir && ALWAYS_IGNORED_DIRS.has(relPath.slice(relPath.lastIndexOf("/") + 1))) return true;
+    if (this.#configured?.ignores(probe)) return true;
     if (!this.#useGitignore) return false;
-    // As in git, a deeper .gitignore overrides its parents (e.g. re-includes with `!`).
+    // As in git, a deeper .gitignore overrides its parents (e.g. re-includes with `!`). Each
+    // folder above the path, the root first: the folder is the path's text before the slash at
+    // `cut` (none for the root), and the matcher tests what follows it.
     let ignored = false;
-    for (let i = 0; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join("/");
-      const matcher = this.#gitignoreOf(dir);
-      if (!matcher) continue;
-      const sub = parts.slice(i).join("/");
-      const verdict = matcher.test(isDir ? `${sub}/` : sub);
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
-    }
+    let cut = -1;
+    do {
+      const matcher = this.#gitignoreOf(cut < 0 ? "" : relPath.slice(0, cut));
+      if (matcher) {
+        const verdict = matcher.test(probe.slice(cut + 1));
+        if (verdict.ignored) ignored = true;
+        else if (verdict.unignored) ignored = false;
+      }
+      cut = relPath.indexOf("/", cut + 1);
+    } while (cut >= 0);
     return ignored;
   }
 
