@@ -96,3 +96,48 @@ Deno.test("IgnoreRules: a folder a walk listed without .gitignore has no rules u
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("IgnoreRules: each folder's .gitignore tests the path below it, the deepest last", () => {
+  const root = Deno.makeTempDirSync({ prefix: "sextant-ignore-" });
+  try {
+    Deno.mkdirSync(`${root}/a/b/c`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/.gitignore`, "/a/b/top.ts\n*.gen.ts\nout/\n");
+    Deno.writeTextFileSync(`${root}/a/.gitignore`, "/b/mid.ts\n!keep.gen.ts\n");
+    Deno.writeTextFileSync(`${root}/a/b/c/.gitignore`, "deep.ts\n");
+    const rules = new IgnoreRules(root, { ignoredPaths: ["# a comment", "", "/cfg.ts"] });
+    const verdicts = [
+      "a/b/top.ts", // anchored in the root's file
+      "a/b/mid.ts", // anchored in a/'s file
+      "b/mid.ts", // a/'s rule does not reach outside a/
+      "a/x.gen.ts",
+      "a/b/keep.gen.ts", // re-included by a/'s file
+      "keep.gen.ts", // ... which does not apply at the root
+      "a/b/c/deep.ts",
+      "a/deep.ts",
+      "cfg.ts", // ignored_paths
+      "a/cfg.ts",
+    ].map((path) => [path, rules.isIgnored(path, false)]);
+    assertEquals(verdicts, [
+      ["a/b/top.ts", true],
+      ["a/b/mid.ts", true],
+      ["b/mid.ts", false],
+      ["a/x.gen.ts", true],
+      ["a/b/keep.gen.ts", false],
+      ["keep.gen.ts", true],
+      ["a/b/c/deep.ts", true],
+      ["a/deep.ts", false],
+      ["cfg.ts", true],
+      ["a/cfg.ts", false],
+    ]);
+    assertEquals([rules.isIgnored("a/b/out", true), rules.isIgnored("a/b/out", false)], [
+      true,
+      false,
+    ]);
+    assertEquals(
+      new IgnoreRules(root, { ignoredPaths: ["# only a comment"] }).isIgnored("cfg.ts", false),
+      false,
+    );
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
