@@ -12,6 +12,21 @@ import { untrustedReason } from "./trust.ts";
 
 let runtime: Promise<void> | null = null;
 const parsers = new Map<GrammarId, Promise<Parser>>();
+/**
+ * The grammar load under way, if any: loads run one at a time. web-tree-sitter links a grammar's
+ * module into the runtime's symbol table while it loads, and two loads at once can see each other's
+ * half-linked exports (measured: loading the typescript and tsx grammars together failed about one
+ * time in twelve, "bad export type for 'tree_sitter_tsx_external_scanner_create': undefined", and
+ * the index left those files to the language server).
+ */
+let loading: Promise<unknown> = Promise.resolve();
+
+/** Run `load` after every load asked before it has ended (failed or not). */
+export function oneLoadAtATime<T>(load: () => Promise<T>): Promise<T> {
+  const done = loading.then(load);
+  loading = done.catch(() => {});
+  return done;
+}
 
 async function parserFor(grammar: GrammarId): Promise<Parser> {
   runtime ??= (async () => {
@@ -27,7 +42,7 @@ async function parserFor(grammar: GrammarId): Promise<Parser> {
       } catch (error) {
         throw new Error(`The ${grammar} grammar could not be read: ${String(error)}`);
       }
-      const language = await Language.load(bytes);
+      const language = await oneLoadAtATime(() => Language.load(bytes));
       const p = new Parser();
       p.setLanguage(language);
       return p;
