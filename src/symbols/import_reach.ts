@@ -91,6 +91,21 @@ export interface ModuleFacts {
   /** It declares globals (`declare global`, `export as namespace`): any file may use them. */
   global: boolean;
   /**
+   * Its `declare global` blocks may hand on a binding of the file to every file: they import
+   * (`import("./x")` types, `import A = B.C`), require, export by name or assign an export, or
+   * cannot be read to their end; always where it says `export as namespace` (its exports are a
+   * global). Other declarations there name the file's bindings in types only, which refers to
+   * them but hands nothing on (a module object named otherwise than `ns.member` escapes: see
+   * {@linkcode Taken}).
+   */
+  globalsCarry: boolean;
+  /**
+   * The relative modules it augments (`declare module "./x" {...}`) with blocks that hand on no
+   * binding of the file, as {@linkcode globalsCarry} tells: their importers see what the blocks
+   * declare, which refers to nothing of this file's unless a module object escapes in it.
+   */
+  quietAugments: string[];
+  /**
    * Module names it declares or augments (`declare module "x" {...}`): an importer of that name
    * sees what this file declares there.
    */
@@ -230,10 +245,16 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
   }
   const code = codeAt(text);
   const ambient = new Set<string>();
+  const quietAugments: string[] = [];
+  const loud = new Set<string>();
   for (const m of words.matches(DECLARE_MODULE, DECLARE)) {
     if (onCommentLine(m.index!)) continue;
     ambient.add(m[1]!);
-    if (isRelative(m[1]!)) take(m[1]!, WHOLE);
+    if (!isRelative(m[1]!)) continue;
+    // The block sees the module's declarations; no binding of the file holds its module object.
+    take(m[1]!, { whole: true });
+    if (blocksCarry(text, [m.index! + m[0].length])) loud.add(m[1]!);
+    else if (!quietAugments.includes(m[1]!)) quietAugments.push(m[1]!);
   }
   for (const m of words.has(TRIPLE_SLASH) ? text.matchAll(REFERENCE) : []) take(m[1]!, WHOLE);
   for (const m of words.has(JSX_PRAGMA) ? text.matchAll(JSX_PRAGMA_SOURCE) : []) {
@@ -290,7 +311,11 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
       ? sharedTaken(taken)
       : { ...taken, names: taken.names.map(detached) };
   }
-  const global = surelyCode(words.matches(GLOBALS, DECLARE | EXPORT));
+  const globalStarts: number[] = [];
+  for (const m of words.matches(GLOBALS, DECLARE | EXPORT)) {
+    if (code(m.index + m[0].search(/\S/))) globalStarts.push(m.index + m[0].length);
+  }
+  const global = globalStarts.length > 0;
   return {
     specs: [...specs].map(detached),
     takes,
@@ -300,8 +325,65 @@ export function moduleFacts(relPath: string, text: string): ModuleFacts {
     dynamic,
     module,
     global,
+    globalsCarry: global && blocksCarry(text, globalStarts),
+    quietAugments: quietAugments.filter((spec) => !loud.has(spec)).map(detached),
     ambient: [...ambient].map(detached),
   };
+}
+
+/**
+ * Whether the declaration blocks whose keywords (`declare global`, `declare module "x"`) end at
+ * `starts` may hand on a binding of their file (see ModuleFacts.globalsCarry): any of them
+ * imports, requires, exports by name or assigns an export, or its end is not found; always after
+ * `export as namespace`.
+ */
+function blocksCarry(text: string, starts: readonly number[]): boolean {
+  for (const start of starts) {
+    if (/namespace\s*$/.test(text.slice(Math.max(0, start - 12), start))) return true;
+    const open = /^\s*\{/.exec(text.slice(start, start + 200));
+    if (!open) return true;
+    const end = blockEnd(text, start + open[0].length);
+    if (end === null || CARRYING.test(text.slice(start, end))) return true;
+  }
+  return false;
+}
+
+/** What in a declaration block may hand on a binding: an import, a require, an export by name. */
+const CARRYING =
+  /(?<![\w$.])(?:import|require)(?![\w$])|(?<![\w$.])export\s*(?:[{*=]|default(?![\w$]))/;
+
+/**
+ * Where the block whose `{` ends at `from` closes (the offset of its `}`), braces in strings and
+ * comments aside; null when it does not close, or holds a template literal with a `${`, whose
+ * braces this does not follow.
+ */
+function blockEnd(text: string, from: number): number | null {
+  let depth = 1;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") depth++;
+    else if (c === "}") {
+      if (--depth === 0) return i;
+    } else if (c === "/" && text[i + 1] === "/") {
+      const eol = text.indexOf("\n", i);
+      if (eol === -1) return null;
+      i = eol;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      if (close === -1) return null;
+      i = close + 1;
+    } else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      for (; j < text.length && text[j] !== c; j++) {
+        if (text[j] === "\\") j++;
+        else if (c !== "`" && text[j] === "\n") return null;
+        else if (c === "`" && text[j] === "$" && text[j + 1] === "{") return null;
+      }
+      if (j >= text.length) return null;
+      i = j;
+    }
+  }
+  return null;
 }
 
 /**
@@ -625,6 +707,9 @@ function moduleKey(path: string): string {
 /** A module taken whole, which may leave the file (what the graph assumes where it cannot read). */
 const ESCAPING: Taken = { whole: true, escapes: true, star: false, names: [], reexports: false };
 
+/** What a file takes from its implicit JSX runtime: the module, under no name of the file's. */
+const RUNTIME: Taken = { whole: true, escapes: false, star: false, names: [], reexports: false };
+
 /** Whether a specifier is relative (`.`, `..`, `./x`, `../x`). */
 function isRelative(spec: string): boolean {
   return spec === "." || spec === ".." || spec.startsWith("./") || spec.startsWith("../");
@@ -644,6 +729,18 @@ export interface ImportGraph {
   importers: ReadonlyMap<string, ReadonlyArray<{ file: string; taken: Taken }>>;
   /** Files that may reach any module whole: an unresolved specifier, or unreadable. */
   seeds: readonly string[];
+  /**
+   * Files that may refer to any module's exports but hold no module object under a name: a
+   * `.tsx` or `.jsx` file whose implicit JSX runtime (`<jsxImportSource>/jsx-runtime`) cannot be
+   * resolved for sure. Its elements may refer to the runtime's exports; nothing of it leaves.
+   */
+  holders: readonly string[];
+  /**
+   * Per file, the project modules it augments with blocks that hand on none of its bindings
+   * (ModuleFacts.quietAugments): their importers see nothing of the file's, unless a module
+   * object escapes in it, which the blocks may name.
+   */
+  quietAugments: ReadonlyMap<string, readonly string[]>;
   facts(relPath: string): ModuleFacts | null;
 }
 
@@ -715,10 +812,12 @@ export function reachOf(graph: ImportGraph, target: string, name?: string): Reac
   hold(target);
   exporter(target);
   for (const seed of graph.seeds) taint(seed);
+  for (const file of graph.holders) hold(file);
   while (modules.length > 0 || taints.length > 0 || aliasAdded) {
     const file = taints.pop();
     if (file !== undefined) {
       for (const importer of graph.importers.get(file) ?? []) taint(importer.file);
+      for (const module of graph.quietAugments.get(file) ?? []) taint(module);
       continue;
     }
     const module = modules.pop();
@@ -755,11 +854,19 @@ export function reachOf(graph: ImportGraph, target: string, name?: string): Reac
     if (!facts.module) {
       return { decided: false, reason: `${file} may refer to ${target} and is a script` };
     }
-    if (facts.global) {
+    if (facts.global && globalsMayCarry(file, facts)) {
       return { decided: false, reason: `${file} may refer to ${target} and declares globals` };
     }
   }
   return { decided: true, reaching: new Set([target, ...holding]) };
+
+  /**
+   * Whether the globals of a file holding the symbol may hand it on to every file: where they
+   * may hand on a binding (ModuleFacts.globalsCarry), or a module object escapes in the file.
+   */
+  function globalsMayCarry(file: string, facts: ModuleFacts): boolean {
+    return name === undefined || facts.globalsCarry || tainted.has(file);
+  }
 }
 
 /** The import graph of the project a question describes (its target plays no part). */
@@ -813,6 +920,8 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
     else importers.set(to, [{ file: from, taken }]);
   };
   const seeds: string[] = [];
+  const holders: string[] = [];
+  const quietAugments = new Map<string, string[]>();
   for (const file of code) {
     const facts = question.facts(file);
     // A specifier the server cannot resolve either (`require(name)`) gives it `any`: no edge.
@@ -820,18 +929,23 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
       seeds.push(file);
       continue;
     }
-    // An augmented project module shows what this file declares in it to its importers.
+    // An augmented project module shows what this file declares in it to its importers: as
+    // if it imported the file, where the block may hand on the file's bindings; where it may
+    // not, only once a module object escapes in the file (ImportGraph.quietAugments).
     for (const name of facts.ambient.filter(isRelative)) {
       const augmented = resolve(file, name, folderOf(file));
       if (augmented === null) seeds.push(file);
-      else for (const module of augmented) edge(module, file, ESCAPING);
+      else if (!facts.quietAugments.includes(name)) {
+        for (const module of augmented) edge(module, file, ESCAPING);
+      } else {
+        const list = quietAugments.get(file);
+        if (list) list.push(...augmented);
+        else quietAugments.set(file, [...augmented]);
+      }
     }
-    const specs = /\.[jt]sx$/i.test(file) && question.jsxRuntimes
-      ? [...facts.specs, ...question.jsxRuntimes]
-      : facts.specs;
     let unresolved = false;
     const folder = folderOf(file);
-    for (const spec of specs) {
+    for (const spec of facts.specs) {
       const targets = resolve(file, spec, folder);
       if (targets === null) {
         unresolved = true;
@@ -840,9 +954,24 @@ export function importGraph(question: Omit<ReachQuestion, "target">): ImportGrap
       const taken = facts.takes[spec] ?? ESCAPING;
       for (const t of targets) edge(file, t, taken);
     }
-    if (unresolved) seeds.push(file);
+    if (unresolved) {
+      seeds.push(file);
+      continue;
+    }
+    // The implicit JSX runtime binds no name in the file: its elements may refer to what the
+    // runtime exports, but no module object of it can leave the file.
+    if (!/\.[jt]sx$/i.test(file)) continue;
+    for (const spec of question.jsxRuntimes ?? []) {
+      if (facts.specs.includes(spec)) continue; // imported by name too: taken as written
+      const targets = resolve(file, spec, folder);
+      if (targets === null) {
+        holders.push(file);
+        break;
+      }
+      for (const t of targets) edge(file, t, RUNTIME);
+    }
   }
-  return { importers, seeds, facts: question.facts };
+  return { importers, seeds, holders, quietAugments, facts: question.facts };
 
   /**
    * The project files a specifier may name; [] for none (a package, a data file); null: unsure.

@@ -195,11 +195,22 @@ Deno.test("importReach: a declared or augmented module leads its importers to wh
     // An ambient module holding the target's type, and a file importing it by that name.
     "types/lib.d.ts": 'declare module "lib" { export type T = import("../src/a").A; }',
     "src/uses_lib.ts": 'import type { T } from "lib";',
-    // A project module augmented with the target's type, and its importer.
+    // A project module augmented with the target's type, and its importer: the block names it
+    // in a type, which refers to it but hands nothing on.
     "src/plain.ts": "export interface Plain {}",
     "src/augment.ts":
       'import { A } from "./a";\ndeclare module "./plain" { interface Plain { a: A } }',
     "src/uses_plain.ts": 'import type { Plain } from "./plain";',
+    // A block that imports may hand the target on to the module's importers.
+    "src/plain2.ts": "export interface Plain2 {}",
+    "src/augment2.ts":
+      'import * as ns from "./a";\ndeclare module "./plain2" { export import B = ns.A }',
+    "src/uses_plain2.ts": 'import type { Plain2 } from "./plain2";',
+    // So may one naming a module object that escapes in its file.
+    "src/plain3.ts": "export interface Plain3 {}",
+    "src/augment3.ts":
+      'import * as ns from "./a";\nconst all = ns;\ndeclare module "./plain3" { interface Plain3 { a: typeof all } }',
+    "src/uses_plain3.ts": 'import type { Plain3 } from "./plain3";',
     // A pattern.
     "types/css.d.ts":
       'import { A } from "../src/a";\ndeclare module "*.css" { const a: A; export default a; }',
@@ -213,10 +224,14 @@ Deno.test("importReach: a declared or augmented module leads its importers to wh
   assertEquals(reaching(question("src/a.ts", modular)), [
     "src/a.ts",
     "src/augment.ts",
-    "src/plain.ts",
+    "src/augment2.ts",
+    "src/augment3.ts",
+    "src/plain2.ts",
+    "src/plain3.ts",
     "src/uses_css.ts",
     "src/uses_lib.ts",
-    "src/uses_plain.ts",
+    "src/uses_plain2.ts",
+    "src/uses_plain3.ts",
     "types/css.d.ts",
     "types/lib.d.ts",
   ]);
@@ -430,4 +445,101 @@ Deno.test("joinRelative: the path posix.normalize(posix.join(...)) gives, null o
       assertEquals(joinRelative(folder, spec), expected, `${folder} + ${spec}`);
     }
   }
+});
+
+Deno.test("moduleFacts: whether declaration blocks may hand on the file's bindings", () => {
+  const facts = (text: string) => moduleFacts("a.ts", `import * as ns from "./n";\n${text}`);
+  const carry = (text: string) => facts(text).globalsCarry;
+  assertEquals(carry("const x = 1;"), false);
+  // Braces in strings and comments are not the block's end; what follows it is not read.
+  assertEquals(
+    carry(
+      'declare global {\n  interface Window { a: { b: "}" } } // }\n  /* } */ var c: `x}`;\n}\nexport { ns };',
+    ),
+    false,
+  );
+  assertEquals(carry("declare global { var a: typeof ns.A }"), false);
+  assertEquals(carry('declare global { var a: import("./a").A }'), true);
+  assertEquals(carry("declare global { namespace N { export import B = ns.A } }"), true);
+  assertEquals(carry("declare global { export { ns } }"), true);
+  assertEquals(
+    carry("declare global { var a: number }\ndeclare global { var b: ReturnType<typeof require> }"),
+    true,
+  );
+  assertEquals(carry("export as namespace Lib;"), true);
+  assertEquals(carry("declare global { var a: number;"), true); // unclosed
+  assertEquals(carry("declare global { var a: `${Ns}`; }"), true); // braces not followed
+  assertEquals(carry("declare global\n{ var a: 'x\n}"), true); // a broken string
+  // Augmentations: quiet where no block of a module may hand anything on.
+  const augments = facts(
+    'declare module "./m" { interface M { a: string } }\n' +
+      'declare module "./loud" { export import A = ns.A }\n' +
+      'declare module "./twice" { interface T {} }\ndeclare module "./twice" { var t: import("./x").X }\n' +
+      'declare module "lib" { interface L {} }',
+  );
+  assertEquals(augments.quietAugments, ["./m"]);
+  assertEquals(augments.takes["./m"]?.whole, true);
+  assertEquals(augments.takes["./m"]?.escapes, false);
+});
+
+Deno.test("importReach: a holding file's globals hand the symbol on only through an import or an escaping module", () => {
+  const texts = (globals: string, imports = 'import { A } from "./a";') => ({
+    "a.ts": "export class A {}",
+    "holds.ts": `${imports}\nexport const a = new A();\ndeclare global {\n  ${globals}\n}`,
+    "other.ts": "export const A = 1;",
+  });
+  const reach = (globals: string, imports?: string) =>
+    importReach({ ...question("a.ts", texts(globals, imports)), name: "A" });
+  // Globals that name it in types only: decided, the file kept as a holder.
+  assertEquals(
+    reaching({ ...question("a.ts", texts("var flag: boolean | undefined")), name: "A" }),
+    [
+      "a.ts",
+      "holds.ts",
+    ],
+  );
+  assertEquals(reach("var b: typeof Ax", 'import { A as Ax } from "./a";').decided, true);
+  assertEquals(reach("var b: typeof ns.A", 'import * as ns from "./a";').decided, true);
+  // An alias, an import type, a module object that escapes (named otherwise than `ns.member`,
+  // there or elsewhere in the file): undecided.
+  assertEquals(reach("namespace N { export import B = A }").decided, false);
+  assertEquals(reach('var b: import("./a").A').decided, false);
+  assertEquals(reach("var b: typeof ns", 'import * as ns from "./a";').decided, false);
+  assertEquals(
+    reach("var flag: boolean", 'import * as ns from "./a";\nexport { ns };').decided,
+    false,
+  );
+  // Without the symbol's name, any global may carry it.
+  assertEquals(importReach(question("a.ts", texts("var flag: boolean"))).decided, false);
+  // `export as namespace`: the file's exports are a global.
+  const umd = {
+    ...texts("var flag: boolean"),
+    "holds.ts": 'import { A } from "./a";\nexport { A };\nexport as namespace Lib;',
+  };
+  assertEquals(importReach({ ...question("a.ts", umd), name: "A" }).decided, false);
+});
+
+Deno.test("importReach: an implicit JSX runtime that may be any module makes its file a holder, not a source", () => {
+  const texts = {
+    "src/a.ts": "export class A {}",
+    "src/page.tsx":
+      'import { helper } from "./helper";\nexport const Page = () => <div>{helper}</div>;',
+    "src/helper.ts": "export const helper = 1;",
+    // Imports only the page: nothing of the runtime's reaches it through the page.
+    "src/uses_page.ts": 'import { Page } from "./page";',
+    // A page augmenting a module, with a block that hands nothing on.
+    "src/plain.ts": "export interface Plain {}",
+    "src/augment.tsx":
+      'declare module "./plain" { interface Plain { a: string } }\nexport const B = () => <b />;',
+    "src/uses_plain.ts": 'import type { Plain } from "./plain";',
+  };
+  const q = (runtimes: string[]) => ({
+    ...question("src/a.ts", texts, ["app/jsx-runtime"]),
+    name: "A",
+    jsxRuntimes: runtimes,
+  });
+  // The runtime may be a project module (the project's own package): each page may refer to A.
+  assertEquals(reaching(q(["app/jsx-runtime"])), ["src/a.ts", "src/augment.tsx", "src/page.tsx"]);
+  // A runtime outside the project: nothing.
+  assertEquals(reaching(q(["react/jsx-runtime"])), ["src/a.ts"]);
 });
