@@ -48,7 +48,11 @@
  * Runnable alone:
  *
  *     deno run -A scripts/bench/generations.ts [--runs 5] [--only refs,memory,memory-http,find-symbol]
- *        [--trees typeorm,hono,flask,generated] [--files 20000] [--out FILE] [--compare FILE]
+ *        [--trees typeorm,hono,flask,generated,hono-src] [--files 20000] [--out FILE] [--compare FILE]
+ *
+ * `hono-src` is hono's sources (eleven tsconfigs, the tests among them), measured only where
+ * `SEXTANT_BENCH_HONO_SRC` names a checkout of github.com/honojs/hono (then by default): the
+ * registries publish hono compiled only.
  *
  * The parts run in the order `--only` lists them (`--only memory-http,memory` and
  * `--only memory,memory-http` alternate the two transports between runs).
@@ -265,6 +269,40 @@ export function honoTree(): Promise<BenchTree> {
   });
 }
 
+/** The environment variable naming a checkout of hono's sources for the `hono-src` tree. */
+export const HONO_SRC_ENV = "SEXTANT_BENCH_HONO_SRC";
+
+/**
+ * hono's sources (github.com/honojs/hono: `src/`, its tests and runtime tests, eleven tsconfigs
+ * joined by project references), from a checkout named by {@linkcode HONO_SRC_ENV}: the registries
+ * this bench reaches publish hono compiled only, so the tree is measured where a checkout is at
+ * hand and left out otherwise. Copied per use without `.git` and `node_modules`.
+ */
+export async function honoSourceTree(): Promise<BenchTree> {
+  const checkout = Deno.env.get(HONO_SRC_ENV);
+  if (!checkout || !await exists(join(checkout, "src", "context.ts"))) {
+    throw new Error(
+      `the hono-src tree needs ${HONO_SRC_ENV} set to a checkout of github.com/honojs/hono` +
+        (checkout ? ` (${checkout} has no src/context.ts)` : ""),
+    );
+  }
+  const parent = Deno.realPathSync(await Deno.makeTempDir({ prefix: "sextant-bench-gen-" }));
+  const root = join(parent, "project");
+  await run("cp", ["-a", checkout, root], "/");
+  for (const own of [".git", "node_modules", ".sextant"]) {
+    await Deno.remove(join(root, own), { recursive: true }).catch(() => {});
+  }
+  return {
+    name: "hono sources",
+    server: "typescript",
+    file: "src/context.ts",
+    symbol: "Context",
+    root,
+    files: await countFiles(root),
+    dispose: () => Deno.remove(parent, { recursive: true }).catch(() => {}),
+  };
+}
+
 /** flask's source distribution from PyPI at the pinned version (`pip download`). */
 export function flaskTree(): Promise<BenchTree> {
   return cachedTree(join(CACHE, `flask-${FLASK_VERSION}`), async (into) => {
@@ -333,6 +371,8 @@ const PYRIGHT: Generation = {
 const TREES: Record<string, { make: () => Promise<BenchTree>; generations: Generation[] }> = {
   typeorm: { make: typeormTree, generations: [TS7, TS5] },
   hono: { make: honoTree, generations: [TS7, TS5] },
+  // Only where a checkout is named (HONO_SRC_ENV): measured by default then.
+  "hono-src": { make: honoSourceTree, generations: [TS7, TS5] },
   flask: { make: flaskTree, generations: [PYRIGHT] },
   // 300 of its 3,001 files import and use `Core` once each: the answer with the fewest
   // references per file, where naming the containing symbols costs most against grep's lines.
@@ -1002,7 +1042,10 @@ export async function runGenerationBench(values: GenerationOptions): Promise<Gen
   if (unknownParts.length) {
     throw new Error(`--only: unknown ${unknownParts.join(", ")} (${GENERATION_PARTS.join(", ")})`);
   }
-  const trees = (values.trees ?? Object.keys(TREES).join(",")).split(",").filter(Boolean);
+  const byDefault = Object.keys(TREES).filter((t) =>
+    t !== "hono-src" || Deno.env.get(HONO_SRC_ENV)
+  );
+  const trees = (values.trees ?? byDefault.join(",")).split(",").filter(Boolean);
   const unknownTrees = trees.filter((t) => !(t in TREES));
   if (unknownTrees.length) {
     throw new Error(`--trees: unknown ${unknownTrees.join(", ")} (${Object.keys(TREES)})`);
