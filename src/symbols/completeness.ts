@@ -998,7 +998,37 @@ async function verdictOf(
       kind: "missed",
     };
   }
+  // Led to nothing but an import of the file's own: the server did not follow the import to a
+  // module (TypeScript goes on to the declaration where it can), so it cannot tell.
+  if (locations.every((l) => l.relPath === p.relPath && insideImport(index, p.relPath, l.range))) {
+    return {
+      reason: `the ${server.id} language server leads this '${target.name}' only to its ` +
+        "import, which it does not resolve",
+      kind: "unresolved",
+    };
+  }
   return null;
+}
+
+/**
+ * Whether `range` of a file lies in an import statement (`import { A } from "x"`, `import A =
+ * require("x")`, over several lines too): after a line beginning with `import`, before the
+ * statement's specifier or `;`.
+ */
+function insideImport(index: SymbolLookup, relPath: string, range: Range): boolean {
+  const text = readTextSync(index, relPath);
+  if (text === null) return false;
+  let offset = 0;
+  for (let line = 0; line < range.start.line; line++) {
+    offset = text.indexOf("\n", offset) + 1;
+    if (offset === 0) return false;
+  }
+  offset += range.start.character;
+  const before = text.slice(Math.max(0, offset - 4000), offset);
+  const last = [...before.matchAll(/(?:^|\n)[ \t]*import\b(?![ \t]*\()/g)].at(-1);
+  if (last === undefined) return false;
+  const between = before.slice(last.index + last[0].length);
+  return !/\bfrom\s*["'][^"'\n]*["']|\brequire\s*\(\s*["'][^"'\n]*["']\s*\)|;/.test(between);
 }
 
 /** Files a "not analysed" section lists, lines it quotes per file, characters per quoted line. */
