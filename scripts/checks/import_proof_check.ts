@@ -7,8 +7,10 @@
  * explains away, or a question that fails, fails the run (exit 1); what the proof explains
  * instead of leaving "not analysed" is counted.
  *
- *     deno run -A scripts/checks/import_proof_check.ts [--trees typeorm,hono] [--symbols 12]
+ *     deno run -A scripts/checks/import_proof_check.ts [--trees typeorm,hono,hono-src] [--symbols 12]
  *       [--skip 0] [--also path:Name,...] [--typescript 7|5]
+ *
+ * `hono-src`: hono's sources, where `SEXTANT_BENCH_HONO_SRC` names a checkout (bench/generations.ts).
  *
  * `--skip`: pass over the first symbols found (to check others); `--also`: more symbols, by file
  * (each tree takes those whose file it has).
@@ -27,11 +29,19 @@ import { findReferencesChecked } from "../../src/symbols/queries.ts";
 import { ALL_TOOLS } from "../../src/tools/mod.ts";
 import { linkTypeScript7 } from "../../tests/helpers/lsp.ts";
 import { type BenchTree, REPO, typeormTree } from "../bench/lib/project.ts";
-import { honoTree } from "../bench/generations.ts";
+import { honoSourceTree, honoTree } from "../bench/generations.ts";
 
-const TREES: Record<string, () => Promise<BenchTree>> = { typeorm: typeormTree, hono: honoTree };
+const TREES: Record<string, () => Promise<BenchTree>> = {
+  typeorm: typeormTree,
+  hono: honoTree,
+  // hono's sources, from a checkout named by SEXTANT_BENCH_HONO_SRC (bench/generations.ts).
+  "hono-src": honoSourceTree,
+};
 
-/** Up to `count` exported top-level classes and functions of the tree's `.d.ts` files. */
+/**
+ * Up to `count` exported top-level classes and functions of the tree's declaration files (a
+ * package as published), or of its TypeScript files where it is sources (a root tsconfig.json).
+ */
 async function targets(
   root: string,
   count: number,
@@ -39,21 +49,29 @@ async function targets(
 ): Promise<Array<{ file: string; name: string }>> {
   const out: Array<{ file: string; name: string }> = [];
   let skipped = 0;
+  const declarations = !await isSources(root);
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(join(root, dir))) {
       if (out.length >= count) return;
       const rel = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isDirectory && entry.name !== "node_modules" && !entry.name.startsWith(".")) {
         await walk(rel);
-      } else if (rel.endsWith(".d.ts")) {
+      } else if (declarations ? rel.endsWith(".d.ts") : /(?<!\.d)\.tsx?$/.test(rel)) {
         const text = await Deno.readTextFile(join(root, rel));
-        const m = /^export declare (?:abstract )?(?:class|function) ([A-Za-z_$][\w$]*)/m.exec(text);
+        const m =
+          /^export (?:declare )?(?:abstract )?(?:async )?(?:class|function) ?\*? ?([A-Za-z_$][\w$]*)/m
+            .exec(text);
         if (m && skipped++ >= skip) out.push({ file: rel, name: m[1]! });
       }
     }
   };
   await walk("");
   return out;
+}
+
+/** Whether a tree is sources: a `tsconfig.json` at its root (a package as published has none). */
+async function isSources(root: string): Promise<boolean> {
+  return await Deno.stat(join(root, "tsconfig.json")).then(() => true, () => false);
 }
 
 /** One side's answer: references and unexplained occurrences (`path:line:column`), or a failure. */
