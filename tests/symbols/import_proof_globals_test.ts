@@ -10,17 +10,12 @@
  * taken for another symbol.
  * @module
  */
-import {
-  hasTypeScriptGeneration,
-  skipUnless,
-  TS_GENERATIONS,
-} from "../helpers/lsp.ts";
+import { hasTypeScriptGeneration, skipUnless, TS_GENERATIONS } from "../helpers/lsp.ts";
 import { proofKeepsEveryReference } from "../helpers/import_proof.ts";
 
 for (const generation of TS_GENERATIONS) {
   Deno.test({
-    name:
-      `import-graph proof: globals and augmentations that hand nothing on ` +
+    name: `import-graph proof: globals and augmentations that hand nothing on ` +
       `(${generation.name})`,
     ignore: skipUnless(
       hasTypeScriptGeneration(generation.typescript),
