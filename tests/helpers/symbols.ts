@@ -12,7 +12,7 @@ import { isProvisional } from "../../src/symbols/lookup.ts";
 import { LspMethod } from "../../src/lsp/methods.ts";
 import type { ServerPool } from "../../src/lsp/pool.ts";
 import { fileSymbol } from "../../src/symbols/model.ts";
-import { listingLegend } from "../../src/tools/shared/reference_entries.ts";
+import { listingLegend, TREE_LISTING_LEGEND } from "../../src/tools/shared/reference_entries.ts";
 
 /** Every file of `fixtures/<name>`, as a tree for toolHarness. */
 export async function fixtureTree(name: string): Promise<FileTree> {
@@ -83,6 +83,7 @@ export function flattenReferences(text: string): FlatReference[] {
 function listingKinds(text: string): string | null | undefined {
   const legend = text.slice(0, text.indexOf("\n"));
   if (legend === listingLegend("each")) return "each";
+  if (legend === TREE_LISTING_LEGEND) return null;
   if (legend === listingLegend(null)) return null;
   const shared = /, each a (\w+);/.exec(legend)?.[1];
   return shared !== undefined && legend === listingLegend(shared) ? shared : undefined;
@@ -105,12 +106,24 @@ function flattenListing(text: string, kinds: string | null): FlatReference[] {
       const { lines: content, ...named } = entry;
       out.push({ ...named, content_around_reference: content.join("\n") });
     };
+    // A tree listing's names: each continues the name path of the nearest name above it with
+    // fewer spaces before it.
+    const above: Array<{ depth: number; path: string }> = [];
+    const tree = text.startsWith(TREE_LISTING_LEGEND);
     for (const line of lines) {
       if (/^\d+:/.test(line)) {
         entry.lines.push(line);
         continue;
       }
       flush();
+      if (tree) {
+        const depth = line.length - line.trimStart().length;
+        while (above.length > 0 && above.at(-1)!.depth >= depth) above.pop();
+        const path = above.length > 0 ? `${above.at(-1)!.path}/${line.trimStart()}` : line;
+        above.push({ depth, path });
+        entry = { ...entry, kind: "", name_path: path, lines: [] };
+        continue;
+      }
       const space = line.indexOf(" ");
       entry = kinds === "each"
         ? { ...entry, kind: line.slice(0, space), name_path: line.slice(space + 1), lines: [] }

@@ -21,6 +21,7 @@
 import {
   fileSymbol,
   namePathOf,
+  segmentOf,
   SymbolKind,
   symbolKindName,
   type SymbolNode,
@@ -122,10 +123,13 @@ function renderEntries(hits: readonly ReferenceHit[], name: string): string {
   // Past JSON's quotes and braces: a reference or two per file, where a containing symbol's name
   // and kind cost as much as grep's second path (the generated tree of scripts/bench).
   const listed = listing(hits, linesOf, true);
-  // Kinds named symbol by symbol are what is left to drop.
-  return listed.length <= budget || !listed.startsWith(listingLegend("each"))
-    ? listed
-    : listing(hits, linesOf, false);
+  if (listed.length <= budget) return listed;
+  // Kinds named symbol by symbol are what is left to drop, then name paths repeated line by line
+  // (test files: `describe('...') callback/it('...') callback/x`).
+  const plain = listed.startsWith(listingLegend("each")) ? listing(hits, linesOf, false) : listed;
+  if (plain.length <= budget) return plain;
+  const tree = treeListing(hits, linesOf);
+  return tree.length < plain.length ? tree : plain;
 }
 
 /**
@@ -294,6 +298,74 @@ function listing(
       out.push(each ? `${symbolKindName(symbol.kind)} ${namePathOf(symbol)}` : namePathOf(symbol));
       listLines(entry);
     }
+    blocks.push(out.join("\n"));
+  }
+  return blocks.join("\n\n");
+}
+
+/** The first line of a {@linkcode treeListing}: how to read it. */
+export const TREE_LISTING_LEGEND =
+  "References by file as line:text (0-based line, text trimmed), under their containing symbol's name path, as a tree: a name indented below one with fewer spaces continues its name path (`Outer` then ` inner` is `Outer/inner`); lines before the first symbol are the file's own.";
+
+/** A containing symbol of a {@linkcode treeListing}: its reference lines and the symbols in it. */
+interface Branch {
+  node: SymbolNode | null;
+  lines: Set<number>;
+  children: Map<SymbolNode, Branch>;
+}
+
+/**
+ * {@linkcode listing} without kinds, each file's containing symbols as a tree: a symbol's name is
+ * printed once, indented by its depth among the lines naming symbols, and a chain of symbols
+ * without references of their own is one line (`A/b/c`). Where name paths share long prefixes
+ * (test callbacks), the prefix is printed once.
+ */
+function treeListing(
+  hits: readonly ReferenceHit[],
+  linesOf: (h: ReferenceHit) => LineIndex,
+): string {
+  const files = new Map<string, { hit: ReferenceHit; own: Set<number>; root: Branch }>();
+  for (const h of hits) {
+    let file = files.get(h.relPath);
+    if (!file) {
+      const root: Branch = { node: null, lines: new Set(), children: new Map() };
+      files.set(h.relPath, file = { hit: h, own: new Set(), root });
+    }
+    if (isTheFile(h.symbol, h.relPath)) {
+      file.own.add(h.position.line);
+      continue;
+    }
+    const chain: SymbolNode[] = [];
+    for (let n: SymbolNode | null = h.symbol; n !== null; n = n.parent) chain.push(n);
+    let branch = file.root;
+    for (const node of chain.reverse()) {
+      let next = branch.children.get(node);
+      if (!next) branch.children.set(node, next = { node, lines: new Set(), children: new Map() });
+      branch = next;
+    }
+    branch.lines.add(h.position.line);
+  }
+  const blocks = [TREE_LISTING_LEGEND];
+  for (const [relPath, { hit, own, root }] of files) {
+    const text = linesOf(hit);
+    const out = [relPath];
+    const listLines = (lines: Set<number>) => {
+      for (const line of [...lines].sort((a, b) => a - b)) {
+        out.push(`${line}:${(text.at(line) ?? "").trim()}`);
+      }
+    };
+    const print = (branch: Branch, depth: number): void => {
+      let label = segmentOf(branch.node!);
+      while (branch.lines.size === 0 && branch.children.size === 1) {
+        branch = branch.children.values().next().value!;
+        label += `/${segmentOf(branch.node!)}`;
+      }
+      out.push(" ".repeat(depth) + label);
+      listLines(branch.lines);
+      for (const child of branch.children.values()) print(child, depth + 1);
+    };
+    listLines(own);
+    for (const child of root.children.values()) print(child, 0);
     blocks.push(out.join("\n"));
   }
   return blocks.join("\n\n");

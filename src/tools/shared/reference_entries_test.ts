@@ -7,6 +7,7 @@ import {
   listingLegend,
   referenceEntriesJson,
   SERENA_SHAPE_CHARS,
+  TREE_LISTING_LEGEND,
 } from "./reference_entries.ts";
 import { referenceLines } from "../../../tests/helpers/symbols.ts";
 
@@ -219,4 +220,50 @@ Deno.test("reference entries: the listing without kinds, of symbols of several k
   const listed = referenceLines(text);
   assertEquals(listed.length, 600);
   assert(listed.includes('src/pkg3/mod10.ts||useCore10/core|2:const core = new Core("m10");'));
+});
+
+Deno.test("reference entries: name paths sharing long prefixes: the listing as a tree", () => {
+  // Test files: references in the callbacks of one suite, whose name each path repeats.
+  const suite = "describe('the store, with every option a user may give it') callback";
+  const hits: ReferenceHit[] = [];
+  for (let f = 0; f < 20; f++) {
+    const relPath = `src/store${f}.test.ts`;
+    const lines = ['import { Core } from "./core.ts";'];
+    for (let t = 0; t < 5; t++) {
+      lines.push(`  const a = new Core(${t});`, `  const b = new Core(${t});`);
+    }
+    const text = lines.join("\n");
+    const file = { relPath, text, roots: [], cached: false };
+    const describe = { ...fileSymbol(relPath, text), name: suite, kind: SymbolKind.Function };
+    hits.push({
+      relPath,
+      position: { line: 0, character: 9 },
+      file,
+      symbol: fileSymbol(relPath, text),
+    });
+    for (let t = 0; t < 5; t++) {
+      const test = { ...describe, name: `it('case ${t}') callback`, parent: describe };
+      for (const line of [1 + 2 * t, 2 + 2 * t]) {
+        hits.push({ relPath, position: { line, character: 16 }, file, symbol: test });
+      }
+    }
+  }
+  const text = referenceEntriesJson(hits, "Core");
+  assert(text.length <= grepChars(hits, "Core"), `${text.length} > ${grepChars(hits, "Core")}`);
+  assert(text.startsWith(TREE_LISTING_LEGEND + "\n\nsrc/store0.test.ts\n"), text.slice(0, 400));
+  // The suite is named once per file, each test below it.
+  assert(
+    text.includes(
+      `\n\nsrc/store1.test.ts\n0:import { Core } from "./core.ts";\n${suite}\n it('case 0') ` +
+        "callback\n1:const a = new Core(0);\n2:const b = new Core(0);\n it('case 1') callback\n",
+    ),
+    text.slice(0, 900),
+  );
+  // Read back, every reference under its whole name path, as in the other forms.
+  const listed = referenceLines(text);
+  assertEquals(listed.length, 220);
+  assert(
+    listed.includes(`src/store1.test.ts||${suite}/it('case 4') callback|10:const b = new Core(4);`),
+    listed.slice(0, 4).join("\n"),
+  );
 });
